@@ -1,0 +1,24 @@
+//===- Checks.h - Target and resource checks on a KernelSpec ----*- C++ -*-===//
+#ifndef GEMMGEN_CHECKS_H
+#define GEMMGEN_CHECKS_H
+
+#include "gemmgen/Diagnostics.h"
+#include "gemmgen/Spec.h"
+
+namespace gemmgen {
+
+/// Shared memory a spec needs per block (operand stages, output staging,
+/// barriers, alignment), as the lowering will lay it out.
+unsigned sharedMemoryBytes(const KernelSpec &spec);
+
+/// Checks a parsed spec against its target: legal MMA shapes for the tile
+/// and consumer count, TMA box and swizzle limits, shared memory within the
+/// per-block limit, register budget per role, cluster shape, every role
+/// present, declared barriers consistent with the derived protocol. Each
+/// diagnostic names the spec key at fault and the fix. Returns true when no
+/// error was reported.
+bool checkSpec(const KernelSpec &spec, DiagnosticEngine &diags);
+
+} // namespace gemmgen
+
+#endif // GEMMGEN_CHECKS_H

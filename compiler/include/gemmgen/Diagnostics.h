@@ -1,0 +1,69 @@
+//===- Diagnostics.h - Located errors and warnings --------------*- C++ -*-===//
+//
+// The one diagnostics printer of gemmgen. Every stage that finds a problem in
+// a spec reports it here with the SMLoc of the value at fault; the engine
+// prints `file:line:col: error: message` with the source line and a caret
+// (llvm::SourceMgr), and keeps going so that one run shows all errors.
+//
+// Messages follow LLVM style: lowercase, no trailing period, and say what to
+// do ("tile.m must be a multiple of 64; use 64, 128, 192 or 256").
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMMGEN_DIAGNOSTICS_H
+#define GEMMGEN_DIAGNOSTICS_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/SMLoc.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gemmgen {
+
+enum class Severity { Error, Warning, Note };
+
+/// One reported problem, kept for tests and --json output.
+struct Diagnostic {
+  Severity severity;
+  std::string file;
+  unsigned line = 0, column = 0; ///< 1-based; 0 when there is no location
+  std::string message;
+};
+
+class DiagnosticEngine {
+public:
+  /// Diagnostics are printed to `os` as they are reported (pass nullptr to
+  /// only collect them).
+  explicit DiagnosticEngine(llvm::raw_ostream *os = &llvm::errs());
+
+  /// Registers a buffer (a spec file's text) and returns its SourceMgr id.
+  unsigned addBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer);
+  llvm::SourceMgr &sourceMgr() { return srcMgr; }
+
+  void error(llvm::SMLoc loc, const llvm::Twine &msg);
+  void warning(llvm::SMLoc loc, const llvm::Twine &msg);
+  void note(llvm::SMLoc loc, const llvm::Twine &msg);
+  /// An error with no location in a spec (a missing file, say).
+  void error(const llvm::Twine &msg) { error(llvm::SMLoc(), msg); }
+
+  unsigned errorCount() const { return numErrors; }
+  unsigned warningCount() const { return numWarnings; }
+  bool hasErrors() const { return numErrors != 0; }
+  const std::vector<Diagnostic> &diagnostics() const { return diags; }
+
+private:
+  void report(Severity sev, llvm::SMLoc loc, const llvm::Twine &msg);
+
+  llvm::SourceMgr srcMgr;
+  llvm::raw_ostream *out;
+  std::vector<Diagnostic> diags;
+  unsigned numErrors = 0, numWarnings = 0;
+};
+
+} // namespace gemmgen
+
+#endif // GEMMGEN_DIAGNOSTICS_H

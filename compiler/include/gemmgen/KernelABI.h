@@ -1,0 +1,54 @@
+//===- KernelABI.h - What the host must do to launch a kernel ---*- C++ -*-===//
+//
+// The contract between an emitted kernel and whoever launches it (the runtime
+// library, the GPU tests, a standalone harness). It is derived from the IR by
+// `deriveKernelABI` and printed as a comment block in every emitted .cu.
+//
+// Every emitted kernel has the signature
+//
+//   extern "C" __global__ void NAME(const __grid_constant__ TensorMap tmA,
+//                                   const __grid_constant__ TensorMap tmB,
+//                                   const __grid_constant__ TensorMap tmD,
+//                                   int M, int N, int K);
+//
+// computing D[M,N] = A[M,K] · B[N,K]^T (A row-major, B row-major N×K, D
+// row-major; all K-major 16-bit operands, f32 accumulation).
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMMGEN_KERNELABI_H
+#define GEMMGEN_KERNELABI_H
+
+#include "gemmgen/Spec.h"
+
+#include <string>
+
+namespace gemmgen {
+
+/// Shape of one TMA box (elements), innermost dimension first.
+struct TmaBox {
+  unsigned inner = 0;        ///< elements along the contiguous dimension
+  unsigned outer = 0;        ///< rows
+  unsigned swizzleBytes = 0; ///< 0 (none), 32, 64 or 128
+};
+
+struct KernelABI {
+  std::string kernelName;
+  Target target = Target::SM90a;
+  ScalarType aType = ScalarType::F16, bType = ScalarType::F16,
+             dType = ScalarType::F16;
+  unsigned threadsPerBlock = 0;
+  unsigned sharedMemBytes = 0;   ///< dynamic shared memory per block
+  unsigned clusterM = 1, clusterN = 1;
+  unsigned tileM = 0, tileN = 0, tileK = 0; ///< output tile per CTA
+  bool persistent = true;        ///< grid = min(tiles, SMs) rounded to clusters
+  TmaBox boxA, boxB, boxD;       ///< tensor-map boxes the kernel expects
+  /// K must be a multiple of this (TMA global strides are 16-byte multiples).
+  unsigned kAlignment = 8;
+  /// M and N need no alignment (TMA zero-fills loads and clips stores), but
+  /// leading dimensions must be multiples of this many elements.
+  unsigned ldAlignment = 8;
+};
+
+} // namespace gemmgen
+
+#endif // GEMMGEN_KERNELABI_H

@@ -1,0 +1,45 @@
+//===- Pipeline.h - The compiler's stages, in order -------------*- C++ -*-===//
+//
+//   parseSpec   (Parser.h)      YAML text        -> KernelSpec
+//   checkSpec   (Checks.h)      KernelSpec       -> diagnostics
+//   lowerToIR   (Lowering.h)    KernelSpec       -> ir::Kernel
+//   printIR     (IRPrinter.h)   ir::Kernel       -> text
+//   emitSm90    (Sm90Printer.h) ir::Kernel       -> CUDA C++
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMMGEN_PIPELINE_H
+#define GEMMGEN_PIPELINE_H
+
+#include "gemmgen/Checks.h"
+#include "gemmgen/Diagnostics.h"
+#include "gemmgen/IR.h"
+#include "gemmgen/IRPrinter.h"
+#include "gemmgen/KernelABI.h"
+#include "gemmgen/Lowering.h"
+#include "gemmgen/Parser.h"
+#include "gemmgen/Sm90Printer.h"
+
+#include <optional>
+#include <string>
+
+namespace gemmgen {
+
+/// A spec taken through every stage up to generated source.
+struct CompiledSpec {
+  KernelSpec spec;
+  ir::Kernel kernel;
+  KernelABI abi;
+  std::string source; ///< the emitted CUDA C++
+};
+
+/// Runs parse -> check -> lower -> emit. Returns std::nullopt (with the
+/// diagnostics reported to `diags`) when the spec has errors.
+std::optional<CompiledSpec> compileSpecText(llvm::StringRef text, llvm::StringRef name,
+                                            const EmitOptions &options,
+                                            DiagnosticEngine &diags);
+std::optional<CompiledSpec> compileSpecFile(llvm::StringRef path, const EmitOptions &options,
+                                            DiagnosticEngine &diags);
+
+} // namespace gemmgen
+
+#endif // GEMMGEN_PIPELINE_H

@@ -1,0 +1,152 @@
+//===- Spec.h - The kernel spec as written by the user ----------*- C++ -*-===//
+//
+// The in-memory form of a YAML kernel spec. Every value keeps the source
+// location it came from so that checks can point at the exact key at fault.
+// Fields the user did not write hold their documented default and have
+// `given == false` (their location is then the enclosing mapping's).
+//
+// The field-by-field reference is docs/SPEC.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMMGEN_SPEC_H
+#define GEMMGEN_SPEC_H
+
+#include "llvm/Support/SMLoc.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gemmgen {
+
+/// A value read from the spec together with where it was written.
+template <typename T> struct Located {
+  T value{};
+  llvm::SMLoc loc;     ///< the value's location (or the parent mapping's)
+  llvm::SMLoc keyLoc;  ///< the key's location, for "this key" diagnostics
+  bool given = false;  ///< false: the documented default is in effect
+
+  Located() = default;
+  Located(T v) : value(std::move(v)) {}
+  const T &operator*() const { return value; }
+  const T *operator->() const { return &value; }
+};
+
+enum class Target { SM90a, SM100a };
+enum class ScalarType { F16, BF16, F32 };
+enum class MatrixLayout { Row, Col };
+enum class SchedulerKind { Persistent, DataParallel };
+/// Order in which a persistent CTA walks output tiles.
+enum class RasterOrder { AlongM, AlongN, Hilbert };
+enum class EpilogueStore { Tma, Direct };
+/// Work a role does. A role may do several (Hopper consumers do mma + epilogue).
+enum class RoleTask { TmaLoad, Mma, Epilogue };
+enum class BarrierKind {
+  Tma,       ///< mbarrier completed by TMA transaction bytes (+1 expect_tx arrival)
+  Mbarrier,  ///< plain mbarrier completed by thread arrivals
+  Commit,    ///< mbarrier arrived by an MMA commit (tcgen05.commit, sm_100a)
+  Named      ///< bar.sync named barrier among the threads of a group
+};
+
+const char *toString(Target t);
+const char *toString(ScalarType t);
+const char *toString(MatrixLayout l);
+const char *toString(SchedulerKind k);
+const char *toString(RasterOrder r);
+const char *toString(EpilogueStore s);
+const char *toString(RoleTask t);
+const char *toString(BarrierKind k);
+unsigned sizeInBytes(ScalarType t);
+
+struct TypesSpec {
+  Located<ScalarType> a{ScalarType::F16}, b{ScalarType::F16},
+      d{ScalarType::F16}, accumulate{ScalarType::F32};
+};
+
+/// D[M,N] = A · B with A stored `a` (row: M×K row-major, K-major) and B stored
+/// `b` (col: N×K row-major, i.e. B^T, K-major) — the seed's layout.
+struct LayoutSpec {
+  Located<MatrixLayout> a{MatrixLayout::Row}, b{MatrixLayout::Col};
+};
+
+struct TileSpec {
+  Located<unsigned> m{128}, n{128}, k{64};
+};
+
+struct ClusterSpec {
+  Located<unsigned> m{1}, n{1};
+};
+
+struct PipelineSpec {
+  Located<unsigned> depth{4};
+  /// wgmma groups left in flight before a stage is released (wait_group N).
+  Located<unsigned> mmaInFlight{1};
+};
+
+struct SchedulerSpec {
+  Located<SchedulerKind> kind{SchedulerKind::Persistent};
+  Located<RasterOrder> raster{RasterOrder::AlongM};
+  /// Tiles per L2 group along the raster's minor direction (grouped raster).
+  Located<unsigned> group{8};
+};
+
+/// One warp role: which warps run it, with how many registers, doing what.
+struct RoleSpec {
+  Located<std::string> name;
+  llvm::SMLoc loc;
+  Located<unsigned> warps{0};       ///< set for warp-granular roles
+  Located<unsigned> warpgroups{0};  ///< set for warpgroup-granular roles
+  /// First warp of the role within the CTA (derived when not given).
+  Located<std::optional<unsigned>> firstWarp;
+  Located<unsigned> registers{0};   ///< setmaxnreg value; 0 = leave as launched
+  std::vector<Located<RoleTask>> does;
+};
+
+/// An optional barrier declaration. Absent fields are derived by lowering;
+/// given fields are checked against what the protocol needs.
+struct BarrierSpec {
+  Located<std::string> name;
+  llvm::SMLoc loc;
+  Located<std::string> from, to;        ///< role names
+  Located<BarrierKind> kind{BarrierKind::Mbarrier};
+  Located<std::optional<unsigned>> slots;     ///< "depth" is accepted and means pipeline.depth
+  Located<std::optional<unsigned>> arrivals;  ///< arrival count per phase
+  Located<std::optional<unsigned>> initialPhase; ///< phase the waiting side starts at
+  Located<std::optional<unsigned>> ctaMask;   ///< CTAs of the cluster signalled (sm_100a)
+  Located<std::optional<unsigned>> id;        ///< named-barrier id (kind: named)
+};
+
+struct EpilogueSpec {
+  Located<EpilogueStore> store{EpilogueStore::Tma};
+  /// Overlap the TMA store of tile i with the main loop of tile i+1.
+  Located<bool> overlap{true};
+  /// Columns written back per chunk (the seed's EPI_N); 0 = whole tile.
+  Located<unsigned> chunkN{0};
+};
+
+/// A whole kernel spec: the unit gemmgen checks, lowers and emits.
+struct KernelSpec {
+  std::string path;  ///< file the spec came from (for the generated banner)
+  Located<std::string> kernel;
+  Located<Target> target{Target::SM90a};
+  TypesSpec types;
+  LayoutSpec layout;
+  TileSpec tile;
+  ClusterSpec cluster;
+  PipelineSpec pipeline;
+  Located<unsigned> consumers{1};
+  SchedulerSpec scheduler;
+  std::vector<RoleSpec> roles;
+  std::vector<BarrierSpec> barriers;
+  EpilogueSpec epilogue;
+  /// sm_100a: CTAs cooperating on one MMA (tcgen05 cta_group). 1 on sm_90a.
+  Located<unsigned> ctaGroup{1};
+
+  const RoleSpec *findRole(const std::string &name) const;
+  const RoleSpec *roleDoing(RoleTask task) const;
+};
+
+} // namespace gemmgen
+
+#endif // GEMMGEN_SPEC_H

@@ -1,0 +1,110 @@
+//===- IR.cpp - Kernel IR helpers ------------------------------------------===//
+#include "gemmgen/IR.h"
+
+#include <algorithm>
+
+using namespace gemmgen;
+using namespace gemmgen::ir;
+
+namespace {
+template <typename T>
+const T *findByName(const std::vector<T> &items, const std::string &name) {
+  auto it = std::find_if(items.begin(), items.end(),
+                         [&](const T &item) { return item.name == name; });
+  return it == items.end() ? nullptr : &*it;
+}
+} // namespace
+
+unsigned Kernel::threadsPerBlock() const {
+  unsigned warps = 0;
+  for (const Role &role : roles)
+    warps = std::max(warps, role.firstWarp + role.ownedWarps);
+  return warps * 32;
+}
+
+unsigned Kernel::sharedMemBytes() const {
+  // Every SMEM buffer starts 1024-byte aligned (128B-swizzle atoms repeat
+  // every 1024 bytes); barriers follow; 1024 bytes of slack let the kernel
+  // align the dynamic shared memory base itself.
+  unsigned bytes = 0;
+  for (const Buffer &buf : buffers) {
+    if (buf.space != MemSpace::Shared)
+      continue;
+    bytes += (buf.totalBytes() + 1023) / 1024 * 1024;
+  }
+  unsigned barrierBytes = 0;
+  for (const Barrier &bar : barriers)
+    if (bar.kind != BarrierKind::Named)
+      barrierBytes += 8 * bar.slots;
+  bytes += (barrierBytes + 127) / 128 * 128;
+  return bytes + 1024;
+}
+
+const Buffer *Kernel::findBuffer(const std::string &name) const {
+  return findByName(buffers, name);
+}
+const Barrier *Kernel::findBarrier(const std::string &name) const {
+  return findByName(barriers, name);
+}
+const Role *Kernel::findRole(const std::string &name) const {
+  return findByName(roles, name);
+}
+
+const char *ir::toString(OpKind k) {
+  switch (k) {
+  case OpKind::ForEachTile: return "for_each_tile";
+  case OpKind::ForK: return "for_k";
+  case OpKind::IfNotFirstK: return "if_not_first_k";
+  case OpKind::Wait: return "wait";
+  case OpKind::Arrive: return "arrive";
+  case OpKind::ArriveExpectTx: return "arrive_expect_tx";
+  case OpKind::TmaLoad: return "tma_load";
+  case OpKind::Mma: return "mma";
+  case OpKind::MmaCommit: return "mma_commit";
+  case OpKind::MmaWait: return "mma_wait";
+  case OpKind::Advance: return "advance";
+  case OpKind::StoreAcc: return "store_acc";
+  case OpKind::Fence: return "fence";
+  case OpKind::NamedBarrierSync: return "named_barrier";
+  case OpKind::TmaStore: return "tma_store";
+  case OpKind::TmaStoreCommit: return "tma_store_commit";
+  case OpKind::TmaStoreWait: return "tma_store_wait";
+  }
+  return "?";
+}
+
+const char *ir::toString(MemSpace s) {
+  switch (s) {
+  case MemSpace::Shared: return "smem";
+  case MemSpace::Tensor: return "tmem";
+  case MemSpace::Registers: return "regs";
+  }
+  return "?";
+}
+
+const char *ir::toString(CtaScope s) {
+  switch (s) {
+  case CtaScope::Local: return "local";
+  case CtaScope::Cluster: return "cluster";
+  case CtaScope::Leader: return "leader";
+  }
+  return "?";
+}
+
+const char *ir::toString(FenceKind f) {
+  switch (f) {
+  case FenceKind::ProxyAsync: return "proxy_async";
+  case FenceKind::MbarrierInit: return "mbarrier_init";
+  case FenceKind::MmaOperands: return "mma_operands";
+  }
+  return "?";
+}
+
+const char *ir::toString(Operand o) {
+  switch (o) {
+  case Operand::A: return "A";
+  case Operand::B: return "B";
+  case Operand::D: return "D";
+  }
+  return "?";
+}

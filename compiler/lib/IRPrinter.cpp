@@ -1,0 +1,146 @@
+//===- IRPrinter.cpp - Deterministic text form of the Kernel IR -----------===//
+//
+// Format (one object per line, role programs indented by nesting):
+//
+//   kernel NAME target=sm_90a
+//     types a=f16 b=f16 d=f16 acc=f32
+//     tile 128x128x64 cluster 1x1 depth 4 consumers 1 mma m64n128k16
+//     schedule persistent raster=along_m group=8 epilogue_overlap=1
+//     buffer smemA : smem f16 [4 x 128x64] x1 swizzle=128
+//     barrier full : tma slots=4 arrive=1 tx=32768 producer -> consumer
+//     role producer warps=0..3 run=1x1 regs=40 dec tasks=tma_load
+//       state load depth=4 phase=1
+//       for_each_tile {
+//         ...
+//
+//===----------------------------------------------------------------------===//
+#include "gemmgen/IRPrinter.h"
+
+using namespace gemmgen;
+using namespace gemmgen::ir;
+
+namespace {
+
+class IRPrinter {
+public:
+  explicit IRPrinter(llvm::raw_ostream &os) : os(os) {}
+
+  void print(const Kernel &k) {
+    os << "kernel " << k.name << " target=" << toString(k.target) << "\n";
+    os << "  types a=" << toString(k.aType) << " b=" << toString(k.bType)
+       << " d=" << toString(k.dType) << " acc=" << toString(k.accType) << "\n";
+    os << "  tile " << k.tileM << "x" << k.tileN << "x" << k.tileK << " cluster "
+       << k.clusterM << "x" << k.clusterN << " cta_group " << k.ctaGroup << " depth "
+       << k.depth << " consumers " << k.consumers << " mma m" << k.mmaM << "n" << k.mmaN
+       << "k" << k.mmaK << "\n";
+    os << "  schedule " << toString(k.schedule.kind) << " raster="
+       << toString(k.schedule.raster) << " group=" << k.schedule.group
+       << " epilogue_overlap=" << (k.epilogueOverlap ? 1 : 0) << "\n";
+    os << "  launch threads=" << k.threadsPerBlock() << " smem=" << k.sharedMemBytes() << "\n";
+    for (const Buffer &b : k.buffers) {
+      os << "  buffer " << b.name << " : " << toString(b.space) << " " << toString(b.type)
+         << " [" << b.stages << " x " << b.rows << "x" << b.cols << "] x" << b.instances;
+      if (b.swizzleBytes)
+        os << " swizzle=" << b.swizzleBytes;
+      os << "\n";
+    }
+    for (const Barrier &b : k.barriers) {
+      os << "  barrier " << b.name << " : " << toString(b.kind) << " slots=" << b.slots;
+      if (b.kind == BarrierKind::Named)
+        os << " id=" << b.namedId << " threads=" << b.namedThreads;
+      else
+        os << " arrive=" << b.arriveCount;
+      if (b.txBytes)
+        os << " tx=" << b.txBytes;
+      os << " " << b.signaller << " -> " << b.waiter << "\n";
+    }
+    for (const Role &r : k.roles)
+      printRole(r);
+  }
+
+private:
+  void printRole(const Role &r) {
+    os << "  role " << r.name << " warps=" << r.firstWarp << ".."
+       << (r.firstWarp + r.ownedWarps - 1) << " run=" << r.instances << "x"
+       << r.warpsPerInstance << "w";
+    if (r.registers)
+      os << " regs=" << r.registers << (r.registersIncrease ? " inc" : " dec");
+    os << " tasks=";
+    for (size_t i = 0; i < r.tasks.size(); ++i)
+      os << (i ? "," : "") << toString(r.tasks[i]);
+    os << "\n";
+    for (const PipelineState &s : r.states)
+      os << "    state " << s.name << " depth=" << s.depth << " phase=" << s.initialPhase
+         << "\n";
+    for (const Op &op : r.body)
+      printOp(op, 4);
+  }
+
+  void printOp(const Op &op, unsigned indent) {
+    os.indent(indent) << toString(op.kind);
+    switch (op.kind) {
+    case OpKind::ForEachTile:
+    case OpKind::ForK:
+    case OpKind::IfNotFirstK:
+      os << " {\n";
+      for (const Op &child : op.body)
+        printOp(child, indent + 2);
+      os.indent(indent) << "}\n";
+      return;
+    case OpKind::Wait:
+    case OpKind::Arrive:
+      os << " " << op.barrier << "[" << op.state << "]";
+      if (op.scope != CtaScope::Local)
+        os << " scope=" << toString(op.scope);
+      break;
+    case OpKind::ArriveExpectTx:
+      os << " " << op.barrier << "[" << op.state << "] tx=" << op.txBytes;
+      break;
+    case OpKind::TmaLoad:
+      os << " " << toString(op.operand) << " -> " << op.buffer << "[" << op.state
+         << "] on " << op.barrier << "[" << op.state << "]";
+      if (op.parts > 1)
+        os << " part=rank/" << op.parts;
+      if (op.scope != CtaScope::Local)
+        os << " multicast=" << toString(op.scope);
+      break;
+    case OpKind::Mma:
+      os << " " << op.acc << " += " << op.a << "[" << op.state << "] * " << op.b << "["
+         << op.state << "]^T scale_d=(k>0)";
+      break;
+    case OpKind::MmaWait:
+    case OpKind::TmaStoreWait:
+      os << " pending<=" << op.count;
+      break;
+    case OpKind::Advance:
+      os << " " << op.state;
+      break;
+    case OpKind::StoreAcc:
+      os << " " << op.acc << " -> " << (op.buffer.empty() ? "global D" : op.buffer);
+      break;
+    case OpKind::Fence:
+      os << " " << toString(op.fence);
+      break;
+    case OpKind::NamedBarrierSync:
+      os << " " << op.barrier << "[instance]";
+      break;
+    case OpKind::TmaStore:
+      os << " " << op.buffer << " -> " << toString(op.operand);
+      break;
+    case OpKind::MmaCommit:
+    case OpKind::TmaStoreCommit:
+      break;
+    }
+    if (op.exec == Exec::Elected)
+      os << " (elected)";
+    os << "\n";
+  }
+
+  llvm::raw_ostream &os;
+};
+
+} // namespace
+
+void gemmgen::printIR(const Kernel &kernel, llvm::raw_ostream &os) {
+  IRPrinter(os).print(kernel);
+}

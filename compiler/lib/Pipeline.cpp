@@ -1,0 +1,33 @@
+//===- Pipeline.cpp - The compiler's stages, in order ----------------------===//
+#include "gemmgen/Pipeline.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace gemmgen;
+
+static std::optional<CompiledSpec> compileParsed(std::optional<KernelSpec> spec,
+                                                 const EmitOptions &options,
+                                                 DiagnosticEngine &diags) {
+  if (!spec || !checkSpec(*spec, diags))
+    return std::nullopt;
+  CompiledSpec out;
+  out.spec = std::move(*spec);
+  out.kernel = lowerToIR(out.spec);
+  out.abi = deriveKernelABI(out.kernel);
+  llvm::raw_string_ostream os(out.source);
+  emitSm90(out.kernel, options, os);
+  os.flush();
+  return out;
+}
+
+std::optional<CompiledSpec> gemmgen::compileSpecText(llvm::StringRef text, llvm::StringRef name,
+                                                     const EmitOptions &options,
+                                                     DiagnosticEngine &diags) {
+  return compileParsed(parseSpec(text, name, diags), options, diags);
+}
+
+std::optional<CompiledSpec> gemmgen::compileSpecFile(llvm::StringRef path,
+                                                     const EmitOptions &options,
+                                                     DiagnosticEngine &diags) {
+  return compileParsed(parseSpecFile(path, diags), options, diags);
+}

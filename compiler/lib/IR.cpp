@@ -55,6 +55,7 @@ const char *ir::toString(OpKind k) {
   case OpKind::ForEachTile: return "for_each_tile";
   case OpKind::ForK: return "for_k";
   case OpKind::IfNotFirstK: return "if_not_first_k";
+  case OpKind::ForEachChunk: return "for_each_chunk";
   case OpKind::Wait: return "wait";
   case OpKind::Arrive: return "arrive";
   case OpKind::ArriveExpectTx: return "arrive_expect_tx";

@@ -35,7 +35,8 @@ public:
        << "k" << k.mmaK << "\n";
     os << "  schedule " << toString(k.schedule.kind) << " raster="
        << toString(k.schedule.raster) << " group=" << k.schedule.group
-       << " epilogue_overlap=" << (k.epilogueOverlap ? 1 : 0) << "\n";
+       << " epilogue_overlap=" << (k.epilogueOverlap ? 1 : 0)
+       << " epilogue_chunk_n=" << k.epilogueChunkN << "\n";
     os << "  launch threads=" << k.threadsPerBlock() << " smem=" << k.sharedMemBytes() << "\n";
     for (const Buffer &b : k.buffers) {
       os << "  buffer " << b.name << " : " << toString(b.space) << " " << toString(b.type)
@@ -82,6 +83,7 @@ private:
     case OpKind::ForEachTile:
     case OpKind::ForK:
     case OpKind::IfNotFirstK:
+    case OpKind::ForEachChunk:
       os << " {\n";
       for (const Op &child : op.body)
         printOp(child, indent + 2);

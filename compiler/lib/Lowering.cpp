@@ -92,6 +92,7 @@ public:
     k.schedule = {spec.scheduler.kind.value, spec.scheduler.raster.value,
                   spec.scheduler.group.value};
     k.epilogueOverlap = spec.epilogue.overlap.value;
+    k.epilogueChunkN = epilogueChunkColumns(spec);
     addBuffers(k);
     addBarriers(k);
     k.roles.push_back(producerRole(k));
@@ -111,9 +112,9 @@ private:
                k.consumers, 0};
     k.buffers = {a, b, acc};
     if (tmaStore()) {
-      // Output staging in 64-column slabs with 128B swizzle (the TMA store
-      // box is 64 columns wide), one staging tile per consumer.
-      Buffer epi{"smemD", MemSpace::Shared, k.dType, rowsPerConsumer(k), k.tileN, 1,
+      // Output staging for one epilogue chunk, in 64-column slabs with 128B
+      // swizzle (the TMA store box is 64 columns wide), one per consumer.
+      Buffer epi{"smemD", MemSpace::Shared, k.dType, rowsPerConsumer(k), k.epilogueChunkN, 1,
                  k.consumers, 128};
       k.buffers.push_back(epi);
     }
@@ -137,6 +138,46 @@ private:
                   consumer, 1, 128};
       k.barriers.push_back(epi);
     }
+    for (Barrier &bar : k.barriers)
+      applyDeclaration(bar);
+  }
+
+  /// Declared barrier values replace derived ones. On the normal path the
+  /// checks have rejected any declaration that disagrees with the protocol;
+  /// with protocol checks off (`gemmgen simulate --no-protocol-checks`) this
+  /// is how a deliberately wrong protocol reaches the simulator.
+  void applyDeclaration(Barrier &bar) const {
+    const BarrierSpec *decl = declaredBarrier(bar.name);
+    if (!decl)
+      return;
+    if (decl->slots.value && decl->slots.given)
+      bar.slots = *decl->slots.value;
+    if (decl->arrivals.value && decl->arrivals.given) {
+      if (bar.kind == BarrierKind::Named)
+        bar.namedThreads = *decl->arrivals.value;
+      else
+        bar.arriveCount = *decl->arrivals.value;
+    }
+    if (decl->txBytes.value && decl->txBytes.given)
+      bar.txBytes = *decl->txBytes.value;
+    if (decl->id.value && decl->id.given)
+      bar.namedId = *decl->id.value;
+  }
+
+  const BarrierSpec *declaredBarrier(const std::string &name) const {
+    for (const BarrierSpec &b : spec.barriers)
+      if (b.name.value == name)
+        return &b;
+    return nullptr;
+  }
+
+  /// The phase a role's cursor over `barrier` starts at: derived unless the
+  /// barrier declaration gives one.
+  unsigned initialPhase(const std::string &barrier, unsigned derived) const {
+    const BarrierSpec *decl = declaredBarrier(barrier);
+    if (decl && decl->initialPhase.given && decl->initialPhase.value)
+      return *decl->initialPhase.value;
+    return derived;
   }
 
   /// The declared name for the barrier the protocol calls `role` (spec
@@ -174,7 +215,7 @@ private:
     r.registersIncrease = false;
     // Buffers start empty: the producer's first wait on each slot must pass,
     // so its cursor starts at phase 1 (the barrier sits in phase 0).
-    r.states = {{"load", k.depth, 1}};
+    r.states = {{"load", k.depth, initialPhase(empty, 1)}};
 
     Op loadA = makeOp(OpKind::TmaLoad, Exec::Elected);
     loadA.operand = Operand::A;
@@ -213,7 +254,7 @@ private:
     r.ownedWarps = 4 * k.consumers;
     r.registers = specRegisters(spec_, 232);
     r.registersIncrease = true;
-    r.states = {{"read", k.depth, 0}, {"release", k.depth, 0}};
+    r.states = {{"read", k.depth, initialPhase(full, 0)}, {"release", k.depth, 0}};
 
     CtaScope releaseScope = multicastB(k) ? CtaScope::Cluster : CtaScope::Local;
     unsigned inFlight = spec.pipeline.mmaInFlight.value;
@@ -280,17 +321,28 @@ private:
     tma.operand = Operand::D;
     tma.buffer = "smemD";
     Op commit = makeOp(OpKind::TmaStoreCommit, Exec::Elected);
+    Op chunks = makeOp(OpKind::ForEachChunk);
     if (k.epilogueOverlap) {
-      body.insert(body.end(), {waitStore, sync, store, fence, sync, tma, commit});
+      chunks.body = {waitStore, sync, store, fence, sync, tma, commit};
     } else {
-      body.insert(body.end(), {store, fence, sync, tma, commit, waitStore, sync});
+      chunks.body = {store, fence, sync, tma, commit, waitStore, sync};
     }
+    body.push_back(chunks);
   }
 
   const KernelSpec &spec;
 };
 
 } // namespace
+
+unsigned gemmgen::epilogueChunkColumns(const KernelSpec &spec) {
+  if (spec.epilogue.chunkN.value)
+    return spec.epilogue.chunkN.value;
+  // Default: 128 columns (two 64-column TMA boxes) keeps the staging tile
+  // small enough for a 4-stage 128x256 ring within 227 KB.
+  unsigned n = spec.tile.n.value;
+  return n % 128 == 0 ? 128 : n;
+}
 
 Kernel gemmgen::lowerToIR(const KernelSpec &spec) {
   assert(spec.target.value == Target::SM90a && "sm_100a lowering is not implemented yet");

@@ -7,6 +7,14 @@
 
 namespace gemmgen {
 
+/// Which groups of checks run.
+struct CheckOptions {
+  /// Declared barrier values checked against the derived protocol. Off only
+  /// for `gemmgen simulate --no-protocol-checks`, which executes a declared
+  /// (possibly wrong) protocol to show what it does.
+  bool protocol = true;
+};
+
 /// Shared memory a spec needs per block (operand stages, output staging,
 /// barriers, alignment), as the lowering will lay it out.
 unsigned sharedMemoryBytes(const KernelSpec &spec);
@@ -17,7 +25,8 @@ unsigned sharedMemoryBytes(const KernelSpec &spec);
 /// present, declared barriers consistent with the derived protocol. Each
 /// diagnostic names the spec key at fault and the fix. Returns true when no
 /// error was reported.
-bool checkSpec(const KernelSpec &spec, DiagnosticEngine &diags);
+bool checkSpec(const KernelSpec &spec, DiagnosticEngine &diags,
+               const CheckOptions &options = CheckOptions());
 
 } // namespace gemmgen
 

@@ -86,6 +86,7 @@ enum class OpKind {
   ForEachTile,   ///< persistent scheduler: body runs once per output tile
   ForK,          ///< body runs once per k-block of the tile
   IfNotFirstK,   ///< body runs when the k-block index is > 0
+  ForEachChunk,  ///< body runs once per epilogue chunk of Kernel::epilogueChunkN columns
   Wait,          ///< wait barrier[state.stage] for parity state.phase
   Arrive,        ///< arrive on barrier[state.stage] (count 1) in `scope` CTAs
   ArriveExpectTx,///< arrive + expect txBytes on barrier[state.stage]
@@ -119,7 +120,7 @@ struct Op {
   /// [part·rows/parts, (part+1)·rows/parts) of the stage. parts > 1 with
   /// scope Cluster is a multicast split across the cluster (part = CTA rank).
   unsigned parts = 1;
-  std::vector<Op> body;  ///< ForEachTile/ForK/IfNotFirstK
+  std::vector<Op> body;  ///< ForEachTile/ForK/IfNotFirstK/ForEachChunk
 };
 
 /// One warp role: `instances` copies of `body` (e.g. two consumer
@@ -162,6 +163,8 @@ struct Kernel {
   unsigned mmaM = 64, mmaN = 0, mmaK = 16;
   Schedule schedule;
   bool epilogueOverlap = false;
+  /// Output columns staged and stored per epilogue chunk (divides tileN).
+  unsigned epilogueChunkN = 0;
   std::vector<Buffer> buffers;
   std::vector<Barrier> barriers;
   std::vector<Role> roles;

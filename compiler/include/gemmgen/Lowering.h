@@ -13,6 +13,9 @@ namespace gemmgen {
 /// allowed them), and one program per role.
 ir::Kernel lowerToIR(const KernelSpec &spec);
 
+/// Output columns per epilogue chunk: epilogue.chunk_n, or the default.
+unsigned epilogueChunkColumns(const KernelSpec &spec);
+
 /// The launch contract of a lowered kernel (threads, shared memory, cluster,
 /// tensor-map boxes, alignment rules).
 KernelABI deriveKernelABI(const ir::Kernel &kernel);

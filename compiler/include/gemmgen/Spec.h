@@ -113,6 +113,7 @@ struct BarrierSpec {
   Located<std::optional<unsigned>> slots;     ///< "depth" is accepted and means pipeline.depth
   Located<std::optional<unsigned>> arrivals;  ///< arrival count per phase
   Located<std::optional<unsigned>> initialPhase; ///< phase the waiting side starts at
+  Located<std::optional<unsigned>> txBytes;   ///< kind tma: bytes per phase
   Located<std::optional<unsigned>> ctaMask;   ///< CTAs of the cluster signalled (sm_100a)
   Located<std::optional<unsigned>> id;        ///< named-barrier id (kind: named)
 };
@@ -142,6 +143,14 @@ struct KernelSpec {
   EpilogueSpec epilogue;
   /// sm_100a: CTAs cooperating on one MMA (tcgen05 cta_group). 1 on sm_90a.
   Located<unsigned> ctaGroup{1};
+  /// sm_100a: TMEM columns per consumer accumulator; 0 = derived (tile.n).
+  Located<unsigned> tmemColumns{0};
+  /// Free text from `description:`, for the generated banner.
+  Located<std::string> description;
+  /// Where the spec's top-level mapping, its `roles:` key and its
+  /// `barriers:` key were written (for "missing ..." diagnostics); the
+  /// latter two are invalid when the key is absent.
+  llvm::SMLoc loc, rolesLoc, barriersLoc;
 
   const RoleSpec *findRole(const std::string &name) const;
   const RoleSpec *roleDoing(RoleTask task) const;

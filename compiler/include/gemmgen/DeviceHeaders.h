@@ -1,0 +1,30 @@
+//===- DeviceHeaders.h - Device headers embedded in the library -*- C++ -*-===//
+//
+// The PTX wrapper headers that generated kernels include are embedded into
+// the library at build time, so that `emit --standalone` can inline them and
+// NVRTC can receive them through its headers argument without the source
+// tree being present.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMMGEN_DEVICEHEADERS_H
+#define GEMMGEN_DEVICEHEADERS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace gemmgen {
+
+struct DeviceHeader {
+  llvm::StringRef includeName; ///< as written in #include "..."
+  llvm::StringRef text;
+};
+
+/// Every embedded device header.
+llvm::ArrayRef<DeviceHeader> deviceHeaders();
+
+/// The sm_90a PTX wrapper header, "gemmgen/device/sm90_ptx.cuh".
+llvm::StringRef sm90DeviceHeader();
+
+} // namespace gemmgen
+
+#endif // GEMMGEN_DEVICEHEADERS_H

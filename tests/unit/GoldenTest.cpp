@@ -23,10 +23,14 @@ using namespace gemmgen;
 
 namespace {
 
+/// Spec paths relative to the source root ("specs/sm90/01_....yaml"), as the
+/// update script passes them: the generated banner names the spec by path.
 std::vector<std::string> allSpecs() {
   std::vector<std::string> specs;
-  std::error_code ec;
-  std::string root = std::string(GEMMGEN_SOURCE_DIR) + "/specs";
+  std::error_code ec = llvm::sys::fs::set_current_path(GEMMGEN_SOURCE_DIR);
+  if (ec)
+    return specs;
+  std::string root = "specs";
   for (llvm::sys::fs::recursive_directory_iterator it(root, ec), end; it != end && !ec;
        it.increment(ec)) {
     if (llvm::sys::path::extension(it->path()) == ".yaml")
@@ -38,8 +42,7 @@ std::vector<std::string> allSpecs() {
 
 /// tests/golden/<dir under specs>/<stem><ext>
 std::string goldenPath(const std::string &spec, const char *ext) {
-  std::string root = std::string(GEMMGEN_SOURCE_DIR) + "/specs/";
-  std::string rel = spec.substr(root.size());
+  std::string rel = spec.substr(std::string("specs/").size());
   llvm::SmallString<256> path(std::string(GEMMGEN_SOURCE_DIR) + "/tests/golden/" + rel);
   llvm::sys::path::replace_extension(path, ext);
   return std::string(path);
@@ -51,6 +54,7 @@ std::string readFile(const std::string &path) {
 }
 
 std::optional<CompiledSpec> compile(const std::string &spec) {
+  EXPECT_FALSE(llvm::sys::fs::set_current_path(GEMMGEN_SOURCE_DIR));
   DiagnosticEngine diags;
   return compileSpecFile(spec, EmitOptions{}, diags);
 }

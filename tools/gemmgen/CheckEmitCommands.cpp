@@ -16,7 +16,7 @@ using namespace gemmgen;
 namespace {
 int gExitCode = cli::ExitOk;
 
-struct CheckOptions {
+struct CheckCliOptions {
   std::string spec;
 };
 
@@ -28,7 +28,7 @@ struct EmitCliOptions {
   bool debugHangs = false;
 };
 
-void runCheck(const CheckOptions &opts) {
+void runCheck(const CheckCliOptions &opts) {
   DiagnosticEngine diags;
   std::optional<KernelSpec> spec = parseSpecFile(opts.spec, diags);
   if (spec)
@@ -81,7 +81,7 @@ int cli::exitCode() { return gExitCode; }
 void cli::setExitCode(int code) { gExitCode = code; }
 
 void cli::registerCheckCommand(CLI::App &app) {
-  auto opts = std::make_shared<CheckOptions>();
+  auto opts = std::make_shared<CheckCliOptions>();
   CLI::App *cmd = app.add_subcommand(
       "check", "Check a spec; exit 0 when clean, 1 with diagnostics on stderr");
   cmd->add_option("spec", opts->spec, "Kernel spec (YAML)")->required();

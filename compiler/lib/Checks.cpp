@@ -1,0 +1,766 @@
+//===- Checks.cpp - Target and resource checks on a KernelSpec ------------===//
+//
+// checkSpec() takes a spec that parsed cleanly and checks it against what its
+// target and gemmgen's generator can do. Every diagnostic is located at the
+// value at fault (or at the key of the enclosing mapping when the value was
+// left at its default), names the key, and says what to write instead.
+//
+// The model checked here is the sm_90a kernel that Lowering.cpp builds:
+//
+//   warpgroup 0            producer role: warp 0 issues TMA (elected lane);
+//                          the whole warpgroup runs at the producer's
+//                          setmaxnreg (it is per warpgroup)
+//   warpgroups 1..C        consumer role, C = `consumers`: each warpgroup owns
+//                          tile.m / C rows (64 or 128: one or two m64 wgmmas
+//                          per k16 step) and keeps its accumulators in
+//                          registers, so it also does the epilogue
+//
+//   shared memory          depth × (A stage + B stage), one output staging
+//                          chunk tile.m × chunk_n (epilogue.store: tma),
+//                          8 bytes per mbarrier slot, each buffer
+//                          1024-aligned, + 1024 slack
+//
+//   barriers               full  (tma2mma): producer -> consumer, kind tma,
+//                            slots depth, 1 arrival (+ tx bytes), the
+//                            consumers' first wait is on phase 0
+//                          empty (mma2tma): consumer -> producer, kind
+//                            mbarrier, slots depth, consumers × cluster.m
+//                            arrivals, the producer's first wait is on phase 1
+//                          epilogue: named barrier per consumer warpgroup,
+//                            128 threads, ids from 1
+//
+// sm_100a specs parse (the seed's Blackwell kernels are expressible) but are
+// not checked yet: checkSpec reports that once, at the target.
+//
+//===----------------------------------------------------------------------===//
+#include "gemmgen/Checks.h"
+#include "gemmgen/Lowering.h"  // epilogueChunkColumns: the staging tile's width
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+using namespace gemmgen;
+using llvm::SMLoc;
+using llvm::StringRef;
+
+namespace {
+
+constexpr unsigned kMaxSharedBytes = 232448; ///< 227 KB: sm_90a's opt-in per-block limit
+constexpr unsigned kRegistersPerSM = 65536;
+constexpr unsigned kMaxThreads = 1024;
+constexpr unsigned kMaxClusterCtas = 8;      ///< portable cluster size
+/// Registers a consumer thread needs beside its accumulators (addresses,
+/// descriptors, loop state). Less, and ptxas serialises wgmma (C7511).
+constexpr unsigned kRegisterHeadroom = 32;
+/// setmaxnreg values the lowering uses when a role gives none.
+constexpr unsigned kDefaultProducerRegisters = 40;
+constexpr unsigned kDefaultConsumerRegisters = 232;
+
+unsigned roundUp(unsigned v, unsigned to) { return (v + to - 1) / to * to; }
+std::string str(unsigned v) { return std::to_string(v); }
+
+/// Which protocol barrier a declared name stands for on sm_90a.
+enum class ProtoBarrier { Full, Empty, Epilogue, Unknown };
+
+ProtoBarrier protocolBarrier(StringRef name) {
+  if (name == "full" || name == "tma2mma")
+    return ProtoBarrier::Full;
+  if (name == "empty" || name == "mma2tma")
+    return ProtoBarrier::Empty;
+  if (name == "epilogue")
+    return ProtoBarrier::Epilogue;
+  return ProtoBarrier::Unknown;
+}
+
+class Checker {
+public:
+  Checker(const KernelSpec &spec, DiagnosticEngine &diags, const CheckOptions &options)
+      : spec(spec), diags(diags), options(options) {}
+
+  bool run();
+
+private:
+  void error(SMLoc loc, const llvm::Twine &msg) { diags.error(loc, msg); }
+  void warning(SMLoc loc, const llvm::Twine &msg) { diags.warning(loc, msg); }
+
+  void checkTypesAndLayout();
+  void checkCluster();
+  void checkPipeline();
+  void checkRoles();
+  void checkTile();
+  void checkRegisters();
+  void checkSharedMemory();
+  void checkEpilogue();
+  void checkBarriers();
+  void checkBarrier(const BarrierSpec &b, ProtoBarrier which);
+  bool checkRoleName(const Located<std::string> &ref, const std::string &path);
+
+  const KernelSpec &spec;
+  DiagnosticEngine &diags;
+  const CheckOptions &options;
+  const RoleSpec *producer = nullptr;  ///< the role that does tma_load
+  const RoleSpec *consumer = nullptr;  ///< the role that does mma
+  bool rolesOk = false;                ///< producer and consumer found and sane
+  bool tileOk = true;
+};
+
+SMLoc rolesAnchor(const KernelSpec &spec) {
+  return spec.rolesLoc.isValid() ? spec.rolesLoc : spec.loc;
+}
+
+const Located<RoleTask> *findTask(const RoleSpec &r, RoleTask t) {
+  for (const Located<RoleTask> &x : r.does)
+    if (x.value == t)
+      return &x;
+  return nullptr;
+}
+
+std::string roleList(const KernelSpec &spec) {
+  std::string s;
+  for (size_t i = 0; i < spec.roles.size(); ++i) {
+    if (i)
+      s += i + 1 == spec.roles.size() ? " and " : ", ";
+    s += "'" + spec.roles[i].name.value + "'";
+  }
+  return s;
+}
+
+unsigned producerRegisters(const RoleSpec &r) {
+  return r.registers.value ? r.registers.value : kDefaultProducerRegisters;
+}
+unsigned consumerRegisters(const RoleSpec &r) {
+  return r.registers.value ? r.registers.value : kDefaultConsumerRegisters;
+}
+
+//===----------------------------------------------------------------------===//
+
+void Checker::checkTypesAndLayout() {
+  const TypesSpec &t = spec.types;
+  bool aOk = t.a.value == ScalarType::F16 || t.a.value == ScalarType::BF16;
+  if (!aOk)
+    error(t.a.loc, std::string("types.a ") + toString(t.a.value) +
+                       " is not supported: wgmma takes f16 or bf16 operands here; use a: f16 "
+                       "or a: bf16");
+  if (aOk && t.b.value != t.a.value)
+    error(t.b.loc, std::string("types.b (") + toString(t.b.value) + ") must equal types.a (" +
+                       toString(t.a.value) + "): one wgmma takes both operands in one type; " +
+                       "use b: " + toString(t.a.value));
+  if (aOk && t.d.value != t.a.value)
+    error(t.d.loc, std::string("types.d ") + toString(t.d.value) +
+                       " is not supported yet: the output type must equal the operand type; " +
+                       "use d: " + toString(t.a.value));
+  if (t.accumulate.value != ScalarType::F32)
+    error(t.accumulate.loc, std::string("types.accumulate ") + toString(t.accumulate.value) +
+                                " is not supported: gemmgen accumulates in f32; use "
+                                "accumulate: f32");
+  if (spec.layout.a.value != MatrixLayout::Row)
+    error(spec.layout.a.loc, "layout.a: col is not supported yet: gemmgen loads A K-major "
+                             "(M×K, row-major); store A row-major or use layout.a: row");
+  if (spec.layout.b.value != MatrixLayout::Col)
+    error(spec.layout.b.loc, "layout.b: row is not supported yet: gemmgen loads B K-major "
+                             "(N×K, row-major, i.e. B^T); store B that way or use layout.b: col");
+}
+
+void Checker::checkCluster() {
+  const ClusterSpec &c = spec.cluster;
+  unsigned ctas = c.m.value * c.n.value;
+  if (ctas > kMaxClusterCtas) {
+    error(c.m.loc, "cluster is " + str(c.m.value) + " × " + str(c.n.value) + " = " + str(ctas) +
+                       " CTAs; at most " + str(kMaxClusterCtas) +
+                       " CTAs per cluster are portable; use { m: 2, n: 1 }");
+    return;
+  }
+  if (c.n.value != 1)
+    error(c.n.loc, "cluster.n " + str(c.n.value) +
+                       " is not supported by the sm_90a generator yet (it multicasts B "
+                       "between CTAs along M only); use n: 1");
+  if (c.m.value != 1 && c.m.value != 2)
+    error(c.m.loc, "cluster.m " + str(c.m.value) +
+                       " is not supported by the sm_90a generator yet (larger clusters were "
+                       "slower on Hopper); use m: 1 or m: 2");
+  if (spec.ctaGroup.value != 1)
+    error(spec.ctaGroup.loc, "cta_group " + str(spec.ctaGroup.value) +
+                                 " is an sm_100a feature (tcgen05 pair MMA); on sm_90a use "
+                                 "cta_group: 1 or leave it out");
+  if (spec.tmemColumns.given)
+    error(spec.tmemColumns.keyLoc,
+          "tmem_columns is an sm_100a key: sm_90a has no tensor memory (accumulators live in "
+          "registers); remove it");
+}
+
+void Checker::checkPipeline() {
+  const PipelineSpec &p = spec.pipeline;
+  if (p.depth.value < 2)
+    error(p.depth.loc, "pipeline.depth " + str(p.depth.value) +
+                           " cannot overlap the TMA load of the next k-block with the MMA of "
+                           "this one (the producer waits until the only stage is released); "
+                           "use depth: 2 or more (4 is typical)");
+  else if (p.mmaInFlight.value >= p.depth.value)
+    error(p.mmaInFlight.loc, "pipeline.mma_in_flight " + str(p.mmaInFlight.value) +
+                                 " must be less than pipeline.depth (" + str(p.depth.value) +
+                                 "): a stage read by an unfinished wgmma cannot be refilled; "
+                                 "use mma_in_flight: 1 with depth 2 or more");
+  else if (p.mmaInFlight.value == 0)
+    warning(p.mmaInFlight.loc, "pipeline.mma_in_flight 0 waits for every wgmma to finish before "
+                               "the next k-block is issued, which leaves the tensor cores idle; "
+                               "use mma_in_flight: 1");
+  if (spec.consumers.value > 2)
+    error(spec.consumers.loc, "consumers " + str(spec.consumers.value) +
+                                  " is not supported on sm_90a: with the producer warpgroup "
+                                  "and 232 registers per consumer thread only 2 consumer "
+                                  "warpgroups fit an SM's 65536 registers; use 1 or 2");
+}
+
+void Checker::checkRoles() {
+  // Who does what.
+  std::vector<const RoleSpec *> loaders, mmas, epilogues;
+  for (const RoleSpec &r : spec.roles) {
+    if (findTask(r, RoleTask::TmaLoad))
+      loaders.push_back(&r);
+    if (findTask(r, RoleTask::Mma))
+      mmas.push_back(&r);
+    if (findTask(r, RoleTask::Epilogue))
+      epilogues.push_back(&r);
+  }
+  if (loaders.empty())
+    error(rolesAnchor(spec), "no role does tma_load; add a producer role, e.g. 'producer: { "
+                             "warps: 1, registers: 40, does: tma_load }'");
+  for (size_t i = 1; i < loaders.size(); ++i)
+    error(findTask(*loaders[i], RoleTask::TmaLoad)->loc,
+          "roles '" + loaders[0]->name.value + "' and '" + loaders[i]->name.value +
+              "' both do tma_load; exactly one role loads the stages: remove 'tma_load' from "
+              "'roles." + loaders[i]->name.value + ".does'");
+  if (mmas.empty())
+    error(rolesAnchor(spec), "no role does mma; add a consumer role, e.g. 'consumer: { "
+                             "warpgroups: 1, registers: 232, does: [mma, epilogue] }'");
+  for (size_t i = 1; i < mmas.size(); ++i)
+    error(findTask(*mmas[i], RoleTask::Mma)->loc,
+          "roles '" + mmas[0]->name.value + "' and '" + mmas[i]->name.value +
+              "' both do mma; use one consumer role with 'warpgroups: N' (and 'consumers: N') "
+              "for several MMA warpgroups");
+  if (epilogues.empty() && !mmas.empty())
+    error(mmas[0]->loc, "no role does epilogue; on sm_90a add it to the consumer: 'roles." +
+                            mmas[0]->name.value + ".does: [mma, epilogue]'");
+  else if (epilogues.empty())
+    error(rolesAnchor(spec), "no role does epilogue; on sm_90a the consumer does it: 'does: "
+                             "[mma, epilogue]'");
+
+  for (const RoleSpec *e : epilogues)
+    if (!mmas.empty() && !findTask(*e, RoleTask::Mma))
+      error(findTask(*e, RoleTask::Epilogue)->loc,
+            "on sm_90a the role that does mma ('" + mmas[0]->name.value +
+                "') must also do the epilogue: its accumulators live in the consumer "
+                "warpgroups' registers; write 'roles." + mmas[0]->name.value +
+                ".does: [mma, epilogue]' and remove 'epilogue' from role '" + e->name.value +
+                "'");
+  for (const RoleSpec *l : loaders)
+    if (findTask(*l, RoleTask::Mma))
+      error(findTask(*l, RoleTask::Mma)->loc,
+            "role '" + l->name.value + "' does both tma_load and mma; on sm_90a they are "
+            "separate roles (the producer warpgroup gives its registers to the consumers): "
+            "move 'mma' to a consumer role");
+  for (const RoleSpec &r : spec.roles)
+    if (r.does.empty())
+      error(r.loc, "role '" + r.name.value + "' does nothing; give it 'does: tma_load', 'mma' "
+                   "or 'epilogue', or remove it");
+
+  if (loaders.size() != 1 || mmas.size() != 1 || loaders[0] == mmas[0])
+    return;
+  producer = loaders[0];
+  consumer = mmas[0];
+  bool ok = true;
+
+  // The producer: one warp (its warpgroup idles at the lowered setmaxnreg).
+  if (producer->warps.given && producer->warps.value != 1) {
+    error(producer->warps.loc, "roles." + producer->name.value + ".warps " +
+                                   str(producer->warps.value) +
+                                   ": the sm_90a generator issues TMA from one warp (one "
+                                   "elected thread); use warps: 1");
+    ok = false;
+  }
+  if (producer->warpgroups.given && producer->warpgroups.value != 1) {
+    error(producer->warpgroups.loc,
+          "roles." + producer->name.value + ".warpgroups " + str(producer->warpgroups.value) +
+              ": the producer is one warp of one warpgroup on sm_90a; use warps: 1");
+    ok = false;
+  }
+  // The consumers: whole warpgroups, one per consumer.
+  if (consumer->warps.given) {
+    error(consumer->warps.keyLoc,
+          "roles." + consumer->name.value + ": wgmma is issued by whole warpgroups on sm_90a; "
+          "write 'warpgroups: " + str(spec.consumers.value) + "' instead of 'warps'");
+    ok = false;
+  } else if (consumer->warpgroups.value != spec.consumers.value) {
+    error(consumer->warpgroups.loc,
+          "roles." + consumer->name.value + ".warpgroups is " +
+              str(consumer->warpgroups.value) + " but consumers is " +
+              str(spec.consumers.value) + ": each consumer is one warpgroup; make them equal "
+              "(consumers: " + str(consumer->warpgroups.value) + " or warpgroups: " +
+              str(spec.consumers.value) + ")");
+    ok = false;
+  }
+  // Placement: fixed by the sm_90a generator.
+  if (producer->firstWarp.given && producer->firstWarp.value != 0u) {
+    error(producer->firstWarp.loc,
+          "roles." + producer->name.value + ".warp " + str(*producer->firstWarp.value) +
+              ": on sm_90a the producer is warp 0 (warpgroup 0) and the consumers start at "
+              "warp 4; use warp: 0 or leave it out");
+    ok = false;
+  }
+  if (consumer->firstWarp.given && consumer->firstWarp.value != 4u) {
+    error(consumer->firstWarp.loc,
+          "roles." + consumer->name.value + ".warp " + str(*consumer->firstWarp.value) +
+              ": on sm_90a the consumer warpgroups start at warp 4 (after the producer's "
+              "warpgroup); use warp: 4 or leave it out");
+    ok = false;
+  }
+  // setmaxnreg values.
+  for (const RoleSpec &r : spec.roles) {
+    if (!r.registers.given)
+      continue;
+    unsigned v = r.registers.value;
+    if (v < 24 || v > 256 || v % 8 != 0) {
+      unsigned near = std::min(256u, std::max(24u, v / 8 * 8));
+      error(r.registers.loc, "roles." + r.name.value + ".registers " + str(v) +
+                                 " is not a valid setmaxnreg value (a multiple of 8 from 24 "
+                                 "to 256); use " + str(near));
+      ok = false;
+    }
+  }
+  rolesOk = ok;
+}
+
+void Checker::checkTile() {
+  const TileSpec &t = spec.tile;
+  unsigned elem = sizeInBytes(spec.types.a.value);
+  if (elem == 2 && t.k.value != 64) {
+    error(t.k.loc, "tile.k must be 64 for 16-bit operands: with 128-byte swizzle one TMA box "
+                   "row holds at most 128 bytes (64 elements) and wgmma reads one swizzle atom "
+                   "per k-block; use k: 64");
+    tileOk = false;
+  }
+  unsigned C = spec.consumers.value;
+  if (t.m.value % 64 != 0) {
+    error(t.m.loc, "tile.m must be a multiple of 64 (wgmma M is 64); use 64, 128, 192 or 256");
+    tileOk = false;
+  } else if (C >= 1 && C <= 2) {
+    unsigned rows = t.m.value / C;
+    if (t.m.value % C != 0 || (rows != 64 && rows != 128)) {
+      std::string fix = rows > 128 ? "use consumers: " + str(t.m.value / 128) + " or tile.m: " +
+                                         str(128 * C)
+                                   : "use consumers: 1 or tile.m: " + str(64 * C);
+      error(t.m.loc, "tile.m " + str(t.m.value) + " with consumers " + str(C) +
+                         " gives each consumer warpgroup " + str(rows) +
+                         " rows, but a consumer owns 64 or 128 rows (one or two m64 wgmmas "
+                         "per k-step); " + fix);
+      tileOk = false;
+    }
+  }
+  bool tmaStore = spec.epilogue.store.value == EpilogueStore::Tma;
+  unsigned nStep = tmaStore ? 64 : 16;
+  if (t.n.value % nStep != 0 || t.n.value > 256) {
+    error(t.n.loc, "tile.n must be a multiple of " + str(nStep) + " up to 256 (wgmma N is at "
+                   "most 256" + std::string(tmaStore ? "; the TMA store writes 64-column "
+                                                       "slabs" : "") +
+                       "); use 64, 128, 192 or 256");
+    tileOk = false;
+  }
+}
+
+void Checker::checkRegisters() {
+  if (!rolesOk)
+    return;
+  // Accumulators of one consumer warpgroup, in f32 registers per thread.
+  unsigned C = spec.consumers.value;
+  unsigned rows = spec.tile.m.value / C;
+  unsigned acc = rows * spec.tile.n.value / 128;
+  unsigned creg = consumerRegisters(*consumer);
+  if (tileOk && acc + kRegisterHeadroom > creg) {
+    SMLoc at = consumer->registers.given ? consumer->registers.loc : spec.tile.n.loc;
+    std::string fix = rows == 128 && C == 1
+                          ? "use consumers: 2 (and warpgroups: 2) so each warpgroup owns 64 "
+                            "rows, or a smaller tile.n"
+                      : creg + 8 > 256 ? std::string("use a smaller tile.n")
+                                       : "use a smaller tile.n or more registers for role '" +
+                                             consumer->name.value + "'";
+    error(at, "each consumer thread needs " + str(acc) + " f32 accumulator registers (" +
+                  str(rows) + " rows × " + str(spec.tile.n.value) + " columns / 128 threads) " +
+                  "plus about " + str(kRegisterHeadroom) + " for addresses and loop state, " +
+                  "more than the " + str(creg) + " registers of role '" +
+                  consumer->name.value + "'; ptxas would serialise the wgmmas (warning C7511) " +
+                  "or spill; " + fix);
+  }
+
+  // The whole CTA. setmaxnreg is per warpgroup: the producer's warpgroup
+  // runs at the producer's count even though one warp issues loads.
+  unsigned pThreads = 128, cThreads = 128 * consumer->warpgroups.value;
+  unsigned threads = pThreads + cThreads;
+  if (threads > kMaxThreads)
+    error(consumer->warpgroups.loc, "the CTA would have " + str(threads) +
+                                        " threads, more than 1024; use fewer warpgroups");
+  unsigned preg = producerRegisters(*producer);
+  unsigned total = pThreads * preg + cThreads * creg;
+  if (total > kRegistersPerSM) {
+    unsigned maxC = (kRegistersPerSM - pThreads * preg) / cThreads / 8 * 8;
+    SMLoc at = consumer->registers.given ? consumer->registers.loc : consumer->loc;
+    error(at, "the roles need " + str(total) + " registers per CTA (" + producer->name.value +
+                  ": " + str(pThreads) + " threads × " + str(preg) + " + " +
+                  consumer->name.value + ": " + str(cThreads) + " threads × " + str(creg) +
+                  "), more than the 65536 of an SM; use registers: " + str(maxC) +
+                  " or less for role '" + consumer->name.value + "'");
+  }
+}
+
+void Checker::checkEpilogue() {
+  const EpilogueSpec &e = spec.epilogue;
+  if (!e.chunkN.given || e.chunkN.value == 0)
+    return;
+  bool tma = e.store.value == EpilogueStore::Tma;
+  unsigned step = tma ? 64 : 16;
+  unsigned n = spec.tile.n.value, c = e.chunkN.value;
+  if (c % step != 0 || n % c != 0)
+    error(e.chunkN.loc, "epilogue.chunk_n " + str(c) + " must be a multiple of " + str(step) +
+                            " that divides tile.n (" + str(n) + ")" +
+                            (tma ? std::string(": the TMA store writes 64-column slabs") : "") +
+                            "; use " + str(n % 128 == 0 ? 128 : n) + " or leave it out");
+}
+
+void Checker::checkSharedMemory() {
+  if (!tileOk)
+    return;
+  unsigned bytes = sharedMemoryBytes(spec);
+  unsigned depth = spec.pipeline.depth.value;
+  auto withDepth = [&](unsigned d) {
+    KernelSpec copy = spec;
+    copy.pipeline.depth.value = d;
+    return sharedMemoryBytes(copy);
+  };
+  unsigned elem = sizeInBytes(spec.types.a.value);
+  unsigned stageBytes = (spec.tile.m.value + spec.tile.n.value) * spec.tile.k.value * elem;
+  if (bytes > kMaxSharedBytes) {
+    unsigned fits = 0;
+    for (unsigned d = depth; d-- > 2;)
+      if (withDepth(d) <= kMaxSharedBytes) {
+        fits = d;
+        break;
+      }
+    std::string staging =
+        spec.epilogue.store.value == EpilogueStore::Tma
+            ? " and a " + str(spec.tile.m.value * epilogueChunkColumns(spec) *
+                              sizeInBytes(spec.types.d.value)) +
+                  "-byte output staging chunk"
+            : "";
+    std::string fix = fits ? "use pipeline.depth: " + str(fits) + " (" + str(withDepth(fits)) +
+                                 " bytes)"
+                           : "no pipeline.depth of 2 or more fits: use a smaller tile.n or "
+                             "tile.m";
+    // A narrower staging chunk may keep the depth.
+    if (spec.epilogue.store.value == EpilogueStore::Tma && spec.tile.n.value % 64 == 0) {
+      KernelSpec narrow = spec;
+      for (int c = int(epilogueChunkColumns(spec)) - 64; c >= 64; c -= 64) {
+        if (spec.tile.n.value % c != 0)
+          continue;
+        narrow.epilogue.chunkN.value = c;
+        unsigned b = sharedMemoryBytes(narrow);
+        if (b <= kMaxSharedBytes) {
+          fix += std::string(fits ? ", or" : "; or use") + " epilogue.chunk_n: " + str(c) +
+                 " (" + str(b) + " bytes)";
+          break;
+        }
+      }
+    }
+    error(spec.pipeline.depth.loc,
+          "the spec needs " + str(bytes) + " bytes of shared memory per block (" + str(depth) +
+              " stages of " + str(stageBytes) + " bytes" + staging +
+              ", barriers and 1024 bytes of alignment slack), more than the " +
+              str(kMaxSharedBytes) + " bytes (227 KB) an sm_90a block can use; " + fix);
+    return;
+  }
+  if (depth == 2 && withDepth(3) <= kMaxSharedBytes)
+    warning(spec.pipeline.depth.loc,
+            "pipeline.depth 2 keeps one TMA load in flight while the consumers read the other "
+            "stage, which is usually too little to hide memory latency for a " +
+                str(spec.tile.m.value) + "×" + str(spec.tile.n.value) +
+                " tile; use depth: 3 or more (3 fits in shared memory)");
+}
+
+bool Checker::checkRoleName(const Located<std::string> &ref, const std::string &path) {
+  if (!ref.given || spec.findRole(ref.value))
+    return true;
+  std::string msg = "unknown role '" + ref.value + "' in '" + path + "'";
+  unsigned best = ~0u;
+  const RoleSpec *bestRole = nullptr;
+  for (const RoleSpec &r : spec.roles) {
+    unsigned d = StringRef(ref.value).edit_distance(r.name.value, true);
+    if (d < best)
+      best = d, bestRole = &r;
+  }
+  if (bestRole && best <= 2 && best < ref.value.size())
+    msg += "; did you mean '" + bestRole->name.value + "'?";
+  else if (!spec.roles.empty())
+    msg += "; the roles are " + roleList(spec);
+  error(ref.loc, msg);
+  return false;
+}
+
+void Checker::checkBarriers() {
+  const BarrierSpec *seen[3] = {nullptr, nullptr, nullptr};
+  for (const BarrierSpec &b : spec.barriers) {
+    std::string path = "barriers." + b.name.value;
+    bool fromOk = checkRoleName(b.from, path + ".from");
+    bool toOk = checkRoleName(b.to, path + ".to");
+    ProtoBarrier which = protocolBarrier(b.name.value);
+    if (which == ProtoBarrier::Unknown) {
+      std::string known = "'full' (or 'tma2mma'), 'empty' (or 'mma2tma')";
+      known += spec.epilogue.store.value == EpilogueStore::Tma ? " and 'epilogue'" : "";
+      std::string hint;
+      for (StringRef k : {"full", "tma2mma", "empty", "mma2tma", "epilogue"})
+        if (StringRef(b.name.value).edit_distance(k, true) <= 2 &&
+            StringRef(b.name.value).edit_distance(k, true) < b.name.value.size()) {
+          hint = k.str();
+          break;
+        }
+      if (b.name.value == "mma2ld" || b.name.value == "ld2mma")
+        error(b.name.loc, "barrier '" + b.name.value + "' belongs to the sm_100a protocol (the "
+                          "TMEM handoff between MMA and a writeback role); on sm_90a the "
+                          "consumer writes back its own registers: remove it (the sm_90a "
+                          "protocol has " + known + ")");
+      else if (!hint.empty())
+        error(b.name.loc, "unknown barrier '" + b.name.value + "' for sm_90a; did you mean '" +
+                              hint + "'? (the sm_90a protocol has " + known + ")");
+      else
+        error(b.name.loc, "unknown barrier '" + b.name.value + "' for sm_90a; the sm_90a " +
+                              "protocol has " + known + ": declare one of those or remove it");
+      continue;
+    }
+    if (which == ProtoBarrier::Epilogue && spec.epilogue.store.value != EpilogueStore::Tma) {
+      error(b.name.loc, "barrier 'epilogue' guards the output staging tile, which exists only "
+                        "with epilogue.store: tma; remove the declaration");
+      continue;
+    }
+    const BarrierSpec *&first = seen[int(which)];
+    if (first) {
+      error(b.name.loc, "barrier '" + b.name.value + "' is the same barrier as '" +
+                            first->name.value + "'; declare it once");
+      continue;
+    }
+    first = &b;
+    if (fromOk && toOk && rolesOk)
+      checkBarrier(b, which);
+  }
+}
+
+void Checker::checkBarrier(const BarrierSpec &b, ProtoBarrier which) {
+  const std::string path = "barriers." + b.name.value;
+  const std::string &P = producer->name.value, &C = consumer->name.value;
+  unsigned depth = spec.pipeline.depth.value;
+  unsigned consumers = spec.consumers.value;
+  unsigned ctas = spec.cluster.m.value * spec.cluster.n.value;
+
+  // Ends of the barrier.
+  auto checkEnd = [&](const Located<std::string> &end, const char *key, const std::string &want,
+                      const char *why) {
+    if (end.given && end.value != want)
+      error(end.loc, path + "." + key + " must be '" + want + "' (" + why + "), got '" +
+                         end.value + "'");
+  };
+  BarrierKind wantKind;
+  unsigned wantSlots, wantArrivals;
+  std::optional<unsigned> wantPhase;
+  switch (which) {
+  case ProtoBarrier::Full:
+    checkEnd(b.from, "from", P, "the role that does tma_load arrives with the stage's bytes");
+    checkEnd(b.to, "to", C, "the role that does mma waits for the stage");
+    wantKind = BarrierKind::Tma, wantSlots = depth, wantArrivals = 1, wantPhase = 0;
+    break;
+  case ProtoBarrier::Empty:
+    checkEnd(b.from, "from", C, "the role that does mma releases the stage");
+    checkEnd(b.to, "to", P, "the role that does tma_load waits to refill it");
+    wantKind = BarrierKind::Mbarrier, wantSlots = depth, wantArrivals = consumers * ctas,
+    wantPhase = 1;
+    break;
+  default:
+    checkEnd(b.from, "from", C, "the consumer warpgroup syncs its own threads");
+    checkEnd(b.to, "to", C, "the consumer warpgroup syncs its own threads");
+    wantKind = BarrierKind::Named, wantSlots = consumers, wantArrivals = 128;
+    break;
+  }
+
+  if (b.kind.given && b.kind.value != wantKind) {
+    std::string why = which == ProtoBarrier::Full
+                          ? "the stage is complete when the TMA transaction bytes land"
+                      : which == ProtoBarrier::Empty
+                          ? (b.kind.value == BarrierKind::Commit
+                                 ? "commit is tcgen05.commit, an sm_100a instruction; on sm_90a "
+                                   "each consumer warpgroup releases a stage with a plain arrive"
+                                 : "each consumer warpgroup releases a stage with one arrive")
+                          : "one consumer warpgroup syncs with bar.sync";
+    error(b.kind.loc, path + ".kind must be " + toString(wantKind) + " (" + why + "), got " +
+                          toString(b.kind.value));
+  }
+
+  if (b.slots.given && b.slots.value && *b.slots.value != wantSlots) {
+    std::string use = which == ProtoBarrier::Epilogue ? "consumers" : "depth";
+    std::string what = which == ProtoBarrier::Epilogue
+                           ? "consumers is " + str(consumers) +
+                                 ": one barrier per consumer warpgroup"
+                           : "pipeline.depth is " + str(depth) + ": the ring needs one barrier "
+                                                                 "per stage";
+    error(b.slots.loc, path + ".slots is " + str(*b.slots.value) + " but " + what +
+                           "; use slots: " + use);
+  }
+
+  if (b.arrivals.given && b.arrivals.value && *b.arrivals.value != wantArrivals) {
+    unsigned got = *b.arrivals.value;
+    std::string msg = path + ".arrivals is " + str(got) + " but ";
+    switch (which) {
+    case ProtoBarrier::Full:
+      msg += "only role '" + P + "' arrives, once per stage (one elected thread with "
+             "arrive.expect_tx; the TMA bytes do the rest): ";
+      msg += got > 1 ? "the barrier would never complete and role '" + C +
+                           "' would wait forever (deadlock)"
+                     : "";
+      break;
+    case ProtoBarrier::Empty:
+      msg += str(consumers) + " consumer warpgroup" + (consumers > 1 ? "s" : "") + " × " +
+             str(ctas) + " CTA" + (ctas > 1 ? "s" : "") + " release each stage (one elected "
+             "thread of each warpgroup of role '" + C + "', in every CTA that reads the "
+             "stage): ";
+      msg += got < wantArrivals
+                 ? "the stage would be released when the first of them finishes, and role '" +
+                       P + "' would overwrite data the others still read (race)"
+                 : "the barrier would never complete and role '" + P +
+                       "' would wait forever (deadlock)";
+      break;
+    default:
+      msg += "the named barrier counts the 128 threads of one consumer warpgroup: ";
+      msg += got < 128 ? "threads would pass before the staging tile is written (race)"
+                       : "it would never complete (deadlock)";
+      break;
+    }
+    error(b.arrivals.loc, msg + "; use arrivals: " + str(wantArrivals));
+  }
+
+  if (b.initialPhase.given && b.initialPhase.value) {
+    unsigned got = *b.initialPhase.value;
+    if (which == ProtoBarrier::Epilogue)
+      error(b.initialPhase.keyLoc, path + ".phase: a named barrier (bar.sync) has no phase; "
+                                          "remove it");
+    else if (which == ProtoBarrier::Full && got != *wantPhase)
+      error(b.initialPhase.loc,
+            path + ".phase 1 would let role '" + C + "' pass its first wait on '" +
+                b.name.value + "' before role '" + P + "' has loaded anything (the barrier "
+                "starts in phase 0, so waiting for phase 1 returns at once): the consumers "
+                "would read empty stages (race); the waiting side starts at phase 0: use "
+                "phase: 0 or leave it out");
+    else if (which == ProtoBarrier::Empty && got != *wantPhase)
+      error(b.initialPhase.loc,
+            path + ".phase 0 makes role '" + P + "' wait for phase 0 of '" + b.name.value +
+                "' to complete before any consumer has arrived, while role '" + C +
+                "' waits for the first full stage: deadlock; the producer starts at phase 1 "
+                "(the stages start empty, so its first wait passes): use phase: 1 or leave it "
+                "out");
+  }
+
+  if (b.txBytes.given && b.txBytes.value) {
+    unsigned stage = (spec.tile.m.value + spec.tile.n.value) * spec.tile.k.value *
+                     sizeInBytes(spec.types.a.value);
+    if (which != ProtoBarrier::Full)
+      error(b.txBytes.keyLoc, path + ".tx_bytes applies only to the TMA barrier (kind: tma); "
+                                     "remove it");
+    else if (*b.txBytes.value != stage)
+      error(b.txBytes.loc,
+            path + ".tx_bytes is " + str(*b.txBytes.value) + " but each stage receives " +
+                str(stage) + " bytes ((tile.m + tile.n) × tile.k × " +
+                str(sizeInBytes(spec.types.a.value)) + ", including B bytes multicast by the "
+                "other CTA): " +
+                (*b.txBytes.value < stage
+                     ? "role '" + C + "' could read before all data has landed (race)"
+                     : "the barrier would never complete (deadlock)") +
+                "; use tx_bytes: " + str(stage) + " or leave it out");
+  }
+
+  if (b.ctaMask.given && b.ctaMask.value) {
+    unsigned all = (1u << ctas) - 1;
+    if (which == ProtoBarrier::Empty) {
+      if (*b.ctaMask.value != all)
+        error(b.ctaMask.loc,
+              path + ".cta_mask " + str(*b.ctaMask.value) + " does not reach every CTA of the " +
+                  str(ctas) + "-CTA cluster: " +
+                  (ctas > 1 ? "with B multicast each stage is filled by both CTAs' producers, "
+                              "so the consumers release it in both"
+                            : "there is one CTA") +
+                  "; use cta_mask: " + str(all));
+    } else {
+      error(b.ctaMask.keyLoc,
+            path + ".cta_mask is not used on sm_90a by this barrier (" +
+                (which == ProtoBarrier::Full ? "each CTA's producer arms its own full barrier "
+                                               "and the multicast bytes complete it"
+                                             : "a named barrier is local to the CTA") +
+                "); remove it");
+    }
+  }
+
+  if (b.id.given && b.id.value) {
+    if (which != ProtoBarrier::Epilogue)
+      error(b.id.keyLoc, path + ".id applies only to named barriers (kind: named); remove it");
+    else if (*b.id.value == 0 || *b.id.value + consumers - 1 > 15)
+      error(b.id.loc, path + ".id " + str(*b.id.value) + ": the barrier uses ids " +
+                          str(*b.id.value) + " to " + str(*b.id.value + consumers - 1) +
+                          " (one per consumer); id 0 is __syncthreads' and ids end at 15; "
+                          "use id: 1");
+  }
+}
+
+bool Checker::run() {
+  unsigned before = diags.errorCount();
+  if (spec.target.value == Target::SM100a) {
+    error(spec.target.loc, "target sm_100a is not supported yet; gemmgen checks and generates "
+                           "sm_90a kernels only for now: use target: sm_90a");
+    return false;
+  }
+  checkTypesAndLayout();
+  checkCluster();
+  checkPipeline();
+  checkRoles();
+  checkTile();
+  checkEpilogue();
+  checkRegisters();
+  checkSharedMemory();
+  if (options.protocol)
+    checkBarriers();
+  else
+    for (const BarrierSpec &b : spec.barriers) {
+      checkRoleName(b.from, "barriers." + b.name.value + ".from");
+      checkRoleName(b.to, "barriers." + b.name.value + ".to");
+    }
+  return diags.errorCount() == before;
+}
+
+} // namespace
+
+unsigned gemmgen::sharedMemoryBytes(const KernelSpec &spec) {
+  // Mirrors ir::Kernel::sharedMemBytes() over the buffers and barriers that
+  // Lowering.cpp creates: A and B rings, one output staging chunk
+  // (tile.m × epilogue chunk columns) with a TMA store, each buffer
+  // 1024-byte aligned; 8 bytes per mbarrier slot (full and empty) rounded to
+  // 128; and 1024 bytes of slack to align the dynamic shared memory base.
+  unsigned elemA = sizeInBytes(spec.types.a.value), elemB = sizeInBytes(spec.types.b.value);
+  unsigned depth = spec.pipeline.depth.value;
+  unsigned bytes = roundUp(spec.tile.m.value * spec.tile.k.value * elemA * depth, 1024) +
+                   roundUp(spec.tile.n.value * spec.tile.k.value * elemB * depth, 1024);
+  if (spec.epilogue.store.value == EpilogueStore::Tma)
+    bytes += roundUp(spec.tile.m.value * epilogueChunkColumns(spec) *
+                         sizeInBytes(spec.types.d.value),
+                     1024);
+  unsigned barrierBytes = 2 * 8 * depth; // full and empty, one mbarrier per stage
+  bytes += roundUp(barrierBytes, 128);
+  return bytes + 1024;
+}
+
+bool gemmgen::checkSpec(const KernelSpec &spec, DiagnosticEngine &diags,
+                        const CheckOptions &options) {
+  return Checker(spec, diags, options).run();
+}

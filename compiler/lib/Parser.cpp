@@ -1,0 +1,915 @@
+//===- Parser.cpp - YAML spec text to KernelSpec --------------------------===//
+//
+// parseSpec() walks the llvm::yaml::Stream node tree itself (as clangd's
+// config parser does) instead of using yaml::IO: yaml::IO stops at the first
+// error and drops locations, while a spec author wants every problem of a
+// file in one run, each pointing at its line and column.
+//
+// What this stage reports:
+//   - malformed YAML (the YAML parser's own message, located; the YAML
+//     parser stops at its first error, so that is reported once),
+//   - unknown keys, with "did you mean 'X'?" (edit distance) or the list of
+//     accepted keys,
+//   - values of the wrong type ("expected an integer for 'tile.m', got 'abc'"),
+//   - integers outside the key's documented range, enum words outside the
+//     accepted list,
+//   - duplicate keys (a warning; the later value is used, a note points at
+//     the first),
+//   - missing required keys (`kernel`, `roles`) and names that are not C
+//     identifiers.
+// Checks that relate several fields, or depend on the target, are in
+// Checks.cpp. The key-by-key reference is docs/SPEC.md.
+//
+//===----------------------------------------------------------------------===//
+#include "gemmgen/Parser.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/YAMLParser.h"
+
+#include <cctype>
+#include <functional>
+#include <string>
+
+using namespace gemmgen;
+using llvm::SMLoc;
+using llvm::StringRef;
+namespace yaml = llvm::yaml;
+
+namespace {
+
+/// One accepted word of an enum-valued key.
+template <typename E> struct Word {
+  const char *word;
+  E value;
+};
+
+const Word<Target> kTargets[] = {{"sm_90a", Target::SM90a}, {"sm_100a", Target::SM100a}};
+const Word<ScalarType> kScalarTypes[] = {
+    {"f16", ScalarType::F16}, {"bf16", ScalarType::BF16}, {"f32", ScalarType::F32}};
+const Word<MatrixLayout> kLayouts[] = {{"row", MatrixLayout::Row}, {"col", MatrixLayout::Col}};
+const Word<SchedulerKind> kSchedulerKinds[] = {{"persistent", SchedulerKind::Persistent},
+                                               {"data_parallel", SchedulerKind::DataParallel}};
+const Word<RasterOrder> kRasters[] = {{"along_m", RasterOrder::AlongM},
+                                      {"along_n", RasterOrder::AlongN},
+                                      {"hilbert", RasterOrder::Hilbert}};
+const Word<EpilogueStore> kStores[] = {{"tma", EpilogueStore::Tma},
+                                       {"direct", EpilogueStore::Direct}};
+const Word<RoleTask> kTasks[] = {
+    {"tma_load", RoleTask::TmaLoad}, {"mma", RoleTask::Mma}, {"epilogue", RoleTask::Epilogue}};
+const Word<BarrierKind> kBarrierKinds[] = {{"tma", BarrierKind::Tma},
+                                           {"mbarrier", BarrierKind::Mbarrier},
+                                           {"commit", BarrierKind::Commit},
+                                           {"named", BarrierKind::Named}};
+
+/// Keys of each mapping, in the order docs/SPEC.md lists them.
+const StringRef kTopKeys[] = {"kernel",    "description", "target",    "types",
+                              "layout",    "tile",        "cluster",   "pipeline",
+                              "consumers", "scheduler",   "roles",     "barriers",
+                              "epilogue",  "cta_group",   "tmem_columns"};
+const StringRef kTypesKeys[] = {"a", "b", "d", "accumulate"};
+const StringRef kLayoutKeys[] = {"a", "b"};
+const StringRef kTileKeys[] = {"m", "n", "k"};
+const StringRef kClusterKeys[] = {"m", "n"};
+const StringRef kPipelineKeys[] = {"depth", "mma_in_flight"};
+const StringRef kSchedulerKeys[] = {"kind", "raster", "group"};
+const StringRef kRoleKeys[] = {"warps", "warpgroups", "registers", "does", "warp", "first_warp"};
+const StringRef kBarrierKeys[] = {"from",          "to",       "kind",     "slots", "arrivals",
+                                  "phase",         "initial_phase", "tx_bytes", "cta_mask", "id"};
+const StringRef kEpilogueKeys[] = {"store", "overlap", "chunk_n"};
+
+/// Words people coming from other GEMM code bases write for our keys; an
+/// unknown key that is one of these gets "did you mean" even when it is far
+/// from the real key in edit distance.
+struct Synonym {
+  const char *written, *meant;
+};
+const Synonym kSynonyms[] = {
+    {"stages", "depth"},         {"num_stages", "depth"},      {"pipe_depth", "depth"},
+    {"warp_groups", "warpgroups"}, {"wgs", "warpgroups"},      {"regs", "registers"},
+    {"maxnreg", "registers"},    {"count", "arrivals"},        {"arrive_count", "arrivals"},
+    {"arrival_count", "arrivals"}, {"task", "does"},           {"tasks", "does"},
+    {"arch", "target"},          {"name", "kernel"},           {"dtype", "types"},
+    {"dtypes", "types"},         {"block", "tile"},            {"cta_tile", "tile"},
+    {"num_consumers", "consumers"}, {"epi_n", "chunk_n"},      {"stmt", "store"},
+    {"wait_group", "mma_in_flight"}, {"waiter", "to"},         {"signaller", "from"},
+    {"ctamask", "cta_mask"},     {"mask", "cta_mask"}};
+
+bool isIdentifier(StringRef s) {
+  if (s.empty() || !(std::isalpha((unsigned char)s[0]) || s[0] == '_'))
+    return false;
+  return llvm::all_of(s, [](char c) { return std::isalnum((unsigned char)c) || c == '_'; });
+}
+
+/// `my-gemm v2` -> `my_gemm_v2`; a leading digit gets a `k_` prefix.
+std::string toIdentifier(StringRef s) {
+  std::string out;
+  for (char c : s)
+    out += (std::isalnum((unsigned char)c) || c == '_') ? c : '_';
+  if (out.empty() || std::isdigit((unsigned char)out[0]))
+    out = "k_" + out;
+  return out;
+}
+
+/// "'a', 'b' and 'c'"
+std::string quotedList(llvm::ArrayRef<StringRef> words) {
+  std::string s;
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (i)
+      s += i + 1 == words.size() ? " and " : ", ";
+    s += "'" + words[i].str() + "'";
+  }
+  return s;
+}
+
+/// The closest of `candidates` to `word`, if it is close enough to be a
+/// plausible typo; synonyms are consulted first.
+std::optional<StringRef> closest(StringRef word, llvm::ArrayRef<StringRef> candidates) {
+  for (const Synonym &s : kSynonyms)
+    if (word.equals_insensitive(s.written))
+      for (StringRef c : candidates)
+        if (c == s.meant)
+          return c;
+  std::optional<StringRef> best;
+  unsigned bestDist = ~0u;
+  for (StringRef c : candidates) {
+    unsigned d = word.lower() == c.lower() ? 0 : word.edit_distance(c, true);
+    if (d < bestDist) {
+      bestDist = d;
+      best = c;
+    }
+  }
+  if (!best)
+    return std::nullopt;
+  size_t len = std::max(word.size(), best->size());
+  // Up to 2 edits, but never as many edits as the word has letters ("x" is
+  // not a typo of "m").
+  if (bestDist <= 2 && bestDist < std::min(word.size(), best->size()) && bestDist * 2 <= len)
+    return best;
+  if (bestDist <= len / 3)
+    return best;
+  return std::nullopt;
+}
+
+class SpecParser {
+public:
+  explicit SpecParser(DiagnosticEngine &diags) : diags(diags) {}
+
+  std::optional<KernelSpec> run(llvm::MemoryBufferRef buffer);
+
+private:
+  using Handler = std::function<void(StringRef key, SMLoc keyLoc, yaml::Node *value)>;
+
+  // --- diagnostics ---------------------------------------------------------
+  static void onYamlDiag(const llvm::SMDiagnostic &d, void *ctx);
+  void error(SMLoc loc, const llvm::Twine &msg) { diags.error(loc, msg); }
+
+  // --- structure -----------------------------------------------------------
+  /// Calls `handle` for each key of `node` (which must be a mapping, else an
+  /// error names `path`). With `known` non-empty, other keys are reported as
+  /// unknown with a suggestion. Duplicate keys are warned about; both values
+  /// are handled in order, so the later one wins.
+  void walkMapping(yaml::Node *node, StringRef path, llvm::ArrayRef<StringRef> known,
+                   const Handler &handle);
+
+  // --- scalars -------------------------------------------------------------
+  /// Where a node starts. LLVM's collections start at their first entry;
+  /// a flow collection's diagnostics should point at its '{' or '['.
+  static SMLoc locOf(yaml::Node *n) {
+    SMLoc start = n->getSourceRange().Start;
+    if (!llvm::isa<yaml::MappingNode>(n) && !llvm::isa<yaml::SequenceNode>(n))
+      return start;
+    const char *p = start.getPointer();
+    if (!p)
+      return start;
+    if (*p == '[' || *p == '{')
+      return start;
+    const char *q = p;
+    // Scan back over blanks to the opening bracket (bounded: a few lines).
+    for (int i = 0; i < 256; ++i) {
+      --q;
+      if (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
+        continue;
+      if (*q == '[' || *q == '{')
+        return SMLoc::getFromPointer(q);
+      break;
+    }
+    return start;
+  }
+  static std::string describe(yaml::Node *n);
+  /// The text of a plain or quoted scalar; otherwise an error "expected
+  /// `what` for 'path', got ...".
+  std::optional<std::string> scalarText(yaml::Node *n, StringRef path, StringRef what);
+
+  template <typename T> void setGiven(Located<T> &out, T v, yaml::Node *n, SMLoc keyLoc) {
+    out.value = std::move(v);
+    out.loc = locOf(n);
+    out.keyLoc = keyLoc;
+    out.given = true;
+  }
+
+  std::optional<int64_t> integer(yaml::Node *n, StringRef path, int64_t min, int64_t max,
+                                 StringRef why = "");
+  void parseUnsigned(yaml::Node *n, SMLoc keyLoc, StringRef path, Located<unsigned> &out,
+                     int64_t min, int64_t max, StringRef why = "");
+  void parseOptUnsigned(yaml::Node *n, SMLoc keyLoc, StringRef path,
+                        Located<std::optional<unsigned>> &out, int64_t min, int64_t max,
+                        StringRef why = "");
+  template <typename E, size_t N>
+  std::optional<E> enumWord(yaml::Node *n, StringRef path, const Word<E> (&words)[N]);
+  template <typename E, size_t N>
+  void parseEnum(yaml::Node *n, SMLoc keyLoc, StringRef path, Located<E> &out,
+                 const Word<E> (&words)[N]) {
+    if (auto v = enumWord(n, path, words))
+      setGiven(out, *v, n, keyLoc);
+  }
+  void parseBool(yaml::Node *n, SMLoc keyLoc, StringRef path, Located<bool> &out);
+  void parseIdentifier(yaml::Node *n, SMLoc keyLoc, StringRef path, StringRef what,
+                       Located<std::string> &out);
+
+  // --- sections ------------------------------------------------------------
+  void parseTop(yaml::Node *root);
+  void parseRoles(yaml::Node *node);
+  void parseRole(StringRef name, SMLoc nameLoc, yaml::Node *node);
+  void parseBarriers(yaml::Node *node);
+  void parseBarrier(StringRef name, SMLoc nameLoc, yaml::Node *node);
+  void fillDefaultLocations();
+  void resolveSymbolicSlots();
+  void deriveBarrierEnds();
+
+  DiagnosticEngine &diags;
+  KernelSpec spec;
+  bool yamlFailed = false;
+  /// Where each top-level section key was written (for default locations).
+  llvm::StringMap<SMLoc> sectionLoc;
+  /// Parallel to spec.barriers: "depth"/"consumers" when slots was symbolic.
+  std::vector<std::string> slotSymbols;
+};
+
+void SpecParser::onYamlDiag(const llvm::SMDiagnostic &d, void *ctx) {
+  auto *self = static_cast<SpecParser *>(ctx);
+  if (d.getKind() != llvm::SourceMgr::DK_Error) {
+    self->diags.warning(d.getLoc(), "YAML: " + d.getMessage());
+    return;
+  }
+  self->yamlFailed = true;
+  // LLVM's YAML messages are capitalised and sometimes end in '!' or '.';
+  // bring them to our style.
+  std::string msg = d.getMessage().str();
+  while (!msg.empty() && (msg.back() == '!' || msg.back() == '.' || msg.back() == ' '))
+    msg.pop_back();
+  if (!msg.empty() && std::isupper((unsigned char)msg[0]) &&
+      !(msg.size() > 1 && std::isupper((unsigned char)msg[1])))
+    msg[0] = std::tolower((unsigned char)msg[0]);
+  // "Unexpected token. Expected Key, ..." -> "unexpected token; expected Key, ..."
+  for (size_t i = 0; i + 2 < msg.size(); ++i)
+    if (msg[i] == '.' && msg[i + 1] == ' ' && std::isupper((unsigned char)msg[i + 2])) {
+      msg.replace(i, 2, "; ");
+      msg[i + 2] = std::tolower((unsigned char)msg[i + 2]);
+    }
+  self->diags.error(d.getLoc(), "malformed YAML: " + msg +
+                                    "; check the indentation, brackets and quotes here");
+}
+
+std::string SpecParser::describe(yaml::Node *n) {
+  if (auto *s = llvm::dyn_cast<yaml::ScalarNode>(n)) {
+    llvm::SmallString<32> storage;
+    return "'" + s->getValue(storage).str() + "'";
+  }
+  if (llvm::isa<yaml::NullNode>(n))
+    return "nothing";
+  if (llvm::isa<yaml::MappingNode>(n))
+    return "a mapping";
+  if (llvm::isa<yaml::SequenceNode>(n))
+    return "a list";
+  if (llvm::isa<yaml::BlockScalarNode>(n))
+    return "a block of text";
+  if (llvm::isa<yaml::AliasNode>(n))
+    return "an alias";
+  return "something else";
+}
+
+void SpecParser::walkMapping(yaml::Node *node, StringRef path, llvm::ArrayRef<StringRef> known,
+                             const Handler &handle) {
+  auto *map = llvm::dyn_cast<yaml::MappingNode>(node);
+  if (!map) {
+    if (llvm::isa<yaml::AliasNode>(node)) {
+      error(locOf(node), "YAML aliases are not supported in a spec; write '" + path +
+                             "' out in full");
+      return;
+    }
+    error(locOf(node), "expected a mapping for '" + path + "', got " + describe(node) +
+                           (known.empty() ? std::string()
+                                          : "; write it as '" + path.str() + ": { " +
+                                                known.front().str() + ": ... }'"));
+    return;
+  }
+  std::string where = path.empty() ? std::string("in the spec") : "in '" + path.str() + "'";
+  llvm::StringMap<SMLoc> seen;
+  for (yaml::KeyValueNode &kv : *map) {
+    yaml::Node *keyNode = kv.getKey();
+    if (!keyNode)
+      continue;
+    auto *keyScalar = llvm::dyn_cast<yaml::ScalarNode>(keyNode);
+    if (!keyScalar) {
+      if (!llvm::isa<yaml::NullNode>(keyNode) || !yamlFailed)
+        error(locOf(keyNode), "expected a plain key " + where + ", got " + describe(keyNode));
+      continue;
+    }
+    llvm::SmallString<32> storage;
+    std::string key = keyScalar->getValue(storage).str();
+    SMLoc keyLoc = locOf(keyNode);
+    yaml::Node *value = kv.getValue();
+    if (!value)
+      continue;
+
+    if (!known.empty() && !llvm::is_contained(known, StringRef(key))) {
+      if (auto best = closest(key, known))
+        error(keyLoc, "unknown key '" + key + "' " + where + "; did you mean '" + *best + "'?");
+      else
+        error(keyLoc, "unknown key '" + key + "' " + where + "; the keys are " +
+                          quotedList(known));
+      continue;
+    }
+    auto [it, inserted] = seen.try_emplace(key, keyLoc);
+    if (!inserted) {
+      diags.warning(keyLoc, "duplicate key '" + key + "' " + where +
+                                "; the later value is used");
+      diags.note(it->second, "'" + key + "' first given here");
+      it->second = keyLoc;
+    }
+    handle(key, keyLoc, value);
+  }
+}
+
+std::optional<std::string> SpecParser::scalarText(yaml::Node *n, StringRef path, StringRef what) {
+  if (auto *s = llvm::dyn_cast<yaml::ScalarNode>(n)) {
+    llvm::SmallString<32> storage;
+    return s->getValue(storage).str();
+  }
+  if (llvm::isa<yaml::AliasNode>(n)) {
+    error(locOf(n), "YAML aliases are not supported in a spec; write '" + path + "' out in full");
+    return std::nullopt;
+  }
+  error(locOf(n), "expected " + what + " for '" + path + "', got " + describe(n));
+  return std::nullopt;
+}
+
+std::optional<int64_t> SpecParser::integer(yaml::Node *n, StringRef path, int64_t min,
+                                           int64_t max, StringRef why) {
+  auto text = scalarText(n, path, "an integer");
+  if (!text)
+    return std::nullopt;
+  StringRef t(*text);
+  int64_t v = 0;
+  bool bad;
+  if (t.startswith_insensitive("0x"))
+    bad = t.drop_front(2).getAsInteger(16, v);
+  else if (t.startswith_insensitive("0b"))
+    bad = t.drop_front(2).getAsInteger(2, v);
+  else
+    bad = t.getAsInteger(10, v);
+  if (bad) {
+    error(locOf(n), "expected an integer for '" + path + "', got '" + t + "'");
+    return std::nullopt;
+  }
+  if (v < min || v > max) {
+    std::string range = max == min + 1 ? std::to_string(min) + " or " + std::to_string(max)
+                                       : "between " + std::to_string(min) + " and " +
+                                             std::to_string(max);
+    error(locOf(n), path + " must be " + range + (why.empty() ? "" : " (" + why.str() + ")") +
+                        ", got " + t);
+    return std::nullopt;
+  }
+  return v;
+}
+
+void SpecParser::parseUnsigned(yaml::Node *n, SMLoc keyLoc, StringRef path,
+                               Located<unsigned> &out, int64_t min, int64_t max, StringRef why) {
+  if (auto v = integer(n, path, min, max, why))
+    setGiven(out, unsigned(*v), n, keyLoc);
+}
+
+void SpecParser::parseOptUnsigned(yaml::Node *n, SMLoc keyLoc, StringRef path,
+                                  Located<std::optional<unsigned>> &out, int64_t min,
+                                  int64_t max, StringRef why) {
+  if (auto v = integer(n, path, min, max, why))
+    setGiven(out, std::optional<unsigned>(unsigned(*v)), n, keyLoc);
+}
+
+template <typename E, size_t N>
+std::optional<E> SpecParser::enumWord(yaml::Node *n, StringRef path, const Word<E> (&words)[N]) {
+  llvm::SmallVector<StringRef, 8> accepted;
+  for (const Word<E> &w : words)
+    accepted.push_back(w.word);
+  std::string list;
+  for (size_t i = 0; i < N; ++i)
+    list += (i ? ", " : "") + accepted[i].str();
+  auto text = scalarText(n, path, "one of " + list);
+  if (!text)
+    return std::nullopt;
+  for (const Word<E> &w : words)
+    if (*text == w.word)
+      return w.value;
+  if (auto best = closest(*text, accepted))
+    error(locOf(n), "unknown value '" + *text + "' for '" + path + "'; did you mean '" + *best +
+                        "'? (accepted: " + list + ")");
+  else
+    error(locOf(n), "unknown value '" + *text + "' for '" + path + "'; use one of " + list);
+  return std::nullopt;
+}
+
+void SpecParser::parseBool(yaml::Node *n, SMLoc keyLoc, StringRef path, Located<bool> &out) {
+  auto text = scalarText(n, path, "true or false");
+  if (!text)
+    return;
+  StringRef t(*text);
+  if (t == "true" || t == "True" || t == "yes" || t == "on")
+    setGiven(out, true, n, keyLoc);
+  else if (t == "false" || t == "False" || t == "no" || t == "off")
+    setGiven(out, false, n, keyLoc);
+  else
+    error(locOf(n), "expected true or false for '" + path + "', got '" + t + "'");
+}
+
+void SpecParser::parseIdentifier(yaml::Node *n, SMLoc keyLoc, StringRef path, StringRef what,
+                                 Located<std::string> &out) {
+  auto text = scalarText(n, path, "a name");
+  if (!text)
+    return;
+  if (!isIdentifier(*text)) {
+    error(locOf(n), what + " '" + *text + "' is not a valid C identifier; use letters, digits " +
+                        "and '_', not starting with a digit (e.g. '" + toIdentifier(*text) +
+                        "')");
+    return;
+  }
+  setGiven(out, *text, n, keyLoc);
+}
+
+//===----------------------------------------------------------------------===//
+// Sections
+//===----------------------------------------------------------------------===//
+
+void SpecParser::parseTop(yaml::Node *root) {
+  spec.loc = locOf(root);
+  walkMapping(root, "", kTopKeys, [&](StringRef key, SMLoc keyLoc, yaml::Node *v) {
+    sectionLoc[key] = keyLoc;
+    if (key == "kernel") {
+      parseIdentifier(v, keyLoc, "kernel", "kernel name", spec.kernel);
+    } else if (key == "description") {
+      if (auto *b = llvm::dyn_cast<yaml::BlockScalarNode>(v))
+        setGiven(spec.description, b->getValue().str(), v, keyLoc);
+      else if (auto t = scalarText(v, "description", "text"))
+        setGiven(spec.description, *t, v, keyLoc);
+    } else if (key == "target") {
+      parseEnum(v, keyLoc, "target", spec.target, kTargets);
+    } else if (key == "types") {
+      walkMapping(v, "types", kTypesKeys, [&](StringRef k, SMLoc kl, yaml::Node *x) {
+        std::string p = "types." + k.str();
+        Located<ScalarType> &f = k == "a"   ? spec.types.a
+                                 : k == "b" ? spec.types.b
+                                 : k == "d" ? spec.types.d
+                                            : spec.types.accumulate;
+        parseEnum(x, kl, p, f, kScalarTypes);
+      });
+    } else if (key == "layout") {
+      walkMapping(v, "layout", kLayoutKeys, [&](StringRef k, SMLoc kl, yaml::Node *x) {
+        parseEnum(x, kl, "layout." + k.str(), k == "a" ? spec.layout.a : spec.layout.b,
+                  kLayouts);
+      });
+    } else if (key == "tile") {
+      walkMapping(v, "tile", kTileKeys, [&](StringRef k, SMLoc kl, yaml::Node *x) {
+        if (k == "m")
+          parseUnsigned(x, kl, "tile.m", spec.tile.m, 64, 256,
+                        "an MMA's M is 64 to 256 rows per CTA");
+        else if (k == "n")
+          parseUnsigned(x, kl, "tile.n", spec.tile.n, 8, 256,
+                        "an MMA's N and a TMA box are at most 256");
+        else
+          parseUnsigned(x, kl, "tile.k", spec.tile.k, 16, 256, "a TMA box is at most 256");
+      });
+    } else if (key == "cluster") {
+      walkMapping(v, "cluster", kClusterKeys, [&](StringRef k, SMLoc kl, yaml::Node *x) {
+        parseUnsigned(x, kl, "cluster." + k.str(), k == "m" ? spec.cluster.m : spec.cluster.n,
+                      1, 16, "CTAs along one side of a cluster");
+      });
+    } else if (key == "pipeline") {
+      walkMapping(v, "pipeline", kPipelineKeys, [&](StringRef k, SMLoc kl, yaml::Node *x) {
+        if (k == "depth")
+          parseUnsigned(x, kl, "pipeline.depth", spec.pipeline.depth, 1, 8,
+                        "stages in the SMEM ring");
+        else
+          parseUnsigned(x, kl, "pipeline.mma_in_flight", spec.pipeline.mmaInFlight, 0, 1,
+                        "wgmma groups left running: wait_group 0 or 1");
+      });
+    } else if (key == "consumers") {
+      parseUnsigned(v, keyLoc, "consumers", spec.consumers, 1, 4, "MMA consumer warpgroups");
+    } else if (key == "scheduler") {
+      walkMapping(v, "scheduler", kSchedulerKeys, [&](StringRef k, SMLoc kl, yaml::Node *x) {
+        if (k == "kind")
+          parseEnum(x, kl, "scheduler.kind", spec.scheduler.kind, kSchedulerKinds);
+        else if (k == "raster")
+          parseEnum(x, kl, "scheduler.raster", spec.scheduler.raster, kRasters);
+        else
+          parseUnsigned(x, kl, "scheduler.group", spec.scheduler.group, 1, 1024);
+      });
+    } else if (key == "roles") {
+      spec.rolesLoc = keyLoc;
+      parseRoles(v);
+    } else if (key == "barriers") {
+      spec.barriersLoc = keyLoc;
+      parseBarriers(v);
+    } else if (key == "epilogue") {
+      walkMapping(v, "epilogue", kEpilogueKeys, [&](StringRef k, SMLoc kl, yaml::Node *x) {
+        if (k == "store")
+          parseEnum(x, kl, "epilogue.store", spec.epilogue.store, kStores);
+        else if (k == "overlap")
+          parseBool(x, kl, "epilogue.overlap", spec.epilogue.overlap);
+        else
+          parseUnsigned(x, kl, "epilogue.chunk_n", spec.epilogue.chunkN, 0, 256);
+      });
+    } else if (key == "cta_group") {
+      parseUnsigned(v, keyLoc, "cta_group", spec.ctaGroup, 1, 2);
+    } else if (key == "tmem_columns") {
+      parseUnsigned(v, keyLoc, "tmem_columns", spec.tmemColumns, 0, 512);
+    }
+  });
+}
+
+void SpecParser::parseRoles(yaml::Node *node) {
+  if (auto *map = llvm::dyn_cast<yaml::MappingNode>(node)) {
+    (void)map;
+    walkMapping(node, "roles", {}, [&](StringRef name, SMLoc nameLoc, yaml::Node *v) {
+      parseRole(name, nameLoc, v);
+    });
+    return;
+  }
+  error(locOf(node), "expected a mapping of role names for 'roles', got " + describe(node) +
+                         "; write e.g. 'roles: { producer: { warps: 1, does: tma_load }, ... }'");
+}
+
+void SpecParser::parseRole(StringRef name, SMLoc nameLoc, yaml::Node *node) {
+  RoleSpec role;
+  role.name.value = name.str();
+  role.name.loc = role.name.keyLoc = nameLoc;
+  role.name.given = true;
+  role.loc = nameLoc;
+  std::string path = "roles." + name.str();
+  if (!isIdentifier(name))
+    error(nameLoc, "role name '" + name + "' is not a valid C identifier; use letters, " +
+                       "digits and '_', not starting with a digit (e.g. '" + toIdentifier(name) +
+                       "')");
+  SMLoc warpLoc;  // where `warp`/`first_warp` was first given
+  bool sawTasks = false;
+  walkMapping(node, path, kRoleKeys, [&](StringRef k, SMLoc kl, yaml::Node *x) {
+    std::string p = path + "." + k.str();
+    if (k == "warps") {
+      parseUnsigned(x, kl, p, role.warps, 1, 32, "a CTA has at most 32 warps");
+    } else if (k == "warpgroups") {
+      parseUnsigned(x, kl, p, role.warpgroups, 1, 8, "a CTA has at most 8 warpgroups");
+    } else if (k == "registers") {
+      parseUnsigned(x, kl, p, role.registers, 24, 256, "setmaxnreg takes 24 to 256");
+    } else if (k == "warp" || k == "first_warp") {
+      if (warpLoc.isValid()) {
+        error(kl, "give either 'warp' or 'first_warp' for role '" + name +
+                      "', not both (they mean the same)");
+        return;
+      }
+      warpLoc = kl;
+      if (auto v = integer(x, p, 0, 31, "a CTA has at most 32 warps"))
+        setGiven(role.firstWarp, std::optional<unsigned>(unsigned(*v)), x, kl);
+    } else if (k == "does") {
+      sawTasks = true;
+      role.does.clear();
+      auto addTask = [&](yaml::Node *t) {
+        auto task = enumWord(t, p, kTasks);
+        if (!task)
+          return;
+        for (const Located<RoleTask> &prev : role.does)
+          if (prev.value == *task) {
+            diags.warning(locOf(t), "task '" + std::string(toString(*task)) +
+                                        "' is listed twice in '" + p + "'; remove one");
+            return;
+          }
+        Located<RoleTask> lt;
+        setGiven(lt, *task, t, kl);
+        role.does.push_back(lt);
+      };
+      if (auto *seq = llvm::dyn_cast<yaml::SequenceNode>(x)) {
+        unsigned count = 0;
+        for (yaml::Node &t : *seq) {
+          ++count;
+          addTask(&t);
+        }
+        if (count == 0)
+          error(locOf(x), "role '" + name + "' does nothing; list at least one of " +
+                              "tma_load, mma, epilogue in '" + p + "'");
+      } else {
+        addTask(x);
+      }
+    }
+  });
+  if (!llvm::isa<yaml::MappingNode>(node))
+    return;
+  if (role.warps.given && role.warpgroups.given)
+    error(std::max(role.warps.keyLoc.getPointer(), role.warpgroups.keyLoc.getPointer()) ==
+                  role.warps.keyLoc.getPointer()
+              ? role.warps.keyLoc
+              : role.warpgroups.keyLoc,
+          "give either 'warps' or 'warpgroups' for role '" + name +
+                                      "', not both");
+  else if (!role.warps.given && !role.warpgroups.given && !yamlFailed)
+    error(nameLoc, "role '" + name + "' needs 'warps' or 'warpgroups'; add e.g. " +
+                       "'warps: 1' (a producer) or 'warpgroups: 1' (an MMA consumer)");
+  if (!sawTasks && !yamlFailed)
+    error(nameLoc, "role '" + name + "' needs 'does'; add one of tma_load, mma, epilogue " +
+                       "(or a list such as '[mma, epilogue]')");
+  // Defaults point at the role's name.
+  for (Located<unsigned> *f : {&role.warps, &role.warpgroups, &role.registers})
+    if (!f->given)
+      f->loc = f->keyLoc = nameLoc;
+  if (!role.firstWarp.given)
+    role.firstWarp.loc = role.firstWarp.keyLoc = nameLoc;
+
+  for (RoleSpec &prev : spec.roles)
+    if (prev.name.value == role.name.value) {
+      prev = std::move(role);  // duplicate key: already warned, later wins
+      return;
+    }
+  spec.roles.push_back(std::move(role));
+}
+
+void SpecParser::parseBarriers(yaml::Node *node) {
+  if (!llvm::isa<yaml::MappingNode>(node)) {
+    error(locOf(node), "expected a mapping of barrier names for 'barriers', got " +
+                           describe(node) +
+                           "; write e.g. 'barriers: { full: { kind: tma, slots: depth } }'");
+    return;
+  }
+  walkMapping(node, "barriers", {}, [&](StringRef name, SMLoc nameLoc, yaml::Node *v) {
+    parseBarrier(name, nameLoc, v);
+  });
+}
+
+void SpecParser::parseBarrier(StringRef name, SMLoc nameLoc, yaml::Node *node) {
+  BarrierSpec bar;
+  bar.name.value = name.str();
+  bar.name.loc = bar.name.keyLoc = nameLoc;
+  bar.name.given = true;
+  bar.loc = nameLoc;
+  std::string symbol;
+  std::string path = "barriers." + name.str();
+  if (!isIdentifier(name))
+    error(nameLoc, "barrier name '" + name + "' is not a valid C identifier; use letters, " +
+                       "digits and '_' (e.g. '" + toIdentifier(name) + "')");
+  SMLoc phaseLoc;
+  walkMapping(node, path, kBarrierKeys, [&](StringRef k, SMLoc kl, yaml::Node *x) {
+    std::string p = path + "." + k.str();
+    if (k == "from" || k == "to") {
+      parseIdentifier(x, kl, p, "role name", k == "from" ? bar.from : bar.to);
+    } else if (k == "kind") {
+      parseEnum(x, kl, p, bar.kind, kBarrierKinds);
+    } else if (k == "slots") {
+      if (auto *s = llvm::dyn_cast<yaml::ScalarNode>(x)) {
+        llvm::SmallString<16> storage;
+        StringRef t = s->getValue(storage);
+        if (t == "depth" || t == "consumers") {
+          symbol = t.str();
+          setGiven(bar.slots, std::optional<unsigned>(0u), x, kl);  // resolved at the end
+          return;
+        }
+        int64_t ignored;
+        if (t.getAsInteger(10, ignored)) {
+          error(locOf(x), "expected an integer, 'depth' or 'consumers' for '" + p + "', got '" +
+                              t + "'");
+          return;
+        }
+      }
+      symbol.clear();
+      parseOptUnsigned(x, kl, p, bar.slots, 1, 32);
+    } else if (k == "arrivals") {
+      parseOptUnsigned(x, kl, p, bar.arrivals, 1, (1 << 20) - 1,
+                       "an mbarrier counts at most 2^20 - 1 arrivals");
+    } else if (k == "phase" || k == "initial_phase") {
+      if (phaseLoc.isValid()) {
+        error(kl, "give either 'phase' or 'initial_phase' for barrier '" + name +
+                      "', not both (they mean the same)");
+        return;
+      }
+      phaseLoc = kl;
+      parseOptUnsigned(x, kl, p, bar.initialPhase, 0, 1, "a phase is a parity bit");
+    } else if (k == "tx_bytes") {
+      parseOptUnsigned(x, kl, p, bar.txBytes, 1, (1 << 20) - 1,
+                       "an mbarrier's transaction count is below 2^20");
+    } else if (k == "cta_mask") {
+      parseOptUnsigned(x, kl, p, bar.ctaMask, 0, 0xffff, "one bit per CTA of the cluster");
+    } else if (k == "id") {
+      parseOptUnsigned(x, kl, p, bar.id, 0, 15, "a CTA has 16 named barriers");
+    }
+  });
+  if (!llvm::isa<yaml::MappingNode>(node))
+    return;
+  for (Located<std::string> *f : {&bar.from, &bar.to})
+    if (!f->given)
+      f->loc = f->keyLoc = nameLoc;
+  if (!bar.kind.given)
+    bar.kind.loc = bar.kind.keyLoc = nameLoc;
+  for (auto *f : {&bar.slots, &bar.arrivals, &bar.initialPhase, &bar.txBytes, &bar.ctaMask,
+                  &bar.id})
+    if (!f->given)
+      f->loc = f->keyLoc = nameLoc;
+
+  for (size_t i = 0; i < spec.barriers.size(); ++i)
+    if (spec.barriers[i].name.value == bar.name.value) {
+      spec.barriers[i] = std::move(bar);
+      slotSymbols[i] = symbol;
+      return;
+    }
+  spec.barriers.push_back(std::move(bar));
+  slotSymbols.push_back(symbol);
+}
+
+/// `slots: depth` and `slots: consumers` name other keys of the spec, which
+/// may come later in the file; they are replaced by numbers once all is read.
+void SpecParser::resolveSymbolicSlots() {
+  for (size_t i = 0; i < spec.barriers.size(); ++i) {
+    if (slotSymbols[i] == "depth")
+      spec.barriers[i].slots.value = spec.pipeline.depth.value;
+    else if (slotSymbols[i] == "consumers")
+      spec.barriers[i].slots.value = spec.consumers.value;
+  }
+}
+
+/// The protocol barriers have well-known names (the seed's and the classic
+/// full/empty); for those, `from`, `to` and `kind` left out are filled with
+/// what the protocol uses (given stays false), so that later stages can
+/// tell the barriers apart by their ends.
+void SpecParser::deriveBarrierEnds() {
+  std::string loader, mma, epilogue;
+  for (const RoleSpec &r : spec.roles)
+    for (const Located<RoleTask> &t : r.does) {
+      std::string &slot = t.value == RoleTask::TmaLoad ? loader
+                          : t.value == RoleTask::Mma   ? mma
+                                                       : epilogue;
+      if (slot.empty())
+        slot = r.name.value;
+    }
+  bool sm100 = spec.target.value == Target::SM100a;
+  for (BarrierSpec &b : spec.barriers) {
+    StringRef n = b.name.value;
+    std::string from, to;
+    std::optional<BarrierKind> kind;
+    if (n == "full" || n == "tma2mma")
+      from = loader, to = mma, kind = BarrierKind::Tma;
+    else if (n == "empty" || n == "mma2tma")
+      from = mma, to = loader, kind = sm100 ? BarrierKind::Commit : BarrierKind::Mbarrier;
+    else if (n == "mma2ld")
+      from = mma, to = epilogue, kind = BarrierKind::Commit;
+    else if (n == "ld2mma")
+      from = epilogue, to = mma, kind = BarrierKind::Mbarrier;
+    else if (n == "epilogue")
+      from = epilogue, to = epilogue, kind = BarrierKind::Named;
+    else
+      continue;
+    if (!b.from.given)
+      b.from.value = from;
+    if (!b.to.given)
+      b.to.value = to;
+    if (!b.kind.given)
+      b.kind.value = *kind;
+  }
+}
+
+/// Fields left at their default point at the enclosing mapping's key (or at
+/// the top of the spec when the whole section is absent).
+void SpecParser::fillDefaultLocations() {
+  auto at = [&](StringRef section) {
+    auto it = sectionLoc.find(section);
+    return it != sectionLoc.end() ? it->second : spec.loc;
+  };
+  auto fill = [](auto &f, SMLoc loc) {
+    if (!f.given)
+      f.loc = f.keyLoc = loc;
+  };
+  fill(spec.kernel, spec.loc);
+  fill(spec.target, spec.loc);
+  fill(spec.description, spec.loc);
+  for (auto *f : {&spec.types.a, &spec.types.b, &spec.types.d, &spec.types.accumulate})
+    fill(*f, at("types"));
+  fill(spec.layout.a, at("layout"));
+  fill(spec.layout.b, at("layout"));
+  for (auto *f : {&spec.tile.m, &spec.tile.n, &spec.tile.k})
+    fill(*f, at("tile"));
+  fill(spec.cluster.m, at("cluster"));
+  fill(spec.cluster.n, at("cluster"));
+  fill(spec.pipeline.depth, at("pipeline"));
+  fill(spec.pipeline.mmaInFlight, at("pipeline"));
+  fill(spec.consumers, spec.loc);
+  fill(spec.scheduler.kind, at("scheduler"));
+  fill(spec.scheduler.raster, at("scheduler"));
+  fill(spec.scheduler.group, at("scheduler"));
+  fill(spec.epilogue.store, at("epilogue"));
+  fill(spec.epilogue.overlap, at("epilogue"));
+  fill(spec.epilogue.chunkN, at("epilogue"));
+  fill(spec.ctaGroup, spec.loc);
+  fill(spec.tmemColumns, spec.loc);
+}
+
+std::optional<KernelSpec> SpecParser::run(llvm::MemoryBufferRef buffer) {
+  unsigned errorsBefore = diags.errorCount();
+  spec.path = buffer.getBufferIdentifier().str();
+  spec.loc = SMLoc::getFromPointer(buffer.getBufferStart());
+
+  // The YAML parser reports through its own SourceMgr; its handler forwards
+  // each message to the DiagnosticEngine. The locations point into the same
+  // memory, which the engine's SourceMgr owns.
+  //
+  // First pass: only syntax. The YAML parser stops at its first error, and
+  // what it built up to there would produce follow-on noise ("expected an
+  // integer, got '128\nroles'"), so a malformed file reports only that.
+  {
+    llvm::SourceMgr syntaxSM;
+    syntaxSM.setDiagHandler(&SpecParser::onYamlDiag, this);
+    yaml::Stream syntax(buffer, syntaxSM, /*ShowColors=*/false);
+    syntax.skip();
+    if (yamlFailed)
+      return std::nullopt;
+  }
+  llvm::SourceMgr yamlSM;
+  yamlSM.setDiagHandler(&SpecParser::onYamlDiag, this);
+  yaml::Stream stream(buffer, yamlSM, /*ShowColors=*/false);
+
+  bool sawDocument = false;
+  for (yaml::document_iterator di = stream.begin(), de = stream.end(); di != de; ++di) {
+    yaml::Node *root = di->getRoot();
+    if (!root)
+      break;
+    if (sawDocument) {
+      if (!llvm::isa<yaml::NullNode>(root))
+        error(locOf(root), "a spec file holds one YAML document; move what follows '---' to "
+                           "its own file");
+      root->skip();
+      continue;
+    }
+    sawDocument = true;
+    if (llvm::isa<yaml::NullNode>(root)) {
+      if (!yamlFailed)
+        error(spec.loc, "the spec is empty; it needs at least 'kernel' and 'roles' (see "
+                        "docs/SPEC.md)");
+      continue;
+    }
+    if (!llvm::isa<yaml::MappingNode>(root)) {
+      if (!yamlFailed)
+        error(locOf(root), "expected a mapping of keys at the top of the spec, got " +
+                               describe(root) + "; start with 'kernel: my_gemm'");
+      root->skip();
+      continue;
+    }
+    parseTop(root);
+    if (yamlFailed)
+      break;
+    if (!spec.kernel.given && !sectionLoc.count("kernel"))
+      error(spec.loc, "missing required key 'kernel' (the kernel's name, a C identifier); add "
+                      "e.g. 'kernel: my_gemm'");
+    if (!sectionLoc.count("roles"))
+      error(spec.loc, "missing required key 'roles'; add e.g. 'roles: { producer: { warps: 1, "
+                      "registers: 40, does: tma_load }, consumer: { warpgroups: 1, registers: "
+                      "232, does: [mma, epilogue] } }'");
+  }
+  if (!sawDocument && !yamlFailed)
+    error(spec.loc, "the spec is empty; it needs at least 'kernel' and 'roles' (see docs/SPEC.md)");
+
+  resolveSymbolicSlots();
+  deriveBarrierEnds();
+  fillDefaultLocations();
+  if (diags.errorCount() != errorsBefore)
+    return std::nullopt;
+  return std::move(spec);
+}
+
+} // namespace
+
+std::optional<KernelSpec> gemmgen::parseSpec(StringRef text, StringRef bufferName,
+                                             DiagnosticEngine &diags) {
+  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(text, bufferName);
+  llvm::MemoryBufferRef ref = buffer->getMemBufferRef();
+  diags.addBuffer(std::move(buffer));  // keeps the text alive for later diagnostics
+  SpecParser parser(diags);
+  return parser.run(ref);
+}
+
+std::optional<KernelSpec> gemmgen::parseSpecFile(StringRef path, DiagnosticEngine &diags) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer) {
+    diags.error("cannot read spec '" + path + "': " + buffer.getError().message());
+    return std::nullopt;
+  }
+  llvm::MemoryBufferRef ref = (*buffer)->getMemBufferRef();
+  diags.addBuffer(std::move(*buffer));
+  SpecParser parser(diags);
+  return parser.run(ref);
+}

@@ -2,6 +2,7 @@
 #include "CompilerCommands.h"
 
 #include "gemmgen/Pipeline.h"
+#include "gemmgen/Simulator.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -18,6 +19,8 @@ int gExitCode = cli::ExitOk;
 
 struct CheckCliOptions {
   std::string spec;
+  bool noSimulate = false;
+  unsigned seeds = 4;
 };
 
 struct EmitCliOptions {
@@ -38,7 +41,24 @@ void runCheck(const CheckCliOptions &opts) {
     cli::setExitCode(cli::ExitSpecError);
     return;
   }
+  if (!opts.noSimulate) {
+    // A short run of the protocol on the CPU: a wrong barrier protocol that
+    // the static checks cannot see is caught here, before it hangs a GPU.
+    SimulationOptions simOpts;
+    simOpts.seeds = opts.seeds;
+    simOpts.stopAtFirstFailure = true;
+    SimulationResult sim = simulate(lowerToIR(*spec), simOpts);
+    if (!sim.ok()) {
+      printSimulationResult(sim, llvm::errs());
+      llvm::errs() << opts.spec << ": the simulated protocol fails (see above); "
+                   << "rerun with `gemmgen simulate` for more interleavings\n";
+      cli::setExitCode(cli::ExitSpecError);
+      return;
+    }
+  }
   llvm::outs() << opts.spec << ": ok";
+  if (!opts.noSimulate)
+    llvm::outs() << " (simulated " << opts.seeds << " interleavings)";
   if (diags.warningCount())
     llvm::outs() << " (" << diags.warningCount() << " warning(s))";
   llvm::outs() << "\n";
@@ -85,6 +105,10 @@ void cli::registerCheckCommand(CLI::App &app) {
   CLI::App *cmd = app.add_subcommand(
       "check", "Check a spec; exit 0 when clean, 1 with diagnostics on stderr");
   cmd->add_option("spec", opts->spec, "Kernel spec (YAML)")->required();
+  cmd->add_flag("--no-simulate", opts->noSimulate,
+                "Skip the short CPU simulation of the barrier protocol");
+  cmd->add_option("--seeds", opts->seeds, "Interleavings the short simulation runs")
+      ->capture_default_str();
   cmd->callback([opts] { runCheck(*opts); });
 }
 

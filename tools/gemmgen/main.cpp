@@ -6,9 +6,11 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "CompilerCommands.h"
+#include "SimulateCommand.h"
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -24,6 +26,7 @@ int main(int argc, char **argv) {
   gemmgen::cli::registerCompileCommand(app);
   gemmgen::cli::registerRunCommand(app);
   gemmgen::cli::registerBenchCommand(app);
+  gemmgen::cli::registerSimulateCommand(app);
 
   // `gemmgen spec.yaml [...]`: no verb means emit.
   std::vector<std::string> args(argv + 1, argv + argc);

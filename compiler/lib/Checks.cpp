@@ -192,12 +192,15 @@ void Checker::checkCluster() {
 
 void Checker::checkPipeline() {
   const PipelineSpec &p = spec.pipeline;
-  if (p.depth.value < 2)
+  // A ring too shallow for the MMAs left in flight is a protocol error (it
+  // deadlocks); with protocol checks off it reaches the simulator, which
+  // shows the deadlock.
+  if (options.protocol && p.depth.value < 2)
     error(p.depth.loc, "pipeline.depth " + str(p.depth.value) +
                            " cannot overlap the TMA load of the next k-block with the MMA of "
                            "this one (the producer waits until the only stage is released); "
                            "use depth: 2 or more (4 is typical)");
-  else if (p.mmaInFlight.value >= p.depth.value)
+  else if (options.protocol && p.mmaInFlight.value >= p.depth.value)
     error(p.mmaInFlight.loc, "pipeline.mma_in_flight " + str(p.mmaInFlight.value) +
                                  " must be less than pipeline.depth (" + str(p.depth.value) +
                                  "): a stage read by an unfinished wgmma cannot be refilled; "

@@ -70,6 +70,8 @@ const char *ir::toString(OpKind k) {
   case OpKind::TmaStore: return "tma_store";
   case OpKind::TmaStoreCommit: return "tma_store_commit";
   case OpKind::TmaStoreWait: return "tma_store_wait";
+  case OpKind::MmaCommitArrive: return "tcgen05_commit";
+  case OpKind::LoadAcc: return "load_acc";
   }
   return "?";
 }
@@ -97,6 +99,8 @@ const char *ir::toString(FenceKind f) {
   case FenceKind::ProxyAsync: return "proxy_async";
   case FenceKind::MbarrierInit: return "mbarrier_init";
   case FenceKind::MmaOperands: return "mma_operands";
+  case FenceKind::TcgenBeforeSync: return "tcgen05_before_thread_sync";
+  case FenceKind::TcgenAfterSync: return "tcgen05_after_thread_sync";
   }
   return "?";
 }

@@ -38,6 +38,9 @@ public:
        << " epilogue_overlap=" << (k.epilogueOverlap ? 1 : 0)
        << " epilogue_chunk_n=" << k.epilogueChunkN << "\n";
     os << "  launch threads=" << k.threadsPerBlock() << " smem=" << k.sharedMemBytes() << "\n";
+    if (k.tmemColumns)
+      os << "  tmem columns=" << k.tmemColumns << " per_consumer=" << k.tmemColumnsPerConsumer
+         << "\n";
     for (const Buffer &b : k.buffers) {
       os << "  buffer " << b.name << " : " << toString(b.space) << " " << toString(b.type)
          << " [" << b.stages << " x " << b.rows << "x" << b.cols << "] x" << b.instances;
@@ -64,6 +67,8 @@ private:
     os << "  role " << r.name << " warps=" << r.firstWarp << ".."
        << (r.firstWarp + r.ownedWarps - 1) << " run=" << r.instances << "x"
        << r.warpsPerInstance << "w";
+    if (r.leaderCtaOnly)
+      os << " leader_cta_only";
     if (r.registers)
       os << " regs=" << r.registers << (r.registersIncrease ? " inc" : " dec");
     os << " tasks=";
@@ -91,20 +96,42 @@ private:
       return;
     case OpKind::Wait:
     case OpKind::Arrive:
-      os << " " << op.barrier << "[" << op.state << "]";
+      if (op.slotIsInstance)
+        os << " " << op.barrier << "[instance] phase=" << op.state;
+      else
+        os << " " << op.barrier << "[" << op.state << "]";
       if (op.scope != CtaScope::Local)
         os << " scope=" << toString(op.scope);
       break;
     case OpKind::ArriveExpectTx:
       os << " " << op.barrier << "[" << op.state << "] tx=" << op.txBytes;
+      if (op.leaderCtaOnly)
+        os << " leader_cta_only";
       break;
     case OpKind::TmaLoad:
-      os << " " << toString(op.operand) << " -> " << op.buffer << "[" << op.state
-         << "] on " << op.barrier << "[" << op.state << "]";
+      os << " " << toString(op.operand);
+      if (op.instance >= 0)
+        os << "." << op.instance;
+      os << " -> " << op.buffer;
+      if (op.instance >= 0)
+        os << "." << op.instance;
+      os << "[" << op.state << "] on " << op.barrier << "[" << op.state << "]";
       if (op.parts > 1)
         os << " part=rank/" << op.parts;
-      if (op.scope != CtaScope::Local)
+      if (op.scope == CtaScope::Leader)
+        os << " barrier_cta=leader";
+      else if (op.scope != CtaScope::Local)
         os << " multicast=" << toString(op.scope);
+      break;
+    case OpKind::MmaCommitArrive:
+      if (op.slotIsInstance)
+        os << " " << op.barrier << "[instance]";
+      else
+        os << " " << op.barrier << "[" << op.state << "]";
+      os << " cta_mask=" << op.ctaMask;
+      break;
+    case OpKind::LoadAcc:
+      os << " " << op.acc << " -> regs";
       break;
     case OpKind::Mma:
       os << " " << op.acc << " += " << op.a << "[" << op.state << "] * " << op.b << "["

@@ -183,11 +183,21 @@ private:
   /// The declared name for the barrier the protocol calls `role` (spec
   /// barriers may rename full/empty, e.g. tma2mma/mma2tma as in the seed).
   std::string barrierName(const std::string &role, BarrierKind kind) const {
+    // Well-known names first (the seed's tma2mma/mma2tma, or full/empty),
+    // then any declared barrier by its direction.
+    static const char *const fullNames[] = {"full", "tma2mma"};
+    static const char *const emptyNames[] = {"empty", "mma2tma"};
+    for (const BarrierSpec &b : spec.barriers)
+      for (const char *known : role == "full" ? fullNames : emptyNames)
+        if (b.name.value == known)
+          return b.name.value;
     for (const BarrierSpec &b : spec.barriers) {
+      if (b.kind.value == BarrierKind::Named || !b.from.given)
+        continue;
       bool fromProducer = spec.findRole(b.from.value) == spec.roleDoing(RoleTask::TmaLoad);
       if (role == "full" && fromProducer)
         return b.name.value;
-      if (role == "empty" && !fromProducer && b.kind.value != BarrierKind::Named)
+      if (role == "empty" && !fromProducer)
         return b.name.value;
     }
     return role;
@@ -345,7 +355,8 @@ unsigned gemmgen::epilogueChunkColumns(const KernelSpec &spec) {
 }
 
 Kernel gemmgen::lowerToIR(const KernelSpec &spec) {
-  assert(spec.target.value == Target::SM90a && "sm_100a lowering is not implemented yet");
+  if (spec.target.value == Target::SM100a)
+    return lowerToIRSm100(spec);
   return Sm90Lowering(spec).run();
 }
 

@@ -139,9 +139,13 @@ private:
            str(full.arriveCount) + ";   // the producer's expect_tx arrival");
     e.line("constexpr u32 " + llvm::StringRef(empty.name).upper() + "_ARRIVALS = " +
            str(empty.arriveCount) + ";  // one elected thread per consumer warpgroup per CTA");
-    if (const Barrier *epi = k.findBarrier("epilogue"))
+    if (const Barrier *epi = k.findBarrier("epilogue")) {
       e.line("constexpr u32 EPILOGUE_BAR_ID = " + str(epi->namedId) +
-             ";  // named barrier id of consumer 0's staging tile (+c for consumer c)");
+             ";  // named barrier of consumer c's staging tile: id + c % slots");
+      e.line("constexpr u32 EPILOGUE_BAR_SLOTS = " + str(epi->slots) + ";");
+      e.line("constexpr u32 EPILOGUE_BAR_THREADS = " + str(epi->namedThreads) +
+             ";  // the consumer warpgroup");
+    }
     e.blank();
     e.line("static_assert(WG_ROWS % 64 == 0, \"each consumer warpgroup owns whole m64 blocks\");");
     e.line("static_assert(BK * 2 == 128, \"one K block is one 128-byte swizzled row\");");
@@ -426,7 +430,8 @@ private:
     case OpKind::Advance: return e.line(op.state + ".advance();");
     case OpKind::StoreAcc: return emitStoreAcc(op);
     case OpKind::NamedBarrierSync:
-      return e.line("named_barrier_sync(EPILOGUE_BAR_ID + consumer, 128);");
+      return e.line("named_barrier_sync(EPILOGUE_BAR_ID + consumer % EPILOGUE_BAR_SLOTS, "
+                    "EPILOGUE_BAR_THREADS);");
     case OpKind::TmaStore:
       return guarded(op, [&] {
         e.line("#pragma unroll");

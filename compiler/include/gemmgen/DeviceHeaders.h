@@ -25,6 +25,9 @@ llvm::ArrayRef<DeviceHeader> deviceHeaders();
 /// The sm_90a PTX wrapper header, "gemmgen/device/sm90_ptx.cuh".
 llvm::StringRef sm90DeviceHeader();
 
+/// The sm_100a PTX wrapper header, "gemmgen/device/sm100_ptx.cuh".
+llvm::StringRef sm100DeviceHeader();
+
 } // namespace gemmgen
 
 #endif // GEMMGEN_DEVICEHEADERS_H

@@ -25,6 +25,42 @@
 namespace gemmgen {
 namespace ir {
 
+// sm_100a semantics (Kernel::target == SM100a; lowered by LoweringSm100.cpp).
+//
+// Tiles. A cluster of `ctaGroup` CTAs (the CTA pair) walks cluster tiles of
+// (consumers × ctaGroup × tileM) × tileN outputs. Consumer c's accumulator in
+// CTA r holds D rows (um·C·G + c·G + r)·tileM + [0, tileM) and all tileN
+// columns un·tileN + [0, tileN) of cluster tile (um, un).
+//
+// Buffers. smemA: tileM × tileK per stage, one instance per consumer (this
+// CTA's A block of that consumer). smemB: (tileN / ctaGroup) × tileK per
+// stage: this CTA's half of the B rows; the pair MMA reads both halves.
+// acc: MemSpace::Tensor, tileM lanes × tileN columns per consumer, at column
+// offset c × Kernel::tmemColumnsPerConsumer. smemD: tileM × epilogueChunkN
+// per consumer.
+//
+// TmaLoad (scope Leader, parts = ctaGroup): CTA r loads its own box (A of
+// instance `instance`: rows as above; B: rows un·tileN + r·tileN/G) into its
+// own stage, and the transaction bytes complete on the *leader* CTA's
+// barrier slot. With ctaGroup 1 the scope is Local.
+//
+// Mma (role leaderCtaOnly with ctaGroup 2; issued by one elected thread):
+// for every CTA r of the pair, acc_r[inst] (+)= smemA_r[stage][inst] ·
+// [smemB_0[stage]; smemB_1[stage]]^T; the first k-block of a tile
+// overwrites. Its completion is observed only through MmaCommitArrive.
+//
+// LoadAcc copies the instance's accumulator columns [chunk·chunkN, +chunkN)
+// (chunk 0 and chunkN = tileN when there is no ForEachChunk) into the
+// thread's registers; StoreAcc on sm_100a converts those registers (not the
+// TMEM accumulator) into the staging buffer. TmaStore writes the staging
+// tile at the consumer's D rows (above) and columns un·tileN + chunk·chunkN.
+//
+// Arrive with scope Leader and Exec::All: every thread of the instance
+// arrives once on the leader CTA's barrier (the seed's ld2mma remote view).
+// ArriveExpectTx with leaderCtaOnly: only the leader CTA's producer arms the
+// barrier, with the bytes of both CTAs' loads (the loads may land first: the
+// transaction count may go below zero within a phase, as PTX allows).
+
 enum class MemSpace { Shared, Tensor, Registers };
 enum class Operand { A, B, D };
 
@@ -79,7 +115,11 @@ enum class CtaScope {
 enum class FenceKind {
   ProxyAsync,     ///< generic-proxy SMEM writes before an async-proxy read
   MbarrierInit,   ///< barrier inits visible cluster-wide
-  MmaOperands     ///< wgmma.fence: registers/SMEM ready for the MMA
+  MmaOperands,    ///< wgmma.fence: registers/SMEM ready for the MMA
+  TcgenBeforeSync,///< sm_100a tcgen05.fence::before_thread_sync: this thread's tcgen05
+                  ///< ops (e.g. a finished tcgen05.ld) ordered before the next sync/arrive
+  TcgenAfterSync  ///< sm_100a tcgen05.fence::after_thread_sync: tcgen05 ops after a
+                  ///< wait/sync ordered after what that sync observed
 };
 
 enum class OpKind {
@@ -97,10 +137,16 @@ enum class OpKind {
   Advance,       ///< state.advance()
   StoreAcc,      ///< convert acc to D's type and write it to the staging buffer
   Fence,         ///< memory/proxy fence of `fence` kind
-  NamedBarrierSync, ///< bar.sync barrier.namedId + instance, barrier.namedThreads
+  NamedBarrierSync, ///< bar.sync barrier.namedId + instance % slots, barrier.namedThreads
   TmaStore,      ///< async store of the staging buffer to D at the tile
   TmaStoreCommit,///< close the group of TMA stores
-  TmaStoreWait   ///< wait until the staging buffer may be written again
+  TmaStoreWait,  ///< wait until the staging buffer may be written again
+  // --- sm_100a (appended; see "sm_100a semantics" below) ---
+  MmaCommitArrive,///< tcgen05.commit: barrier[slot] gets one arrival, in every CTA of
+                  ///< `ctaMask` (0: this CTA), once every MMA this thread issued so far
+                  ///< has completed
+  LoadAcc        ///< tcgen05.ld of the instance's accumulator columns of the current
+                 ///< epilogue chunk (TMEM -> the thread's registers) + tcgen05.wait::ld
 };
 
 struct Op {
@@ -121,6 +167,18 @@ struct Op {
   /// scope Cluster is a multicast split across the cluster (part = CTA rank).
   unsigned parts = 1;
   std::vector<Op> body;  ///< ForEachTile/ForK/IfNotFirstK/ForEachChunk
+  // --- sm_100a fields (appended) ---
+  /// Wait/Arrive/MmaCommitArrive: the slot is the role instance (the consumer
+  /// index, the seed's `mma2ld.wait(wg_id, ...)`); `state` gives only the phase.
+  bool slotIsInstance = false;
+  /// MmaCommitArrive: CTAs of the pair whose barrier gets the arrival (bit r =
+  /// CTA rank r, the seed's cta_mask); 0 = this CTA only (no multicast).
+  unsigned ctaMask = 0;
+  /// Executed only in the leader CTA (rank 0) of the CTA pair (`if cbx == 0`).
+  bool leaderCtaOnly = false;
+  /// TmaLoad: the buffer instance written (consumer c's A block); -1 = the
+  /// executing role instance.
+  int instance = -1;
 };
 
 /// One warp role: `instances` copies of `body` (e.g. two consumer
@@ -138,6 +196,9 @@ struct Role {
   bool registersIncrease = false;
   std::vector<PipelineState> states;
   std::vector<Op> body;
+  /// sm_100a: the role runs only in the leader CTA of the CTA pair (the MMA
+  /// issuer with cta_group 2); in the other CTA its warps idle.
+  bool leaderCtaOnly = false;
   unsigned threadsPerInstance() const { return warpsPerInstance * 32; }
 };
 
@@ -168,6 +229,10 @@ struct Kernel {
   std::vector<Buffer> buffers;
   std::vector<Barrier> barriers;
   std::vector<Role> roles;
+  /// sm_100a: TMEM columns allocated per CTA (tcgen05.alloc, a power of two
+  /// from 32 to 512) and the column offset between consumers' accumulators.
+  unsigned tmemColumns = 0;
+  unsigned tmemColumnsPerConsumer = 0;
 
   unsigned threadsPerBlock() const;
   unsigned sharedMemBytes() const;  ///< buffers + barriers + alignment slack

@@ -45,7 +45,9 @@ constexpr u32 SMEM_FULL_BAR = SMEM_BARRIERS;                 // full[STAGES]: pr
 constexpr u32 SMEM_EMPTY_BAR = SMEM_BARRIERS + 8 * 4;  // empty[STAGES]: consumer -> producer
 constexpr u32 FULL_ARRIVALS = 1;   // the producer's expect_tx arrival
 constexpr u32 EMPTY_ARRIVALS = 1;  // one elected thread per consumer warpgroup per CTA
-constexpr u32 EPILOGUE_BAR_ID = 1;  // named barrier id of consumer 0's staging tile (+c for consumer c)
+constexpr u32 EPILOGUE_BAR_ID = 1;  // named barrier of consumer c's staging tile: id + c % slots
+constexpr u32 EPILOGUE_BAR_SLOTS = 1;
+constexpr u32 EPILOGUE_BAR_THREADS = 128;  // the consumer warpgroup
 
 static_assert(WG_ROWS % 64 == 0, "each consumer warpgroup owns whole m64 blocks");
 static_assert(BK * 2 == 128, "one K block is one 128-byte swizzled row");
@@ -203,7 +205,7 @@ gemm_sm90_ws_1consumer(const __grid_constant__ TensorMap tmA, const __grid_const
         if (leader) {
           bulk_wait_group_read<0>();  // staging tile free again
         }
-        named_barrier_sync(EPILOGUE_BAR_ID + consumer, 128);
+        named_barrier_sync(EPILOGUE_BAR_ID + consumer % EPILOGUE_BAR_SLOTS, EPILOGUE_BAR_THREADS);
         // accumulators -> f16 -> stmatrix into the 128B-swizzled staging slabs (64 columns each).
         // m64nN fragment: thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8
         // block j, columns 8j + 2(l%4) (+1) in acc[.][4j .. 4j+3].
@@ -226,7 +228,7 @@ gemm_sm90_ws_1consumer(const __grid_constant__ TensorMap tmA, const __grid_const
         }
         // staging writes must be visible to the TMA engine (async proxy)
         fence_proxy_async_smem();
-        named_barrier_sync(EPILOGUE_BAR_ID + consumer, 128);
+        named_barrier_sync(EPILOGUE_BAR_ID + consumer % EPILOGUE_BAR_SLOTS, EPILOGUE_BAR_THREADS);
         if (leader) {
           #pragma unroll
           for (int slab = 0; slab < EPI_COLS / 64; ++slab) {

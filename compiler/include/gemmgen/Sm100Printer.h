@@ -1,0 +1,19 @@
+//===- Sm100Printer.h - Kernel IR to sm_100a CUDA C++ -----------*- C++ -*-===//
+#ifndef GEMMGEN_SM100PRINTER_H
+#define GEMMGEN_SM100PRINTER_H
+
+#include "gemmgen/IR.h"
+#include "gemmgen/Sm90Printer.h" // EmitOptions
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace gemmgen {
+
+/// Prints warp-specialized CUDA C++ with inline PTX (tcgen05, TMEM, CTA-pair
+/// TMA) for an sm_100a kernel lowered by lowerToIRSm100(). The code is
+/// compile-verified and simulated here, not run: no Blackwell GPU.
+void emitSm100(const ir::Kernel &kernel, const EmitOptions &options, llvm::raw_ostream &os);
+
+} // namespace gemmgen
+
+#endif // GEMMGEN_SM100PRINTER_H

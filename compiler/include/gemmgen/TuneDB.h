@@ -1,0 +1,164 @@
+//===- TuneDB.h - The tuning results database and tuned defaults -*- C++ -*-===//
+//
+// The results database of `gemmgen tune` is a JSON-lines file: a header
+// line {"gemmgen_tune_db": 1}, then one JSON object per measured candidate
+// (or per cuBLAS reference time). It is append-only: a finished candidate is
+// one line written and flushed at once, so an interrupted tune loses at most
+// the candidate in flight, and a torn last line is skipped on reading. A
+// later line for the same key replaces an earlier one. Files merge by
+// concatenation (`gemmgen tune-db import`). docs/TUNING.md says why this
+// format and lists the fields.
+//
+// A record's key: GPU name, driver version, M, N, K, dtype and the variant
+// spec's hash. A record is reused only when the generated CUDA source hash
+// matches too (a newer gemmgen that emits different code re-measures).
+//
+// The tuned-defaults file (specs/tuned/*.yaml) maps shapes to spec files.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMMGEN_TUNEDB_H
+#define GEMMGEN_TUNEDB_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gemmgen::tune {
+
+constexpr int kDbVersion = 1;
+
+/// What a record is about: the GPU, the driver and the problem.
+struct ShapeKey {
+  std::string gpu;
+  int driver = 0;
+  long long M = 0, N = 0, K = 0;
+  std::string dtype; ///< "f16" | "bf16"
+  std::string str() const; ///< "NVIDIA H200|13000|4096x4096x4096|f16"
+  bool operator<(const ShapeKey &o) const { return str() < o.str(); }
+  bool operator==(const ShapeKey &o) const { return str() == o.str(); }
+};
+
+/// One line of the database.
+struct Record {
+  int version = kDbVersion;
+  /// "candidate" (a variant, timed), "cublas" (the cuBLAS time of the shape).
+  std::string kind = "candidate";
+  ShapeKey shape;
+  std::string specHash;   ///< Variant::specHash ("" for cublas)
+  std::string sourceHash; ///< hash of the generated CUDA source
+  std::string candidate;  ///< Candidate::id
+  std::string base;       ///< base spec path as given
+  std::string kernel;
+  std::vector<std::pair<std::string, std::string>> params;
+  /// "ok", or why it does not count: "failed" (launch/driver error),
+  /// "timeout" (watchdog), "wrong" (verification), "crashed" (child died),
+  /// "spills", "compile_error".
+  std::string status = "ok";
+  std::string error;
+  double msMedian = 0, msP25 = 0, msP75 = 0, msMin = 0, msMax = 0;
+  double tflops = 0;
+  /// The base spec timed interleaved with the candidate in the same process
+  /// (DESIGN.md §10: compare only figures from one run); 0 if none.
+  double baselineMs = 0;
+  double relErr = 0;
+  int registers = 0;
+  unsigned smemBytes = 0;
+  unsigned long long seed = 0;
+  std::string date, commit, nvrtc;
+  std::string specYaml; ///< the whole variant spec (so the DB alone can write it)
+
+  bool ok() const { return status == "ok"; }
+  /// baselineMs / msMedian (> 1: faster than the base), 0 if unknown.
+  double speedup() const { return ok() && msMedian > 0 && baselineMs > 0 ? baselineMs / msMedian : 0; }
+  std::string toJson() const; ///< one line, no newline
+  static llvm::Expected<Record> fromJson(llvm::StringRef line);
+};
+
+/// The database file.
+class ResultsDB {
+public:
+  /// Reads `path` (missing: an empty DB that `append` creates). Lines that
+  /// do not parse (a torn last line) are skipped and counted.
+  static llvm::Expected<ResultsDB> open(const std::string &path);
+  /// An in-memory DB (no file): append only records.
+  ResultsDB() = default;
+
+  const std::string &path() const { return path_; }
+  size_t skippedLines() const { return skipped_; }
+  /// Latest record for (shape, specHash), or nullptr.
+  const Record *find(const ShapeKey &shape, const std::string &specHash) const;
+  /// Latest cuBLAS record for the shape, or nullptr.
+  const Record *cublas(const ShapeKey &shape) const;
+  /// Latest record of each key, in first-seen order, optionally filtered.
+  std::vector<Record> latest(const std::optional<ShapeKey> &shape = std::nullopt) const;
+  /// Shapes present, sorted.
+  std::vector<ShapeKey> shapes() const;
+  /// Appends (and flushes) one record; the file and its header are created
+  /// on first use.
+  llvm::Error append(const Record &r);
+  /// Appends the records of another DB file whose lines are not already
+  /// present (same JSON text). Returns how many were added.
+  llvm::Expected<size_t> import(const std::string &otherPath);
+  /// The best "ok" candidate of a shape (smallest median), or nullptr.
+  const Record *best(const ShapeKey &shape) const;
+
+private:
+  std::string path_;
+  std::vector<Record> records_;
+  std::vector<std::string> lines_;
+  std::map<std::string, size_t> index_; ///< key -> latest record
+  size_t skipped_ = 0;
+  void add(Record r, std::string line);
+  static std::string keyOf(const Record &r);
+};
+
+/// CSV summary: one row per record (header included).
+void writeCsv(llvm::raw_ostream &os, const std::vector<Record> &records);
+
+//===----------------------------------------------------------------------===//
+// Tuned defaults: shape -> spec file
+//===----------------------------------------------------------------------===//
+
+struct TunedEntry {
+  long long M = 0, N = 0, K = 0;
+  std::string dtype;
+  std::string spec; ///< spec path, relative to the defaults file's directory
+  double tflops = 0, cublasTflops = 0;
+};
+
+struct TunedDefaults {
+  int version = 1;
+  std::string gpu;
+  std::string directory; ///< where the file is (spec paths are relative to it)
+  std::vector<TunedEntry> entries;
+
+  /// The entry for exactly this shape and dtype; else (unless `exactOnly`)
+  /// the nearest shape of that dtype (smallest sum of |log2| ratios of M, N
+  /// and K). nullptr when there is none.
+  const TunedEntry *lookup(long long M, long long N, long long K, llvm::StringRef dtype,
+                           bool exactOnly = false) const;
+  /// The entry's spec path (joined with `directory`).
+  std::string specPath(const TunedEntry &e) const;
+  /// The file's text (YAML; see docs/TUNING.md).
+  std::string str() const;
+};
+
+llvm::Expected<TunedDefaults> parseTunedDefaults(llvm::StringRef text, llvm::StringRef name,
+                                                 llvm::StringRef directory);
+llvm::Expected<TunedDefaults> loadTunedDefaults(const std::string &path);
+
+/// The defaults file gemmgen looks in when a command asks for tuned
+/// defaults: $GEMMGEN_TUNED_DEFAULTS, else specs/tuned/defaults.yaml in the
+/// current directory (the repository root); "" when neither exists.
+std::string defaultTunedDefaultsPath();
+
+} // namespace gemmgen::tune
+
+#endif // GEMMGEN_TUNEDB_H

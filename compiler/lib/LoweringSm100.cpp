@@ -1,0 +1,380 @@
+//===- LoweringSm100.cpp - KernelSpec to Kernel IR for sm_100a -------------===//
+//
+// lowerToIRSm100() turns a checked sm_100a spec into the seed's Blackwell
+// kernel (hgemm_v7 / v8 / v9): three roles on fixed warps and four barriers
+// between them, plus the writeback's named barrier.
+//
+//   producer (1 warp, elected lane)     tma2mma (tma)      mma (1 warp per consumer,
+//   for each tile, k-block:           ───────────────▶     elected lane; leader CTA
+//     wait mma2tma[s] (phase 1)                            only with cta_group 2)
+//     TMA A blocks + B half into      ◀───────────────     for each tile:
+//       this CTA, bytes complete on     mma2tma (commit,     wait ld2mma[c] (phase 1)
+//       the leader's tma2mma[s]         cta_mask)            for each k-block:
+//     leader: arrive.expect_tx                                 wait tma2mma[s] (phase 0)
+//       (both CTAs' bytes)                                     tcgen05.mma (cta_group)
+//                                                              commit -> mma2tma[s]
+//   writeback (1 warpgroup per consumer)  mma2ld (commit)    commit -> mma2ld[c]
+//   for each tile:                      ◀───────────────
+//     wait mma2ld[c] (phase 0)          ───────────────▶
+//     per EPI_N chunk: tcgen05.ld,        ld2mma (mbarrier,
+//       convert, SMEM, TMA store          128 × cta_group
+//       (named barrier 10 + c)            arrivals on the
+//     arrive ld2mma[c] on the leader      leader's barrier)
+//
+// Declared barrier values replace derived ones (as on sm_90a), so that a
+// deliberately wrong protocol reaches the simulator when the protocol
+// checks are off. The field-by-field meaning of the ops is in IR.h
+// ("sm_100a semantics").
+//
+//===----------------------------------------------------------------------===//
+#include "gemmgen/Lowering.h"
+
+#include <algorithm>
+#include <cassert>
+
+using namespace gemmgen;
+using namespace gemmgen::ir;
+
+namespace {
+
+Op makeOp(OpKind kind, Exec exec = Exec::All) {
+  Op op;
+  op.kind = kind;
+  op.exec = exec;
+  return op;
+}
+
+Op loop(OpKind kind, std::vector<Op> body) {
+  Op op = makeOp(kind);
+  op.body = std::move(body);
+  return op;
+}
+
+Op advance(const std::string &state) {
+  Op op = makeOp(OpKind::Advance);
+  op.state = state;
+  return op;
+}
+
+Op fence(FenceKind kind, Exec exec = Exec::All) {
+  Op op = makeOp(OpKind::Fence, exec);
+  op.fence = kind;
+  return op;
+}
+
+unsigned nextPow2(unsigned v) {
+  unsigned p = 1;
+  while (p < v)
+    p <<= 1;
+  return p;
+}
+
+class Sm100Lowering {
+public:
+  explicit Sm100Lowering(const KernelSpec &spec) : spec(spec) {}
+
+  Kernel run() {
+    Kernel k;
+    k.name = spec.kernel.value;
+    k.sourcePath = spec.path;
+    k.target = Target::SM100a;
+    k.aType = spec.types.a.value;
+    k.bType = spec.types.b.value;
+    k.dType = spec.types.d.value;
+    k.accType = spec.types.accumulate.value;
+    k.tileM = spec.tile.m.value;
+    k.tileN = spec.tile.n.value;
+    k.tileK = spec.tile.k.value;
+    k.clusterM = spec.cluster.m.value;
+    k.clusterN = spec.cluster.n.value;
+    k.ctaGroup = spec.ctaGroup.value;
+    k.depth = spec.pipeline.depth.value;
+    k.consumers = spec.consumers.value;
+    // One tcgen05.mma (kind::f16): M = tile.m per CTA of the pair, N = tile.n.
+    k.mmaM = k.tileM * k.ctaGroup;
+    k.mmaN = k.tileN;
+    k.mmaK = 16;
+    k.schedule = {spec.scheduler.kind.value, spec.scheduler.raster.value,
+                  spec.scheduler.group.value};
+    k.epilogueOverlap = false; // the seed waits for every TMA store (checked)
+    k.epilogueChunkN = epilogueChunkColumns(spec);
+    k.tmemColumnsPerConsumer = tmemColumnsPerConsumer(spec);
+    k.tmemColumns = std::max(32u, nextPow2(k.tmemColumnsPerConsumer * k.consumers));
+    addBuffers(k);
+    addBarriers(k);
+    k.roles.push_back(producerRole(k));
+    k.roles.push_back(mmaRole(k));
+    k.roles.push_back(writebackRole(k));
+    return k;
+  }
+
+private:
+  // --- names -----------------------------------------------------------------
+
+  const RoleSpec *roleDoing(RoleTask t) const { return spec.roleDoing(t); }
+  std::string roleName(RoleTask t, const char *fallback) const {
+    const RoleSpec *r = roleDoing(t);
+    return r ? r->name.value : fallback;
+  }
+  std::string producerName() const { return roleName(RoleTask::TmaLoad, "producer"); }
+  std::string mmaName() const { return roleName(RoleTask::Mma, "mma"); }
+  std::string writebackName() const { return roleName(RoleTask::Epilogue, "writeback"); }
+
+  /// The declaration that stands for protocol barrier `which` (the seed's
+  /// name or the classic full/empty), if any.
+  const BarrierSpec *declared(const std::string &which) const {
+    for (const BarrierSpec &b : spec.barriers) {
+      const std::string &n = b.name.value;
+      if (n == which || (which == "tma2mma" && n == "full") ||
+          (which == "mma2tma" && n == "empty"))
+        return &b;
+    }
+    return nullptr;
+  }
+  std::string barrierName(const std::string &which) const {
+    const BarrierSpec *b = declared(which);
+    return b ? b->name.value : which;
+  }
+  unsigned phase(const std::string &which, unsigned derived) const {
+    const BarrierSpec *b = declared(which);
+    if (b && b->initialPhase.given && b->initialPhase.value)
+      return *b->initialPhase.value;
+    return derived;
+  }
+  unsigned ctaMask(const std::string &which, unsigned derived) const {
+    const BarrierSpec *b = declared(which);
+    if (b && b->ctaMask.given && b->ctaMask.value)
+      return *b->ctaMask.value;
+    return derived;
+  }
+
+  void applyDeclaration(Barrier &bar, const std::string &which) const {
+    const BarrierSpec *decl = declared(which);
+    if (!decl)
+      return;
+    if (decl->slots.given && decl->slots.value)
+      bar.slots = *decl->slots.value;
+    if (decl->arrivals.given && decl->arrivals.value) {
+      if (bar.kind == BarrierKind::Named)
+        bar.namedThreads = *decl->arrivals.value;
+      else
+        bar.arriveCount = *decl->arrivals.value;
+    }
+    if (decl->txBytes.given && decl->txBytes.value)
+      bar.txBytes = *decl->txBytes.value;
+    if (decl->id.given && decl->id.value)
+      bar.namedId = *decl->id.value;
+  }
+
+  // --- objects ---------------------------------------------------------------
+
+  void addBuffers(Kernel &k) const {
+    unsigned bRows = k.tileN / k.ctaGroup;
+    Buffer a{"smemA", MemSpace::Shared, k.aType, k.tileM, k.tileK, k.depth, k.consumers, 128};
+    Buffer b{"smemB", MemSpace::Shared, k.bType, bRows, k.tileK, k.depth, 1, 128};
+    Buffer acc{"acc", MemSpace::Tensor, k.accType, k.tileM, k.tileN, 1, k.consumers, 0};
+    Buffer d{"smemD", MemSpace::Shared, k.dType, k.tileM, k.epilogueChunkN, 1, k.consumers, 128};
+    k.buffers = {a, b, acc, d};
+  }
+
+  void addBarriers(Kernel &k) const {
+    const std::string P = producerName(), M = mmaName(), W = writebackName();
+    unsigned elem = sizeInBytes(k.aType);
+    unsigned bRows = k.tileN / k.ctaGroup;
+    // Both CTAs' A blocks and B halves complete on the leader's barrier.
+    unsigned tx = k.ctaGroup * (k.consumers * k.tileM + bRows) * k.tileK * elem;
+    Barrier tma2mma{barrierName("tma2mma"), BarrierKind::Tma, k.depth, 1, tx, P, M, 0, 0};
+    // One tcgen05.commit per MMA warp per stage.
+    Barrier mma2tma{barrierName("mma2tma"), BarrierKind::Commit, k.depth, k.consumers, 0, M, P,
+                    0, 0};
+    // One slot per consumer: consumer c's accumulator is ready.
+    Barrier mma2ld{barrierName("mma2ld"), BarrierKind::Commit, k.consumers, 1, 0, M, W, 0, 0};
+    // Every writeback thread of every CTA of the pair frees the accumulator.
+    Barrier ld2mma{barrierName("ld2mma"), BarrierKind::Mbarrier, k.consumers, 128 * k.ctaGroup,
+                   0, W, M, 0, 0};
+    // The writeback warpgroup's bar.sync (the seed's warpgroup_sync(10 + c)).
+    Barrier epi{barrierName("epilogue"), BarrierKind::Named, k.consumers, 128, 0, W, W, 10, 128};
+    applyDeclaration(tma2mma, "tma2mma");
+    applyDeclaration(mma2tma, "mma2tma");
+    applyDeclaration(mma2ld, "mma2ld");
+    applyDeclaration(ld2mma, "ld2mma");
+    applyDeclaration(epi, "epilogue");
+    k.barriers = {tma2mma, mma2tma, mma2ld, ld2mma, epi};
+  }
+
+  unsigned firstWarp(RoleTask t, unsigned derived) const {
+    const RoleSpec *r = roleDoing(t);
+    if (r && r->firstWarp.given && r->firstWarp.value)
+      return *r->firstWarp.value;
+    return derived;
+  }
+
+  /// Default placement, the seed's: writeback warpgroups 0..C-1, then one
+  /// warpgroup holding the MMA warps (0..C-1) and the producer (warp 3).
+  unsigned defaultMmaWarp(const Kernel &k) const { return 4 * k.consumers; }
+
+  // --- roles -----------------------------------------------------------------
+
+  Role producerRole(const Kernel &k) const {
+    const Barrier &full = k.barriers[0], &empty = k.barriers[1];
+    bool pair = k.ctaGroup > 1;
+    Role r;
+    r.name = producerName();
+    r.tasks = {RoleTask::TmaLoad};
+    r.firstWarp = firstWarp(RoleTask::TmaLoad, defaultMmaWarp(k) + 3);
+    r.warpsPerInstance = 1;
+    r.instances = 1;
+    r.ownedWarps = 1;
+    // The stages start empty: the first wait on mma2tma passes.
+    r.states = {{"tma_ps", k.depth, phase("mma2tma", 1)}};
+
+    Op wait = makeOp(OpKind::Wait, Exec::Elected);
+    wait.barrier = empty.name;
+    wait.state = "tma_ps";
+    std::vector<Op> kBody = {wait};
+    auto load = [&](Operand which, const char *buffer, int instance) {
+      Op op = makeOp(OpKind::TmaLoad, Exec::Elected);
+      op.operand = which;
+      op.buffer = buffer;
+      op.barrier = full.name;
+      op.state = "tma_ps";
+      op.instance = instance;
+      op.parts = k.ctaGroup;
+      op.scope = pair ? CtaScope::Leader : CtaScope::Local;
+      return op;
+    };
+    for (unsigned c = 0; c < k.consumers; ++c)
+      kBody.push_back(load(Operand::A, "smemA", int(c)));
+    kBody.push_back(load(Operand::B, "smemB", -1));
+    // The seed arms the barrier after issuing the loads (`if cbx == 0:
+    // tma2mma_cta0.arrive(stage, bytes)`).
+    Op expect = makeOp(OpKind::ArriveExpectTx, Exec::Elected);
+    expect.barrier = full.name;
+    expect.state = "tma_ps";
+    expect.txBytes = full.txBytes;
+    expect.leaderCtaOnly = pair;
+    kBody.push_back(expect);
+    kBody.push_back(advance("tma_ps"));
+    r.body = {loop(OpKind::ForEachTile, {loop(OpKind::ForK, kBody)})};
+    return r;
+  }
+
+  Role mmaRole(const Kernel &k) const {
+    const Barrier &full = k.barriers[0], &empty = k.barriers[1], &ready = k.barriers[2],
+                  &freed = k.barriers[3];
+    bool pair = k.ctaGroup > 1;
+    unsigned mask = pair ? (1u << k.ctaGroup) - 1 : 0;
+    Role r;
+    r.name = mmaName();
+    r.tasks = {RoleTask::Mma};
+    r.firstWarp = firstWarp(RoleTask::Mma, defaultMmaWarp(k));
+    r.warpsPerInstance = 1;
+    r.instances = k.consumers;
+    r.ownedWarps = k.consumers;
+    r.leaderCtaOnly = pair;
+    r.states = {{"mma_ps", k.depth, phase("tma2mma", 0)},
+                {"ld_ps", 1, phase("ld2mma", 1)}};
+
+    Op waitFree = makeOp(OpKind::Wait, Exec::Elected);
+    waitFree.barrier = freed.name;
+    waitFree.state = "ld_ps";
+    waitFree.slotIsInstance = true;
+    Op waitFull = makeOp(OpKind::Wait, Exec::Elected);
+    waitFull.barrier = full.name;
+    waitFull.state = "mma_ps";
+    Op mma = makeOp(OpKind::Mma, Exec::Elected);
+    mma.acc = "acc";
+    mma.a = "smemA";
+    mma.b = "smemB";
+    mma.state = "mma_ps";
+    Op release = makeOp(OpKind::MmaCommitArrive, Exec::Elected);
+    release.barrier = empty.name;
+    release.state = "mma_ps";
+    release.ctaMask = ctaMask("mma2tma", mask);
+    Op done = makeOp(OpKind::MmaCommitArrive, Exec::Elected);
+    done.barrier = ready.name;
+    done.state = "ld_ps";
+    done.slotIsInstance = true;
+    done.ctaMask = ctaMask("mma2ld", mask);
+
+    std::vector<Op> kBody = {waitFull, mma, release, advance("mma_ps")};
+    r.body = {loop(OpKind::ForEachTile,
+                   {waitFree, advance("ld_ps"),
+                    // the writeback's tcgen05.ld of the last tile are ordered
+                    // before this tile's MMAs overwrite the accumulator
+                    fence(FenceKind::TcgenAfterSync, Exec::Elected),
+                    loop(OpKind::ForK, kBody), done})};
+    return r;
+  }
+
+  Role writebackRole(const Kernel &k) const {
+    const Barrier &ready = k.barriers[2], &freed = k.barriers[3], &epi = k.barriers[4];
+    bool pair = k.ctaGroup > 1;
+    Role r;
+    r.name = writebackName();
+    r.tasks = {RoleTask::Epilogue};
+    r.firstWarp = firstWarp(RoleTask::Epilogue, 0);
+    r.warpsPerInstance = 4;
+    r.instances = k.consumers;
+    r.ownedWarps = 4 * k.consumers;
+    r.states = {{"wb_ps", 1, phase("mma2ld", 0)}};
+
+    Op wait = makeOp(OpKind::Wait);
+    wait.barrier = ready.name;
+    wait.state = "wb_ps";
+    wait.slotIsInstance = true;
+    Op load = makeOp(OpKind::LoadAcc);
+    load.acc = "acc";
+    Op store = makeOp(OpKind::StoreAcc);
+    store.acc = "acc";
+    store.buffer = "smemD";
+    Op sync = makeOp(OpKind::NamedBarrierSync);
+    sync.barrier = epi.name;
+    Op tma = makeOp(OpKind::TmaStore, Exec::Elected);
+    tma.operand = Operand::D;
+    tma.buffer = "smemD";
+    Op commit = makeOp(OpKind::TmaStoreCommit, Exec::Elected);
+    Op drain = makeOp(OpKind::TmaStoreWait, Exec::Elected);
+    drain.count = 0;
+    Op release = makeOp(OpKind::Arrive, Exec::All);
+    release.barrier = freed.name;
+    release.state = "wb_ps";
+    release.slotIsInstance = true;
+    release.scope = pair ? CtaScope::Leader : CtaScope::Local;
+    std::vector<Op> freeAcc = {fence(FenceKind::TcgenBeforeSync), release};
+    std::vector<Op> storeChunk = {store, fence(FenceKind::ProxyAsync), sync, tma, commit, drain,
+                                  sync};
+
+    std::vector<Op> tile = {wait, advance("wb_ps"), fence(FenceKind::TcgenAfterSync)};
+    if (k.epilogueChunkN == k.tileN) {
+      // hgemm_v7: the whole accumulator fits the registers; it is released
+      // as soon as it is loaded, before the conversion and the store.
+      tile.push_back(load);
+      tile.insert(tile.end(), freeAcc.begin(), freeAcc.end());
+      tile.insert(tile.end(), storeChunk.begin(), storeChunk.end());
+    } else {
+      // hgemm_v8/v9: EPI_N columns at a time; released after the last chunk.
+      std::vector<Op> chunk = {load};
+      chunk.insert(chunk.end(), storeChunk.begin(), storeChunk.end());
+      tile.push_back(loop(OpKind::ForEachChunk, chunk));
+      tile.insert(tile.end(), freeAcc.begin(), freeAcc.end());
+    }
+    r.body = {loop(OpKind::ForEachTile, tile)};
+    return r;
+  }
+
+  const KernelSpec &spec;
+};
+
+} // namespace
+
+unsigned gemmgen::tmemColumnsPerConsumer(const KernelSpec &spec) {
+  if (spec.tmemColumns.value)
+    return spec.tmemColumns.value;
+  return std::max(32u, nextPow2(spec.tile.n.value));
+}
+
+Kernel gemmgen::lowerToIRSm100(const KernelSpec &spec) {
+  assert(spec.target.value == Target::SM100a);
+  return Sm100Lowering(spec).run();
+}

@@ -1,0 +1,528 @@
+//===- SimulatorTest.cpp - The CPU simulator and the seeded protocol bugs --===//
+//
+// Two halves:
+//   - IR-level tests: lower a good spec built in C++, optionally break the
+//     protocol by mutating the ir::Kernel, simulate, and check the verdict.
+//   - The seeded-bug table (tests/sim_bugs/*.yaml): each spec names its
+//     expected verdict in header comments; parsed with protocol checks off.
+//
+//===----------------------------------------------------------------------===//
+#include "gemmgen/Checks.h"
+#include "gemmgen/Lowering.h"
+#include "gemmgen/Parser.h"
+#include "gemmgen/Simulator.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+
+using namespace gemmgen;
+using namespace gemmgen::ir;
+
+namespace {
+
+struct Config {
+  unsigned tileM = 128, tileN = 128, tileK = 64;
+  unsigned clusterM = 1;
+  unsigned consumers = 1;
+  unsigned depth = 4;
+  unsigned inFlight = 1;
+  bool overlap = true;
+  EpilogueStore store = EpilogueStore::Tma;
+  RasterOrder raster = RasterOrder::AlongM;
+};
+
+Kernel lowerConfig(const Config &c) {
+  KernelSpec s;
+  s.kernel.value = "sim_test";
+  s.tile.m.value = c.tileM;
+  s.tile.n.value = c.tileN;
+  s.tile.k.value = c.tileK;
+  s.cluster.m.value = c.clusterM;
+  s.consumers.value = c.consumers;
+  s.pipeline.depth.value = c.depth;
+  s.pipeline.mmaInFlight.value = c.inFlight;
+  s.epilogue.overlap.value = c.overlap;
+  s.epilogue.store.value = c.store;
+  s.scheduler.raster.value = c.raster;
+  return lowerToIR(s);
+}
+
+SimulationResult run(const Kernel &k, unsigned m, unsigned n, unsigned kk, unsigned seeds = 8,
+                     unsigned ctas = 0) {
+  SimulationOptions o;
+  o.m = m;
+  o.n = n;
+  o.k = kk;
+  o.seeds = seeds;
+  o.ctas = ctas;
+  return simulate(k, o);
+}
+
+std::string report(const SimulationResult &r) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  printSimulationResult(r, os);
+  return os.str();
+}
+
+/// Every op of `role` (recursively) for which `pred` holds.
+void forOps(std::vector<Op> &body, const std::function<void(Op &)> &f) {
+  for (Op &op : body) {
+    f(op);
+    forOps(op.body, f);
+  }
+}
+
+/// Removes the first op (depth first) for which `pred` holds.
+bool removeFirst(std::vector<Op> &body, const std::function<bool(const Op &)> &pred) {
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (pred(body[i])) {
+      body.erase(body.begin() + i);
+      return true;
+    }
+    if (removeFirst(body[i].body, pred))
+      return true;
+  }
+  return false;
+}
+
+Role &role(Kernel &k, const std::string &name) {
+  for (Role &r : k.roles)
+    if (r.name == name)
+      return r;
+  ADD_FAILURE() << "no role " << name;
+  return k.roles[0];
+}
+
+Barrier &barrier(Kernel &k, const std::string &name) {
+  for (Barrier &b : k.barriers)
+    if (b.name == name)
+      return b;
+  ADD_FAILURE() << "no barrier " << name;
+  return k.barriers[0];
+}
+
+/// Every failing seed has one of `verdicts`, at least one seed fails, and
+/// the first failure's message contains `substring`.
+void expectCaught(const SimulationResult &r, std::set<SimVerdict> verdicts,
+                  const std::string &substring) {
+  ASSERT_FALSE(r.ok()) << report(r);
+  for (const SeedResult &s : r.runs) {
+    if (s.verdict != SimVerdict::Ok) {
+      EXPECT_TRUE(verdicts.count(s.verdict)) << "seed " << s.seed << ": " << s.message;
+    }
+  }
+  const SeedResult *f = r.firstFailure();
+  std::string all = f->message;
+  for (const std::string &d : f->details)
+    all += "\n" + d;
+  EXPECT_NE(all.find(substring), std::string::npos) << report(r);
+}
+
+//===----------------------------------------------------------------------===//
+// Correct kernels simulate clean
+//===----------------------------------------------------------------------===//
+
+struct Shape {
+  unsigned m, n, k;
+};
+
+void expectClean(const Config &c, const std::vector<Shape> &shapes, unsigned seeds = 6) {
+  Kernel k = lowerConfig(c);
+  for (const Shape &s : shapes) {
+    SimulationResult r = run(k, s.m, s.n, s.k, seeds);
+    EXPECT_TRUE(r.ok()) << s.m << "x" << s.n << "x" << s.k << "\n" << report(r);
+  }
+}
+
+TEST(Simulator, OneConsumerClean) {
+  expectClean({}, {{256, 256, 256}, {200, 136, 72}, {130, 70, 40}, {512, 128, 64}});
+}
+
+TEST(Simulator, TwoConsumersClean) {
+  Config c;
+  c.tileN = 256;
+  c.consumers = 2;
+  expectClean(c, {{256, 256, 256}, {200, 136, 72}, {384, 300, 100}});
+}
+
+TEST(Simulator, ClusterTwoMulticastClean) {
+  Config c;
+  c.tileN = 256;
+  c.consumers = 2;
+  c.clusterM = 2;
+  expectClean(c, {{512, 256, 256}, {200, 136, 72}, {300, 520, 130}});
+}
+
+TEST(Simulator, VariantsClean) {
+  Config noOverlap;
+  noOverlap.overlap = false;
+  Config direct;
+  direct.store = EpilogueStore::Direct;
+  Config serial;
+  serial.inFlight = 0;
+  serial.depth = 2;
+  Config alongN;
+  alongN.raster = RasterOrder::AlongN;
+  alongN.depth = 3;
+  for (const Config &c : {noOverlap, direct, serial, alongN})
+    expectClean(c, {{256, 384, 192}, {200, 136, 72}});
+}
+
+TEST(Simulator, DepthOneWithoutMmaInFlightIsClean) {
+  Config c;
+  c.depth = 1;
+  c.inFlight = 0;
+  expectClean(c, {{256, 256, 256}});
+}
+
+TEST(Simulator, ReproducibleFromSeed) {
+  Kernel k = lowerConfig({});
+  Role &producer = role(k, "producer");
+  producer.states[0].initialPhase = 0;
+  SimulationResult a = run(k, 256, 256, 256, 3), b = run(k, 256, 256, 256, 3);
+  ASSERT_EQ(a.runs.size(), b.runs.size());
+  for (size_t i = 0; i < a.runs.size(); ++i) {
+    EXPECT_EQ(a.runs[i].message, b.runs[i].message);
+    EXPECT_EQ(a.runs[i].steps, b.runs[i].steps);
+  }
+}
+
+TEST(Simulator, GridWrapsAcrossTiles) {
+  // One CTA walks all 8 tiles: the ring's phases carry across tiles.
+  Kernel k = lowerConfig({});
+  SimulationResult r = run(k, 512, 256, 320, 4, /*ctas=*/1);
+  EXPECT_TRUE(r.ok()) << report(r);
+  EXPECT_EQ(r.ctas, 1u);
+}
+
+//===----------------------------------------------------------------------===//
+// Seeded protocol bugs, by IR mutation
+//===----------------------------------------------------------------------===//
+
+TEST(SimulatorBugs, BothEndsStartAtPhaseZero) {
+  Kernel k = lowerConfig({});
+  role(k, "producer").states[0].initialPhase = 0; // empty barrier waiter
+  SimulationResult r = run(k, 256, 256, 256);
+  expectCaught(r, {SimVerdict::Deadlock}, "waits empty[0] for parity 0");
+  const SeedResult *f = r.firstFailure();
+  std::string all;
+  for (const std::string &d : f->details)
+    all += d + "\n";
+  EXPECT_NE(all.find("expected to arrive: CTA 0 consumer[0]"), std::string::npos) << all;
+  EXPECT_NE(all.find("it is blocked: waits full[0] for parity 0"), std::string::npos) << all;
+}
+
+TEST(SimulatorBugs, BothEndsStartAtPhaseOne) {
+  Kernel k = lowerConfig({});
+  role(k, "consumer").states[0].initialPhase = 1; // full barrier waiter
+  // The consumer reads a stage before it lands (race), or, when the bytes
+  // landed first, waits for a phase that needs the next round (deadlock).
+  expectCaught(run(k, 256, 256, 256), {SimVerdict::Race, SimVerdict::Deadlock}, "");
+}
+
+TEST(SimulatorBugs, EmptyBarrierOneArrivalTwoConsumers) {
+  Config c;
+  c.tileN = 256;
+  c.consumers = 2;
+  Kernel k = lowerConfig(c);
+  barrier(k, "empty").arriveCount = 1;
+  expectCaught(run(k, 256, 512, 512, 12), {SimVerdict::Race, SimVerdict::OverArrival},
+               "empty");
+}
+
+TEST(SimulatorBugs, ClusterEmptyBarrierCountsOneCta) {
+  Config c;
+  c.tileN = 256;
+  c.consumers = 2;
+  c.clusterM = 2;
+  Kernel k = lowerConfig(c);
+  barrier(k, "empty").arriveCount = 2; // forgets the peer CTA's consumers
+  expectCaught(run(k, 512, 256, 512, 12), {SimVerdict::Race, SimVerdict::OverArrival}, "");
+}
+
+TEST(SimulatorBugs, TxForgetsPeerMulticastBytes) {
+  Config c;
+  c.tileN = 256;
+  c.consumers = 2;
+  c.clusterM = 2;
+  Kernel k = lowerConfig(c);
+  unsigned own = (128 + 256 / 2) * 64 * 2;
+  barrier(k, "full").txBytes = own;
+  forOps(role(k, "producer").body, [&](Op &op) {
+    if (op.kind == OpKind::ArriveExpectTx)
+      op.txBytes = own;
+  });
+  // The phase completes early: with the peer's copy in flight (tx
+  // underflow) or not yet issued (the MMA reads rows no load wrote).
+  expectCaught(run(k, 512, 256, 256, 12), {SimVerdict::TxUnderflow, SimVerdict::Race}, "");
+}
+
+TEST(SimulatorBugs, TxTooLargeHangs) {
+  Kernel k = lowerConfig({});
+  forOps(role(k, "producer").body, [&](Op &op) {
+    if (op.kind == OpKind::ArriveExpectTx)
+      op.txBytes += 1024;
+  });
+  expectCaught(run(k, 256, 256, 256, 4), {SimVerdict::TxOverflow}, "1024 transaction byte(s)");
+}
+
+TEST(SimulatorBugs, ReleaseSignalledToOneCta) {
+  Config c;
+  c.tileN = 256;
+  c.consumers = 2;
+  c.clusterM = 2;
+  Kernel k = lowerConfig(c);
+  forOps(role(k, "consumer").body, [&](Op &op) {
+    if (op.kind == OpKind::Arrive)
+      op.scope = CtaScope::Local; // the peer's producer never hears
+  });
+  expectCaught(run(k, 512, 256, 512, 4), {SimVerdict::Deadlock}, "2/4 arrivals missing");
+}
+
+TEST(SimulatorBugs, TwoConsumersShareOneNamedBarrier) {
+  Config c;
+  c.tileN = 256;
+  c.consumers = 2;
+  Kernel k = lowerConfig(c);
+  barrier(k, "epilogue").slots = 1; // both groups on id 1, 128 threads each
+  expectCaught(run(k, 256, 256, 128, 4), {SimVerdict::Race}, "is shared by");
+}
+
+TEST(SimulatorBugs, NamedBarrierCountsBothGroupsWithOwnIds) {
+  Config c;
+  c.tileN = 256;
+  c.consumers = 2;
+  Kernel k = lowerConfig(c);
+  barrier(k, "epilogue").namedThreads = 256; // each id only ever sees 128
+  expectCaught(run(k, 256, 256, 128, 4), {SimVerdict::Deadlock}, "128 of 256 threads");
+}
+
+TEST(SimulatorBugs, ZeroKIterations) {
+  Kernel k = lowerConfig({});
+  expectCaught(run(k, 256, 256, 0, 4), {SimVerdict::WrongResult},
+               "not written by any MMA");
+}
+
+TEST(SimulatorBugs, PipelineDepthOne) {
+  Config c;
+  c.depth = 1;
+  Kernel k = lowerConfig(c);
+  expectCaught(run(k, 256, 256, 256, 4), {SimVerdict::Deadlock}, "waits");
+}
+
+TEST(SimulatorBugs, ArrivalsLargerThanNeeded) {
+  Kernel k = lowerConfig({});
+  barrier(k, "empty").arriveCount = 2; // one consumer arrives
+  expectCaught(run(k, 256, 256, 512, 4), {SimVerdict::Deadlock}, "1/2 arrivals missing");
+}
+
+TEST(SimulatorBugs, AccumulatorReadWhileMmaInFlight) {
+  Kernel k = lowerConfig({});
+  // The drain after the k-loop (mma_wait 0) is the tile body's own MmaWait.
+  std::vector<Op> &tile = role(k, "consumer").body[0].body;
+  ASSERT_TRUE(removeFirst(tile, [](const Op &op) {
+    return op.kind == OpKind::MmaWait && op.count == 0 && op.body.empty();
+  }));
+  expectCaught(run(k, 256, 256, 256, 8), {SimVerdict::Race}, "still");
+}
+
+TEST(SimulatorBugs, StagingRewrittenBeforeStoreFinished) {
+  Kernel k = lowerConfig({});
+  ASSERT_TRUE(removeFirst(role(k, "consumer").body[0].body,
+                          [](const Op &op) { return op.kind == OpKind::TmaStoreWait; }));
+  // One CTA walks four tiles, so the staging tile is reused.
+  expectCaught(run(k, 256, 256, 128, 12, 1), {SimVerdict::Race}, "smemD");
+}
+
+TEST(SimulatorBugs, MissingProxyFence) {
+  Kernel k = lowerConfig({});
+  ASSERT_TRUE(removeFirst(role(k, "consumer").body, [](const Op &op) {
+    return op.kind == OpKind::Fence && op.fence == FenceKind::ProxyAsync;
+  }));
+  expectCaught(run(k, 256, 256, 128, 2), {SimVerdict::Race}, "fence.proxy.async");
+}
+
+//===----------------------------------------------------------------------===//
+// Spec files: the seeded-bug table and every spec of the ladder
+//===----------------------------------------------------------------------===//
+
+namespace fs = std::filesystem;
+
+std::vector<fs::path> yamlFiles(const fs::path &dir) {
+  std::vector<fs::path> out;
+  if (!fs::exists(dir))
+    return out;
+  for (const auto &e : fs::recursive_directory_iterator(dir))
+    if (e.path().extension() == ".yaml")
+      out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// `# key: value` header lines of a spec file.
+std::map<std::string, std::string> headers(const fs::path &path) {
+  std::map<std::string, std::string> out;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line) && line.rfind("#", 0) == 0) {
+    size_t colon = line.find(':');
+    if (colon == std::string::npos)
+      continue;
+    std::string key = line.substr(1, colon - 1), value = line.substr(colon + 1);
+    key.erase(0, key.find_first_not_of(' '));
+    value.erase(0, value.find_first_not_of(' '));
+    out[key] = value;
+  }
+  return out;
+}
+
+std::vector<Shape> parseShapes(const std::string &text) {
+  std::vector<Shape> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    Shape s{};
+    char x1, x2;
+    std::stringstream is(item);
+    if (is >> s.m >> x1 >> s.n >> x2 >> s.k)
+      out.push_back(s);
+  }
+  return out;
+}
+
+/// parse -> check (protocol checks off) -> lower. `checkErrors` gets the
+/// messages of any other check that rejects the spec.
+std::optional<Kernel> loadSpec(const fs::path &path, std::string &checkErrors) {
+  DiagnosticEngine diags(nullptr);
+  std::optional<KernelSpec> spec = parseSpecFile(path.string(), diags);
+  if (!spec) {
+    ADD_FAILURE() << path << " does not parse";
+    return std::nullopt;
+  }
+  CheckOptions checks;
+  checks.protocol = false;
+  checkSpec(*spec, diags, checks);
+  for (const Diagnostic &d : diags.diagnostics())
+    if (d.severity == Severity::Error)
+      checkErrors += d.message + "\n";
+  return lowerToIR(*spec);
+}
+
+std::set<SimVerdict> parseVerdicts(const std::string &text) {
+  std::set<SimVerdict> out;
+  std::stringstream ss(text);
+  std::string word;
+  while (ss >> word) {
+    for (SimVerdict v : {SimVerdict::Ok, SimVerdict::Deadlock, SimVerdict::Race,
+                         SimVerdict::WrongResult, SimVerdict::OverArrival,
+                         SimVerdict::TxUnderflow, SimVerdict::TxOverflow, SimVerdict::Invalid,
+                         SimVerdict::StepLimit})
+      if (word == toString(v))
+        out.insert(v);
+  }
+  return out;
+}
+
+/// Each tests/sim_bugs spec is caught with its expected verdict. Headers:
+///   # expect: VERDICT [| VERDICT...]   every failing seed has one of these
+///   # expect-message: TEXT             in the first failure's message
+///   # expect-detail: TEXT              in the first failure's details
+///   # checks-reject: TEXT              a non-protocol check also rejects it
+///   # shapes: MxNxK[,...]   # seeds: S
+TEST(SimulatorBugTable, EverySeededBugIsCaught) {
+  std::vector<fs::path> files = yamlFiles(fs::path(GEMMGEN_SOURCE_DIR) / "tests" / "sim_bugs");
+  ASSERT_GE(files.size(), 8u);
+  for (const fs::path &path : files) {
+    SCOPED_TRACE(path.filename().string());
+    auto h = headers(path);
+    std::set<SimVerdict> want = parseVerdicts(h["expect"]);
+    ASSERT_FALSE(want.empty()) << "no '# expect:' header";
+    std::string checkErrors;
+    std::optional<Kernel> k = loadSpec(path, checkErrors);
+    if (!k)
+      continue;
+    if (h.count("checks-reject"))
+      EXPECT_NE(checkErrors.find(h["checks-reject"]), std::string::npos) << checkErrors;
+    else
+      EXPECT_EQ(checkErrors, "");
+    std::vector<Shape> shapes = parseShapes(h.count("shapes") ? h["shapes"] : "256x256x256");
+    unsigned seeds = h.count("seeds") ? unsigned(std::stoul(h["seeds"])) : 8;
+    for (const Shape &s : shapes) {
+      SimulationResult r = run(*k, s.m, s.n, s.k, seeds);
+      std::string detail = h["expect-detail"];
+      expectCaught(r, want, h["expect-message"]);
+      const SeedResult *f = r.firstFailure();
+      if (!f)
+        continue;
+      EXPECT_TRUE(h["expect-message"].empty() ||
+                  f->message.find(h["expect-message"]) != std::string::npos)
+          << f->message;
+      if (!detail.empty()) {
+        std::string all;
+        for (const std::string &d : f->details)
+          all += d + "\n";
+        EXPECT_NE(all.find(detail), std::string::npos) << report(r);
+      }
+    }
+  }
+}
+
+/// Every spec of the ladder simulates clean on several shapes, residues
+/// included (M, N, K not multiples of the tile), with several seeds.
+TEST(SimulatorSpecs, EverySpecSimulatesClean) {
+  std::vector<fs::path> files = yamlFiles(fs::path(GEMMGEN_SOURCE_DIR) / "specs");
+  ASSERT_FALSE(files.empty());
+  for (const fs::path &path : files) {
+    SCOPED_TRACE(path.filename().string());
+    DiagnosticEngine diags(nullptr);
+    std::optional<KernelSpec> spec = parseSpecFile(path.string(), diags);
+    ASSERT_TRUE(spec && checkSpec(*spec, diags)) << path;
+    if (spec->target.value != Target::SM90a)
+      continue; // sm_100a lowering is not there yet
+    Kernel k = lowerToIR(*spec);
+    unsigned cm = k.clusterM * k.tileM;
+    std::vector<Shape> shapes = {{2 * cm, 2 * k.tileN, 4 * k.tileK},
+                                 {200, 136, 72},
+                                 {cm + 72, k.tileN + 40, 3 * k.tileK + 24},
+                                 {3 * cm, 3 * k.tileN, 2 * k.tileK}};
+    auto start = std::chrono::steady_clock::now();
+    for (const Shape &s : shapes) {
+      SimulationResult r = run(k, s.m, s.n, s.k, 8);
+      EXPECT_TRUE(r.ok()) << s.m << "x" << s.n << "x" << s.k << "\n" << report(r);
+    }
+    double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("  %s: %zu shapes x 8 seeds in %.2f s\n", path.filename().c_str(),
+                shapes.size(), secs);
+  }
+}
+
+} // namespace
+
+namespace {
+
+// Keeping two wgmma groups in flight but releasing the stage one k-block
+// back frees a stage whose MMA may still read it: caught only in the
+// interleavings where that MMA is slow, which is why every run tries many.
+TEST(SimulatorBugs, ReleaseWhileMmaStillReads) {
+  Kernel k = lowerConfig({});
+  forOps(role(k, "consumer").body, [](Op &op) {
+    if (op.kind == OpKind::MmaWait && op.count == 1)
+      op.count = 2;
+  });
+  SimulationResult r = run(k, 256, 256, 512, 16);
+  expectCaught(r, {SimVerdict::Race}, "still reads it");
+  std::printf("  caught in %u of %zu interleavings\n", r.failures(), r.runs.size());
+}
+
+} // namespace

@@ -1,0 +1,162 @@
+//===- SimulateCommand.cpp - `gemmgen simulate` ----------------------------===//
+//
+// parse -> check (protocol checks optional) -> lower -> simulate, on one or
+// more shapes, and print the verdicts (text or --json) with a command line
+// that reproduces the first failure.
+//
+//===----------------------------------------------------------------------===//
+#include "SimulateCommand.h"
+#include "CompilerCommands.h"
+
+#include "gemmgen/Pipeline.h"
+#include "gemmgen/Simulator.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace gemmgen;
+
+namespace {
+
+struct SimulateCliOptions {
+  std::string spec;
+  unsigned m = 0, n = 0, k = 0;
+  std::string shapes;
+  unsigned seeds = 16;
+  std::optional<uint64_t> seed;
+  unsigned ctas = 0;
+  bool noProtocolChecks = false;
+  bool json = false;
+  bool allSeeds = false;
+};
+
+struct Shape {
+  unsigned m, n, k;
+};
+
+/// parse -> check -> lower. The protocol checks are skipped on request so
+/// that a deliberately wrong declared protocol reaches the simulator.
+std::optional<ir::Kernel> loadKernel(const std::string &path, bool protocolChecks,
+                                     DiagnosticEngine &diags) {
+  std::optional<KernelSpec> spec = parseSpecFile(path, diags);
+  if (!spec)
+    return std::nullopt;
+  CheckOptions checks;
+  checks.protocol = protocolChecks;
+  if (!checkSpec(*spec, diags, checks))
+    return std::nullopt;
+  return lowerToIR(*spec);
+}
+
+bool parseShapes(const std::string &text, std::vector<Shape> &out) {
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    Shape s;
+    char x1, x2;
+    std::stringstream is(item);
+    if (!(is >> s.m >> x1 >> s.n >> x2 >> s.k) || x1 != 'x' || x2 != 'x')
+      return false;
+    out.push_back(s);
+  }
+  return !out.empty();
+}
+
+void runSimulate(const SimulateCliOptions &opts) {
+  DiagnosticEngine diags;
+  std::optional<ir::Kernel> kernel = loadKernel(opts.spec, !opts.noProtocolChecks, diags);
+  if (!kernel) {
+    llvm::errs() << diags.errorCount() << " error(s) in " << opts.spec;
+    if (!opts.noProtocolChecks)
+      llvm::errs() << " (--no-protocol-checks simulates a declared protocol the checks reject)";
+    llvm::errs() << "\n";
+    cli::setExitCode(cli::ExitSpecError);
+    return;
+  }
+  std::vector<Shape> shapes;
+  if (!opts.shapes.empty()) {
+    if (!parseShapes(opts.shapes, shapes)) {
+      llvm::errs() << "gemmgen: error: --shapes takes MxNxK[,MxNxK...], got '" << opts.shapes
+                   << "'\n";
+      cli::setExitCode(cli::ExitSpecError);
+      return;
+    }
+  } else {
+    // Default: 2x2 tiles (per CTA of the cluster along M) and 4 k-blocks.
+    shapes.push_back({opts.m ? opts.m : 2 * kernel->clusterM * kernel->tileM,
+                      opts.n ? opts.n : 2 * kernel->clusterN * kernel->tileN,
+                      opts.k ? opts.k : 4 * kernel->tileK});
+  }
+
+  llvm::json::Array jsonShapes;
+  bool allOk = true;
+  auto start = std::chrono::steady_clock::now();
+  for (const Shape &s : shapes) {
+    SimulationOptions so;
+    so.m = s.m;
+    so.n = s.n;
+    so.k = s.k;
+    so.ctas = opts.ctas;
+    so.seeds = opts.seed ? 1 : opts.seeds;
+    so.firstSeed = opts.seed ? *opts.seed : 1;
+    SimulationResult r = simulate(*kernel, so);
+    allOk &= r.ok();
+    if (opts.json) {
+      jsonShapes.push_back(toJSON(r));
+      continue;
+    }
+    printSimulationResult(r, llvm::outs(), opts.allSeeds);
+    if (const SeedResult *f = r.firstFailure())
+      llvm::outs() << "reproduce: gemmgen simulate " << opts.spec
+                   << (opts.noProtocolChecks ? " --no-protocol-checks" : "") << " --m " << r.m
+                   << " --n " << r.n << " --k " << r.k << " --ctas " << r.ctas << " --seed "
+                   << f->seed << "\n";
+  }
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (opts.json) {
+    llvm::json::Object out{{"spec", opts.spec},
+                           {"ok", allOk},
+                           {"seconds", seconds},
+                           {"shapes", std::move(jsonShapes)}};
+    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(out))) << "\n";
+  }
+  cli::setExitCode(allOk ? cli::ExitOk : cli::ExitSpecError);
+}
+
+} // namespace
+
+void cli::registerSimulateCommand(CLI::App &app) {
+  auto opts = std::make_shared<SimulateCliOptions>();
+  CLI::App *cmd = app.add_subcommand(
+      "simulate",
+      "Execute the spec's kernel IR on the CPU with many random interleavings; exit 0 when "
+      "every one completes with the right D, 1 on a deadlock, race or wrong result");
+  cmd->add_option("spec", opts->spec, "Kernel spec (YAML)")->required();
+  cmd->add_option("--m", opts->m, "Rows of A and D (default: 2 tiles per CTA of a cluster)");
+  cmd->add_option("--n", opts->n, "Columns of D, rows of B (default: 2 tiles)");
+  cmd->add_option("--k", opts->k, "Reduction size (default: 4 k-blocks; 0 is allowed)");
+  cmd->add_option("--shapes", opts->shapes,
+                  "Several shapes, MxNxK,MxNxK,... (instead of --m/--n/--k)");
+  cmd->add_option("--seeds", opts->seeds, "Interleavings per shape (seeds 1..S)")
+      ->capture_default_str();
+  cmd->add_option("--seed", opts->seed, "Run only this seed (to reproduce a verdict)");
+  cmd->add_option("--ctas", opts->ctas,
+                  "CTAs in the persistent grid (multiple of the cluster size; default: half "
+                  "the cluster tiles, so the pipeline ring wraps across tiles)");
+  cmd->add_flag("--no-protocol-checks", opts->noProtocolChecks,
+                "Skip the declared-barrier checks and simulate the declared protocol as is");
+  cmd->add_flag("--json", opts->json, "Machine-readable verdicts on stdout");
+  cmd->add_flag("--all-seeds", opts->allSeeds, "Print a line for passing seeds too");
+  cmd->callback([opts] { runSimulate(*opts); });
+}

@@ -1,0 +1,418 @@
+//===- gemmgen.h - The gemmgen host API -------------------------*- C++ -*-===//
+//
+// The one public header of the gemmgen runtime: open the GPU, compile a
+// kernel spec (YAML) to a loaded kernel, launch it on caller-owned device
+// memory on the caller's stream.
+//
+//   gemmgen::Expected<gemmgen::Runtime> rt = gemmgen::Runtime::open();
+//   if (!rt) { std::cerr << rt.status().message() << "\n"; return 2; }
+//   gemmgen::Expected<gemmgen::Kernel> k = rt->compileFile("specs/sm90/x.yaml");
+//   if (!k) ...
+//   gemmgen::Status s = k->launch({A, B, D, M, N, K}, stream);   // async
+//   s = rt->wait(stream, gemmgen::watchdogSeconds(M, N, K));       // watchdog
+//
+// D[M,N] = A[M,K] · B[N,K]^T: A, B and D row-major 16-bit (f16 or bf16, as
+// the spec says), f32 accumulation; leading dimensions in elements.
+//
+// Nothing here throws: every fallible call returns a Status or an
+// Expected<T> whose message says what went wrong and what to do.
+//
+// The CUDA driver is never linked: libcuda.so.1 is dlopen'ed by
+// Runtime::open(), so programs using this header start (and compile kernels
+// with compileCudaSource) on machines without a GPU. See docs/RUNTIME.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMMGEN_GEMMGEN_H
+#define GEMMGEN_GEMMGEN_H
+
+#include <cuda.h> // types only (CUstream, CUdeviceptr, CUfunction); never linked
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gemmgen {
+
+struct KernelABI; // gemmgen/KernelABI.h (compiler library), for loadKernel()
+
+//===----------------------------------------------------------------------===//
+// Status and Expected
+//===----------------------------------------------------------------------===//
+
+enum class ErrorCode {
+  Ok = 0,
+  NoDriver,         ///< libcuda.so.1 missing, or no CUDA device
+  InvalidArgument,  ///< a pre-launch check failed (sizes, alignment, strides)
+  Unsupported,      ///< the kernel's target does not run on this GPU
+  SpecError,        ///< the spec has errors (message holds the diagnostics)
+  CompileError,     ///< NVRTC failed (message holds the log)
+  CudaError,        ///< a driver call failed
+  Timeout,          ///< the watchdog fired; the context is unusable now
+  Io,               ///< a file could not be read or written
+  VerificationFailed
+};
+
+/// Success, or an error with a message (lowercase, no trailing period).
+class [[nodiscard]] Status {
+public:
+  Status() = default;
+  static Status success() { return Status(); }
+  static Status error(ErrorCode code, std::string message) {
+    Status s;
+    s.code_ = code;
+    s.message_ = std::move(message);
+    return s;
+  }
+  bool ok() const { return code_ == ErrorCode::Ok; }
+  explicit operator bool() const { return ok(); }
+  ErrorCode code() const { return code_; }
+  const std::string &message() const { return message_; }
+
+private:
+  ErrorCode code_ = ErrorCode::Ok;
+  std::string message_;
+};
+
+/// A value or the Status that says why there is none.
+template <typename T> class [[nodiscard]] Expected {
+public:
+  Expected(T value) : value_(std::move(value)) {}
+  Expected(Status error) : status_(std::move(error)) {}
+  bool ok() const { return value_.has_value(); }
+  explicit operator bool() const { return ok(); }
+  const Status &status() const { return status_; }
+  T &operator*() { return *value_; }
+  const T &operator*() const { return *value_; }
+  T *operator->() { return &*value_; }
+  const T *operator->() const { return &*value_; }
+  T take() { return std::move(*value_); }
+
+private:
+  std::optional<T> value_;
+  Status status_;
+};
+
+//===----------------------------------------------------------------------===//
+// NVRTC compilation (no driver needed)
+//===----------------------------------------------------------------------===//
+
+/// What ptxas reported for one entry function (-Xptxas=-v).
+struct ResourceUsage {
+  bool valid = false;      ///< false when the log had no report for it
+  std::string function;
+  std::string arch;        ///< e.g. sm_90a
+  int registers = 0;
+  int barriers = 0;
+  int stackFrameBytes = 0;
+  int spillStoreBytes = 0;
+  int spillLoadBytes = 0;
+  int localBytes = 0;      ///< lmem, when ptxas prints it
+  int staticSmemBytes = 0; ///< static shared memory (dynamic is the ABI's)
+  std::vector<std::string> warnings; ///< "ptxas warning" lines (e.g. C7511)
+  bool hasSpills() const { return spillStoreBytes || spillLoadBytes || localBytes; }
+};
+
+/// Parses a ptxas -v report (as found in the NVRTC program log). With a
+/// function name, returns that entry's report; else the first entry's.
+ResourceUsage parsePtxasReport(const std::string &log, const std::string &function = "");
+
+struct CompileOptions {
+  /// Adds -DGEMMGEN_DEBUG_HANGS: every barrier wait is bounded and reports
+  /// role, barrier, slot and phase before trapping.
+  bool debugHangs = false;
+  /// Use the disk cache ($GEMMGEN_CACHE_DIR, default ~/.cache/gemmgen).
+  bool useCache = true;
+  /// Overrides the cache directory (empty: environment/default).
+  std::string cacheDir;
+  /// Extra NVRTC options (e.g. "-DGG_BN=128", "-lineinfo").
+  std::vector<std::string> extraOptions;
+};
+
+struct CubinResult {
+  std::vector<char> cubin;
+  std::string log;          ///< NVRTC program log (with the ptxas report)
+  std::string arch;         ///< "sm_90a", "sm_100a"
+  std::vector<std::string> options; ///< the NVRTC options used
+  bool fromCache = false;
+  double compileSeconds = 0;
+  /// The entry function's report (parsed from `log`).
+  ResourceUsage usage;
+};
+
+/// Compiles CUDA C++ to a cubin for `arch` ("sm_90a", "sm_100a") with NVRTC.
+/// gemmgen's device headers (gemmgen/device/*.cuh) are embedded in the
+/// library and given to NVRTC. `entry` names the function whose ptxas
+/// report goes into CubinResult::usage. Needs no GPU and no driver.
+Expected<CubinResult> compileCudaSource(const std::string &source, const std::string &name,
+                                        const std::string &arch, const std::string &entry,
+                                        const CompileOptions &options = CompileOptions());
+
+/// "13.0" (the NVRTC library in use).
+std::string nvrtcVersionString();
+
+/// The device headers embedded in this library: include name -> text.
+const std::vector<std::pair<std::string, std::string>> &embeddedDeviceHeaders();
+
+//===----------------------------------------------------------------------===//
+// The kernel cache (used by compileCudaSource; exposed for tests and tools)
+//===----------------------------------------------------------------------===//
+
+/// A directory of cubins keyed by a hash of everything that affects them.
+/// Entries carry a header (magic, lengths, checksum) so that a truncated or
+/// corrupt file reads as a miss and is rebuilt; writes go to a temporary
+/// file renamed into place, so concurrent processes never see partial files.
+class KernelCache {
+public:
+  /// `dir` empty: $GEMMGEN_CACHE_DIR, else $XDG_CACHE_HOME/gemmgen, else
+  /// ~/.cache/gemmgen.
+  explicit KernelCache(std::string dir = "");
+  const std::string &directory() const { return dir_; }
+  static std::string defaultDirectory();
+
+  /// Hex SHA-256 of the parts (each length-prefixed, so ("ab","c") differs
+  /// from ("a","bc")).
+  static std::string key(const std::vector<std::string> &parts);
+  std::string pathFor(const std::string &key) const;
+
+  /// The stored cubin and log, or nullopt (missing, truncated, corrupt).
+  std::optional<std::pair<std::vector<char>, std::string>> load(const std::string &key) const;
+  /// Atomically stores an entry (temp file + rename). Creates the directory.
+  Status store(const std::string &key, const std::vector<char> &cubin,
+               const std::string &log) const;
+
+private:
+  std::string dir_;
+};
+
+//===----------------------------------------------------------------------===//
+// Devices, kernels, launches
+//===----------------------------------------------------------------------===//
+
+struct DeviceInfo {
+  int ordinal = 0;
+  std::string name;
+  int ccMajor = 0, ccMinor = 0;
+  int smCount = 0;
+  int smClockKHz = 0;        ///< CU_DEVICE_ATTRIBUTE_CLOCK_RATE (peak)
+  int memClockKHz = 0;
+  int l2Bytes = 0;
+  int maxSmemOptinBytes = 0; ///< dynamic smem per block after opt-in
+  std::size_t totalMemBytes = 0;
+  int driverVersion = 0;     ///< e.g. 13000
+  std::string archName() const; ///< "sm_90"
+};
+
+/// Arguments of D[M,N] = A[M,K] · B[N,K]^T. Leading dimensions are in
+/// elements; 0 means packed (lda = ldb = K, ldd = N).
+struct GemmArgs {
+  CUdeviceptr A = 0, B = 0, D = 0;
+  long long M = 0, N = 0, K = 0;
+  long long lda = 0, ldb = 0, ldd = 0;
+};
+
+enum class DType { F16, BF16 };
+const char *toString(DType t);
+inline std::size_t sizeOf(DType) { return 2; }
+
+/// What the loaded kernel is and needs.
+struct KernelInfo {
+  std::string name;
+  std::string target;            ///< "sm_90a"
+  DType dtype = DType::F16;      ///< A, B and D element type
+  unsigned threads = 0, smemBytes = 0, clusterM = 1, clusterN = 1;
+  unsigned tileM = 0, tileN = 0, tileK = 0;
+  bool persistent = true;
+  unsigned kAlignment = 8, ldAlignment = 8;
+  ResourceUsage usage;
+  bool fromCache = false;
+  double compileSeconds = 0;
+};
+
+/// The pre-launch checks of Kernel::check, for a kernel's ABI on a device
+/// (usable without a GPU: tests fill DeviceInfo by hand). In order: target vs
+/// compute capability, M/N/K positive, K % kAlignment, then per operand (A,
+/// B, D) leading dimension ≥ row length and % ldAlignment, pointer non-null
+/// and 16-byte aligned, then shared memory vs the opt-in limit.
+Status checkGemmArgs(const KernelABI &abi, const DeviceInfo &device, const GemmArgs &args);
+
+/// Tensor maps and grid for one set of arguments (see Kernel::prepare).
+struct PreparedLaunch {
+  alignas(64) unsigned char tmA[128], tmB[128], tmD[128];
+  int M = 0, N = 0, K = 0;
+  unsigned gridX = 0, gridY = 1;
+};
+
+class Runtime;
+
+/// A compiled and loaded GEMM kernel. Cheap to copy (shared state); valid
+/// while its Runtime is alive.
+class Kernel {
+public:
+  const KernelInfo &info() const;
+  const std::string &source() const;
+  CUfunction function() const;
+
+  /// All pre-launch checks; Status::success() when `args` can be launched.
+  Status check(const GemmArgs &args) const;
+  /// Checks, then builds the three tensor maps and the grid.
+  Expected<PreparedLaunch> prepare(const GemmArgs &args) const;
+  /// Enqueues the kernel on `stream` (asynchronous; use Runtime::wait).
+  Status launch(const PreparedLaunch &prepared, CUstream stream) const;
+  Status launch(const GemmArgs &args, CUstream stream) const;
+
+  /// Grid for an M×N problem (persistent: min(tiles rounded up to whole
+  /// clusters, co-resident clusters × cluster size)).
+  unsigned gridSize(long long M, long long N) const;
+
+  struct Impl;
+  explicit Kernel(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+private:
+  std::shared_ptr<Impl> impl_;
+};
+
+/// A plain NVRTC-compiled module (helper kernels: RNG, reference, compare).
+class Module {
+public:
+  Expected<CUfunction> function(const std::string &name) const;
+  struct Impl;
+  explicit Module(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+private:
+  std::shared_ptr<Impl> impl_;
+};
+
+/// The CUDA driver, one device and its primary context.
+class Runtime {
+public:
+  /// Loads libcuda.so.1, initialises it, retains device `ordinal`'s primary
+  /// context and makes it current. Without a driver or GPU returns
+  /// ErrorCode::NoDriver: "no CUDA driver/GPU found (libcuda.so.1 could not
+  /// be loaded)" or "no CUDA driver/GPU found (cuInit: ...)".
+  static Expected<Runtime> open(int ordinal = 0);
+
+  const DeviceInfo &device() const;
+  /// Makes this runtime's context current on the calling thread.
+  Status makeCurrent() const;
+
+  /// Spec (YAML) -> checks -> IR -> CUDA C++ -> NVRTC -> loaded kernel.
+  Expected<Kernel> compileFile(const std::string &specPath,
+                               const CompileOptions &options = CompileOptions()) const;
+  Expected<Kernel> compileString(const std::string &yaml, const std::string &name,
+                                 const CompileOptions &options = CompileOptions()) const;
+  /// Already generated (or hand-written) source with its launch contract.
+  /// Checks that the ABI's target runs on this GPU before loading.
+  Expected<Kernel> loadKernel(const std::string &source, const KernelABI &abi,
+                              const CompileOptions &options = CompileOptions()) const;
+  /// A helper module compiled for this GPU's architecture.
+  Expected<Module> loadModule(const std::string &source, const std::string &name,
+                              const CompileOptions &options = CompileOptions()) const;
+
+  /// Enqueues `f` with plain launch parameters.
+  Status launchRaw(CUfunction f, unsigned gridX, unsigned gridY, unsigned blockX,
+                   unsigned smemBytes, CUstream stream, void **params) const;
+
+  /// Device memory helpers (synchronous unless named Async).
+  Expected<CUdeviceptr> alloc(std::size_t bytes) const;
+  Status free(CUdeviceptr p) const;
+  Status copyToDevice(CUdeviceptr dst, const void *src, std::size_t bytes) const;
+  Status copyToHost(void *dst, CUdeviceptr src, std::size_t bytes) const;
+  Status fill16Async(CUdeviceptr dst, std::uint16_t value, std::size_t count, CUstream s) const;
+  Expected<CUstream> createStream() const;
+  Status destroyStream(CUstream s) const;
+
+  /// The watchdog: waits for `stream` by polling cuStreamQuery. After
+  /// `timeoutSeconds` returns ErrorCode::Timeout ("kernel did not finish
+  /// within N s: likely a barrier deadlock; rerun with --debug-hangs"). The
+  /// hung kernel keeps running: the context is unusable afterwards (every
+  /// later call fails), and a process should report and exit (std::_Exit,
+  /// so that driver teardown does not wait for the kernel).
+  Status wait(CUstream stream, double timeoutSeconds) const;
+  bool timedOut() const;
+
+  /// CUDA events for timing.
+  class Timer {
+  public:
+    Status start(CUstream s);
+    Status stop(CUstream s);
+    /// Milliseconds between start and stop (waits for stop).
+    Expected<float> elapsedMs() const;
+    ~Timer();
+    Timer(const Timer &) = delete;
+    Timer &operator=(const Timer &) = delete;
+    Timer(Timer &&o) noexcept;
+    Timer &operator=(Timer &&) = delete;
+    struct Impl;
+    explicit Timer(Impl *impl) : impl_(impl) {}
+
+  private:
+    Impl *impl_ = nullptr;
+  };
+  Expected<Timer> createTimer() const;
+
+  /// Driver error code -> "CUDA_ERROR_X: description".
+  std::string errorString(CUresult r) const;
+
+  struct Impl;
+  explicit Runtime(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+  const std::shared_ptr<Impl> &impl() const { return impl_; }
+
+private:
+  std::shared_ptr<Impl> impl_;
+};
+
+/// The default watchdog budget for one launch of an M×N×K GEMM:
+/// 10 s + 2·M·N·K / 1e12 s (any GEMM kernel does better than 1 TFLOP/s).
+double watchdogSeconds(long long M, long long N, long long K);
+
+//===----------------------------------------------------------------------===//
+// Helpers for tools, tests and examples: random inputs, reference, compare
+//===----------------------------------------------------------------------===//
+
+/// NVRTC-compiled helper kernels for one Runtime: a seeded hash-based normal
+/// RNG, a tiled fp32-accumulate reference GEMM on the same 16-bit inputs,
+/// and an error reduction.
+class GemmVerifier {
+public:
+  static Expected<GemmVerifier> create(const Runtime &rt);
+
+  /// Fills `count` 16-bit elements with N(0,1) values (Box-Muller over a
+  /// counter hash of (seed, index)).
+  Status fillNormal(CUdeviceptr p, std::size_t count, DType t, std::uint64_t seed,
+                    CUstream s) const;
+  /// Fills a rows×cols matrix with leading dimension ld (elements).
+  Status fillNormal2D(CUdeviceptr p, long long rows, long long cols, long long ld, DType t,
+                      std::uint64_t seed, CUstream s) const;
+  /// ref[M,N] (f32, packed, ld = N) = A · B^T with f32 accumulation.
+  Status reference(const GemmArgs &args, DType t, CUdeviceptr refF32, CUstream s) const;
+
+  struct Comparison {
+    double relFrobenius = 0; ///< ‖D − ref‖_F / ‖ref‖_F
+    double maxAbsError = 0;
+    long long nonFinite = 0; ///< NaN/Inf (includes never-written poison)
+    long long count = 0;
+  };
+  /// Compares D (16-bit, ld = args.ldd) with a reference that is f32
+  /// (refIs16Bit false, packed ld = N) or 16-bit (ld = N).
+  Expected<Comparison> compare(const GemmArgs &args, DType t, CUdeviceptr ref, bool refIs16Bit,
+                               CUstream s) const;
+
+  /// The NaN pattern written into D before a run (0x7fff: NaN in f16 and bf16).
+  static constexpr std::uint16_t kPoison = 0x7fff;
+  /// Default tolerance on the relative Frobenius error (docs/RUNTIME.md).
+  static constexpr double kTolerance = 1e-2;
+
+  struct Impl;
+  explicit GemmVerifier(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+private:
+  std::shared_ptr<Impl> impl_;
+};
+
+} // namespace gemmgen
+
+#endif // GEMMGEN_GEMMGEN_H

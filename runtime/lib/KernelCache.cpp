@@ -1,0 +1,153 @@
+//===- KernelCache.cpp - Disk cache of compiled cubins ---------------------===//
+//
+// One file per entry, <dir>/<sha256 key>.cubin:
+//
+//   0   char[8]  magic "GGCUBIN\1"
+//   8   u32      format version (1)
+//   12  u32      log bytes
+//   16  u64      cubin bytes
+//   24  u64      xxHash64 of log + cubin
+//   32  char[64] the key, hex (guards against a file under the wrong name)
+//   96  log, then cubin
+//
+// A file whose size, magic, key or checksum does not match reads as a miss,
+// and the caller's rebuild overwrites it. Writes go to a unique temporary
+// file in the same directory that is then rename()d over the entry: POSIX
+// rename is atomic, so a concurrent reader sees the old file or the new one,
+// never a partial one, and two writers of one key both leave a whole entry.
+//
+//===----------------------------------------------------------------------===//
+#include "gemmgen/gemmgen.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/xxhash.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+using namespace gemmgen;
+
+namespace {
+constexpr char kMagic[8] = {'G', 'G', 'C', 'U', 'B', 'I', 'N', 1};
+constexpr unsigned kVersion = 1;
+constexpr size_t kHeaderBytes = 96;
+
+void putU32(unsigned char *p, uint32_t v) { std::memcpy(p, &v, 4); }
+void putU64(unsigned char *p, uint64_t v) { std::memcpy(p, &v, 8); }
+uint32_t getU32(const unsigned char *p) { uint32_t v; std::memcpy(&v, p, 4); return v; }
+uint64_t getU64(const unsigned char *p) { uint64_t v; std::memcpy(&v, p, 8); return v; }
+
+uint64_t checksum(const std::string &log, const std::vector<char> &cubin) {
+  std::string all = log;
+  all.append(cubin.begin(), cubin.end());
+  return llvm::xxHash64(all);
+}
+} // namespace
+
+std::string KernelCache::defaultDirectory() {
+  if (const char *d = getenv("GEMMGEN_CACHE_DIR"); d && *d)
+    return d;
+  if (const char *x = getenv("XDG_CACHE_HOME"); x && *x)
+    return std::string(x) + "/gemmgen";
+  if (const char *h = getenv("HOME"); h && *h)
+    return std::string(h) + "/.cache/gemmgen";
+  return "/tmp/gemmgen-cache";
+}
+
+KernelCache::KernelCache(std::string dir) : dir_(dir.empty() ? defaultDirectory() : dir) {}
+
+std::string KernelCache::key(const std::vector<std::string> &parts) {
+  llvm::SHA256 sha;
+  for (const std::string &p : parts) {
+    std::string len = std::to_string(p.size()) + ":";
+    sha.update(llvm::StringRef(len));
+    sha.update(llvm::StringRef(p));
+  }
+  std::array<uint8_t, 32> digest = sha.final();
+  return llvm::toHex(llvm::ArrayRef<uint8_t>(digest.data(), digest.size()), /*LowerCase=*/true);
+}
+
+std::string KernelCache::pathFor(const std::string &key) const {
+  return dir_ + "/" + key + ".cubin";
+}
+
+std::optional<std::pair<std::vector<char>, std::string>>
+KernelCache::load(const std::string &key) const {
+  FILE *f = fopen(pathFor(key).c_str(), "rb");
+  if (!f)
+    return std::nullopt;
+  std::vector<unsigned char> data;
+  unsigned char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+    data.insert(data.end(), buf, buf + n);
+  fclose(f);
+  if (data.size() < kHeaderBytes || std::memcmp(data.data(), kMagic, 8) != 0 ||
+      getU32(data.data() + 8) != kVersion)
+    return std::nullopt;
+  uint64_t logBytes = getU32(data.data() + 12), cubinBytes = getU64(data.data() + 16);
+  if (data.size() != kHeaderBytes + logBytes + cubinBytes || cubinBytes == 0)
+    return std::nullopt; // truncated (or extended)
+  if (key.size() != 64 || std::memcmp(data.data() + 32, key.data(), 64) != 0)
+    return std::nullopt;
+  std::string log(reinterpret_cast<const char *>(data.data() + kHeaderBytes), logBytes);
+  std::vector<char> cubin(data.begin() + kHeaderBytes + logBytes, data.end());
+  if (checksum(log, cubin) != getU64(data.data() + 24))
+    return std::nullopt; // corrupt
+  return std::make_pair(std::move(cubin), std::move(log));
+}
+
+Status KernelCache::store(const std::string &key, const std::vector<char> &cubin,
+                          const std::string &log) const {
+  if (key.size() != 64)
+    return Status::error(ErrorCode::Io, "cache: bad key '" + key + "'");
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir_))
+    return Status::error(ErrorCode::Io,
+                         "cache: cannot create directory '" + dir_ + "': " + ec.message());
+  unsigned char header[kHeaderBytes] = {};
+  std::memcpy(header, kMagic, 8);
+  putU32(header + 8, kVersion);
+  putU32(header + 12, (uint32_t)log.size());
+  putU64(header + 16, cubin.size());
+  putU64(header + 24, checksum(log, cubin));
+  std::memcpy(header + 32, key.data(), 64);
+
+  static std::atomic<unsigned> counter{0};
+  std::string tmp = pathFor(key) + ".tmp." + std::to_string(getpid()) + "." +
+                    std::to_string(counter++) + "." +
+                    std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (fd < 0)
+    return Status::error(ErrorCode::Io, "cache: cannot create '" + tmp + "': " + strerror(errno));
+  auto writeAll = [fd](const void *p, size_t n) {
+    const char *c = static_cast<const char *>(p);
+    while (n) {
+      ssize_t w = ::write(fd, c, n);
+      if (w < 0) {
+        if (errno == EINTR)
+          continue;
+        return false;
+      }
+      c += w;
+      n -= (size_t)w;
+    }
+    return true;
+  };
+  bool ok = writeAll(header, kHeaderBytes) && writeAll(log.data(), log.size()) &&
+            writeAll(cubin.data(), cubin.size());
+  ok = (::fsync(fd) == 0) && ok;
+  ok = (::close(fd) == 0) && ok;
+  if (!ok || ::rename(tmp.c_str(), pathFor(key).c_str()) != 0) {
+    std::string err = strerror(errno);
+    ::unlink(tmp.c_str());
+    return Status::error(ErrorCode::Io, "cache: cannot write '" + pathFor(key) + "': " + err);
+  }
+  return Status::success();
+}

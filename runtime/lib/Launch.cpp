@@ -1,0 +1,168 @@
+//===- Launch.cpp - Pre-launch checks, grid, cluster launch ----------------===//
+//
+// Kernel::check runs every pre-launch check with a message that says what is
+// wrong and what TMA needs; Kernel::prepare builds the tensor maps and the
+// grid; Kernel::launch enqueues with cuLaunchKernelEx and the cluster
+// dimension attribute. The persistent grid is
+//   min(CTA tiles with M-tiles rounded up to whole clusters,
+//       co-resident clusters (cuOccupancyMaxActiveClusters, else
+//       SMs rounded down to a cluster multiple) × cluster size).
+//
+//===----------------------------------------------------------------------===//
+#include "Internal.h"
+
+#include <climits>
+#include <cstdio>
+#include <cstring>
+
+using namespace gemmgen;
+
+const KernelInfo &Kernel::info() const { return impl_->info; }
+const std::string &Kernel::source() const { return impl_->source; }
+CUfunction Kernel::function() const { return impl_->fn; }
+
+unsigned Kernel::gridSize(long long M, long long N) const {
+  const KernelABI &abi = impl_->abi;
+  if (M <= 0 || N <= 0)
+    return 0;
+  long long tilesM = (M + abi.tileM - 1) / abi.tileM;
+  long long tilesN = (N + abi.tileN - 1) / abi.tileN;
+  long long clusterTilesM = (tilesM + abi.clusterM - 1) / abi.clusterM;
+  long long total = clusterTilesM * abi.clusterM * tilesN;
+  if (!abi.persistent)
+    return (unsigned)std::min<long long>(total, INT_MAX / abi.clusterM * abi.clusterM);
+  long long resident = impl_->maxActiveClusters > 0
+                           ? (long long)impl_->maxActiveClusters * abi.clusterM
+                           : (long long)(impl_->rt->info.smCount / abi.clusterM) * abi.clusterM;
+  if (resident <= 0)
+    resident = abi.clusterM;
+  return (unsigned)std::min(total, resident);
+}
+
+static std::string hexPtr(CUdeviceptr p) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)p);
+  return buf;
+}
+
+Status Kernel::check(const GemmArgs &a) const {
+  if (Status s = impl_->rt->checkUsable(); !s)
+    return s;
+  return checkGemmArgs(impl_->abi, impl_->rt->info, a);
+}
+
+Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const GemmArgs &a) {
+  if (Status s = checkTargetRunsOn(abi.target, dev); !s)
+    return s;
+  auto invalid = [](std::string m) { return Status::error(ErrorCode::InvalidArgument, m); };
+  if (a.M <= 0 || a.N <= 0 || a.K <= 0)
+    return invalid("M, N and K must be positive (got M=" + std::to_string(a.M) +
+                   ", N=" + std::to_string(a.N) + ", K=" + std::to_string(a.K) + ")");
+  if (a.M > INT_MAX || a.N > INT_MAX || a.K > INT_MAX)
+    return invalid("M, N and K must be at most " + std::to_string(INT_MAX) + " (got M=" +
+                   std::to_string(a.M) + ", N=" + std::to_string(a.N) +
+                   ", K=" + std::to_string(a.K) + ")");
+  if (a.K % abi.kAlignment != 0)
+    return invalid("K=" + std::to_string(a.K) + " is not a multiple of " +
+                   std::to_string(abi.kAlignment) +
+                   "; TMA needs 16-byte aligned row strides (pad K with zeros to a multiple of " +
+                   std::to_string(abi.kAlignment) + ")");
+  struct Operand {
+    const char *name;
+    CUdeviceptr ptr;
+    long long ld, cols;
+    const char *colsName;
+  } ops[3] = {{"A", a.A, a.lda ? a.lda : a.K, a.K, "K"},
+              {"B", a.B, a.ldb ? a.ldb : a.K, a.K, "K"},
+              {"D", a.D, a.ldd ? a.ldd : a.N, a.N, "N"}};
+  for (const Operand &op : ops) {
+    std::string who = std::string("operand ") + op.name + ": ";
+    if (op.ld < op.cols)
+      return invalid(who + "leading dimension " + std::to_string(op.ld) +
+                     " is smaller than its row length " + op.colsName + "=" +
+                     std::to_string(op.cols));
+    if (op.ld % abi.ldAlignment != 0)
+      return invalid(who + "leading dimension " + std::to_string(op.ld) +
+                     " is not a multiple of " + std::to_string(abi.ldAlignment) +
+                     " elements; TMA needs 16-byte aligned row strides");
+    if (op.ptr == 0)
+      return invalid(who + "null device pointer");
+    if (op.ptr % 16 != 0)
+      return invalid(who + "device pointer " + hexPtr(op.ptr) +
+                     " is not 16-byte aligned; TMA needs 16-byte aligned global addresses");
+  }
+  if ((int)abi.sharedMemBytes > dev.maxSmemOptinBytes)
+    return invalid("this kernel needs " + std::to_string(abi.sharedMemBytes) +
+                   " bytes of dynamic shared memory per block; this GPU allows at most " +
+                   std::to_string(dev.maxSmemOptinBytes) + " (opt-in)");
+  return Status::success();
+}
+
+Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &a) const {
+  if (Status s = check(a); !s)
+    return s;
+  const KernelABI &abi = impl_->abi;
+  const DriverApi &drv = *impl_->rt->drv;
+  DType t = impl_->info.dtype;
+  PreparedLaunch p;
+  std::memset(p.tmA, 0, sizeof p.tmA);
+  std::memset(p.tmB, 0, sizeof p.tmB);
+  std::memset(p.tmD, 0, sizeof p.tmD);
+  if (Status s = encodeTensorMap2D(drv, p.tmA, a.A, t, a.M, a.K, a.lda ? a.lda : a.K, abi.boxA, "A"); !s)
+    return s;
+  if (Status s = encodeTensorMap2D(drv, p.tmB, a.B, t, a.N, a.K, a.ldb ? a.ldb : a.K, abi.boxB, "B"); !s)
+    return s;
+  if (Status s = encodeTensorMap2D(drv, p.tmD, a.D, t, a.M, a.N, a.ldd ? a.ldd : a.N, abi.boxD, "D"); !s)
+    return s;
+  p.M = (int)a.M;
+  p.N = (int)a.N;
+  p.K = (int)a.K;
+  p.gridX = gridSize(a.M, a.N);
+  p.gridY = 1;
+  return p;
+}
+
+Status Kernel::launch(const PreparedLaunch &p, CUstream stream) const {
+  const KernelABI &abi = impl_->abi;
+  const DriverApi &drv = *impl_->rt->drv;
+  if (Status s = impl_->rt->checkUsable(); !s)
+    return s;
+  if (p.gridX == 0)
+    return Status::error(ErrorCode::InvalidArgument, "empty launch (grid of 0 CTAs)");
+  CUresult r = drv.cuCtxSetCurrent(impl_->rt->ctx);
+  if (r != CUDA_SUCCESS)
+    return drv.fail(r, "cuCtxSetCurrent");
+  CUlaunchConfig cfg = {};
+  cfg.gridDimX = p.gridX;
+  cfg.gridDimY = p.gridY;
+  cfg.gridDimZ = 1;
+  cfg.blockDimX = abi.threadsPerBlock;
+  cfg.blockDimY = cfg.blockDimZ = 1;
+  cfg.sharedMemBytes = abi.sharedMemBytes;
+  cfg.hStream = stream;
+  CUlaunchAttribute attr = {};
+  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attr.value.clusterDim.x = abi.clusterM;
+  attr.value.clusterDim.y = 1;
+  attr.value.clusterDim.z = 1;
+  cfg.attrs = &attr;
+  cfg.numAttrs = abi.clusterM > 1 ? 1 : 0;
+  int M = p.M, N = p.N, K = p.K;
+  void *params[] = {const_cast<unsigned char *>(p.tmA), const_cast<unsigned char *>(p.tmB),
+                    const_cast<unsigned char *>(p.tmD), &M, &N, &K};
+  r = drv.cuLaunchKernelEx(&cfg, impl_->fn, params, nullptr);
+  if (r != CUDA_SUCCESS)
+    return drv.fail(r, "cuLaunchKernelEx(" + abi.kernelName + ", grid " +
+                           std::to_string(p.gridX) + ", block " +
+                           std::to_string(abi.threadsPerBlock) + ", cluster " +
+                           std::to_string(abi.clusterM) + ", smem " +
+                           std::to_string(abi.sharedMemBytes) + ")");
+  return Status::success();
+}
+
+Status Kernel::launch(const GemmArgs &args, CUstream stream) const {
+  Expected<PreparedLaunch> p = prepare(args);
+  if (!p)
+    return p.status();
+  return launch(*p, stream);
+}

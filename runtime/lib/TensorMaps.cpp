@@ -1,0 +1,55 @@
+//===- TensorMaps.cpp - cuTensorMapEncodeTiled for the kernel ABI ----------===//
+//
+// One 2-D tensor map per operand: a row-major rows×cols 16-bit matrix with
+// leading dimension `ld` (elements), dims given innermost first, the box
+// and swizzle the kernel's ABI asks for (128-byte swizzle for gemmgen's
+// kernels), out-of-bounds loads filled with zeros, stores clipped.
+//
+//===----------------------------------------------------------------------===//
+#include "Internal.h"
+
+using namespace gemmgen;
+
+Status gemmgen::encodeTensorMap2D(const DriverApi &drv, void *out, CUdeviceptr base, DType t,
+                                  long long rows, long long cols, long long ld,
+                                  const TmaBox &box, const char *operand) {
+  std::string who = std::string("operand ") + operand + ": ";
+  CUtensorMapSwizzle swizzle;
+  switch (box.swizzleBytes) {
+  case 0: swizzle = CU_TENSOR_MAP_SWIZZLE_NONE; break;
+  case 32: swizzle = CU_TENSOR_MAP_SWIZZLE_32B; break;
+  case 64: swizzle = CU_TENSOR_MAP_SWIZZLE_64B; break;
+  case 128: swizzle = CU_TENSOR_MAP_SWIZZLE_128B; break;
+  default:
+    return Status::error(ErrorCode::InvalidArgument,
+                         who + "TMA swizzle of " + std::to_string(box.swizzleBytes) +
+                             " bytes is not one of 0, 32, 64, 128");
+  }
+  const unsigned elemBytes = (unsigned)sizeOf(t);
+  if (box.inner == 0 || box.outer == 0 || box.inner > 256 || box.outer > 256)
+    return Status::error(ErrorCode::InvalidArgument,
+                         who + "TMA box " + std::to_string(box.inner) + "x" +
+                             std::to_string(box.outer) + " is out of range (1..256 per dimension)");
+  if (box.swizzleBytes && box.inner * elemBytes > box.swizzleBytes)
+    return Status::error(ErrorCode::InvalidArgument,
+                         who + "TMA box inner extent " + std::to_string(box.inner * elemBytes) +
+                             " bytes exceeds the " + std::to_string(box.swizzleBytes) +
+                             "-byte swizzle span");
+  cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
+  cuuint64_t strides[1] = {(cuuint64_t)ld * elemBytes};
+  cuuint32_t boxDim[2] = {box.inner, box.outer};
+  cuuint32_t elemStrides[2] = {1, 1};
+  CUresult r = drv.cuTensorMapEncodeTiled(
+      static_cast<CUtensorMap *>(out),
+      t == DType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
+      reinterpret_cast<void *>(base), dims, strides, boxDim, elemStrides,
+      CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    return Status::error(ErrorCode::InvalidArgument,
+                         who + "cuTensorMapEncodeTiled failed (" + std::to_string(rows) + "x" +
+                             std::to_string(cols) + ", ld " + std::to_string(ld) + ", box " +
+                             std::to_string(box.inner) + "x" + std::to_string(box.outer) +
+                             "): " + drv.errorString(r));
+  return Status::success();
+}

@@ -1,0 +1,212 @@
+//===- Verifier.cpp - Random inputs, reference GEMM, error reduction -------===//
+//
+// GemmVerifier: three small NVRTC-compiled helper kernels shared by
+// `gemmgen run`, `gemmgen bench`, the GPU tests and the example.
+//   gg_fill_normal     N(0,1) via Box-Muller over splitmix64(seed, index)
+//   gg_reference_gemm  64×64-tiled SIMT GEMM, f32 accumulate, f32 output
+//   gg_compare         ‖D−ref‖², ‖ref‖², max |D−ref|, count of non-finite D
+//
+//===----------------------------------------------------------------------===//
+#include "Internal.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace gemmgen;
+
+static const char *kVerifierSource = R"CUDA(
+typedef unsigned short u16;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+
+__device__ __forceinline__ u64 mix64(u64 z) {  // splitmix64 finaliser
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+__device__ __forceinline__ u16 f32_to_16(float f, int bf16) {
+  u16 h;
+  if (bf16) asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f));
+  else asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+  return h;
+}
+__device__ __forceinline__ float f16_to_f32(u16 h, int bf16) {
+  if (bf16) return __uint_as_float(((u32)h) << 16);
+  float f;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+  return f;
+}
+
+extern "C" __global__ void gg_fill_normal(u16 *p, long long rows, long long cols, long long ld,
+                                          int bf16, u64 seed) {
+  const long long total = rows * cols;
+  const u64 s = mix64(seed);
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
+       i += (long long)gridDim.x * blockDim.x) {
+    const long long r = i / cols, c = i - r * cols;
+    const u64 h = mix64(s ^ (u64)i);
+    const float u1 = (float)((h >> 40) + 1) * (1.0f / 16777216.0f);     // (0, 1]
+    const float u2 = (float)(h & 0xffffffull) * (1.0f / 16777216.0f);   // [0, 1)
+    const float z = sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2);
+    p[r * ld + c] = f32_to_16(z, bf16);
+  }
+}
+
+// C[M,N] (f32, ld N) = A[M,K] · B[N,K]^T; 256 threads, 64×64 tile, 4×4 per thread.
+extern "C" __global__ void __launch_bounds__(256)
+gg_reference_gemm(const u16 *A, const u16 *B, float *C, int M, int N, int K, long long lda,
+                  long long ldb, int bf16) {
+  __shared__ float As[16][64 + 1];
+  __shared__ float Bs[16][64 + 1];
+  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+  const long long m0 = (long long)blockIdx.y * 64, n0 = (long long)blockIdx.x * 64;
+  float acc[4][4];
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) acc[i][j] = 0.f;
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    for (int i = threadIdx.x; i < 1024; i += 256) {
+      const int r = i / 16, kk = i % 16;
+      const long long k = k0 + kk;
+      const long long m = m0 + r, n = n0 + r;
+      As[kk][r] = (m < M && k < K) ? f16_to_f32(A[m * lda + k], bf16) : 0.f;
+      Bs[kk][r] = (n < N && k < K) ? f16_to_f32(B[n * ldb + k], bf16) : 0.f;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int kk = 0; kk < 16; ++kk) {
+      float a[4], b[4];
+      for (int i = 0; i < 4; ++i) a[i] = As[kk][ty + 16 * i];
+      for (int j = 0; j < 4; ++j) b[j] = Bs[kk][tx + 16 * j];
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    }
+    __syncthreads();
+  }
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) {
+      const long long m = m0 + ty + 16 * i, n = n0 + tx + 16 * j;
+      if (m < M && n < N) C[m * N + n] = acc[i][j];
+    }
+}
+
+// out[0] += Σ(D−ref)², out[1] += Σref², out[2] = max |D−ref| (as ordered bits), cnt += #non-finite D
+extern "C" __global__ void gg_compare(const u16 *D, long long ldd, const void *ref, int refIs16,
+                                      int M, int N, int bf16, double *out,
+                                      unsigned long long *nonFinite) {
+  double err2 = 0, ref2 = 0, maxAbs = 0;
+  unsigned long long bad = 0;
+  const long long total = (long long)M * N;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
+       i += (long long)gridDim.x * blockDim.x) {
+    const long long r = i / N, c = i - r * N;
+    const float d = f16_to_f32(D[r * ldd + c], bf16);
+    const float x = refIs16 ? f16_to_f32(((const u16 *)ref)[i], bf16) : ((const float *)ref)[i];
+    if (!isfinite(d)) { ++bad; continue; }
+    const double e = (double)d - (double)x;
+    err2 += e * e;
+    ref2 += (double)x * x;
+    maxAbs = fmax(maxAbs, fabs(e));
+  }
+  for (int o = 16; o > 0; o /= 2) {
+    err2 += __shfl_down_sync(0xffffffffu, err2, o);
+    ref2 += __shfl_down_sync(0xffffffffu, ref2, o);
+    maxAbs = fmax(maxAbs, __shfl_down_sync(0xffffffffu, maxAbs, o));
+    bad += __shfl_down_sync(0xffffffffu, bad, o);
+  }
+  if (threadIdx.x % 32 == 0) {
+    atomicAdd(&out[0], err2);
+    atomicAdd(&out[1], ref2);
+    atomicMax((unsigned long long *)&out[2], (unsigned long long)__double_as_longlong(maxAbs));
+    atomicAdd(nonFinite, bad);
+  }
+}
+)CUDA";
+
+struct GemmVerifier::Impl {
+  Runtime rt;
+  std::optional<Module> module;
+  CUfunction fill = nullptr, ref = nullptr, cmp = nullptr;
+  CUdeviceptr scratch = 0; // 3 doubles + 1 u64
+  explicit Impl(Runtime r) : rt(std::move(r)) {}
+  ~Impl() { (void)rt.free(scratch); }
+};
+
+Expected<GemmVerifier> GemmVerifier::create(const Runtime &rt) {
+  auto impl = std::make_shared<Impl>(rt);
+  Expected<Module> m = rt.loadModule(kVerifierSource, "gemmgen_verifier.cu");
+  if (!m)
+    return m.status();
+  impl->module = *m;
+  for (auto [name, fn] : {std::make_pair("gg_fill_normal", &impl->fill),
+                          std::make_pair("gg_reference_gemm", &impl->ref),
+                          std::make_pair("gg_compare", &impl->cmp)}) {
+    Expected<CUfunction> f = m->function(name);
+    if (!f)
+      return f.status();
+    *fn = *f;
+  }
+  Expected<CUdeviceptr> s = rt.alloc(32);
+  if (!s)
+    return s.status();
+  impl->scratch = *s;
+  return GemmVerifier(impl);
+}
+
+Status GemmVerifier::fillNormal2D(CUdeviceptr p, long long rows, long long cols, long long ld,
+                                  DType t, std::uint64_t seed, CUstream s) const {
+  int bf16 = t == DType::BF16;
+  unsigned long long sd = seed;
+  void *params[] = {&p, &rows, &cols, &ld, &bf16, &sd};
+  long long total = rows * cols;
+  unsigned blocks = (unsigned)std::min<long long>((total + 255) / 256, 4096);
+  if (blocks == 0)
+    return Status::success();
+  return impl_->rt.launchRaw(impl_->fill, blocks, 1, 256, 0, s, params);
+}
+
+Status GemmVerifier::fillNormal(CUdeviceptr p, std::size_t count, DType t, std::uint64_t seed,
+                                CUstream s) const {
+  return fillNormal2D(p, 1, (long long)count, (long long)count, t, seed, s);
+}
+
+Status GemmVerifier::reference(const GemmArgs &a, DType t, CUdeviceptr refF32,
+                               CUstream s) const {
+  int M = (int)a.M, N = (int)a.N, K = (int)a.K, bf16 = t == DType::BF16;
+  long long lda = a.lda ? a.lda : a.K, ldb = a.ldb ? a.ldb : a.K;
+  CUdeviceptr A = a.A, B = a.B;
+  void *params[] = {&A, &B, &refF32, &M, &N, &K, &lda, &ldb, &bf16};
+  return impl_->rt.launchRaw(impl_->ref, (unsigned)((N + 63) / 64), (unsigned)((M + 63) / 64),
+                             256, 0, s, params);
+}
+
+Expected<GemmVerifier::Comparison> GemmVerifier::compare(const GemmArgs &a, DType t,
+                                                         CUdeviceptr ref, bool refIs16Bit,
+                                                         CUstream s) const {
+  const DriverApi &drv = *impl_->rt.impl()->drv;
+  CUresult r = drv.cuMemsetD32Async(impl_->scratch, 0, 8, s);
+  if (r != CUDA_SUCCESS)
+    return drv.fail(r, "cuMemsetD32Async");
+  CUdeviceptr D = a.D, out = impl_->scratch, cnt = impl_->scratch + 24;
+  long long ldd = a.ldd ? a.ldd : a.N;
+  int M = (int)a.M, N = (int)a.N, bf16 = t == DType::BF16, is16 = refIs16Bit;
+  void *params[] = {&D, &ldd, &ref, &is16, &M, &N, &bf16, &out, &cnt};
+  long long total = a.M * a.N;
+  unsigned blocks = (unsigned)std::max<long long>(1, std::min<long long>((total + 255) / 256, 2048));
+  if (Status st = impl_->rt.launchRaw(impl_->cmp, blocks, 1, 256, 0, s, params); !st)
+    return st;
+  if (Status st = impl_->rt.wait(s, 600); !st)
+    return st;
+  double host[3];
+  unsigned long long bad = 0;
+  if (Status st = impl_->rt.copyToHost(host, impl_->scratch, sizeof host); !st)
+    return st;
+  if (Status st = impl_->rt.copyToHost(&bad, cnt, sizeof bad); !st)
+    return st;
+  Comparison c;
+  c.count = total;
+  c.nonFinite = (long long)bad;
+  c.relFrobenius = host[1] > 0 ? std::sqrt(host[0] / host[1]) : (host[0] > 0 ? INFINITY : 0.0);
+  c.maxAbsError = host[2];
+  return c;
+}

@@ -1,0 +1,297 @@
+//===- GpuGemmTest.cpp - Every sm_90a spec on the GPU (ctest label gpu) ----===//
+//
+// For every spec in specs/sm90/*.yaml (and the hand-written prototype
+// tools/proto/ws_gemm_sm90.cu, when present) × a shape set with residues:
+// fresh random normal inputs per run, D poisoned with NaN, one launch under
+// the watchdog, every element checked written, relative Frobenius error
+// against an fp32-accumulate reference ≤ GemmVerifier::kTolerance.
+// Plus the pre-launch checks with their exact messages, and the watchdog.
+//
+// Without a GPU every test is skipped with the reason. Specs are found in
+// $GEMMGEN_SPECS_DIR, else <source>/specs/sm90, else ./specs/sm90.
+//
+//===----------------------------------------------------------------------===//
+#include "gemmgen/KernelABI.h"
+#include "gemmgen/Pipeline.h"
+#include "gemmgen/gemmgen.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+
+using namespace gemmgen;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path sourceDir() {
+  if (const char *d = getenv("GEMMGEN_SOURCE_DIR"); d && *d)
+    return d;
+  if (fs::exists(fs::path(GEMMGEN_SOURCE_DIR) / "specs"))
+    return GEMMGEN_SOURCE_DIR;
+  return fs::current_path();
+}
+
+fs::path specsDir() {
+  if (const char *d = getenv("GEMMGEN_SPECS_DIR"); d && *d)
+    return d;
+  return sourceDir() / "specs" / "sm90";
+}
+
+const char *kProto = "proto:ws_gemm_sm90";
+
+std::vector<std::string> kernelsUnderTest() {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (auto &e : fs::directory_iterator(specsDir(), ec))
+    if (e.path().extension() == ".yaml")
+      out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  if (fs::exists(sourceDir() / "tools/proto/ws_gemm_sm90.cu"))
+    out.push_back(kProto);
+  if (out.empty())
+    out.push_back("(no specs found)");
+  return out;
+}
+
+struct Shape {
+  long long M, N, K;
+};
+const Shape kShapes[] = {{4096, 4096, 4096}, {8192, 8192, 8192}, {4000, 4000, 4000},
+                         {129, 257, 72},     {1, 4096, 4096},    {8192, 136, 8192},
+                         {4096, 4096, 8},    {256, 256, 64}};
+
+/// One Runtime and one compiled kernel per spec for the whole binary.
+struct Gpu {
+  std::optional<Runtime> rt;
+  std::optional<GemmVerifier> ver;
+  CUstream stream = nullptr;
+  std::string why; ///< why there is no GPU
+  std::map<std::string, Expected<Kernel>> kernels;
+
+  static Gpu &get() {
+    static Gpu g;
+    return g;
+  }
+  Gpu() {
+    Expected<Runtime> r = Runtime::open();
+    if (!r) {
+      why = r.status().message();
+      return;
+    }
+    rt = *r;
+    Expected<GemmVerifier> v = GemmVerifier::create(*rt);
+    if (!v) {
+      why = "verifier: " + v.status().message();
+      rt.reset();
+      return;
+    }
+    ver = *v;
+    Expected<CUstream> s = rt->createStream();
+    if (s)
+      stream = *s;
+  }
+
+  const Expected<Kernel> &kernel(const std::string &name) {
+    auto it = kernels.find(name);
+    if (it != kernels.end())
+      return it->second;
+    if (name == kProto) {
+      // The prototype's constants (tools/proto/ws_gemm_sm90.cu defaults):
+      // bf16, 128×256×64, 4 stages, 2 consumers, 2×1 cluster.
+      std::ifstream f(sourceDir() / "tools/proto/ws_gemm_sm90.cu");
+      std::stringstream ss;
+      ss << f.rdbuf();
+      KernelABI abi;
+      abi.kernelName = "gemmgen_ws_gemm_sm90";
+      abi.target = Target::SM90a;
+      abi.aType = abi.bType = abi.dType = ScalarType::BF16;
+      abi.threadsPerBlock = 384;
+      abi.sharedMemBytes = 4 * 128 * 64 * 2 + 4 * 256 * 64 * 2 + 2 * 64 * 128 * 2 + 2 * 4 * 8 + 1024;
+      abi.clusterM = 2;
+      abi.tileM = 128, abi.tileN = 256, abi.tileK = 64;
+      abi.boxA = {64, 128, 128};
+      abi.boxB = {64, 128, 128};
+      abi.boxD = {64, 64, 128};
+      return kernels.emplace(name, rt->loadKernel(ss.str(), abi)).first->second;
+    }
+    return kernels.emplace(name, rt->compileFile((specsDir() / name).string())).first->second;
+  }
+};
+
+#define REQUIRE_GPU()                                                                            \
+  do {                                                                                           \
+    if (!Gpu::get().rt)                                                                          \
+      GTEST_SKIP() << "no GPU: " << Gpu::get().why;                                              \
+  } while (0)
+
+long long roundUp(long long x, long long m) { return (x + m - 1) / m * m; }
+
+class SpecShape : public ::testing::TestWithParam<std::tuple<std::string, Shape>> {};
+
+TEST_P(SpecShape, MatchesReferenceAndWritesEveryElement) {
+  REQUIRE_GPU();
+  Gpu &gpu = Gpu::get();
+  const auto &[name, shape] = GetParam();
+  ASSERT_NE(name, "(no specs found)") << "no specs in " << specsDir();
+  const Expected<Kernel> &k = gpu.kernel(name);
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  if (k->info().target != "sm_90a")
+    GTEST_SKIP() << name << " targets " << k->info().target;
+  const Runtime &rt = *gpu.rt;
+  const DType t = k->info().dtype;
+  GemmArgs a;
+  a.M = shape.M, a.N = shape.N, a.K = shape.K;
+  a.lda = a.ldb = a.K;
+  a.ldd = roundUp(a.N, 8); // TMA: 16-byte row strides (N = 257 is padded)
+  std::vector<CUdeviceptr> bufs;
+  auto alloc = [&](size_t bytes) {
+    Expected<CUdeviceptr> p = rt.alloc(bytes);
+    EXPECT_TRUE(p.ok()) << p.status().message();
+    bufs.push_back(p.ok() ? *p : 0);
+    return bufs.back();
+  };
+  a.A = alloc(a.M * a.lda * 2);
+  a.B = alloc(a.N * a.ldb * 2);
+  a.D = alloc(a.M * a.ldd * 2);
+  CUdeviceptr ref = alloc(a.M * a.N * 4);
+  struct Free {
+    const Runtime &rt;
+    std::vector<CUdeviceptr> &b;
+    ~Free() {
+      for (CUdeviceptr p : b)
+        (void)rt.free(p);
+    }
+  } freeAll{rt, bufs};
+  ASSERT_FALSE(HasFailure());
+
+  const uint64_t seed = std::random_device{}();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  ASSERT_TRUE(gpu.ver->fillNormal2D(a.A, a.M, a.K, a.lda, t, seed * 2 + 1, gpu.stream).ok());
+  ASSERT_TRUE(gpu.ver->fillNormal2D(a.B, a.N, a.K, a.ldb, t, seed * 2 + 2, gpu.stream).ok());
+  ASSERT_TRUE(rt.fill16Async(a.D, GemmVerifier::kPoison, a.M * a.ldd, gpu.stream).ok());
+  Status s = k->launch(a, gpu.stream);
+  ASSERT_TRUE(s.ok()) << s.message();
+  s = rt.wait(gpu.stream, watchdogSeconds(a.M, a.N, a.K));
+  if (s.code() == ErrorCode::Timeout) {
+    fprintf(stderr, "%s\n", s.message().c_str());
+    std::_Exit(4); // the context is unusable; do not hang the test run
+  }
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_TRUE(gpu.ver->reference(a, t, ref, gpu.stream).ok());
+  Expected<GemmVerifier::Comparison> c = gpu.ver->compare(a, t, ref, false, gpu.stream);
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_EQ(c->nonFinite, 0) << "elements left unwritten (poison) or NaN";
+  EXPECT_LE(c->relFrobenius, GemmVerifier::kTolerance);
+  printf("[ result ] %s %lldx%lldx%lld %s: rel err %.3e, max |err| %.3e, unwritten %lld\n",
+         name.c_str(), a.M, a.N, a.K, toString(t), c->relFrobenius, c->maxAbsError,
+         c->nonFinite);
+}
+
+std::string paramName(const ::testing::TestParamInfo<SpecShape::ParamType> &info) {
+  std::string n = std::get<0>(info.param);
+  for (char &ch : n)
+    if (!isalnum((unsigned char)ch))
+      ch = '_';
+  const Shape &s = std::get<1>(info.param);
+  return n + "_" + std::to_string(s.M) + "x" + std::to_string(s.N) + "x" + std::to_string(s.K);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sm90, SpecShape,
+                         ::testing::Combine(::testing::ValuesIn(kernelsUnderTest()),
+                                            ::testing::ValuesIn(kShapes)),
+                         paramName);
+
+/// The pre-launch checks on a real kernel and real pointers.
+TEST(LaunchChecksOnGpu, ExactMessages) {
+  REQUIRE_GPU();
+  Gpu &gpu = Gpu::get();
+  std::string first = kernelsUnderTest().front();
+  const Expected<Kernel> &k = gpu.kernel(first);
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  const Runtime &rt = *gpu.rt;
+  Expected<CUdeviceptr> buf = rt.alloc(3 << 20);
+  ASSERT_TRUE(buf.ok());
+  GemmArgs good{*buf, *buf + (1 << 20), *buf + (2 << 20), 256, 256, 64, 0, 0, 0};
+  EXPECT_TRUE(k->check(good).ok()) << k->check(good).message();
+
+  GemmArgs a = good;
+  a.A += 2;
+  std::string msg = k->launch(a, gpu.stream).message();
+  EXPECT_EQ(msg.rfind("operand A: device pointer 0x", 0), 0u) << msg;
+  EXPECT_NE(msg.find(" is not 16-byte aligned; TMA needs 16-byte aligned global addresses"),
+            std::string::npos)
+      << msg;
+  a = good;
+  a.K = 1000, a.ldb = 1001;
+  EXPECT_EQ(k->launch(a, gpu.stream).message(),
+            "operand B: leading dimension 1001 is not a multiple of 8 elements; TMA needs "
+            "16-byte aligned row strides");
+  a = good;
+  a.K = 1001;
+  EXPECT_EQ(k->launch(a, gpu.stream).message(),
+            "K=1001 is not a multiple of 8; TMA needs 16-byte aligned row strides (pad K with "
+            "zeros to a multiple of 8)");
+  a = good;
+  a.M = 0;
+  EXPECT_EQ(k->launch(a, gpu.stream).message(),
+            "M, N and K must be positive (got M=0, N=256, K=64)");
+  a = good;
+  a.N = 0, a.K = -8;
+  EXPECT_EQ(k->launch(a, gpu.stream).message(),
+            "M, N and K must be positive (got M=256, N=0, K=-8)");
+  (void)rt.free(*buf);
+
+  // An sm_100a kernel is refused on this GPU before anything is compiled.
+  KernelABI abi;
+  abi.kernelName = "k";
+  abi.target = Target::SM100a;
+  abi.threadsPerBlock = 128;
+  abi.tileM = abi.tileN = 128;
+  Expected<Kernel> bw = rt.loadKernel("", abi);
+  ASSERT_FALSE(bw.ok());
+  if (rt.device().ccMajor == 9 && rt.device().ccMinor == 0) {
+    EXPECT_EQ(bw.status().message(),
+              "this kernel targets sm_100a (Blackwell); this GPU is sm_90 — sm_100a code is "
+              "compile-verified and simulated here, not run");
+  }
+}
+
+/// A kernel that never finishes (it spins for at most 30 s) is reported by
+/// the watchdog; run in a child process (the context is unusable after).
+TEST(WatchdogDeathTest, ReportsAHungKernelAndExits) {
+  REQUIRE_GPU();
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        Expected<Runtime> rt = Runtime::open();
+        if (!rt)
+          std::_Exit(10);
+        Expected<Module> m = rt->loadModule(R"(
+          extern "C" __global__ void gg_spin() {
+            unsigned long long t0, t;
+            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+            do { asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); } while (t - t0 < 30000000000ull);
+          })",
+                                            "spin.cu");
+        if (!m)
+          std::_Exit(11);
+        Expected<CUfunction> f = m->function("gg_spin");
+        Expected<CUstream> s = rt->createStream();
+        if (!f || !s || !rt->launchRaw(*f, 1, 1, 32, 0, *s, nullptr).ok())
+          std::_Exit(12);
+        Status st = rt->wait(*s, 2.0);
+        fprintf(stderr, "%s\n", st.message().c_str());
+        std::_Exit(st.code() == ErrorCode::Timeout ? 4 : 13);
+      },
+      ::testing::ExitedWithCode(4),
+      "kernel did not finish within 2 s: likely a barrier deadlock; rerun with --debug-hangs");
+}
+
+} // namespace

@@ -1,0 +1,345 @@
+//===- RuntimeTest.cpp - Runtime pieces that need no GPU -------------------===//
+//
+// The kernel cache (hashing, atomic writes, corrupt and truncated entries
+// rebuilt), NVRTC compiling the device header + a kernel for sm_90a, the
+// ptxas report parser, the pre-launch checks' exact messages, and
+// Runtime::open() without a driver.
+//
+//===----------------------------------------------------------------------===//
+#include "gemmgen/KernelABI.h"
+#include "gemmgen/gemmgen.h"
+
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+using namespace gemmgen;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// A fresh, empty cache directory per test.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    char tmpl[] = "/tmp/gemmgen-runtime-test-XXXXXX";
+    path = mkdtemp(tmpl);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+const char *kTinyKernel = R"(
+#include "gemmgen/device/sm90_ptx.cuh"
+namespace ptx = gemmgen::sm90;
+extern "C" __global__ void gg_tiny(float *out, int n) {
+  __shared__ __align__(8) unsigned long long bar;
+  if (threadIdx.x == 0) {
+    ptx::mbar_init(ptx::smem_addr(&bar), 1);
+    ptx::fence_mbarrier_init();
+  }
+  __syncthreads();
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = ptx::elect_one_sync() ? 1.f : 0.f;
+}
+)";
+
+} // namespace
+
+TEST(KernelCache, KeyIsStableAndLengthPrefixed) {
+  std::string k1 = KernelCache::key({"ab", "c"});
+  EXPECT_EQ(k1.size(), 64u);
+  EXPECT_EQ(k1, KernelCache::key({"ab", "c"}));
+  EXPECT_NE(k1, KernelCache::key({"a", "bc"}));
+  EXPECT_NE(k1, KernelCache::key({"abc"}));
+  EXPECT_NE(k1, KernelCache::key({"ab", "c", ""}));
+  for (char ch : k1)
+    EXPECT_TRUE(isxdigit((unsigned char)ch));
+}
+
+TEST(KernelCache, DirectoryFromEnvironment) {
+  setenv("GEMMGEN_CACHE_DIR", "/tmp/gg-cache-env-test", 1);
+  EXPECT_EQ(KernelCache::defaultDirectory(), "/tmp/gg-cache-env-test");
+  EXPECT_EQ(KernelCache().directory(), "/tmp/gg-cache-env-test");
+  unsetenv("GEMMGEN_CACHE_DIR");
+  EXPECT_EQ(KernelCache("/x/y").directory(), "/x/y");
+}
+
+TEST(KernelCache, AtomicStoreAndLoad) {
+  TempDir dir;
+  KernelCache cache((dir.path / "nested" / "cache").string()); // created on demand
+  std::string key = KernelCache::key({"entry"});
+  EXPECT_FALSE(cache.load(key).has_value());
+  std::vector<char> cubin = {'\x7f', 'E', 'L', 'F', 0, 1, 2, 3};
+  ASSERT_TRUE(cache.store(key, cubin, "ptxas info : Used 8 registers").ok());
+  auto hit = cache.load(key);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->first, cubin);
+  EXPECT_EQ(hit->second, "ptxas info : Used 8 registers");
+  // Overwrite (what a second process storing the same key does).
+  std::vector<char> cubin2(1000, 'x');
+  ASSERT_TRUE(cache.store(key, cubin2, "").ok());
+  EXPECT_EQ(cache.load(key)->first, cubin2);
+  // No temporary files are left behind.
+  int files = 0;
+  for (auto &e : fs::directory_iterator(cache.directory())) {
+    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
+    ++files;
+  }
+  EXPECT_EQ(files, 1);
+}
+
+TEST(KernelCache, ConcurrentWritersLeaveAWholeEntry) {
+  TempDir dir;
+  KernelCache cache(dir.path.string());
+  std::string key = KernelCache::key({"racy"});
+  std::vector<char> big(1 << 20, 'q');
+  pid_t pids[4];
+  for (pid_t &pid : pids) {
+    pid = fork();
+    if (pid == 0) {
+      for (int i = 0; i < 20; ++i)
+        if (!cache.store(key, big, "log").ok())
+          _exit(1);
+      _exit(0);
+    }
+  }
+  for (int i = 0; i < 50; ++i) { // readers never see a partial entry
+    auto e = cache.load(key);
+    if (e) {
+      ASSERT_EQ(e->first.size(), big.size());
+    }
+  }
+  for (pid_t pid : pids) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  ASSERT_TRUE(cache.load(key).has_value());
+}
+
+TEST(KernelCache, CorruptOrTruncatedEntryIsAMiss) {
+  TempDir dir;
+  KernelCache cache(dir.path.string());
+  std::string key = KernelCache::key({"corrupt"});
+  std::vector<char> cubin(4096, 'c');
+  ASSERT_TRUE(cache.store(key, cubin, "log").ok());
+  std::string path = cache.pathFor(key);
+  {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(2000);
+    f.put('X'); // one flipped byte in the payload
+  }
+  EXPECT_FALSE(cache.load(key).has_value());
+  ASSERT_TRUE(cache.store(key, cubin, "log").ok());
+  EXPECT_TRUE(cache.load(key).has_value());
+  fs::resize_file(path, fs::file_size(path) - 100); // truncated
+  EXPECT_FALSE(cache.load(key).has_value());
+  fs::resize_file(path, 10); // shorter than the header
+  EXPECT_FALSE(cache.load(key).has_value());
+  // An entry stored under another key's name is rejected too.
+  std::string other = KernelCache::key({"other"});
+  ASSERT_TRUE(cache.store(other, cubin, "").ok());
+  fs::copy_file(cache.pathFor(other), path, fs::copy_options::overwrite_existing);
+  EXPECT_FALSE(cache.load(key).has_value());
+}
+
+TEST(Nvrtc, CompilesDeviceHeaderForSm90aAndReportsResources) {
+  TempDir dir;
+  CompileOptions opts;
+  opts.cacheDir = dir.path.string();
+  Expected<CubinResult> r = compileCudaSource(kTinyKernel, "tiny.cu", "sm_90a", "gg_tiny", opts);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_FALSE(r->fromCache);
+  EXPECT_GT(r->cubin.size(), 100u);
+  EXPECT_EQ(std::string(r->cubin.data() + 1, 3), "ELF");
+  const ResourceUsage &u = r->usage;
+  ASSERT_TRUE(u.valid) << r->log;
+  EXPECT_EQ(u.function, "gg_tiny");
+  EXPECT_EQ(u.arch, "sm_90a");
+  EXPECT_GT(u.registers, 0);
+  EXPECT_EQ(u.spillStoreBytes, 0);
+  EXPECT_EQ(u.spillLoadBytes, 0);
+  EXPECT_GE(u.staticSmemBytes, 8);
+
+  // The second compile is a cache hit with the same report.
+  Expected<CubinResult> again = compileCudaSource(kTinyKernel, "tiny.cu", "sm_90a", "gg_tiny", opts);
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->fromCache);
+  EXPECT_EQ(again->cubin, r->cubin);
+  EXPECT_EQ(again->usage.registers, u.registers);
+
+  // A corrupted entry is rebuilt.
+  int entries = 0;
+  for (auto &e : fs::directory_iterator(dir.path)) {
+    fs::resize_file(e.path(), fs::file_size(e.path()) / 2);
+    ++entries;
+  }
+  EXPECT_EQ(entries, 1);
+  Expected<CubinResult> rebuilt = compileCudaSource(kTinyKernel, "tiny.cu", "sm_90a", "gg_tiny", opts);
+  ASSERT_TRUE(rebuilt.ok());
+  EXPECT_FALSE(rebuilt->fromCache);
+  EXPECT_EQ(rebuilt->cubin, r->cubin);
+  Expected<CubinResult> third = compileCudaSource(kTinyKernel, "tiny.cu", "sm_90a", "gg_tiny", opts);
+  EXPECT_TRUE(third.ok() && third->fromCache);
+
+  // Different options are a different entry.
+  opts.extraOptions = {"-DSOMETHING=1"};
+  Expected<CubinResult> other = compileCudaSource(kTinyKernel, "tiny.cu", "sm_90a", "gg_tiny", opts);
+  ASSERT_TRUE(other.ok());
+  EXPECT_FALSE(other->fromCache);
+}
+
+TEST(Nvrtc, CompileErrorCarriesTheLog) {
+  CompileOptions opts;
+  opts.useCache = false;
+  Expected<CubinResult> r =
+      compileCudaSource("extern \"C\" __global__ void k() { undefined_thing(); }", "bad.cu",
+                        "sm_90a", "k", opts);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::CompileError);
+  EXPECT_NE(r.status().message().find("undefined_thing"), std::string::npos)
+      << r.status().message();
+}
+
+TEST(Nvrtc, Sm100aCompilesWithoutAGpu) {
+  CompileOptions opts;
+  opts.useCache = false;
+  Expected<CubinResult> r = compileCudaSource(
+      "extern \"C\" __global__ void k(float *p) { p[threadIdx.x] = 1.f; }", "k.cu", "sm_100a",
+      "k", opts);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->usage.arch, "sm_100a");
+}
+
+TEST(PtxasReport, ParsesRegistersSpillsAndWarnings) {
+  const std::string log =
+      "ptxas info    : 0 bytes gmem\n"
+      "ptxas info    : Compiling entry function 'other' for 'sm_90a'\n"
+      "ptxas info    : Function properties for other\n"
+      "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 12 registers, used 0 barriers, 384 bytes cmem[0]\n"
+      "ptxas info    : Compiling entry function 'gemm' for 'sm_90a'\n"
+      "ptxas warning : (C7511) Potential Performance Loss: wgmma.mma_async instructions are "
+      "serialized\n"
+      "ptxas info    : Function properties for gemm\n"
+      "    48 bytes stack frame, 24 bytes spill stores, 16 bytes spill loads\n"
+      "ptxas info    : Used 168 registers, used 1 barriers, 1536 bytes smem, 400 bytes "
+      "cmem[0]\n";
+  ResourceUsage u = parsePtxasReport(log, "gemm");
+  ASSERT_TRUE(u.valid);
+  EXPECT_EQ(u.function, "gemm");
+  EXPECT_EQ(u.arch, "sm_90a");
+  EXPECT_EQ(u.registers, 168);
+  EXPECT_EQ(u.barriers, 1);
+  EXPECT_EQ(u.staticSmemBytes, 1536);
+  EXPECT_EQ(u.stackFrameBytes, 48);
+  EXPECT_EQ(u.spillStoreBytes, 24);
+  EXPECT_EQ(u.spillLoadBytes, 16);
+  EXPECT_TRUE(u.hasSpills());
+  ASSERT_EQ(u.warnings.size(), 1u);
+  EXPECT_NE(u.warnings[0].find("C7511"), std::string::npos);
+
+  ResourceUsage first = parsePtxasReport(log);
+  EXPECT_EQ(first.function, "other");
+  EXPECT_EQ(first.registers, 12);
+  EXPECT_FALSE(first.hasSpills());
+  EXPECT_FALSE(parsePtxasReport(log, "missing").valid);
+  EXPECT_FALSE(parsePtxasReport("").valid);
+}
+
+namespace {
+KernelABI testABI(Target target = Target::SM90a) {
+  KernelABI abi;
+  abi.kernelName = "k";
+  abi.target = target;
+  abi.threadsPerBlock = 384;
+  abi.sharedMemBytes = 200000;
+  abi.clusterM = 2;
+  abi.tileM = 128, abi.tileN = 256, abi.tileK = 64;
+  abi.boxA = {64, 128, 128};
+  abi.boxB = {64, 128, 128};
+  abi.boxD = {64, 64, 128};
+  return abi;
+}
+DeviceInfo h200() {
+  DeviceInfo d;
+  d.name = "NVIDIA H200";
+  d.ccMajor = 9, d.ccMinor = 0;
+  d.smCount = 132;
+  d.maxSmemOptinBytes = 232448;
+  return d;
+}
+GemmArgs goodArgs() { return GemmArgs{0x10000, 0x20000, 0x30000, 256, 256, 64, 0, 0, 0}; }
+std::string check(const GemmArgs &a, const KernelABI &abi = testABI(),
+                  const DeviceInfo &d = h200()) {
+  return checkGemmArgs(abi, d, a).message();
+}
+} // namespace
+
+TEST(LaunchChecks, ExactMessages) {
+  EXPECT_TRUE(checkGemmArgs(testABI(), h200(), goodArgs()).ok());
+  GemmArgs a = goodArgs();
+  a.M = 0;
+  EXPECT_EQ(check(a), "M, N and K must be positive (got M=0, N=256, K=64)");
+  a = goodArgs();
+  a.K = 1001;
+  EXPECT_EQ(check(a), "K=1001 is not a multiple of 8; TMA needs 16-byte aligned row strides "
+                      "(pad K with zeros to a multiple of 8)");
+  a = goodArgs();
+  a.K = 1000, a.ldb = 1001;
+  EXPECT_EQ(check(a), "operand B: leading dimension 1001 is not a multiple of 8 elements; TMA "
+                      "needs 16-byte aligned row strides");
+  a = goodArgs();
+  a.lda = 32;
+  EXPECT_EQ(check(a), "operand A: leading dimension 32 is smaller than its row length K=64");
+  a = goodArgs();
+  a.D += 2;
+  EXPECT_EQ(check(a), "operand D: device pointer 0x30002 is not 16-byte aligned; TMA needs "
+                      "16-byte aligned global addresses");
+  a = goodArgs();
+  a.A = 0;
+  EXPECT_EQ(check(a), "operand A: null device pointer");
+  KernelABI big = testABI();
+  big.sharedMemBytes = 240000;
+  EXPECT_EQ(check(goodArgs(), big),
+            "this kernel needs 240000 bytes of dynamic shared memory per block; this GPU "
+            "allows at most 232448 (opt-in)");
+  EXPECT_EQ(check(goodArgs(), testABI(Target::SM100a)),
+            "this kernel targets sm_100a (Blackwell); this GPU is sm_90 — sm_100a code is "
+            "compile-verified and simulated here, not run");
+  DeviceInfo ampere = h200();
+  ampere.ccMajor = 8;
+  EXPECT_EQ(checkGemmArgs(testABI(), ampere, goodArgs()).code(), ErrorCode::Unsupported);
+}
+
+TEST(Runtime, OpenWithoutDriverIsAnErrorNotACrash) {
+  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  if (!lib)
+    lib = dlopen("libcuda.so.1", RTLD_NOW);
+  if (!lib) {
+    // This machine has no driver (CI): the real message.
+    Expected<Runtime> rt = Runtime::open();
+    ASSERT_FALSE(rt.ok());
+    EXPECT_EQ(rt.status().code(), ErrorCode::NoDriver);
+    EXPECT_EQ(rt.status().message(),
+              "no CUDA driver/GPU found (libcuda.so.1 could not be loaded)");
+    return;
+  }
+  GTEST_SKIP() << "libcuda.so.1 is present here; the no-driver path is tested on CPU machines";
+}
+
+TEST(Runtime, WatchdogBudgetGrowsWithWork) {
+  EXPECT_DOUBLE_EQ(watchdogSeconds(0, 0, 0), 10.0);
+  EXPECT_GT(watchdogSeconds(8192, 8192, 8192), 11.0);
+  EXPECT_LT(watchdogSeconds(8192, 8192, 8192), 12.0);
+}

@@ -1,0 +1,123 @@
+//===- GpuCommon.h - Shared by the GPU verbs (run, bench) -------*- C++ -*-===//
+#ifndef GEMMGEN_TOOLS_GPUCOMMON_H
+#define GEMMGEN_TOOLS_GPUCOMMON_H
+
+#include "Commands.h"
+#include "CompilerCommands.h"
+
+#include "gemmgen/Pipeline.h"
+#include "gemmgen/gemmgen.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gemmgen::cli::gpu {
+
+/// Exit code for a Status: 1 spec, 2 no driver/GPU, 4 watchdog, else 3.
+inline int exitCodeFor(const Status &s) {
+  switch (s.code()) {
+  case ErrorCode::SpecError: return ExitSpecError;
+  case ErrorCode::NoDriver: return ExitNoGpu;
+  case ErrorCode::Timeout: return ExitTimeout;
+  default: return ExitFailure;
+  }
+}
+
+/// Prints "gemmgen: error: MESSAGE" and sets the exit code. After a watchdog
+/// timeout the hung kernel still owns the context: exit at once, without
+/// running the driver's teardown (which would wait for the kernel).
+inline void fail(const Status &s) {
+  llvm::outs().flush();
+  llvm::errs() << "gemmgen: error: " << s.message() << "\n";
+  llvm::errs().flush();
+  if (s.code() == ErrorCode::Timeout) {
+    llvm::errs() << "gemmgen: note: the CUDA context is unusable after a watchdog timeout; "
+                    "exiting without cleanup\n";
+    llvm::errs().flush();
+    std::fflush(nullptr);
+    std::_Exit(ExitTimeout);
+  }
+  setExitCode(exitCodeFor(s));
+}
+
+inline std::optional<DType> parseDType(const std::string &s) {
+  if (s == "f16" || s == "fp16" || s == "half")
+    return DType::F16;
+  if (s == "bf16")
+    return DType::BF16;
+  return std::nullopt;
+}
+
+/// Parse, check, lower and emit a spec; with `dtype`, A, B and D all take
+/// that type (the spec's types are overridden before lowering).
+inline std::optional<CompiledSpec> compileSpecForGpu(const std::string &path, bool debugHangs,
+                                                     std::optional<DType> dtype) {
+  DiagnosticEngine diags;
+  EmitOptions emit;
+  emit.debugHangs = debugHangs;
+  if (!dtype)
+    return compileSpecFile(path, emit, diags);
+  std::optional<KernelSpec> spec = parseSpecFile(path, diags);
+  if (!spec)
+    return std::nullopt;
+  ScalarType t = *dtype == DType::BF16 ? ScalarType::BF16 : ScalarType::F16;
+  spec->types.a.value = spec->types.b.value = spec->types.d.value = t;
+  if (!checkSpec(*spec, diags))
+    return std::nullopt;
+  CompiledSpec out;
+  out.spec = std::move(*spec);
+  out.kernel = lowerToIR(out.spec);
+  out.abi = deriveKernelABI(out.kernel);
+  llvm::raw_string_ostream os(out.source);
+  emitSm90(out.kernel, emit, os);
+  os.flush();
+  return out;
+}
+
+inline double median(std::vector<double> v) {
+  if (v.empty())
+    return 0;
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+inline double percentile(std::vector<double> v, double p) {
+  if (v.empty())
+    return 0;
+  std::sort(v.begin(), v.end());
+  double idx = p * (double)(v.size() - 1);
+  size_t lo = (size_t)idx, hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (idx - (double)lo) * (v[hi] - v[lo]);
+}
+
+inline double tflops(long long M, long long N, long long K, double ms) {
+  return ms > 0 ? 2.0 * (double)M * (double)N * (double)K / (ms * 1e-3) / 1e12 : 0;
+}
+
+/// Owns device allocations; frees them on scope exit.
+struct DeviceBuffers {
+  const Runtime &rt;
+  std::vector<CUdeviceptr> ptrs;
+  explicit DeviceBuffers(const Runtime &r) : rt(r) {}
+  Expected<CUdeviceptr> alloc(size_t bytes) {
+    Expected<CUdeviceptr> p = rt.alloc(bytes);
+    if (p)
+      ptrs.push_back(*p);
+    return p;
+  }
+  ~DeviceBuffers() {
+    for (CUdeviceptr p : ptrs)
+      (void)rt.free(p);
+  }
+};
+
+} // namespace gemmgen::cli::gpu
+
+#endif // GEMMGEN_TOOLS_GPUCOMMON_H

@@ -1,5 +1,6 @@
 //===- Pipeline.cpp - The compiler's stages, in order ----------------------===//
 #include "gemmgen/Pipeline.h"
+#include "gemmgen/Sm100Printer.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -15,7 +16,10 @@ static std::optional<CompiledSpec> compileParsed(std::optional<KernelSpec> spec,
   out.kernel = lowerToIR(out.spec);
   out.abi = deriveKernelABI(out.kernel);
   llvm::raw_string_ostream os(out.source);
-  emitSm90(out.kernel, options, os);
+  if (out.kernel.target == Target::SM100a)
+    emitSm100(out.kernel, options, os);
+  else
+    emitSm90(out.kernel, options, os);
   os.flush();
   return out;
 }

@@ -6,13 +6,12 @@
 
 using namespace gemmgen;
 
-static std::optional<CompiledSpec> compileParsed(std::optional<KernelSpec> spec,
-                                                 const EmitOptions &options,
-                                                 DiagnosticEngine &diags) {
-  if (!spec || !checkSpec(*spec, diags))
+std::optional<CompiledSpec> gemmgen::compileParsedSpec(KernelSpec spec, const EmitOptions &options,
+                                                       DiagnosticEngine &diags) {
+  if (!checkSpec(spec, diags))
     return std::nullopt;
   CompiledSpec out;
-  out.spec = std::move(*spec);
+  out.spec = std::move(spec);
   out.kernel = lowerToIR(out.spec);
   out.abi = deriveKernelABI(out.kernel);
   llvm::raw_string_ostream os(out.source);
@@ -22,6 +21,14 @@ static std::optional<CompiledSpec> compileParsed(std::optional<KernelSpec> spec,
     emitSm90(out.kernel, options, os);
   os.flush();
   return out;
+}
+
+static std::optional<CompiledSpec> compileParsed(std::optional<KernelSpec> spec,
+                                                 const EmitOptions &options,
+                                                 DiagnosticEngine &diags) {
+  if (!spec)
+    return std::nullopt;
+  return compileParsedSpec(std::move(*spec), options, diags);
 }
 
 std::optional<CompiledSpec> gemmgen::compileSpecText(llvm::StringRef text, llvm::StringRef name,

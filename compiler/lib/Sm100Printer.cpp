@@ -9,8 +9,9 @@
 // Every PTX instruction is a named wrapper from gemmgen/device/sm100_ptx.cuh;
 // this file decides only what is called where. One emitX() per IR construct.
 //
-// The output is compile-verified (NVRTC / nvcc for sm_100a) and simulated;
-// it has not run: no Blackwell GPU was available.
+// The output is compile-verified (NVRTC / nvcc for sm_100a); it has not
+// run (no Blackwell GPU was available) and the CPU simulator does not yet
+// execute the sm_100a ops (docs/BLACKWELL.md).
 //
 //===----------------------------------------------------------------------===//
 #include "gemmgen/Sm100Printer.h"
@@ -71,8 +72,8 @@ private:
               str(k.tileN) + " columns, k-block " + str(k.tileK) + ", " + str(k.depth) +
               " stages; cta_group " + str(k.ctaGroup) + " (tcgen05.mma m" + str(k.mmaM) + "n" +
               str(k.mmaN) + "k" + str(k.mmaK) + ")");
-    e.comment("  STATUS: compile-verified and simulated only; never run (no Blackwell GPU was");
-    e.comment("  available to the generator's authors).");
+    e.comment("  STATUS: compile-verified only (NVRTC/nvcc, sm_100a); never run: no Blackwell GPU");
+    e.comment("  was available. See docs/BLACKWELL.md.");
     e.comment("Launch contract: " + str(abi.threadsPerBlock) + " threads, " +
               str(abi.sharedMemBytes) + " bytes of dynamic shared memory, cluster (" +
               str(abi.clusterM) + ",1,1),");
@@ -310,10 +311,10 @@ private:
     e.blank();
     bool first = true;
     for (const Role &role : k.roles) {
-      std::string cond = role.ownedWarps == 1
-                             ? "warp == " + str(role.firstWarp)
-                             : "warp >= " + str(role.firstWarp) + " && warp < " +
-                                   str(role.firstWarp + role.ownedWarps);
+      std::string cond = &role == &producer() ? "warp == PRODUCER_WARP"
+                         : &role == &mma()
+                             ? "warp >= MMA_FIRST_WARP && warp < MMA_FIRST_WARP + CONSUMERS"
+                             : "warp >= WB_FIRST_WARP && warp < WB_FIRST_WARP + 4 * CONSUMERS";
       e.line((first ? "if (" : "} else if (") + cond + ") {");
       first = false;
       e.indent();
@@ -560,7 +561,7 @@ private:
 
   void emitTmaLoad(const Op &op) {
     std::string stage = op.state + ".stage";
-    std::string rank = pair() ? " + (int)cta_rank" : "";
+    std::string rank = " + (int)cta_rank";
     bool toLeader = op.scope == CtaScope::Leader && pair();
     std::string bar = toLeader ? op.barrier + "_leader + 8 * " + stage
                                : op.barrier + "_bar + 8 * " + stage;
@@ -574,8 +575,7 @@ private:
       return;
     }
     e.line(fn + "smem + SMEM_B + B_STAGE_BYTES * " + stage + ", &tmB, " + bar + ",");
-    e.line("            kb * BK, tile_n * BN" + std::string(pair() ? " + (int)cta_rank * B_ROWS" : "") +
-           ");  // this CTA's B rows");
+    e.line("            kb * BK, tile_n * BN + (int)cta_rank * B_ROWS);  // this CTA's B rows");
   }
 
   void emitMma(const Op &op) {
@@ -626,8 +626,7 @@ private:
     e.line("#pragma unroll");
     CodeEmitter::Block loop(e, "for (int slab = 0; slab < EPI_N / 64; ++slab)");
     e.line("tma_store_2d(&tmD, staging + slab * D_SLAB_BYTES, tile_n * BN + chunk * EPI_N + slab * 64,");
-    e.line("             ((tile_m * CONSUMERS + consumer) * CTA_GROUP" +
-           std::string(pair() ? " + (int)cta_rank" : "") + ") * BM);");
+    e.line("             ((tile_m * CONSUMERS + consumer) * CTA_GROUP + (int)cta_rank) * BM);");
   }
 
   const Kernel &k;

@@ -420,7 +420,17 @@ private:
         e.comment("staging writes must be visible to the TMA engine (async proxy)");
         return e.line("fence_proxy_async_smem();");
       case FenceKind::MbarrierInit: return e.line("fence_mbarrier_init();");
+      case FenceKind::TcgenBeforeSync:
+      case FenceKind::TcgenAfterSync:
+        break; // tcgen05 fences: sm_100a only
       }
+      assert(false && "sm_100a fence in an sm_90a kernel");
+      return;
+    case OpKind::MmaCommitArrive:
+    case OpKind::LoadAcc:
+      // tcgen05 commit and TMEM loads exist only in sm_100a kernels; the
+      // sm_90a lowering never produces them.
+      assert(false && "sm_100a op in an sm_90a kernel");
       return;
     case OpKind::Mma: return emitMma(op);
     case OpKind::MmaCommit: return e.line("wgmma_commit_group();");

@@ -62,11 +62,20 @@ void tune::printTable(llvm::raw_ostream &os, const std::vector<Record> &records,
     if (ok.size() > o.tableRows)
       os << "     ... " << ok.size() - o.tableRows << " more (results.csv has all)\n";
   }
-  size_t compiled = 0;
+  std::vector<const Record *> compiled;
   for (const Record *r : bad)
-    compiled += r->status == "compiled";
-  if (compiled)
-    os << compiled << " candidates compiled, not timed (compile-only)\n";
+    if (r->status == "compiled")
+      compiled.push_back(r);
+  if (!compiled.empty()) {
+    os << compiled.size() << " candidates compiled, would be timed:\n";
+    os << llvm::formatv("{0,-13} {1,5} {2,10}  {3}\n", "candidate", "regs", "smem B",
+                        "parameters");
+    for (size_t i = 0; i < compiled.size() && i < o.tableRows; ++i)
+      os << llvm::formatv("{0,-13} {1,5} {2,10}  {3}\n", compiled[i]->candidate,
+                          compiled[i]->registers, compiled[i]->smemBytes, paramsOf(*compiled[i]));
+    if (compiled.size() > o.tableRows)
+      os << "     ... " << compiled.size() - o.tableRows << " more (results.csv has all)\n";
+  }
   for (const Record *r : bad)
     if (r->status != "compiled")
       os << llvm::formatv("{0,-13} {1,-8} {2}: {3}\n", r->candidate, r->status, paramsOf(*r),
@@ -187,7 +196,7 @@ std::string tune::renderSvg(const std::vector<Record> &records, const ReportOpti
   auto metric = [&](const Record &r) {
     return timed ? r.tflops : (double)r.smemBytes / 1024.0;
   };
-  std::string yLabel = timed ? "TFLOP/s" : "dynamic shared memory (KiB)";
+  std::string yLabel = timed ? "TFLOP/s" : "smem KiB";
 
   // Parameters, in first-seen order, with their values.
   std::vector<std::string> keys;
@@ -275,7 +284,9 @@ std::string tune::renderSvg(const std::vector<Record> &records, const ReportOpti
     auto yPix = [&](double v) { return py + ih - (v - ay.lo) / (ay.hi - ay.lo) * ih; };
     for (double v = ay.lo; v <= ay.hi + 1e-9; v += ay.step) {
       svg.line(px, yPix(v), px + iw, yPix(v), "#e4e4e4");
-      svg.text(px - 6, yPix(v) + 4, llvm::formatv("{0}", v).str(), 10, "end", "#555");
+      svg.text(px - 6, yPix(v) + 4,
+               (ay.step >= 1 ? llvm::formatv("{0:f0}", v) : llvm::formatv("{0:f2}", v)).str(),
+               10, "end", "#555");
     }
     svg.line(px, py, px, py + ih, "#888");
     svg.line(px, py + ih, px + iw, py + ih, "#888");

@@ -633,7 +633,9 @@ std::string tune::reasonKind(StringRef message) {
   StringRef head = message.substr(0, cut).rtrim(" ,.");
   std::string out;
   for (size_t i = 0; i < head.size(); ++i) {
-    if (llvm::isDigit(head[i])) {
+    // A number on its own ("263296", "0b11"), not part of a word ("f32").
+    bool wordStart = i == 0 || !(llvm::isAlnum(head[i - 1]) || head[i - 1] == '_');
+    if (llvm::isDigit(head[i]) && wordStart) {
       out += '#';
       while (i + 1 < head.size() && (llvm::isAlnum(head[i + 1])))
         ++i;

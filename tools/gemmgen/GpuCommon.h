@@ -68,16 +68,7 @@ inline std::optional<CompiledSpec> compileSpecForGpu(const std::string &path, bo
     return std::nullopt;
   ScalarType t = *dtype == DType::BF16 ? ScalarType::BF16 : ScalarType::F16;
   spec->types.a.value = spec->types.b.value = spec->types.d.value = t;
-  if (!checkSpec(*spec, diags))
-    return std::nullopt;
-  CompiledSpec out;
-  out.spec = std::move(*spec);
-  out.kernel = lowerToIR(out.spec);
-  out.abi = deriveKernelABI(out.kernel);
-  llvm::raw_string_ostream os(out.source);
-  emitSm90(out.kernel, emit, os);
-  os.flush();
-  return out;
+  return compileParsedSpec(std::move(*spec), emit, diags);
 }
 
 inline double median(std::vector<double> v) {

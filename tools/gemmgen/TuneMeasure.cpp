@@ -1,6 +1,6 @@
 //===- TuneMeasure.cpp - hidden verb: time one tuning candidate -----------===//
 //
-//   gemmgen tune-measure --spec VARIANT.yaml [--baseline BASE.yaml]
+//   gemmgen tune-measure --spec VARIANT.yaml [--spec-name NAME] [--baseline BASE.yaml]
 //                        --m M --n N --k K --dtype f16|bf16 --result FILE.json
 //                        [--rounds R] [--warmup W] [--seed S]
 //
@@ -29,6 +29,7 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <CLI/CLI.hpp>
@@ -42,7 +43,7 @@ using namespace gemmgen::cli;
 namespace {
 
 struct MeasureOptions {
-  std::string spec, baseline, dtype = "f16", result;
+  std::string spec, specName, baseline, dtype = "f16", result;
   long long m = 4096, n = 4096, k = 4096;
   int rounds = 20, warmup = 3;
   unsigned long long seed = 1;
@@ -87,7 +88,19 @@ Status measure(const MeasureOptions &o, llvm::json::Object &out) {
   std::optional<DType> dtype = parseDType(o.dtype);
   if (!dtype)
     return Status::error(ErrorCode::InvalidArgument, "--dtype must be f16 or bf16");
-  std::optional<CompiledSpec> cand = compileSpecForGpu(o.spec, false, dtype);
+  // The candidate is compiled under the name the tune gave it (not its file
+  // path, which the generated banner would quote), so that its source, and
+  // so its cache entry, is the one the compile phase produced.
+  std::optional<CompiledSpec> cand;
+  if (o.specName.empty()) {
+    cand = compileSpecForGpu(o.spec, false, dtype);
+  } else {
+    auto buf = llvm::MemoryBuffer::getFile(o.spec, /*IsText=*/true);
+    if (!buf)
+      return Status::error(ErrorCode::Io, "cannot read '" + o.spec + "'");
+    DiagnosticEngine diags;
+    cand = compileSpecText((*buf)->getBuffer(), o.specName, EmitOptions(), diags);
+  }
   if (!cand)
     return Status::error(ErrorCode::SpecError, "the candidate spec has errors");
   std::optional<CompiledSpec> base;
@@ -301,6 +314,7 @@ void cli::registerTuneMeasureCommand(CLI::App &app) {
   CLI::App *cmd = app.add_subcommand("tune-measure", "Time one tuning candidate (used by tune)");
   cmd->group(""); // hidden from --help
   cmd->add_option("--spec", o->spec, "Candidate spec")->required();
+  cmd->add_option("--spec-name", o->specName, "Buffer name to compile the spec under");
   cmd->add_option("--baseline", o->baseline, "Baseline spec timed interleaved with it");
   cmd->add_option("--m", o->m);
   cmd->add_option("--n", o->n);

@@ -7,6 +7,7 @@
 #include "Commands.h"
 #include "CompilerCommands.h"
 #include "SimulateCommand.h"
+#include "TuneCommand.h"
 
 #include <CLI/CLI.hpp>
 
@@ -27,6 +28,7 @@ int main(int argc, char **argv) {
   gemmgen::cli::registerRunCommand(app);
   gemmgen::cli::registerBenchCommand(app);
   gemmgen::cli::registerSimulateCommand(app);
+  gemmgen::cli::registerTuneCommand(app);
 
   // `gemmgen spec.yaml [...]`: no verb means emit.
   std::vector<std::string> args(argv + 1, argv + argc);

@@ -34,6 +34,9 @@ struct CompiledSpec {
 
 /// Runs parse -> check -> lower -> emit. Returns std::nullopt (with the
 /// diagnostics reported to `diags`) when the spec has errors.
+/// Runs check -> lower -> emit on an already parsed (possibly edited) spec.
+std::optional<CompiledSpec> compileParsedSpec(KernelSpec spec, const EmitOptions &options,
+                                              DiagnosticEngine &diags);
 std::optional<CompiledSpec> compileSpecText(llvm::StringRef text, llvm::StringRef name,
                                             const EmitOptions &options,
                                             DiagnosticEngine &diags);

@@ -11,7 +11,7 @@ namespace gemmgen {
 
 /// Prints warp-specialized CUDA C++ with inline PTX (tcgen05, TMEM, CTA-pair
 /// TMA) for an sm_100a kernel lowered by lowerToIRSm100(). The code is
-/// compile-verified and simulated here, not run: no Blackwell GPU.
+/// compile-verified here, not run: no Blackwell GPU.
 void emitSm100(const ir::Kernel &kernel, const EmitOptions &options, llvm::raw_ostream &os);
 
 } // namespace gemmgen

@@ -5,8 +5,8 @@
 // includes nothing. Shared-memory operands are 32-bit shared-window addresses (u32); TMEM
 // addresses are the 32-bit values tcgen05.alloc writes (lane in bits 16-31, column in 0-15).
 //
-// Status: compile-verified (NVRTC and nvcc, sm_100a) and simulated; NOT run — no Blackwell GPU
-// was available when this was written. Spellings follow the PTX ISA 8.6+ tcgen05 chapter.
+// Status: compile-verified (NVRTC and nvcc, sm_100a); NOT run — no Blackwell GPU was available
+// when this was written. Spellings follow the PTX ISA 8.6+ tcgen05 chapter.
 //
 // Debug: define GEMMGEN_DEBUG_HANGS to bound every mbarrier wait (GEMMGEN_HANG_TIMEOUT_NS of
 // %globaltimer, default 2 s); on timeout the waiting thread prints block, thread, barrier id,

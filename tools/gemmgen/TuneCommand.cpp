@@ -1,0 +1,768 @@
+//===- TuneCommand.cpp - `gemmgen tune`: the autotuner --------------------===//
+//
+//   gemmgen tune SPEC --m M --n N --k K [--dtype f16|bf16]
+//                [--space FILE] [KEY=V1,V2 ...] [--compile-only] [--jobs J]
+//                [--db FILE] [--out BEST.yaml] [--report DIR] [--time-budget S]
+//
+// A thin driver over runTune (gemmgen/Tuner.h): it supplies the two hooks
+// the library leaves open —
+//   compile: NVRTC through the disk cache (compileCudaSource is thread-safe:
+//            one NVRTC program per call, atomic cache writes), with the same
+//            name and options Runtime::loadKernel uses, so the GPU run finds
+//            every cubin in the cache;
+//   measure: `gemmgen tune-measure` (this binary, a hidden verb) in a child
+//            process per candidate, with a hard time limit on top of the
+//            child's own watchdog: a hang or fault costs that child only.
+// and records cuBLAS's time for the shape once (`gemmgen bench` on the base
+// spec, in a child process as well).
+//
+// Without a GPU (and without --compile-only) it stops before compiling, with
+// "no CUDA driver/GPU found" and exit code 2.
+//
+// Exit codes: 0 done (some candidates may have failed: see the table), 1 the
+// base spec has errors, 2 no driver/GPU, 3 other errors (bad space, I/O, no
+// candidate survived).
+//
+//===----------------------------------------------------------------------===//
+// LLVM 16 formatv trips a GCC -Wmaybe-uninitialized false positive (FormatProviders.h).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+#include "TuneCommand.h"
+
+#include "CompilerCommands.h"
+#include "Commands.h"
+
+#include "gemmgen/Pipeline.h"
+#include "gemmgen/TuneDB.h"
+#include "gemmgen/TuneSpace.h"
+#include "gemmgen/Tuner.h"
+#include "gemmgen/gemmgen.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <fcntl.h>
+#include <cstdio>
+#include <random>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern char **environ;
+
+using namespace gemmgen;
+using namespace gemmgen::cli;
+using namespace gemmgen::tune;
+
+namespace {
+
+struct TuneOptions {
+  std::string spec;
+  long long m = 4096, n = 4096, k = 4096;
+  std::string dtype;
+  std::string spaceFile;
+  std::vector<std::string> spaceArgs;
+  bool compileOnly = false;
+  unsigned jobs = 0;
+  std::string db = "gemmgen-tune.jsonl";
+  std::string out, report;
+  double timeBudget = 0;
+  bool retryFailed = false, allowSpills = false, noCublas = false;
+  int rounds = 20, warmup = 3;
+  std::optional<unsigned long long> seed;
+  double childTimeout = 0;
+  std::string colorBy;
+};
+
+void error(const llvm::Twine &msg, int code) {
+  llvm::outs().flush();
+  llvm::errs() << "gemmgen: error: " << msg << "\n";
+  setExitCode(code);
+}
+
+std::optional<std::string> readText(const std::string &path) {
+  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buf)
+    return std::nullopt;
+  return (*buf)->getBuffer().str();
+}
+
+bool writeText(const std::string &path, llvm::StringRef text) {
+  llvm::StringRef dir = llvm::sys::path::parent_path(path);
+  if (!dir.empty())
+    llvm::sys::fs::create_directories(dir);
+  std::error_code ec;
+  llvm::raw_fd_ostream f(path, ec, llvm::sys::fs::OF_Text);
+  if (ec) {
+    error("cannot write '" + path + "': " + ec.message(), ExitFailure);
+    return false;
+  }
+  f << text;
+  return true;
+}
+
+std::string selfExe() {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, (size_t)n) : std::string("gemmgen");
+}
+
+std::string gitCommit() {
+  if (const char *c = getenv("GEMMGEN_COMMIT"); c && *c)
+    return c;
+  std::string out;
+  if (FILE *p = popen("git rev-parse --short HEAD 2>/dev/null", "r")) {
+    char buf[128];
+    while (fgets(buf, sizeof buf, p))
+      out += buf;
+    pclose(p);
+  }
+  return llvm::StringRef(out).trim().str().empty() ? "unknown" : llvm::StringRef(out).trim().str();
+}
+
+/// Runs this binary with `args` in a child process (stdout and stderr to
+/// `logPath`), killing it after `limitSeconds`. Returns the wait status, or
+/// nullopt if it could not start; `killed` says whether the limit hit.
+std::optional<int> runChild(const std::vector<std::string> &args, const std::string &logPath,
+                            double limitSeconds, bool &killed) {
+  killed = false;
+  std::vector<std::string> argv = {selfExe()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char *> cargv;
+  for (std::string &a : argv)
+    cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  pid_t pid;
+  int rc = posix_spawn(&pid, cargv[0], &fa, nullptr, cargv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0)
+    return std::nullopt;
+  auto start = std::chrono::steady_clock::now();
+  int status = 0;
+  for (;;) {
+    pid_t w = waitpid(pid, &status, WNOHANG);
+    if (w == pid)
+      return status;
+    if (w < 0)
+      return std::nullopt;
+    double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (el > limitSeconds) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      killed = true;
+      return status;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+std::string lastLines(const std::string &path, size_t n) {
+  std::optional<std::string> text = readText(path);
+  if (!text)
+    return "";
+  llvm::SmallVector<llvm::StringRef, 32> lines;
+  llvm::StringRef(*text).split(lines, '\n', -1, false);
+  std::string out;
+  for (size_t i = lines.size() > n ? lines.size() - n : 0; i < lines.size(); ++i)
+    out += (out.empty() ? "" : " | ") + lines[i].trim().str();
+  return out;
+}
+
+/// cuBLAS's time for the shape: `gemmgen bench BASE` (§10, side by side
+/// with the base spec) in a child; nullopt if it did not work.
+std::optional<Record> benchCublas(const TuneOptions &o, const ShapeKey &shape,
+                                  const std::string &workDir) {
+  std::string json = workDir + "/cublas-bench.json", log = workDir + "/cublas-bench.log";
+  bool killed = false;
+  std::optional<int> st =
+      runChild({"bench", o.spec, "--m", std::to_string(o.m), "--n", std::to_string(o.n), "--k",
+                std::to_string(o.k), "--dtype", shape.dtype, "--rounds", "20", "--json", json},
+               log, 300, killed);
+  if (!st || killed || !WIFEXITED(*st) || !llvm::sys::fs::exists(json)) {
+    llvm::outs() << "note: no cuBLAS time recorded (gemmgen bench failed: " << lastLines(log, 2)
+                 << ")\n";
+    return std::nullopt;
+  }
+  std::optional<std::string> text = readText(json);
+  llvm::Expected<llvm::json::Value> v = llvm::json::parse(text ? *text : "");
+  if (!v) {
+    llvm::consumeError(v.takeError());
+    return std::nullopt;
+  }
+  const llvm::json::Object *doc = v->getAsObject();
+  const llvm::json::Array *results = doc ? doc->getArray("results") : nullptr;
+  if (!results || results->empty())
+    return std::nullopt;
+  const llvm::json::Object *r = (*results)[0].getAsObject();
+  const llvm::json::Object *c = r ? r->getObject("cublas_ms") : nullptr;
+  if (!c || !c->getNumber("median"))
+    return std::nullopt;
+  Record rec;
+  rec.kind = "cublas";
+  rec.shape = shape;
+  rec.base = o.spec;
+  rec.kernel = "cublasGemmEx";
+  rec.msMedian = *c->getNumber("median");
+  rec.msP25 = c->getNumber("p25").value_or(0);
+  rec.msP75 = c->getNumber("p75").value_or(0);
+  rec.msMin = c->getNumber("min").value_or(0);
+  rec.msMax = c->getNumber("max").value_or(0);
+  rec.tflops = 2.0 * o.m * o.n * o.k / (rec.msMedian * 1e-3) / 1e12;
+  if (const llvm::json::Object *g = r->getObject("gemmgen_ms"))
+    rec.baselineMs = g->getNumber("median").value_or(0); // the base spec, same run
+  if (auto ver = doc->getInteger("cublas_version"))
+    rec.error = "cuBLAS " + std::to_string(*ver);
+  rec.commit = doc->getString("commit").value_or("").str();
+  rec.date = doc->getString("date").value_or("").str();
+  rec.status = "ok";
+  return rec;
+}
+
+void runTuneCommand(const TuneOptions &o) {
+  // The base spec and its dtype.
+  std::optional<std::string> baseYaml = readText(o.spec);
+  if (!baseYaml)
+    return error("cannot read spec '" + o.spec + "'", ExitSpecError);
+  std::string dtype = o.dtype;
+  {
+    DiagnosticEngine diags;
+    std::optional<KernelSpec> spec = parseSpec(*baseYaml, o.spec, diags);
+    if (!spec || !checkSpec(*spec, diags))
+      return setExitCode(ExitSpecError);
+    if (dtype.empty())
+      dtype = toString(spec->types.a.value);
+    if (dtype == "fp16" || dtype == "half")
+      dtype = "f16";
+    if (dtype != "f16" && dtype != "bf16")
+      return error("--dtype must be f16 or bf16 (got '" + dtype + "')", ExitFailure);
+  }
+
+  // The space.
+  SearchSpace space;
+  if (!o.spaceFile.empty()) {
+    llvm::Expected<SearchSpace> s = parseSpaceFile(o.spaceFile);
+    if (!s)
+      return error(llvm::toString(s.takeError()), ExitFailure);
+    space = std::move(*s);
+  }
+  if (llvm::Error e = addSpaceArgs(space, o.spaceArgs))
+    return error(llvm::toString(std::move(e)), ExitFailure);
+  if (space.params.empty()) {
+    space = defaultSpace();
+    llvm::outs() << "no --space or KEY=VALUES given: the default space (docs/TUNING.md)\n";
+  }
+
+  // The GPU, before any work: without one, only --compile-only makes sense.
+  ShapeKey shape{"", 0, o.m, o.n, o.k, dtype};
+  if (!o.compileOnly) {
+    Expected<Runtime> rt = Runtime::open();
+    if (!rt) {
+      error(rt.status().message(), rt.status().code() == ErrorCode::NoDriver ? ExitNoGpu
+                                                                              : ExitFailure);
+      llvm::errs() << "gemmgen: note: `gemmgen tune --compile-only` enumerates, prunes and "
+                      "compiles without a GPU\n";
+      return;
+    }
+    shape.gpu = rt->device().name;
+    shape.driver = rt->device().driverVersion;
+  } // the context is released here: the children own the GPU
+
+  llvm::Expected<ResultsDB> db = o.compileOnly ? llvm::Expected<ResultsDB>(ResultsDB())
+                                               : ResultsDB::open(o.db);
+  if (!db)
+    return error(llvm::toString(db.takeError()), ExitFailure);
+  if (db->skippedLines())
+    llvm::outs() << "note: " << db->skippedLines() << " unreadable line(s) in " << o.db
+                 << " skipped (an interrupted write?)\n";
+
+  // Where variant specs and child logs go: the report directory, else a
+  // temporary one.
+  std::string work;
+  bool tempWork = o.report.empty();
+  if (tempWork) {
+    llvm::SmallString<128> p;
+    if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("gemmgen-tune", p))
+      return error("cannot create a temporary directory: " + ec.message(), ExitFailure);
+    work = std::string(p);
+  } else {
+    work = o.report;
+    llvm::sys::fs::create_directories(work + "/candidates");
+    llvm::sys::fs::create_directories(work + "/logs");
+  }
+  std::shared_ptr<void> cleanup(nullptr, [&](void *) {
+    if (tempWork)
+      llvm::sys::fs::remove_directories(work);
+  });
+  const std::string specDir = tempWork ? work : work + "/candidates";
+  const std::string logDir = tempWork ? work : work + "/logs";
+
+  const unsigned long long seed =
+      o.seed ? *o.seed
+             : ((unsigned long long)std::random_device{}() << 20) ^ std::random_device{}();
+  llvm::outs() << "gemmgen tune " << o.spec << "  " << o.m << "x" << o.n << "x" << o.k << " "
+               << dtype << "  " << space.size() << " candidates over "
+               << space.params.size() << " keys"
+               << (o.compileOnly ? "  (compile only)"
+                                 : "  on " + shape.gpu + " (driver " +
+                                       std::to_string(shape.driver) + "), DB " + o.db +
+                                       ", seed " + std::to_string(seed))
+               << "\n";
+  for (const Param &p : space.params)
+    llvm::outs() << "  " << p.key << ": [" << llvm::join(p.values, ", ") << "]\n";
+  llvm::outs().flush();
+
+  // cuBLAS once per shape (and GPU/driver).
+  double cublasMs = 0;
+  if (!o.compileOnly) {
+    if (const Record *c = db->cublas(shape)) {
+      cublasMs = c->msMedian;
+    } else if (!o.noCublas) {
+      llvm::outs() << "timing cuBLAS for the shape once (gemmgen bench " << o.spec << ")\n";
+      llvm::outs().flush();
+      if (std::optional<Record> c = benchCublas(o, shape, logDir)) {
+        if (llvm::Error e = db->append(*c))
+          return error(llvm::toString(std::move(e)), ExitFailure);
+        cublasMs = c->msMedian;
+        llvm::outs() << llvm::formatv("cuBLAS: {0:f4} ms ({1:f1} TFLOP/s); base spec in the "
+                                      "same run {2:f4} ms\n",
+                                      c->msMedian, c->tflops, c->baselineMs);
+      }
+    }
+  }
+
+  TuneConfig cfg;
+  cfg.basePath = o.spec;
+  cfg.baseYaml = *baseYaml;
+  cfg.shape = shape;
+  cfg.space = space;
+  cfg.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+  cfg.compileOnly = o.compileOnly;
+  cfg.timeBudgetSeconds = o.timeBudget;
+  cfg.retryFailed = o.retryFailed;
+  cfg.allowSpills = o.allowSpills;
+  cfg.commit = gitCommit();
+  cfg.nvrtc = nvrtcVersionString();
+
+  TuneHooks hooks;
+  hooks.log = [](const std::string &line) {
+    llvm::outs() << line << "\n";
+    llvm::outs().flush();
+  };
+  hooks.compile = [](const CandidateState &c) {
+    CompileOutcome out;
+    const KernelABI &abi = c.compiled->abi;
+    // Runtime::loadKernel's name and arch: the GPU run hits this cache entry.
+    Expected<CubinResult> r = compileCudaSource(c.compiled->source, abi.kernelName + ".cu",
+                                                toString(abi.target), abi.kernelName);
+    if (!r) {
+      out.error = r.status().message();
+      return out;
+    }
+    out.ok = true;
+    out.registers = r->usage.registers;
+    out.spillBytes = r->usage.spillStoreBytes + r->usage.spillLoadBytes + r->usage.localBytes;
+    out.fromCache = r->fromCache;
+    out.seconds = r->compileSeconds;
+    out.warnings = r->usage.warnings;
+    return out;
+  };
+  const double childLimit =
+      o.childTimeout > 0 ? o.childTimeout : 60 + 6 * watchdogSeconds(o.m, o.n, o.k);
+  hooks.measure = [&](const CandidateState &c) {
+    Measurement m;
+    m.seed = seed + c.cand.index;
+    std::string specFile = specDir + "/" + c.cand.id + ".yaml";
+    std::string resultFile = logDir + "/" + c.cand.id + ".result.json";
+    std::string logFile = logDir + "/" + c.cand.id + ".log";
+    llvm::sys::fs::remove(resultFile);
+    if (!writeText(specFile, c.variant.yaml)) {
+      m.status = "failed";
+      m.error = "cannot write " + specFile;
+      return m;
+    }
+    bool killed = false;
+    std::optional<int> st = runChild(
+        {"tune-measure", "--spec", specFile, "--spec-name", c.variant.kernelName + ".yaml",
+         "--baseline", o.spec, "--m", std::to_string(o.m),
+         "--n", std::to_string(o.n), "--k", std::to_string(o.k), "--dtype", dtype, "--rounds",
+         std::to_string(o.rounds), "--warmup", std::to_string(o.warmup), "--seed",
+         std::to_string(m.seed), "--result", resultFile},
+        logFile, childLimit, killed);
+    if (!st) {
+      m.status = "failed";
+      m.error = "cannot start " + selfExe();
+      return m;
+    }
+    std::optional<std::string> text = readText(resultFile);
+    llvm::Expected<llvm::json::Value> v = llvm::json::parse(text ? *text : "");
+    const llvm::json::Object *r = v ? v->getAsObject() : nullptr;
+    if (!v)
+      llvm::consumeError(v.takeError());
+    if (killed) {
+      m.status = "timeout";
+      m.error = llvm::formatv("killed after {0:f0} s (no result; the child's watchdog did not "
+                              "fire)",
+                              childLimit);
+    } else if (!r) {
+      m.status = WIFSIGNALED(*st) ? "crashed" : "failed";
+      m.error = (WIFSIGNALED(*st) ? "killed by signal " + std::to_string(WTERMSIG(*st))
+                                  : "exit code " + std::to_string(WEXITSTATUS(*st))) +
+                ": " + lastLines(logFile, 2);
+    } else {
+      m.status = r->getString("status").value_or("failed").str();
+      m.error = r->getString("error").value_or("").str();
+      if (const llvm::json::Object *ms = r->getObject("ms")) {
+        m.msMedian = ms->getNumber("median").value_or(0);
+        m.msP25 = ms->getNumber("p25").value_or(0);
+        m.msP75 = ms->getNumber("p75").value_or(0);
+        m.msMin = ms->getNumber("min").value_or(0);
+        m.msMax = ms->getNumber("max").value_or(0);
+      }
+      m.baselineMs = r->getNumber("baseline_ms").value_or(0);
+      m.relErr = r->getNumber("rel_err").value_or(0);
+      if (m.status == "ok" && m.msMedian <= 0) {
+        m.status = "failed";
+        m.error = "no time measured";
+      }
+    }
+    return m;
+  };
+
+  llvm::Expected<TuneResult> result = runTune(cfg, *db, hooks);
+  if (!result) {
+    std::string msg = llvm::toString(result.takeError());
+    bool spec = llvm::StringRef(msg).startswith("the base spec");
+    return error(msg, spec ? ExitSpecError : ExitFailure);
+  }
+
+  // Report.
+  std::vector<Record> records;
+  if (o.compileOnly) {
+    for (const CandidateState &c : result->candidates)
+      if (c.stage != Stage::Pruned)
+        records.push_back(compileOnlyRecord(cfg, c));
+  } else {
+    records = result->records();
+    for (const CandidateState &c : result->candidates)
+      if (c.stage == Stage::Spills || c.stage == Stage::CompileError)
+        records.push_back(compileOnlyRecord(cfg, c));
+  }
+  ReportOptions ro;
+  ro.title = llvm::formatv("gemmgen tune {0}  {1}x{2}x{3} {4}{5}", o.spec, o.m, o.n, o.k, dtype,
+                           shape.gpu.empty() ? std::string() : "  " + shape.gpu)
+                 .str();
+  ro.colorBy = o.colorBy;
+  ro.cublasMs = cublasMs;
+  llvm::outs() << "\n";
+  printTable(llvm::outs(), records, ro);
+  if (!o.report.empty()) {
+    if (llvm::Error e = writeReport(o.report, records, ro))
+      return error(llvm::toString(std::move(e)), ExitFailure);
+    if (o.compileOnly)
+      for (const CandidateState &c : result->candidates)
+        if (c.stage == Stage::Compiled)
+          writeText(specDir + "/" + c.cand.id + ".yaml", c.variant.yaml);
+    llvm::outs() << "report: " << o.report << "/report.svg, results.csv, summary.txt"
+                 << (o.compileOnly ? ", candidates/*.yaml" : ", candidates/, logs/") << "\n";
+  }
+
+  if (o.compileOnly) {
+    if (result->compiled == 0)
+      return error("no candidate survived pruning and compilation", ExitFailure);
+    return;
+  }
+  if (!result->best)
+    return error("no candidate was timed successfully (see the table above and the logs)",
+                 ExitFailure);
+  const Record &best = *result->best;
+  llvm::outs() << llvm::formatv(
+      "\nbest: {0} ({1})  {2:f4} ms  {3:f1} TFLOP/s{4}{5}\n", best.candidate,
+      llvm::join(llvm::map_range(best.params,
+                                 [](const auto &kv) { return kv.first + "=" + kv.second; }),
+                 " "),
+      best.msMedian, best.tflops,
+      best.speedup() ? llvm::formatv("  x{0:f3} vs base", best.speedup()).str() : "",
+      cublasMs > 0 ? llvm::formatv("  {0:f3} of cuBLAS speed", cublasMs / best.msMedian).str()
+                   : "");
+  llvm::outs() << llvm::formatv("measured {0}, reused {1}, failed {2}, not timed {3}; timing "
+                                "took {4:f0} s\n",
+                                result->measured, result->reused, result->failed,
+                                result->notTimed, result->measureSeconds);
+  if (!o.out.empty()) {
+    if (!writeText(o.out, best.specYaml))
+      return;
+    llvm::outs() << "best spec written to " << o.out << "\n";
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// tune-db
+//===----------------------------------------------------------------------===//
+
+struct DbOptions {
+  std::string db = "gemmgen-tune.jsonl";
+  std::vector<std::string> inputs;
+  std::string csv, jsonl, out, outDir, report, gpu, dtype;
+  long long m = 0, n = 0, k = 0;
+};
+
+bool matches(const DbOptions &o, const ShapeKey &s) {
+  return (o.gpu.empty() || llvm::StringRef(s.gpu).contains_insensitive(o.gpu)) &&
+         (!o.m || o.m == s.M) && (!o.n || o.n == s.N) && (!o.k || o.k == s.K) &&
+         (o.dtype.empty() || o.dtype == s.dtype);
+}
+
+std::optional<ResultsDB> openDb(const DbOptions &o, bool mustExist = true) {
+  if (mustExist && !llvm::sys::fs::exists(o.db)) {
+    error("no results DB '" + o.db + "'", ExitFailure);
+    return std::nullopt;
+  }
+  llvm::Expected<ResultsDB> db = ResultsDB::open(o.db);
+  if (!db) {
+    error(llvm::toString(db.takeError()), ExitFailure);
+    return std::nullopt;
+  }
+  return std::move(*db);
+}
+
+std::string slug(llvm::StringRef s) {
+  std::string out;
+  for (char c : s.lower())
+    out += llvm::isAlnum(c) ? c : '_';
+  return out;
+}
+
+void addFilters(CLI::App *cmd, const std::shared_ptr<DbOptions> &o) {
+  cmd->add_option("--db", o->db, "Results DB (JSON lines)")->capture_default_str();
+  cmd->add_option("--gpu", o->gpu, "Only records of GPUs whose name contains this");
+  cmd->add_option("--m", o->m, "Only this M");
+  cmd->add_option("--n", o->n, "Only this N");
+  cmd->add_option("--k", o->k, "Only this K");
+  cmd->add_option("--dtype", o->dtype, "Only this dtype (f16|bf16)");
+}
+
+void registerTuneDb(CLI::App &app) {
+  CLI::App *db = app.add_subcommand(
+      "tune-db", "Export, import and use the results DB of `gemmgen tune` (docs/TUNING.md)");
+  db->require_subcommand(1);
+
+  auto ex = std::make_shared<DbOptions>();
+  CLI::App *exp = db->add_subcommand("export", "Write the latest record of every key as CSV "
+                                               "(default: stdout) or JSON lines");
+  addFilters(exp, ex);
+  exp->add_option("--csv", ex->csv, "CSV file");
+  exp->add_option("--jsonl", ex->jsonl, "JSON-lines file (a DB itself: importable)");
+  exp->callback([ex] {
+    std::optional<ResultsDB> d = openDb(*ex);
+    if (!d)
+      return;
+    std::vector<Record> recs;
+    for (const Record &r : d->latest())
+      if (matches(*ex, r.shape))
+        recs.push_back(r);
+    if (!ex->jsonl.empty()) {
+      llvm::sys::fs::remove(ex->jsonl);
+      llvm::Expected<ResultsDB> outDb = ResultsDB::open(ex->jsonl);
+      if (!outDb)
+        return error(llvm::toString(outDb.takeError()), ExitFailure);
+      for (const Record &r : recs)
+        if (llvm::Error e = outDb->append(r))
+          return error(llvm::toString(std::move(e)), ExitFailure);
+    }
+    if (!ex->csv.empty()) {
+      std::error_code ec;
+      llvm::raw_fd_ostream f(ex->csv, ec, llvm::sys::fs::OF_Text);
+      if (ec)
+        return error("cannot write '" + ex->csv + "': " + ec.message(), ExitFailure);
+      writeCsv(f, recs);
+    }
+    if (ex->csv.empty() && ex->jsonl.empty())
+      writeCsv(llvm::outs(), recs);
+  });
+
+  auto im = std::make_shared<DbOptions>();
+  CLI::App *imp = db->add_subcommand("import", "Merge other DB files into --db (records "
+                                               "already present are skipped)");
+  imp->add_option("--db", im->db, "Results DB to merge into")->capture_default_str();
+  imp->add_option("inputs", im->inputs, "DB files to import")->required();
+  imp->callback([im] {
+    std::optional<ResultsDB> d = openDb(*im, false);
+    if (!d)
+      return;
+    for (const std::string &in : im->inputs) {
+      llvm::Expected<size_t> n = d->import(in);
+      if (!n)
+        return error(llvm::toString(n.takeError()), ExitFailure);
+      llvm::outs() << in << ": " << *n << " records added\n";
+    }
+  });
+
+  auto be = std::make_shared<DbOptions>();
+  CLI::App *bst = db->add_subcommand("best", "Print the best candidate of each shape; with "
+                                             "--out, write the (single) best spec");
+  addFilters(bst, be);
+  bst->add_option("--out", be->out, "Write the best spec (YAML) here");
+  bst->callback([be] {
+    std::optional<ResultsDB> d = openDb(*be);
+    if (!d)
+      return;
+    const Record *chosen = nullptr;
+    size_t n = 0;
+    for (const ShapeKey &s : d->shapes()) {
+      if (!matches(*be, s))
+        continue;
+      const Record *b = d->best(s);
+      if (!b)
+        continue;
+      ++n;
+      chosen = b;
+      const Record *c = d->cublas(s);
+      llvm::outs() << llvm::formatv("{0}  best {1} {2:f4} ms {3:f1} TFLOP/s{4}  {5}\n", s.str(),
+                                    b->candidate, b->msMedian, b->tflops,
+                                    c ? llvm::formatv(" (cuBLAS {0:f1})", c->tflops).str() : "",
+                                    b->base);
+    }
+    if (!be->out.empty()) {
+      if (n != 1)
+        return error(llvm::formatv("--out needs exactly one shape; {0} match (use --gpu --m "
+                                   "--n --k --dtype)",
+                                   n)
+                         .str(),
+                     ExitFailure);
+      if (writeText(be->out, chosen->specYaml))
+        llvm::outs() << "best spec written to " << be->out << "\n";
+    }
+  });
+
+  auto de = std::make_shared<DbOptions>();
+  CLI::App *def = db->add_subcommand(
+      "defaults", "Write a tuned-defaults file (shape -> best spec) and the spec files");
+  addFilters(def, de);
+  def->add_option("--out-dir", de->outDir, "Directory (e.g. specs/tuned)")->required();
+  def->callback([de] {
+    std::optional<ResultsDB> d = openDb(*de);
+    if (!d)
+      return;
+    TunedDefaults td;
+    std::string defaults = de->outDir + "/defaults.yaml";
+    if (llvm::sys::fs::exists(defaults)) { // update, keeping other entries
+      llvm::Expected<TunedDefaults> old = loadTunedDefaults(defaults);
+      if (!old)
+        return error(llvm::toString(old.takeError()), ExitFailure);
+      td = std::move(*old);
+    }
+    for (const ShapeKey &s : d->shapes()) {
+      if (!matches(*de, s))
+        continue;
+      const Record *b = d->best(s);
+      if (!b)
+        continue;
+      if (td.gpu.empty())
+        td.gpu = s.gpu;
+      std::string rel = slug(s.gpu) + "/" + s.dtype + "_" + std::to_string(s.M) + "x" +
+                        std::to_string(s.N) + "x" + std::to_string(s.K) + ".yaml";
+      if (!writeText(de->outDir + "/" + rel, b->specYaml))
+        return;
+      TunedEntry e{s.M, s.N, s.K, s.dtype, rel, b->tflops, 0};
+      if (const Record *c = d->cublas(s))
+        e.cublasTflops = c->tflops;
+      bool replaced = false;
+      for (TunedEntry &x : td.entries)
+        if (x.M == e.M && x.N == e.N && x.K == e.K && x.dtype == e.dtype)
+          x = e, replaced = true;
+      if (!replaced)
+        td.entries.push_back(e);
+      llvm::outs() << rel << "  " << llvm::formatv("{0:f1}", b->tflops) << " TFLOP/s\n";
+    }
+    if (writeText(defaults, td.str()))
+      llvm::outs() << "wrote " << defaults << " (" << td.entries.size() << " shapes)\n";
+  });
+
+  auto re = std::make_shared<DbOptions>();
+  CLI::App *rep = db->add_subcommand("report", "Write a report (SVG, CSV, table) per shape");
+  addFilters(rep, re);
+  rep->add_option("--report", re->report, "Directory")->required();
+  rep->callback([re] {
+    std::optional<ResultsDB> d = openDb(*re);
+    if (!d)
+      return;
+    for (const ShapeKey &s : d->shapes()) {
+      if (!matches(*re, s))
+        continue;
+      std::vector<Record> recs;
+      for (const Record &r : d->latest(s))
+        if (r.kind == "candidate")
+          recs.push_back(r);
+      if (recs.empty())
+        continue;
+      ReportOptions ro;
+      ro.title = llvm::formatv("{0}x{1}x{2} {3}  {4}", s.M, s.N, s.K, s.dtype, s.gpu).str();
+      if (const Record *c = d->cublas(s))
+        ro.cublasMs = c->msMedian;
+      std::string dir = re->report + "/" + slug(s.gpu) + "_" + s.dtype + "_" +
+                        std::to_string(s.M) + "x" + std::to_string(s.N) + "x" +
+                        std::to_string(s.K);
+      printTable(llvm::outs(), recs, ro);
+      if (llvm::Error e = writeReport(dir, recs, ro))
+        return error(llvm::toString(std::move(e)), ExitFailure);
+      llvm::outs() << "report: " << dir << "/report.svg\n\n";
+    }
+  });
+}
+
+} // namespace
+
+void cli::registerTuneCommand(CLI::App &app) {
+  auto o = std::make_shared<TuneOptions>();
+  CLI::App *cmd = app.add_subcommand(
+      "tune", "Autotune spec parameters for a shape: prune, compile in parallel, time each "
+              "candidate on the GPU (in a child process), keep results in a DB\n"
+              "(exit 2 without a GPU unless --compile-only; docs/TUNING.md)");
+  cmd->add_option("spec", o->spec, "Base kernel spec (YAML)")->required();
+  cmd->add_option("space", o->spaceArgs,
+                  "KEY=V1,V2,... entries of the search space (e.g. tile.n=128,256)");
+  cmd->add_option("--m", o->m, "M")->capture_default_str();
+  cmd->add_option("--n", o->n, "N")->capture_default_str();
+  cmd->add_option("--k", o->k, "K")->capture_default_str();
+  cmd->add_option("--dtype", o->dtype, "f16 or bf16 (default: the spec's)");
+  cmd->add_option("--space", o->spaceFile, "Search space file (YAML: key: [values])");
+  cmd->add_flag("--compile-only", o->compileOnly,
+                "Enumerate, prune and compile only (no GPU needed); report what would be timed");
+  cmd->add_option("--jobs,-j", o->jobs, "Parallel NVRTC compiles (default: CPU count)");
+  cmd->add_option("--db", o->db, "Results DB (JSON lines; created if missing)")
+      ->capture_default_str();
+  cmd->add_option("--out", o->out, "Write the best spec here (YAML)");
+  cmd->add_option("--report", o->report,
+                  "Directory for report.svg, results.csv, summary.txt, candidate specs, logs");
+  cmd->add_option("--time-budget", o->timeBudget,
+                  "Seconds of GPU timing after which no new candidate starts (rerun resumes)");
+  cmd->add_flag("--retry-failed", o->retryFailed, "Re-time candidates the DB has as failed");
+  cmd->add_flag("--allow-spills", o->allowSpills, "Time candidates that spill registers too");
+  cmd->add_flag("--no-cublas", o->noCublas, "Do not time cuBLAS for the shape");
+  cmd->add_option("--rounds", o->rounds, "Timed interleaved rounds per candidate")
+      ->capture_default_str();
+  cmd->add_option("--warmup", o->warmup, "Warm-up passes per candidate")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "RNG seed (default random; candidate i uses seed + i)");
+  cmd->add_option("--child-timeout", o->childTimeout,
+                  "Seconds before a candidate's child process is killed (default 60 + 6 x "
+                  "the watchdog)");
+  cmd->add_option("--color-by", o->colorBy, "Space key that colours the SVG plot");
+  cmd->callback([o] { runTuneCommand(*o); });
+
+  registerTuneDb(app);
+  registerTuneMeasureCommand(app);
+}

@@ -403,7 +403,19 @@ void runBench(BenchOptions o) {
   if (shapes.empty())
     shapes = {{4096, 4096, 4096}, {8192, 8192, 8192}};
 
-  std::optional<CompiledSpec> compiled = compileSpecForGpu(o.spec, false, dtype);
+  std::string specPath = o.spec;
+  if (o.spec == "tuned") {
+    if (shapes.size() != 1) {
+      llvm::errs() << "gemmgen: error: spec `tuned` picks one spec per shape: give one shape "
+                      "(--m/--n/--k or a single --shapes entry)\n";
+      setExitCode(ExitFailure);
+      return;
+    }
+    specPath = resolveSpecArg(o.spec, shapes[0][0], shapes[0][1], shapes[0][2],
+                              dtype && *dtype == DType::BF16 ? "bf16" : "f16");
+  }
+  std::optional<CompiledSpec> compiled =
+      specPath.empty() ? std::nullopt : compileSpecForGpu(specPath, false, dtype);
   if (!compiled) {
     setExitCode(ExitSpecError);
     return;
@@ -556,7 +568,10 @@ void cli::registerBenchCommand(CLI::App &app) {
   auto o = std::make_shared<BenchOptions>();
   CLI::App *cmd = app.add_subcommand(
       "bench", "Benchmark a spec side by side with cuBLAS on the same inputs (DESIGN.md §10)");
-  cmd->add_option("spec", o->spec, "Kernel spec (YAML)")->required();
+  cmd->add_option("spec", o->spec,
+                  "Kernel spec (YAML), or `tuned`: the best spec known for the (single) shape "
+                  "and --dtype (specs/tuned/defaults.yaml)")
+      ->required();
   cmd->add_option("--m", o->m, "M of a single shape");
   cmd->add_option("--n", o->n, "N of a single shape");
   cmd->add_option("--k", o->k, "K of a single shape");

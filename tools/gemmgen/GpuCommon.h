@@ -6,6 +6,7 @@
 #include "CompilerCommands.h"
 
 #include "gemmgen/Pipeline.h"
+#include "gemmgen/TuneDB.h"
 #include "gemmgen/gemmgen.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -44,6 +45,39 @@ inline void fail(const Status &s) {
     std::_Exit(ExitTimeout);
   }
   setExitCode(exitCodeFor(s));
+}
+
+/// The spec argument `tuned` means: the best spec the tuned-defaults file
+/// (specs/tuned/defaults.yaml, or $GEMMGEN_TUNED_DEFAULTS) knows for this
+/// shape and dtype (exact shape, else the nearest). Any other argument is a
+/// spec path and is returned as is. Reports an error and returns "" when
+/// there is no usable entry.
+inline std::string resolveSpecArg(const std::string &spec, long long M, long long N,
+                                  long long K, const std::string &dtype) {
+  if (spec != "tuned")
+    return spec;
+  std::string path = tune::defaultTunedDefaultsPath();
+  if (path.empty()) {
+    llvm::errs() << "gemmgen: error: no tuned-defaults file (specs/tuned/defaults.yaml or "
+                    "$GEMMGEN_TUNED_DEFAULTS); run `gemmgen tune` and `gemmgen tune-db "
+                    "defaults`, or give a spec file\n";
+    return "";
+  }
+  llvm::Expected<tune::TunedDefaults> defaults = tune::loadTunedDefaults(path);
+  if (!defaults) {
+    llvm::errs() << "gemmgen: error: " << llvm::toString(defaults.takeError()) << "\n";
+    return "";
+  }
+  const tune::TunedEntry *e = defaults->lookup(M, N, K, dtype);
+  if (!e) {
+    llvm::errs() << "gemmgen: error: " << path << " has no " << dtype
+                 << " entry; give a spec file\n";
+    return "";
+  }
+  std::string chosen = defaults->specPath(*e);
+  llvm::outs() << "tuned defaults: " << chosen << " (tuned for " << e->M << "x" << e->N << "x"
+               << e->K << " " << e->dtype << ")\n";
+  return chosen;
 }
 
 inline std::optional<DType> parseDType(const std::string &s) {

@@ -49,7 +49,11 @@ struct RunOptions {
 
 void runRun(const RunOptions &o) {
   using namespace gpu;
-  std::optional<CompiledSpec> compiled = compileSpecForGpu(o.spec, o.debugHangs, std::nullopt);
+  // The tuned-defaults file is looked up for f16 unless the spec says bf16:
+  // `run tuned` has no --dtype, so f16 entries are the default.
+  std::string specPath = resolveSpecArg(o.spec, o.m, o.n, o.k, "f16");
+  std::optional<CompiledSpec> compiled =
+      specPath.empty() ? std::nullopt : compileSpecForGpu(specPath, o.debugHangs, std::nullopt);
   if (!compiled) {
     setExitCode(ExitSpecError);
     return;
@@ -249,7 +253,10 @@ void cli::registerRunCommand(CLI::App &app) {
   CLI::App *cmd = app.add_subcommand(
       "run", "JIT-compile a spec, run it on random inputs on the GPU, verify and time it\n"
              "(exit 2 when there is no CUDA driver/GPU, 4 when the watchdog fires)");
-  cmd->add_option("spec", o->spec, "Kernel spec (YAML)")->required();
+  cmd->add_option("spec", o->spec,
+                  "Kernel spec (YAML), or `tuned`: the best spec known for the shape "
+                  "(specs/tuned/defaults.yaml)")
+      ->required();
   cmd->add_option("--m", o->m, "Rows of A and D")->capture_default_str();
   cmd->add_option("--n", o->n, "Rows of B, columns of D")->capture_default_str();
   cmd->add_option("--k", o->k, "Columns of A and B (multiple of 8)")->capture_default_str();

@@ -363,8 +363,8 @@ std::vector<fs::path> yamlFiles(const fs::path &dir) {
   if (!fs::exists(dir))
     return out;
   for (const auto &e : fs::recursive_directory_iterator(dir))
-    if (e.path().extension() == ".yaml")
-      out.push_back(e.path());
+    if (e.path().extension() == ".yaml" && e.path().filename() != "defaults.yaml")
+      out.push_back(e.path()); // specs/tuned/defaults.yaml maps shapes to specs
   std::sort(out.begin(), out.end());
   return out;
 }

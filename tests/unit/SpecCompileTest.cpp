@@ -29,7 +29,8 @@ std::vector<std::string> specFiles() {
   std::string root = std::string(GEMMGEN_SOURCE_DIR) + "/specs";
   for (llvm::sys::fs::recursive_directory_iterator it(root, ec), end; it != end && !ec;
        it.increment(ec))
-    if (llvm::sys::path::extension(it->path()) == ".yaml")
+    if (llvm::sys::path::extension(it->path()) == ".yaml" &&
+        llvm::sys::path::filename(it->path()) != "defaults.yaml") // the tuned-defaults map
       specs.push_back(it->path());
   std::sort(specs.begin(), specs.end());
   return specs;

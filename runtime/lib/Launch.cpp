@@ -12,6 +12,7 @@
 #include "Internal.h"
 
 #include <climits>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 
@@ -36,7 +37,19 @@ unsigned Kernel::gridSize(long long M, long long N) const {
                            : (long long)(impl_->rt->info.smCount / abi.clusterM) * abi.clusterM;
   if (resident <= 0)
     resident = abi.clusterM;
-  return (unsigned)std::min(total, resident);
+  if (total <= resident)
+    return (unsigned)total;
+  // Balanced persistent grid: the fewest clusters that finish in the same
+  // number of waves as a full grid (4096^3 with 128x256 tiles: 512 tiles on
+  // 132 SMs is 4 waves either way, so 128 CTAs do it and 4 SMs stay idle,
+  // leaving power headroom to the others). GEMMGEN_BALANCED_GRID=0 turns it off.
+  const char *balanced = std::getenv("GEMMGEN_BALANCED_GRID");
+  if (balanced && std::string(balanced) == "0")
+    return (unsigned)resident;
+  long long units = total / abi.clusterM, residentClusters = resident / abi.clusterM;
+  long long waves = (units + residentClusters - 1) / residentClusters;
+  long long clusters = (units + waves - 1) / waves;
+  return (unsigned)(clusters * abi.clusterM);
 }
 
 static std::string hexPtr(CUdeviceptr p) {

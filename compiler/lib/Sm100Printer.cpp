@@ -17,6 +17,7 @@
 #include "gemmgen/Sm100Printer.h"
 
 #include "gemmgen/CodeEmitter.h"
+#include "gemmgen/PrinterCommon.h"
 #include "gemmgen/DeviceHeaders.h"
 #include "gemmgen/KernelABI.h"
 #include "gemmgen/Lowering.h"
@@ -74,32 +75,12 @@ private:
               str(k.mmaN) + "k" + str(k.mmaK) + ")");
     e.comment("  STATUS: compile-verified only (NVRTC/nvcc, sm_100a); never run: no Blackwell GPU");
     e.comment("  was available. See docs/BLACKWELL.md.");
-    e.comment("Launch contract: " + str(abi.threadsPerBlock) + " threads, " +
-              str(abi.sharedMemBytes) + " bytes of dynamic shared memory, cluster (" +
-              str(abi.clusterM) + ",1,1),");
-    e.comment("  persistent grid (a multiple of the cluster, at most one CTA per SM);");
-    e.comment("  tensor maps: A box " + str(abi.boxA.inner) + "x" + str(abi.boxA.outer) +
-              ", B box " + str(abi.boxB.inner) + "x" + str(abi.boxB.outer) + ", D box " +
-              str(abi.boxD.inner) + "x" + str(abi.boxD.outer) +
-              " (elements, inner first), 128B swizzle;");
-    e.comment("  K a multiple of " + str(abi.kAlignment) +
-              "; M and N any (TMA zero-fills loads, clips stores).");
+    emitLaunchContractComment(e, abi);
     e.comment("===----------------------------------------------------------------------===");
   }
 
   void emitIncludes() {
-    if (opts.debugHangs)
-      e.line("#define GEMMGEN_DEBUG_HANGS 1");
-    if (opts.standalone) {
-      e.comment("---- gemmgen/device/sm100_ptx.cuh (inlined by --standalone) ----");
-      e.raw(sm100DeviceHeader());
-      e.comment("---- end of gemmgen/device/sm100_ptx.cuh ----");
-    } else {
-      e.line("#include \"gemmgen/device/sm100_ptx.cuh\"");
-    }
-    e.blank();
-    e.line("using namespace gemmgen::sm100;");
-    e.blank();
+    emitDeviceHeader(e, opts, "sm100_ptx.cuh", sm100DeviceHeader(), "gemmgen::sm100");
   }
 
   void emitConstants() {

@@ -11,6 +11,7 @@
 #include "gemmgen/Sm90Printer.h"
 
 #include "gemmgen/CodeEmitter.h"
+#include "gemmgen/PrinterCommon.h"
 #include "gemmgen/DeviceHeaders.h"
 #include "gemmgen/KernelABI.h"
 #include "gemmgen/Lowering.h"
@@ -61,32 +62,12 @@ private:
     e.comment("  tile " + str(k.tileM) + "x" + str(k.tileN) + "x" + str(k.tileK) + ", " +
               str(k.depth) + " stages, " + str(k.consumers) + " consumer warpgroup(s), cluster " +
               str(k.clusterM) + "x" + str(k.clusterN));
-    e.comment("Launch contract: " + str(abi.threadsPerBlock) + " threads, " +
-              str(abi.sharedMemBytes) + " bytes of dynamic shared memory, cluster (" +
-              str(abi.clusterM) + ",1,1),");
-    e.comment("  persistent grid (a multiple of the cluster, at most one CTA per SM);");
-    e.comment("  tensor maps: A box " + str(abi.boxA.inner) + "x" + str(abi.boxA.outer) +
-              ", B box " + str(abi.boxB.inner) + "x" + str(abi.boxB.outer) + ", D box " +
-              str(abi.boxD.inner) + "x" + str(abi.boxD.outer) +
-              " (elements, inner first), 128B swizzle;");
-    e.comment("  K a multiple of " + str(abi.kAlignment) +
-              "; M and N any (TMA zero-fills loads, clips stores).");
+    emitLaunchContractComment(e, abi);
     e.comment("===----------------------------------------------------------------------===");
   }
 
   void emitIncludes() {
-    if (opts.debugHangs)
-      e.line("#define GEMMGEN_DEBUG_HANGS 1");
-    if (opts.standalone) {
-      e.comment("---- gemmgen/device/sm90_ptx.cuh (inlined by --standalone) ----");
-      e.raw(sm90DeviceHeader());
-      e.comment("---- end of gemmgen/device/sm90_ptx.cuh ----");
-    } else {
-      e.line("#include \"gemmgen/device/sm90_ptx.cuh\"");
-    }
-    e.blank();
-    e.line("using namespace gemmgen::sm90;");
-    e.blank();
+    emitDeviceHeader(e, opts, "sm90_ptx.cuh", sm90DeviceHeader(), "gemmgen::sm90");
   }
 
   void emitConstants() {

@@ -1,0 +1,37 @@
+//===- PrinterCommon.cpp - Pieces every target printer emits --------------===//
+#include "gemmgen/PrinterCommon.h"
+
+#include <string>
+
+using namespace gemmgen;
+
+static std::string str(unsigned v) { return std::to_string(v); }
+
+void gemmgen::emitLaunchContractComment(CodeEmitter &e, const KernelABI &abi) {
+  e.comment("Launch contract: " + str(abi.threadsPerBlock) + " threads, " +
+            str(abi.sharedMemBytes) + " bytes of dynamic shared memory, cluster (" +
+            str(abi.clusterM) + ",1,1),");
+  e.comment("  persistent grid (a multiple of the cluster, at most one CTA per SM);");
+  e.comment("  tensor maps: A box " + str(abi.boxA.inner) + "x" + str(abi.boxA.outer) +
+            ", B box " + str(abi.boxB.inner) + "x" + str(abi.boxB.outer) + ", D box " +
+            str(abi.boxD.inner) + "x" + str(abi.boxD.outer) +
+            " (elements, inner first), 128B swizzle;");
+  e.comment("  K a multiple of " + str(abi.kAlignment) +
+            "; M and N any (TMA zero-fills loads, clips stores).");
+}
+
+void gemmgen::emitDeviceHeader(CodeEmitter &e, const EmitOptions &opts, llvm::StringRef header,
+                               llvm::StringRef text, llvm::StringRef ns) {
+  if (opts.debugHangs)
+    e.line("#define GEMMGEN_DEBUG_HANGS 1");
+  if (opts.standalone) {
+    e.comment("---- gemmgen/device/" + header + " (inlined by --standalone) ----");
+    e.raw(text);
+    e.comment("---- end of gemmgen/device/" + header + " ----");
+  } else {
+    e.line("#include \"gemmgen/device/" + header + "\"");
+  }
+  e.blank();
+  e.line("using namespace " + ns + ";");
+  e.blank();
+}

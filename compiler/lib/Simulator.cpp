@@ -14,6 +14,11 @@
 // reported where it happens (over-arrival, tx underflow); a deadlock is
 // reported when nothing can run and nothing is in flight.
 //
+// sm_100a kernels take the same machine; the section "sm_100a" below holds
+// what differs (IR.h, "sm_100a semantics"): the CTA pair's loads and MMA,
+// tcgen05.commit as an async arrival (EventKind::Commit), load_acc into the
+// actor's registers, and the TMEM hand-off checks.
+//
 //===----------------------------------------------------------------------===//
 #include "gemmgen/Simulator.h"
 
@@ -96,6 +101,10 @@ struct Region {
   bool unsynced = false;          ///< store_acc by all warps, no named barrier since
   bool drainUnpublished = false;  ///< a TMA store finished; only the elected thread knows
   bool accWritten = false;        ///< accumulators: an MMA wrote it in this tile
+  // sm_100a accumulators (TMEM):
+  int accTile = -1;               ///< cluster tile whose MMAs last wrote it (-1: none)
+  std::vector<bool> chunksRead;   ///< epilogue chunks load_acc read since the tile's first MMA
+  std::vector<int> mmaWriters;    ///< MMAs in flight that write it
 };
 
 struct Mbar {
@@ -158,6 +167,14 @@ struct Actor {
   // TMA store groups: stores complete in any order.
   std::vector<int> openStores;
   std::vector<std::vector<int>> storeGroups;
+  // sm_100a: tcgen05.commit arrivals in flight (in issue order), the
+  // registers load_acc filled, and per (barrier, slot) the arrivals this
+  // actor made with a slot chosen by instance (their phase number).
+  std::deque<int> commitQueue;
+  std::vector<float> regs;
+  unsigned regsWidth = 0;
+  bool regsLoaded = false;
+  std::map<std::pair<int, unsigned>, uint64_t> instanceArrivals;
   // Named barrier wait.
   bool namedWaiting = false;
   unsigned namedId = 0;
@@ -165,7 +182,7 @@ struct Actor {
   double weight = 1.0;
 };
 
-enum class EventKind { Load, Mma, Store };
+enum class EventKind { Load, Mma, Store, Commit };
 
 struct Event {
   EventKind kind;
@@ -177,6 +194,7 @@ struct Event {
   int chunk = -1;
   // Load: a box slice landing in one CTA.
   unsigned dstCta = 0;
+  unsigned barCta = 0; ///< the CTA whose barrier gets the bytes (sm_100a pair: the leader)
   int buf = -1, region = -1;
   unsigned row0 = 0, rows = 0;
   Operand operand = Operand::A;
@@ -190,6 +208,13 @@ struct Event {
   int aBuf = -1, aRegion = -1, bBuf = -1, bRegion = -1, accBuf = -1, accRegion = -1;
   unsigned aRow0 = 0;
   bool accumulate = false;
+  /// sm_100a: the CTAs whose A, B and accumulators the MMA uses (the CTA
+  /// pair); empty: the issuing CTA only (sm_90a wgmma).
+  std::vector<unsigned> pairCtas;
+  // Commit (tcgen05.commit): arrives once the issuer completed `threshold` MMAs.
+  uint64_t threshold = 0;
+  std::vector<unsigned> commitCtas;
+  const Op *op = nullptr;
   // Store (reads region `region` of buffer `buf`)
   unsigned dRow0 = 0, dCol0 = 0;
 };
@@ -299,8 +324,13 @@ private:
       for (size_t i = cta.cluster; i < p.clusterTiles.size(); i += p.clusters) {
         TileRef t;
         t.ct = int(i);
-        t.tm = p.clusterTiles[i].first * k.clusterM + cta.rankM;
-        t.tn = p.clusterTiles[i].second * k.clusterN + cta.rankN;
+        if (sm100()) { // the CTA pair shares the cluster tile (IR.h, sm_100a semantics)
+          t.tm = p.clusterTiles[i].first;
+          t.tn = p.clusterTiles[i].second;
+        } else {
+          t.tm = p.clusterTiles[i].first * k.clusterM + cta.rankM;
+          t.tn = p.clusterTiles[i].second * k.clusterN + cta.rankN;
+        }
         cta.tiles.push_back(t);
       }
       for (const Buffer &b : k.buffers) {
@@ -310,6 +340,8 @@ private:
           r.cols = b.cols;
           r.data.assign(size_t(b.rows) * b.cols, NAN); // poison: never written
           r.tags.assign(b.rows, Tag());
+          if (sm100() && b.space != MemSpace::Shared)
+            r.chunksRead.assign(chunkCount(), false);
         }
         cta.regions.push_back(std::move(regs));
       }
@@ -326,6 +358,10 @@ private:
     for (unsigned c = 0; c < p.ctas; ++c)
       for (unsigned r = 0; r < k.roles.size(); ++r)
         for (unsigned i = 0; i < k.roles[r].instances; ++i) {
+          // sm_100a: a leader-only role (the pair's MMA issuer) has no actor
+          // in the peer CTA: its warps idle there.
+          if (k.roles[r].leaderCtaOnly && ctas[c].rank != 0)
+            continue;
           Actor a;
           a.id = int(actors.size());
           a.cta = c;
@@ -360,7 +396,8 @@ private:
            std::to_string(a.instance) + "]";
   }
   std::string tileName(const TileRef &t) const {
-    return "tile (m " + std::to_string(t.tm) + ", n " + std::to_string(t.tn) + ")";
+    return std::string(sm100() ? "cluster tile" : "tile") + " (m " + std::to_string(t.tm) +
+           ", n " + std::to_string(t.tn) + ")";
   }
   std::string where(const Actor &a) const {
     if (a.finished)
@@ -402,6 +439,9 @@ private:
       return who(a) + "'s MMA (" + at(e) + ")";
     case EventKind::Store:
       return who(a) + "'s TMA store (" + at(e) + ")";
+    case EventKind::Commit:
+      return who(a) + "'s tcgen05.commit on " + k.barriers[e.barrier].name + "[" +
+             std::to_string(e.slot) + "] (" + at(e) + ")";
     }
     return "?";
   }
@@ -474,8 +514,10 @@ private:
       a.tile = ctas[a.cta].tiles[f.iter];
       a.inTile = true;
       a.k = -1;
-      // A new tile: no MMA has written the accumulators yet.
-      for (size_t b = 0; b < k.buffers.size(); ++b)
+      // A new tile: no MMA has written the accumulators yet. (sm_100a tags
+      // the TMEM accumulators with their tile instead: other roles of the
+      // CTA enter tiles while the MMA warp still works on an earlier one.)
+      for (size_t b = 0; b < k.buffers.size() && !sm100(); ++b)
         if (k.buffers[b].space != MemSpace::Shared)
           for (Region &r : ctas[a.cta].regions[b])
             r.accWritten = false;
@@ -500,9 +542,12 @@ private:
         return;
     // The whole CTA has exited: nothing may still read or write its SMEM.
     for (const Event &e : events) {
-      if (e.done)
+      if (e.done || e.kind == EventKind::Commit)
         continue;
       unsigned cta = e.kind == EventKind::Load ? e.dstCta : actors[e.actor].cta;
+      if (!e.pairCtas.empty() &&
+          std::find(e.pairCtas.begin(), e.pairCtas.end(), a.cta) != e.pairCtas.end())
+        cta = a.cta; // the pair MMA reads this CTA's stages too
       if (cta != a.cta)
         continue;
       int buf = e.kind == EventKind::Mma ? e.aBuf : e.buf;
@@ -545,14 +590,49 @@ private:
                                     std::to_string(k.barriers[bar].slots) + " slot(s)");
     return c.stage;
   }
-  int regionIndex(const Actor &a, int buf, unsigned stage) {
+  /// The barrier slot an op uses: the cursor's stage, or (sm_100a,
+  /// slotIsInstance) the role instance, with the phase still from the cursor.
+  unsigned slotFor(const Actor &a, const Op &op, int bar, const Cursor &c) {
+    if (!op.slotIsInstance)
+      return slotOf(a, bar, c);
+    if (a.instance >= k.barriers[bar].slots)
+      fail(SimVerdict::Invalid, who(a) + " (" + where(a) + ") uses " + k.barriers[bar].name +
+                                    "[" + std::to_string(a.instance) +
+                                    "] (its instance) but the barrier has " +
+                                    std::to_string(k.barriers[bar].slots) + " slot(s)");
+    return a.instance;
+  }
+  /// The barrier phase an arrival of `op` belongs to. A stage-indexed op
+  /// arrives in the phase its cursor's wraps say. An instance-indexed op
+  /// (sm_100a) is issued after its cursor advanced, so the cursor cannot
+  /// tell; every role arrives once per phase, so its phase is the number of
+  /// arrivals the actor made on that slot before.
+  uint64_t arrivalRound(Actor &a, const Op &op, int bar, unsigned slot, const Cursor &c) {
+    if (!op.slotIsInstance)
+      return c.round;
+    return a.instanceArrivals[{bar, slot}]++;
+  }
+  /// Whether (actor, op) arrives on slot `slot` (false only for an op whose
+  /// slot is another role instance's).
+  bool signalsSlot(const std::pair<int, const Op *> &sg, unsigned slot) const {
+    return !sg.second->slotIsInstance || actors[sg.first].instance == slot;
+  }
+  /// Arrivals one execution of `op` brings: an Arrive by every thread
+  /// (Exec::All, the sm_100a writeback's ld2mma release) counts each thread.
+  unsigned arrivalsOf(const Actor &a, const Op &op) const {
+    if (op.kind == OpKind::Arrive && op.exec == Exec::All)
+      return k.roles[a.role].threadsPerInstance();
+    return 1;
+  }
+  int regionIndex(const Actor &a, int buf, unsigned stage, int instance = -1) {
     const Buffer &b = k.buffers[buf];
     unsigned stages = std::max(1u, b.stages);
     if (stage >= stages)
       fail(SimVerdict::Invalid, who(a) + " (" + where(a) + ") uses " + b.name + " stage " +
                                     std::to_string(stage) + " but it has " +
                                     std::to_string(stages) + " stage(s)");
-    unsigned inst = b.instances > 1 ? a.instance % b.instances : 0;
+    unsigned want = instance >= 0 ? unsigned(instance) : a.instance;
+    unsigned inst = b.instances > 1 ? want % b.instances : 0;
     return int(inst * stages + stage);
   }
   unsigned namedHwId(const Actor &a, const Barrier &b) const {
@@ -580,7 +660,7 @@ private:
   bool waitPasses(Actor &a, const Op &op, unsigned *slotOut = nullptr) {
     int b = barrierIndex(a, op);
     const Cursor &c = cursor(a, op);
-    unsigned slot = slotOf(a, b, c);
+    unsigned slot = slotFor(a, op, b, c);
     if (slotOut)
       *slotOut = slot;
     const Mbar &bar = ctas[a.cta].bars[b][slot];
@@ -626,10 +706,16 @@ private:
       doArriveExpectTx(a, op);
       break;
     case OpKind::TmaLoad:
-      doTmaLoad(a, op);
+      if (sm100())
+        doTmaLoadSm100(a, op);
+      else
+        doTmaLoad(a, op);
       break;
     case OpKind::Mma:
-      doMma(a, op);
+      if (sm100())
+        doMmaSm100(a, op);
+      else
+        doMma(a, op);
       break;
     case OpKind::MmaCommit:
       a.mmaGroupEnds.push_back(a.mmaIssued);
@@ -644,7 +730,10 @@ private:
       break;
     }
     case OpKind::StoreAcc:
-      doStoreAcc(a, op);
+      if (sm100())
+        doStoreAccSm100(a, op);
+      else
+        doStoreAcc(a, op);
       break;
     case OpKind::Fence:
       if (op.fence == FenceKind::ProxyAsync)
@@ -660,6 +749,12 @@ private:
     case OpKind::TmaStoreCommit:
       a.storeGroups.push_back(a.openStores);
       a.openStores.clear();
+      break;
+    case OpKind::MmaCommitArrive:
+      doCommitArrive(a, op);
+      break;
+    case OpKind::LoadAcc:
+      doLoadAcc(a, op);
       break;
     case OpKind::ForEachTile:
     case OpKind::ForK:
@@ -705,8 +800,27 @@ private:
     return out;
   }
 
+  /// The CTAs an arriving op reaches when `a` executes it: its scope; for
+  /// tcgen05.commit the CTAs of its cta_mask (0: this CTA); none for a
+  /// leader-only op in the peer CTA.
+  std::vector<unsigned> reachOf(const Actor &a, const Op &op) const {
+    if (op.leaderCtaOnly && ctas[a.cta].rank != 0)
+      return {};
+    if (op.kind == OpKind::MmaCommitArrive) {
+      if (op.ctaMask == 0)
+        return {a.cta};
+      std::vector<unsigned> out;
+      unsigned base = ctas[a.cta].cluster * p.clusterSize;
+      for (unsigned r = 0; r < p.clusterSize; ++r)
+        if (op.ctaMask >> r & 1)
+          out.push_back(base + r);
+      return out;
+    }
+    return scopeCtas(a, op.scope);
+  }
+
   void arrive(const Actor &a, unsigned cta, int b, unsigned slot, uint64_t round,
-              const Op &op) {
+              const Op &op, unsigned count = 1) {
     const Barrier &bd = k.barriers[b];
     Mbar &bar = ctas[cta].bars[b][slot];
     std::string name = bd.name + "[" + std::to_string(slot) + "] of CTA " + std::to_string(cta);
@@ -732,20 +846,82 @@ private:
                std::to_string(bar.phase),
            d);
     }
+    if (count > bar.pending)
+      fail(SimVerdict::OverArrival,
+           "over-arrival: " + who(a) + " (" + where(a) + ") brings " + std::to_string(count) +
+               " arrivals (one per thread) to " + name + ", but only " +
+               std::to_string(bar.pending) + " of its " + std::to_string(bd.arriveCount) +
+               " remain in phase " + std::to_string(bar.phase),
+           {"the barrier's arrival count is smaller than the threads that arrive on it in one "
+            "phase: count every arriving thread, of every CTA that arrives on it"});
     bar.arrivedBy.push_back(a.id);
-    bar.pending--;
+    bar.pending -= count;
     maybeComplete(cta, b, slot);
+  }
+
+  std::string txHintSm100(const Barrier &desc) const {
+    return "the waiter (" + desc.waiter + ") is released before every copy landed; count every "
+           "copy that completes on this barrier: each consumer's A block and the B rows" +
+           std::string(k.ctaGroup > 1 ? ", of both CTAs of the pair (their loads complete on "
+                                        "the leader's barrier)"
+                                      : "");
   }
 
   void maybeComplete(unsigned cta, int b, unsigned slot) {
     Mbar &bar = ctas[cta].bars[b][slot];
-    if (bar.pending != 0 || bar.tx != 0)
+    // sm_100a: the transaction count may go below zero while arrivals are
+    // pending (the peer's bytes land before the leader's expect_tx); with
+    // every arrival in, more bytes landed than were announced, and the
+    // phase can never complete.
+    bool overDelivered = sm100() && bar.pending == 0 && bar.tx < 0;
+    if (!overDelivered && (bar.pending != 0 || bar.tx != 0))
       return;
     const Barrier &desc = k.barriers[b];
     std::string name = desc.name + "[" + std::to_string(slot) + "] of CTA " + std::to_string(cta);
+    if (overDelivered)
+      fail(SimVerdict::TxUnderflow,
+           "tx underflow: " + name + " has all its arrivals in phase " +
+               std::to_string(bar.phase) + ", but its copies delivered " +
+               std::to_string(-bar.tx) + " byte(s) more than the " +
+               std::to_string(bar.expectedTx) + " bytes expect_tx announced (the TMA loads of "
+               "one phase complete " + std::to_string(p.bytesPerPhase[b]) + " bytes on it)",
+           {"the phase can never complete (the GPU hangs; in other interleavings it completes "
+            "before every copy landed)",
+            txHintSm100(desc)});
     // More roles arrive every phase than the count: the phase completes
     // before the last of them is done, and their arrivals spill over.
-    const auto &sigs = signallers[cta][b];
+    // Slot-by-instance ops (sm_100a) reach only their instance's slot.
+    std::vector<std::pair<int, const Op *>> sigs;
+    for (const auto &sg : signallers[cta][b])
+      if (signalsSlot(sg, slot))
+        sigs.push_back(sg);
+    uint64_t sigArrivals = 0; // arrivals the signallers bring per phase
+    for (const auto &sg : sigs)
+      sigArrivals += arrivalsOf(actors[sg.first], *sg.second);
+    if (sigArrivals > desc.arriveCount && sigArrivals != sigs.size()) {
+      // sm_100a: every thread of the roles arrives (the writeback's ld2mma).
+      std::string names, missing;
+      for (const auto &sg : sigs) {
+        std::string n = who(actors[sg.first]) + " (" +
+                        std::to_string(arrivalsOf(actors[sg.first], *sg.second)) + ")";
+        names += (names.empty() ? "" : ", ") + n;
+        if (std::find(bar.arrivedBy.begin(), bar.arrivedBy.end(), sg.first) ==
+            bar.arrivedBy.end())
+          missing += (missing.empty() ? "" : ", ") + n;
+      }
+      fail(SimVerdict::OverArrival,
+           "over-arrival: " + name + " completed phase " + std::to_string(bar.phase) +
+               " after " + std::to_string(desc.arriveCount) + " arrival(s), its arrival count, "
+               "but " + std::to_string(sigArrivals) + " threads of " +
+               std::to_string(sigs.size()) + " role instance(s) arrive on it every phase",
+           {"role instances that arrive on " + desc.name + " in CTA " + std::to_string(cta) +
+                " (threads): " + names,
+            "not yet arrived when the phase completed: " + missing + "; their arrivals will "
+            "count towards the next phase",
+            "the waiting role (" + desc.waiter + ") is released while they still use what it "
+            "guards: set the barrier's arrivals to " + std::to_string(sigArrivals) +
+            " (every thread of every CTA that arrives)"});
+    }
     if (sigs.size() > desc.arriveCount) {
       std::string names, missing;
       for (const auto &sg : sigs) {
@@ -765,6 +941,13 @@ private:
             "stage: set the barrier's arrivals to " + std::to_string(sigs.size())});
     }
     // expect_tx announced fewer bytes than the phase's copies write.
+    if (desc.kind == BarrierKind::Tma && bar.expectedTx < p.bytesPerPhase[b] && sm100())
+      fail(SimVerdict::TxUnderflow,
+           "tx underflow: " + name + " completed phase " + std::to_string(bar.phase) +
+               " after the " + std::to_string(bar.expectedTx) + " bytes expect_tx announced, "
+               "but the TMA loads of one phase complete " + std::to_string(p.bytesPerPhase[b]) +
+               " bytes on it",
+           {txHintSm100(desc)});
     if (desc.kind == BarrierKind::Tma && bar.expectedTx < p.bytesPerPhase[b])
       fail(SimVerdict::TxUnderflow,
            "tx underflow: " + name + " completed phase " + std::to_string(bar.phase) +
@@ -776,13 +959,13 @@ private:
     // The phase completes. Any copy of this phase still in flight means the
     // expected byte count was too small.
     for (const Event &e : events) {
-      if (e.done || e.kind != EventKind::Load || e.dstCta != cta || e.barrier != b ||
+      if (e.done || e.kind != EventKind::Load || e.barCta != cta || e.barrier != b ||
           e.slot != slot || e.round != bar.phase)
         continue;
       const Barrier &bd = k.barriers[b];
       uint64_t inFlight = 0;
       for (const Event &o : events)
-        if (!o.done && o.kind == EventKind::Load && o.dstCta == cta && o.barrier == b &&
+        if (!o.done && o.kind == EventKind::Load && o.barCta == cta && o.barrier == b &&
             o.slot == slot && o.round == bar.phase)
           inFlight += o.bytes;
       fail(SimVerdict::TxUnderflow,
@@ -805,16 +988,17 @@ private:
   void doArrive(Actor &a, const Op &op) {
     int b = barrierIndex(a, op);
     Cursor &c = cursor(a, op);
-    unsigned slot = slotOf(a, b, c);
-    for (unsigned cta : scopeCtas(a, op.scope))
-      arrive(a, cta, b, slot, c.round, op);
+    unsigned slot = slotFor(a, op, b, c);
+    uint64_t round = arrivalRound(a, op, b, slot, c);
+    for (unsigned cta : reachOf(a, op))
+      arrive(a, cta, b, slot, round, op, arrivalsOf(a, op));
   }
 
   void doArriveExpectTx(Actor &a, const Op &op) {
     int b = barrierIndex(a, op);
     Cursor &c = cursor(a, op);
-    unsigned slot = slotOf(a, b, c);
-    for (unsigned cta : scopeCtas(a, op.scope)) {
+    unsigned slot = slotFor(a, op, b, c);
+    for (unsigned cta : reachOf(a, op)) { // none: a leader-only arm in the peer CTA
       Mbar &bar = ctas[cta].bars[b][slot];
       if (c.round == bar.phase) {
         bar.tx += op.txBytes;
@@ -939,6 +1123,7 @@ private:
       e.tile = a.tile;
       e.k = a.k;
       e.dstCta = dst;
+      e.barCta = dst;
       e.buf = buf;
       e.region = regionIndex(a, buf, c.stage);
       e.row0 = row0;
@@ -994,13 +1179,13 @@ private:
     }
     r.pendingWrites.erase(std::find(r.pendingWrites.begin(), r.pendingWrites.end(),
                                     int(&e - events.data())));
-    Mbar &bar = ctas[e.dstCta].bars[e.barrier][e.slot];
+    Mbar &bar = ctas[e.barCta].bars[e.barrier][e.slot];
     const Barrier &bdesc = k.barriers[e.barrier];
     if (bar.phase != e.round)
       fail(SimVerdict::TxUnderflow,
            "tx underflow: " + describeEvent(e) + " completed its " + std::to_string(e.bytes) +
                " bytes on " + bdesc.name + "[" + std::to_string(e.slot) + "] of CTA " +
-               std::to_string(e.dstCta) + " for phase " + std::to_string(e.round) +
+               std::to_string(e.barCta) + " for phase " + std::to_string(e.round) +
                (bar.phase > e.round ? ", which had already completed"
                                     : ", but the barrier is still in phase " +
                                           std::to_string(bar.phase)),
@@ -1008,18 +1193,24 @@ private:
             " bytes per phase; the TMA loads of one phase write " +
             std::to_string(p.bytesPerPhase[e.barrier]) + " bytes into this CTA"});
     bar.tx -= e.bytes;
-    maybeComplete(e.dstCta, e.barrier, e.slot);
+    maybeComplete(e.barCta, e.barrier, e.slot);
   }
 
   void checkOperand(Actor &a, int buf, int region, unsigned row0, unsigned rows,
                     const Tag &want) {
-    Region &r = ctas[a.cta].regions[buf][region];
+    checkOperand(a, a.cta, buf, region, row0, rows, want);
+  }
+  /// `a`'s MMA reads rows [row0, row0 + rows) of `region` of `buf` in CTA
+  /// `cta`: the rows must have landed and hold (tile, k-block) `want`.
+  void checkOperand(Actor &a, unsigned cta, int buf, int region, unsigned row0, unsigned rows,
+                    const Tag &want) {
+    Region &r = ctas[cta].regions[buf][region];
     for (int w : r.pendingWrites) {
       const Event &e = events[w];
       if (e.row0 < row0 + rows && row0 < e.row0 + e.rows)
         fail(SimVerdict::Race,
              "race: " + who(a) + "'s MMA (" + where(a) + ") reads " +
-                 regionName(buf, region, a.cta) + " before the " + describeEvent(e) +
+                 regionName(buf, region, cta) + " before the " + describeEvent(e) +
                  " landed",
              {"the consumer passed its wait on the full barrier before the stage's bytes "
               "arrived: check the waiter's initial phase and the barrier's tx bytes"});
@@ -1033,7 +1224,7 @@ private:
                                     std::to_string(r.tags[i].k);
       fail(SimVerdict::Race,
            "race: " + who(a) + "'s MMA (" + where(a) + ") reads " +
-               regionName(buf, region, a.cta) + " row " + std::to_string(i) + ", which holds " +
+               regionName(buf, region, cta) + " row " + std::to_string(i) + ", which holds " +
                holds + " instead of tile #" + std::to_string(want.tile) + " k-block " +
                std::to_string(want.k),
            {"the stage was not loaded for this k-block when the MMA read it (overwritten "
@@ -1073,6 +1264,8 @@ private:
   }
 
   void completeMma(Event &e) {
+    if (!e.pairCtas.empty())
+      return completeMmaSm100(e);
     Actor &a = actors[e.actor];
     Cta &cta = ctas[a.cta];
     Region &A = cta.regions[e.aBuf][e.aRegion];
@@ -1128,6 +1321,17 @@ private:
     int sBuf = bufferIndex(a, op.buffer, op);
     int sReg = regionIndex(a, sBuf, 0);
     Region &stg = ctas[a.cta].regions[sBuf][sReg];
+    checkStagingWritable(a, sBuf, sReg, stg);
+    for (unsigned i = 0; i < stg.rows && i < acc.rows; ++i)
+      for (unsigned j = 0; j < stg.cols && accCol0 + j < acc.cols; ++j)
+        stg.data[i * stg.cols + j] = roundTo(k.dType, acc.data[i * acc.cols + accCol0 + j]);
+    stg.unfenced = true;
+    stg.unsynced = true;
+  }
+
+  /// store_acc may write the staging tile: no TMA store still reads it, and
+  /// the wait for the last one was published to every warp.
+  void checkStagingWritable(Actor &a, int sBuf, int sReg, const Region &stg) {
     for (int rd : stg.readers)
       fail(SimVerdict::Race,
            "race: " + who(a) + " (" + where(a) + ") writes " + regionName(sBuf, sReg, a.cta) +
@@ -1140,11 +1344,6 @@ private:
                " in store_acc after only the elected thread waited for the previous TMA store",
            {"the other warps may write while the store still reads: put a named barrier "
             "between tma_store_wait and store_acc"});
-    for (unsigned i = 0; i < stg.rows && i < acc.rows; ++i)
-      for (unsigned j = 0; j < stg.cols && accCol0 + j < acc.cols; ++j)
-        stg.data[i * stg.cols + j] = roundTo(k.dType, acc.data[i * acc.cols + accCol0 + j]);
-    stg.unfenced = true;
-    stg.unsynced = true;
   }
 
   void doTmaStore(Actor &a, const Op &op) {
@@ -1174,7 +1373,11 @@ private:
     e.chunk = a.chunk;
     e.buf = sBuf;
     e.region = sReg;
-    e.dRow0 = a.tile.tm * k.tileM + (bd.instances > 1 ? a.instance * bd.rows : 0);
+    if (sm100()) { // the consumer's D rows of the cluster tile (IR.h)
+      e.dRow0 = rowsSm100(a.tile, a.instance, ctas[a.cta].rank);
+    } else {
+      e.dRow0 = a.tile.tm * k.tileM + (bd.instances > 1 ? a.instance * bd.rows : 0);
+    }
     e.dCol0 = a.tile.tn * k.tileN + chunkCol0(a);
     int id = int(events.size());
     stg.readers.push_back(id);
@@ -1196,6 +1399,263 @@ private:
           write(e.dRow0 + i, e.dCol0 + j, stg.data[i * stg.cols + j]);
     stg.readers.erase(std::find(stg.readers.begin(), stg.readers.end(), int(&e - events.data())));
     stg.drainUnpublished = true;
+  }
+
+  //===--- sm_100a: pair loads, tcgen05.mma / commit / ld ------------------===//
+  // IR.h, "sm_100a semantics". A cluster is the CTA pair (G = ctaGroup CTAs,
+  // rank r); cluster tile (um, un) holds C·G·tileM rows × tileN columns, and
+  // consumer c of CTA r owns D rows (um·C·G + c·G + r)·tileM + [0, tileM).
+
+  bool sm100() const { return k.target == Target::SM100a; }
+  unsigned pairSize() const { return std::max(1u, k.ctaGroup); }
+  unsigned leaderOf(unsigned cta) const { return ctas[cta].cluster * p.clusterSize; }
+  /// First D row (and A row) of consumer `inst` of CTA rank `rank`.
+  unsigned rowsSm100(const TileRef &t, unsigned inst, unsigned rank) const {
+    return ((t.tm * k.consumers + inst) * pairSize() + rank) * k.tileM;
+  }
+
+  /// TMA load: CTA r's own box into its own stage; with the pair (scope
+  /// Leader) the bytes complete on the leader CTA's barrier, and the load
+  /// is not a multicast.
+  void doTmaLoadSm100(Actor &a, const Op &op) {
+    if (!a.inTile)
+      fail(SimVerdict::Invalid, who(a) + " issues a TMA load outside for_each_tile");
+    int buf = bufferIndex(a, op.buffer, op);
+    int b = barrierIndex(a, op);
+    Cursor &c = cursor(a, op);
+    unsigned slot = slotFor(a, op, b, c);
+    const Buffer &bd = k.buffers[buf];
+    unsigned rank = ctas[a.cta].rank;
+    unsigned inst = op.instance >= 0 ? unsigned(op.instance) : a.instance;
+    if (op.scope == CtaScope::Cluster)
+      fail(SimVerdict::Invalid, "invalid IR: " + who(a) + " issues a multicast TMA load; "
+                                "sm_100a loads are local or complete on the leader's barrier");
+    if (op.operand == Operand::A && bd.instances > 1 && inst >= bd.instances)
+      fail(SimVerdict::Invalid, who(a) + " loads " + bd.name + "[" + std::to_string(inst) +
+                                    "] but it has " + std::to_string(bd.instances) +
+                                    " instance(s)");
+    Event e;
+    e.kind = EventKind::Load;
+    e.actor = a.id;
+    e.tile = a.tile;
+    e.k = a.k;
+    e.dstCta = a.cta;
+    e.barCta = op.scope == CtaScope::Leader ? leaderOf(a.cta) : a.cta;
+    e.buf = buf;
+    e.region = regionIndex(a, buf, c.stage, int(inst));
+    e.row0 = 0;
+    e.rows = bd.rows;
+    e.operand = op.operand;
+    e.gRow0 = op.operand == Operand::A ? rowsSm100(a.tile, inst, rank)
+                                       : a.tile.tn * k.tileN + rank * bd.rows;
+    e.gCol0 = unsigned(std::max(a.k, 0)) * k.tileK;
+    e.barrier = b;
+    e.slot = slot;
+    e.round = c.round;
+    e.bytes = e.rows * bd.cols * sizeInBytes(bd.type);
+    e.tag = Tag{a.tile.ct, a.k};
+    Region &r = ctas[a.cta].regions[buf][e.region];
+    for (int rd : r.readers)
+      fail(SimVerdict::Race,
+           "race: " + regionName(buf, e.region, a.cta) + " is overwritten by the " +
+               describeEvent(e) + " while " + describeEvent(events[rd]) + " still reads it",
+           {"the stage was released before every MMA that reads it completed: the release "
+            "must be a tcgen05.commit (it arrives once the MMAs completed) that reaches this "
+            "CTA, and the barrier must count every MMA warp's commit",
+            "barrier " + k.barriers[b].name + "[" + std::to_string(slot) + "], load phase " +
+                std::to_string(c.round)});
+    r.pendingWrites.push_back(int(events.size()));
+    addEvent(e);
+  }
+
+  /// tcgen05.mma (cta_group G, one elected thread of the leader): for every
+  /// CTA r of the pair, acc_r[inst] (+)= A_r[stage][inst] · [B_0; ...; B_G-1]^T.
+  void doMmaSm100(Actor &a, const Op &op) {
+    if (!a.inTile)
+      fail(SimVerdict::Invalid, who(a) + " issues an MMA outside for_each_tile");
+    Cursor &c = cursor(a, op);
+    Event e;
+    e.kind = EventKind::Mma;
+    e.actor = a.id;
+    e.tile = a.tile;
+    e.k = a.k;
+    e.aBuf = bufferIndex(a, op.a, op);
+    e.bBuf = bufferIndex(a, op.b, op);
+    e.accBuf = bufferIndex(a, op.acc, op);
+    e.aRegion = regionIndex(a, e.aBuf, c.stage);
+    e.bRegion = regionIndex(a, e.bBuf, c.stage);
+    e.accRegion = regionIndex(a, e.accBuf, 0);
+    e.aRow0 = 0;
+    e.accumulate = a.k > 0;
+    unsigned G = pairSize();
+    if (G > 1 && ctas[a.cta].rank != 0)
+      fail(SimVerdict::Invalid, who(a) + " issues a cta_group::" + std::to_string(G) +
+                                    " MMA from a CTA that is not the pair's leader");
+    if (k.buffers[e.bBuf].rows * G != k.tileN)
+      fail(SimVerdict::Invalid, "invalid IR: " + k.buffers[e.bBuf].name + " holds " +
+                                    std::to_string(k.buffers[e.bBuf].rows) +
+                                    " rows per CTA; the pair MMA needs tile.n / cta_group = " +
+                                    std::to_string(k.tileN / G));
+    for (unsigned r = 0; r < G; ++r)
+      e.pairCtas.push_back(leaderOf(a.cta) + r);
+    Tag want{a.tile.ct, a.k};
+    for (unsigned cta : e.pairCtas) {
+      checkOperand(a, cta, e.aBuf, e.aRegion, 0, k.buffers[e.aBuf].rows, want);
+      checkOperand(a, cta, e.bBuf, e.bRegion, 0, k.buffers[e.bBuf].rows, want);
+    }
+    int id = int(events.size());
+    for (unsigned cta : e.pairCtas) {
+      Region &acc = ctas[cta].regions[e.accBuf][e.accRegion];
+      if (!e.accumulate && acc.accTile >= 0) {
+        unsigned read = unsigned(std::count(acc.chunksRead.begin(), acc.chunksRead.end(), true));
+        if (read < acc.chunksRead.size())
+          fail(SimVerdict::Race,
+               "race: " + who(a) + "'s MMA (" + where(a) + ") overwrites accumulator " +
+                   regionName(e.accBuf, e.accRegion, cta) + " before the writeback of CTA " +
+                   std::to_string(cta) + " read tile #" + std::to_string(acc.accTile) + " (" +
+                   std::to_string(read) + " of " + std::to_string(acc.chunksRead.size()) +
+                   " chunk(s) loaded)",
+               {"the MMA passed its wait on the accumulator-free barrier (ld2mma) before every "
+                "writeback thread of every CTA of the pair released the accumulator: check "
+                "its arrival count (128 threads x cta_group) and the waiter's phase"});
+      }
+      ctas[cta].regions[e.aBuf][e.aRegion].readers.push_back(id);
+      ctas[cta].regions[e.bBuf][e.bRegion].readers.push_back(id);
+      acc.mmaWriters.push_back(id);
+      if (!e.accumulate)
+        std::fill(acc.chunksRead.begin(), acc.chunksRead.end(), false);
+      acc.accTile = a.tile.ct;
+      acc.accWritten = true;
+    }
+    a.mmaQueue.push_back(id);
+    a.mmaIssued++;
+    addEvent(e);
+  }
+
+  void completeMmaSm100(Event &e) {
+    Actor &a = actors[e.actor];
+    int id = int(&e - events.data());
+    std::vector<const Region *> bParts;
+    for (unsigned cta : e.pairCtas)
+      bParts.push_back(&ctas[cta].regions[e.bBuf][e.bRegion]);
+    unsigned bRows = bParts[0]->rows;
+    for (unsigned cta : e.pairCtas) {
+      Region &A = ctas[cta].regions[e.aBuf][e.aRegion];
+      Region &acc = ctas[cta].regions[e.accBuf][e.accRegion];
+      for (unsigned i = 0; i < acc.rows && i < A.rows; ++i) {
+        const float *arow = &A.data[size_t(i) * A.cols];
+        for (unsigned j = 0; j < acc.cols && j < bRows * bParts.size(); ++j) {
+          const Region &B = *bParts[j / bRows];
+          const float *brow = &B.data[size_t(j % bRows) * B.cols];
+          unsigned kk = std::min(A.cols, B.cols);
+          float s = e.accumulate ? acc.data[size_t(i) * acc.cols + j] : 0.0f;
+          for (unsigned t = 0; t < kk; ++t)
+            s += arow[t] * brow[t];
+          acc.data[size_t(i) * acc.cols + j] = s;
+        }
+      }
+      for (std::vector<int> *v : {&A.readers, &ctas[cta].regions[e.bBuf][e.bRegion].readers,
+                                  &acc.mmaWriters})
+        v->erase(std::find(v->begin(), v->end(), id));
+    }
+    a.mmaQueue.pop_front();
+    a.mmaCompleted++;
+  }
+
+  /// tcgen05.commit: one arrival on barrier[slot] in every CTA of ctaMask,
+  /// once every MMA the actor issued so far has completed.
+  void doCommitArrive(Actor &a, const Op &op) {
+    int b = barrierIndex(a, op);
+    Cursor &c = cursor(a, op);
+    unsigned slot = slotFor(a, op, b, c);
+    if (op.ctaMask >> p.clusterSize)
+      fail(SimVerdict::Invalid, who(a) + " commits to " + op.barrier + " with cta_mask " +
+                                    std::to_string(op.ctaMask) + ", but the cluster has " +
+                                    std::to_string(p.clusterSize) + " CTA(s)");
+    Event e;
+    e.kind = EventKind::Commit;
+    e.actor = a.id;
+    e.tile = a.tile;
+    e.k = a.k;
+    e.barrier = b;
+    e.slot = slot;
+    e.round = arrivalRound(a, op, b, slot, c);
+    e.threshold = a.mmaIssued;
+    e.commitCtas = reachOf(a, op);
+    e.op = &op;
+    a.commitQueue.push_back(int(events.size()));
+    addEvent(e);
+  }
+
+  void completeCommit(Event &e) {
+    Actor &a = actors[e.actor];
+    a.commitQueue.pop_front();
+    for (unsigned cta : e.commitCtas)
+      arrive(a, cta, e.barrier, e.slot, e.round, *e.op);
+  }
+
+  /// tcgen05.ld + wait::ld: the instance's accumulator columns of the
+  /// current chunk (all tileN columns outside a chunk loop) into registers.
+  void doLoadAcc(Actor &a, const Op &op) {
+    int accBuf = bufferIndex(a, op.acc, op);
+    int accReg = regionIndex(a, accBuf, 0);
+    Region &acc = ctas[a.cta].regions[accBuf][accReg];
+    for (int id : acc.mmaWriters)
+      fail(SimVerdict::Race,
+           "race: " + who(a) + " (" + where(a) + ") reads accumulator " +
+               regionName(accBuf, accReg, a.cta) + " in load_acc (tcgen05.ld) while " +
+               describeEvent(events[id]) + " still writes it",
+           {"the writeback passed its wait on the accumulator-ready barrier (mma2ld) before "
+            "the MMAs completed: it must be arrived by a tcgen05.commit that reaches this CTA "
+            "(cta_mask), and the waiter must start at phase 0"});
+    if (acc.accTile > a.tile.ct)
+      fail(SimVerdict::Race,
+           "race: " + who(a) + " (" + where(a) + ") reads accumulator " +
+               regionName(accBuf, accReg, a.cta) + " in load_acc, but the MMAs of tile #" +
+               std::to_string(acc.accTile) + " already overwrote it",
+           {"the MMA warp reused the accumulator before this writeback released it: check "
+            "the accumulator-free barrier (ld2mma): its arrival count and the waiter's phase"});
+    unsigned rank = ctas[a.cta].rank;
+    unsigned row0 = rowsSm100(a.tile, a.instance, rank);
+    if (acc.accTile != a.tile.ct)
+      notes[{row0 / k.tileM, a.tile.tn}] =
+          regionName(accBuf, accReg, a.cta) + " was not written by any MMA in " +
+          tileName(a.tile) + " (" + std::to_string(p.kBlocks) +
+          " k-block(s)): load_acc read stale TMEM";
+    unsigned col0 = chunkCol0(a);
+    unsigned width = a.chunk >= 0 ? chunkWidth() : k.tileN;
+    a.regs.assign(size_t(acc.rows) * width, NAN);
+    for (unsigned i = 0; i < acc.rows; ++i)
+      for (unsigned j = 0; j < width && col0 + j < acc.cols; ++j)
+        a.regs[size_t(i) * width + j] = acc.data[size_t(i) * acc.cols + col0 + j];
+    a.regsWidth = width;
+    a.regsLoaded = true;
+    if (a.chunk < 0)
+      std::fill(acc.chunksRead.begin(), acc.chunksRead.end(), true);
+    else if (unsigned(a.chunk) < acc.chunksRead.size())
+      acc.chunksRead[a.chunk] = true;
+  }
+
+  /// sm_100a store_acc: the registers load_acc filled (not TMEM: step 7
+  /// releases the accumulator before it converts) into the staging tile.
+  void doStoreAccSm100(Actor &a, const Op &op) {
+    int sBuf = bufferIndex(a, op.buffer, op);
+    int sReg = regionIndex(a, sBuf, 0);
+    Region &stg = ctas[a.cta].regions[sBuf][sReg];
+    checkStagingWritable(a, sBuf, sReg, stg);
+    if (!a.regsLoaded) {
+      unsigned row0 = rowsSm100(a.tile, a.instance, ctas[a.cta].rank);
+      notes[{row0 / k.tileM, a.tile.tn}] =
+          who(a) + " ran store_acc before any load_acc: it stored uninitialised registers";
+    }
+    for (unsigned i = 0; i < stg.rows; ++i)
+      for (unsigned j = 0; j < stg.cols; ++j)
+        stg.data[size_t(i) * stg.cols + j] =
+            a.regsLoaded && j < a.regsWidth && size_t(i) * a.regsWidth + j < a.regs.size()
+                ? roundTo(k.dType, a.regs[size_t(i) * a.regsWidth + j])
+                : NAN;
+    stg.unfenced = true;
+    stg.unsynced = true;
   }
 
   //===--- scheduler ------------------------------------------------------===//
@@ -1235,6 +1695,10 @@ private:
         const Event &e = events[id];
         if (e.kind == EventKind::Mma && actors[e.actor].mmaQueue.front() != id)
           continue; // wgmma groups complete in order
+        if (e.kind == EventKind::Commit &&
+            (actors[e.actor].commitQueue.front() != id ||
+             actors[e.actor].mmaCompleted < e.threshold))
+          continue; // tcgen05.commit arrives after the MMAs before it, in order
         if (e.readyAt > clock) {
           nextReady = std::min(nextReady, e.readyAt);
           continue;
@@ -1270,6 +1734,9 @@ private:
         case EventKind::Store:
           completeStore(e);
           break;
+        case EventKind::Commit:
+          completeCommit(e);
+          break;
         }
         continue;
       }
@@ -1290,8 +1757,11 @@ private:
 
   std::string opText(const Actor &a, const Op &op) {
     std::string s = toString(op.kind);
-    if (op.kind == OpKind::Wait || op.kind == OpKind::Arrive || op.kind == OpKind::ArriveExpectTx)
-      s += " " + op.barrier + "[" + op.state + "]";
+    if (op.kind == OpKind::Wait || op.kind == OpKind::Arrive ||
+        op.kind == OpKind::ArriveExpectTx || op.kind == OpKind::MmaCommitArrive)
+      s += " " + op.barrier + "[" + (op.slotIsInstance ? "instance" : op.state) + "]";
+    if (op.kind == OpKind::MmaCommitArrive)
+      s += " cta_mask=" + std::to_string(op.ctaMask);
     return s;
   }
 
@@ -1323,13 +1793,15 @@ private:
         if (a.role != role)
           continue;
         std::vector<unsigned> reach;
-        if (loads && op->scope != CtaScope::Local) {
+        if (loads && op->scope == CtaScope::Leader) {
+          reach.push_back(leaderOf(a.cta)); // sm_100a pair: bytes on the leader's barrier
+        } else if (loads && op->scope != CtaScope::Local) {
           const Cta &me = ctas[a.cta], &t = ctas[cta];
           if (me.cluster == t.cluster &&
               (op->operand == Operand::A ? me.rankM == t.rankM : me.rankN == t.rankN))
             reach.push_back(cta);
         } else {
-          reach = scopeCtas(a, op->scope);
+          reach = reachOf(a, *op);
         }
         bool listed = false;
         for (const auto &o : out)
@@ -1371,7 +1843,11 @@ private:
                   std::to_string(bar.pending) + "/" + std::to_string(bd.arriveCount) +
                   " arrivals missing)";
         d.push_back(line);
-        if (bar.pending == 0 && bar.tx > 0 && !txStuck) {
+        // sm_100a: bytes still missing while expect_tx did not exceed what
+        // the loads of a phase deliver come from a load not issued yet (a
+        // peer's producer blocked elsewhere): a deadlock, not an overflow.
+        bool notIssuedYet = sm100() && bar.expectedTx <= p.bytesPerPhase[b];
+        if (bar.pending == 0 && bar.tx > 0 && !txStuck && !notIssuedYet) {
           txStuck = true;
           txLine = "tx overflow: " + bname + " of CTA " + std::to_string(a.cta) +
                    " has all its arrivals but waits for " + std::to_string(bar.tx) +
@@ -1384,6 +1860,9 @@ private:
         for (int id : bar.arrivedBy)
           arrivedCount[id]++;
         auto sigs = expectedSignallers(a.cta, b, false);
+        sigs.erase(std::remove_if(sigs.begin(), sigs.end(),
+                                  [&](const auto &sg) { return !signalsSlot(sg, slot); }),
+                   sigs.end());
         if (sigs.empty())
           d.push_back("    no role arrives on " + bd.name + " in any CTA that reaches CTA " +
                       std::to_string(a.cta));
@@ -1465,10 +1944,11 @@ private:
           continue;
         if (wrongTiles++ == 0) {
           float got = D[size_t(fi) * p.N + fj];
-          msg = "wrong result: tile (m " + std::to_string(tm) + ", n " + std::to_string(tn) +
-                ") element [" + std::to_string(fi) + ", " + std::to_string(fj) +
-                "]: got " + fmtFloat(got) + (written[size_t(fi) * p.N + fj] ? "" : " (never written)") +
-                ", want " + fmtFloat(p.ref[size_t(fi) * p.N + fj]);
+          msg = "wrong result: " + std::string(sm100() ? "D block" : "tile") + " (m " +
+                std::to_string(tm) + ", n " + std::to_string(tn) + ") element [" +
+                std::to_string(fi) + ", " + std::to_string(fj) + "]: got " + fmtFloat(got) +
+                (written[size_t(fi) * p.N + fj] ? "" : " (never written)") + ", want " +
+                fmtFloat(p.ref[size_t(fi) * p.N + fj]);
           d.push_back(std::to_string(bad) + " wrong element(s) in this tile");
           auto it = notes.find({tm, tn});
           if (it != notes.end())
@@ -1568,6 +2048,18 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
   p.tilesN = ceilDiv(p.N, kernel.tileN);
   p.ctM = ceilDiv(p.tilesM, kernel.clusterM);
   p.ctN = ceilDiv(p.tilesN, kernel.clusterN);
+  const bool sm100 = kernel.target == Target::SM100a;
+  if (sm100) {
+    // The cluster is the CTA pair; a cluster tile is C·G·tileM rows by
+    // tileN columns. tilesM/tilesN count tileM × tileN blocks of D (one
+    // consumer's accumulator of one CTA), the unit of the wrong-result report.
+    if (kernel.clusterN != 1 || kernel.clusterM != std::max(1u, kernel.ctaGroup))
+      return invalid("an sm_100a kernel needs cluster m = cta_group and n = 1");
+    if (!kernel.consumers)
+      return invalid("the kernel has no consumers");
+    p.ctM = ceilDiv(p.M, kernel.consumers * kernel.clusterM * kernel.tileM);
+    p.ctN = p.tilesN;
+  }
   p.kBlocks = ceilDiv(p.K, kernel.tileK);
   unsigned nct = p.ctM * p.ctN;
   if (kernel.schedule.kind == SchedulerKind::DataParallel) {
@@ -1621,14 +2113,20 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
       int b = indexOf(kernel.barriers, op->barrier);
       if (b < 0)
         continue;
-      if (op->kind == OpKind::Arrive || op->kind == OpKind::ArriveExpectTx)
+      if (op->kind == OpKind::Arrive || op->kind == OpKind::ArriveExpectTx ||
+          op->kind == OpKind::MmaCommitArrive)
         p.arrivers[b].push_back({r, op});
       if (op->kind == OpKind::TmaLoad) {
         p.loaders[b].push_back({r, op});
         // A multicast split lands every part in each CTA; a local load
         // with parts > 1 lands only this CTA's part.
+        // sm_100a (scope leader): every CTA of the pair loads its own box
+        // and completes the bytes on the leader's barrier.
         if (const Buffer *buf = kernel.findBuffer(op->buffer))
-          p.bytesPerPhase[b] += op->scope == CtaScope::Local
+          p.bytesPerPhase[b] += sm100 ? buf->bytesPerStage() * (op->scope == CtaScope::Leader
+                                                                    ? p.clusterSize
+                                                                    : 1)
+                                : op->scope == CtaScope::Local
                                     ? buf->bytesPerStage() / std::max(1u, op->parts)
                                     : buf->bytesPerStage();
       }

@@ -9,9 +9,9 @@
 // Every PTX instruction is a named wrapper from gemmgen/device/sm100_ptx.cuh;
 // this file decides only what is called where. One emitX() per IR construct.
 //
-// The output is compile-verified (NVRTC / nvcc for sm_100a); it has not
-// run (no Blackwell GPU was available) and the CPU simulator does not yet
-// execute the sm_100a ops (docs/BLACKWELL.md).
+// The output is compile-verified (NVRTC / nvcc for sm_100a) and its IR is
+// simulated on the CPU; it has not run (no Blackwell GPU was available;
+// docs/BLACKWELL.md).
 //
 //===----------------------------------------------------------------------===//
 #include "gemmgen/Sm100Printer.h"
@@ -490,7 +490,13 @@ private:
     case OpKind::LoadAcc: return emitLoadAcc(op);
     case OpKind::StoreAcc: return emitStoreAcc(op);
     case OpKind::NamedBarrierSync:
-      return e.line("named_barrier_sync(EPILOGUE_BAR_ID + consumer, " +
+      // Writeback group c syncs on id + c % slots (IR.h); with one id per
+      // group (slots = consumers) the modulo is the identity and is left out.
+      return e.line("named_barrier_sync(EPILOGUE_BAR_ID + consumer" +
+                    std::string(epilogueBarrier().slots < k.consumers
+                                    ? " % " + str(epilogueBarrier().slots)
+                                    : "") +
+                    ", " +
                     str(epilogueBarrier().namedThreads) + ");  // [warpgroup_sync(10 + wg_id)]");
     case OpKind::TmaStore: return emitTmaStore(op);
     case OpKind::TmaStoreCommit: return e.line("bulk_commit_group();");

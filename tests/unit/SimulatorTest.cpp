@@ -488,22 +488,28 @@ TEST(SimulatorSpecs, EverySpecSimulatesClean) {
     std::optional<KernelSpec> spec = parseSpecFile(path.string(), diags);
     ASSERT_TRUE(spec && checkSpec(*spec, diags)) << path;
     if (spec->target.value != Target::SM90a)
-      continue; // sm_100a lowering is not there yet
+      continue; // sm_100a: SimulatorSm100Test.cpp (shapes per cluster tile)
     Kernel k = lowerToIR(*spec);
     unsigned cm = k.clusterM * k.tileM;
     std::vector<Shape> shapes = {{2 * cm, 2 * k.tileN, 4 * k.tileK},
                                  {200, 136, 72},
                                  {cm + 72, k.tileN + 40, 3 * k.tileK + 24},
                                  {3 * cm, 3 * k.tileN, 2 * k.tileK}};
+    // specs/tuned/ holds machine-written variants of the ladder's specs:
+    // one residue shape and 2 seeds each keep CI fast; the ladder gets all.
+    bool tunedVariant = path.parent_path().parent_path().filename() == "tuned";
+    unsigned seeds = tunedVariant ? 2 : 8;
+    if (tunedVariant)
+      shapes = {shapes[2]};
     auto start = std::chrono::steady_clock::now();
     for (const Shape &s : shapes) {
-      SimulationResult r = run(k, s.m, s.n, s.k, 8);
+      SimulationResult r = run(k, s.m, s.n, s.k, seeds);
       EXPECT_TRUE(r.ok()) << s.m << "x" << s.n << "x" << s.k << "\n" << report(r);
     }
     double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("  %s: %zu shapes x 8 seeds in %.2f s\n", path.filename().c_str(),
-                shapes.size(), secs);
+    std::printf("  %s: %zu shapes x %u seeds in %.2f s\n", path.filename().c_str(),
+                shapes.size(), seeds, secs);
   }
 }
 

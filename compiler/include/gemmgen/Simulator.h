@@ -16,6 +16,16 @@
 // tile and element), an over-arrival, a tx underflow/overflow. docs/SIMULATOR.md
 // describes what is modelled and shows the report formats.
 //
+// Both targets run. sm_100a kernels (IR.h, "sm_100a semantics") add the CTA
+// pair (loads that complete on the leader's barrier, the cta_group 2 MMA
+// reading both CTAs' SMEM and writing both CTAs' TMEM, leader-only roles and
+// ops), tcgen05.commit arrivals with a CTA mask that land once the issuer's
+// MMAs completed, barrier slots chosen by role instance, arrivals by every
+// thread of a warpgroup, and load_acc into per-thread registers that
+// store_acc converts. Cluster tiles are then consumers × cta_group × tileM
+// rows by tileN columns, and SimulationResult::tilesM/tilesN count
+// tileM × tileN blocks of D (one consumer's accumulator in one CTA).
+//
 //===----------------------------------------------------------------------===//
 #ifndef GEMMGEN_SIMULATOR_H
 #define GEMMGEN_SIMULATOR_H

@@ -7,8 +7,9 @@
 using namespace gemmgen;
 
 std::optional<CompiledSpec> gemmgen::compileParsedSpec(KernelSpec spec, const EmitOptions &options,
-                                                       DiagnosticEngine &diags) {
-  if (!checkSpec(spec, diags))
+                                                       DiagnosticEngine &diags,
+                                                       const CheckOptions &checks) {
+  if (!checkSpec(spec, diags, checks))
     return std::nullopt;
   CompiledSpec out;
   out.spec = std::move(spec);

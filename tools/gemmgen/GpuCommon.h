@@ -89,20 +89,25 @@ inline std::optional<DType> parseDType(const std::string &s) {
 }
 
 /// Parse, check, lower and emit a spec; with `dtype`, A, B and D all take
-/// that type (the spec's types are overridden before lowering).
+/// that type (the spec's types are overridden before lowering). With
+/// `protocolChecks` false a declared (possibly wrong) barrier protocol is
+/// emitted as written: only `run --no-protocol-checks` asks for that.
 inline std::optional<CompiledSpec> compileSpecForGpu(const std::string &path, bool debugHangs,
-                                                     std::optional<DType> dtype) {
+                                                     std::optional<DType> dtype,
+                                                     bool protocolChecks = true) {
   DiagnosticEngine diags;
   EmitOptions emit;
   emit.debugHangs = debugHangs;
-  if (!dtype)
-    return compileSpecFile(path, emit, diags);
   std::optional<KernelSpec> spec = parseSpecFile(path, diags);
   if (!spec)
     return std::nullopt;
-  ScalarType t = *dtype == DType::BF16 ? ScalarType::BF16 : ScalarType::F16;
-  spec->types.a.value = spec->types.b.value = spec->types.d.value = t;
-  return compileParsedSpec(std::move(*spec), emit, diags);
+  if (dtype) {
+    ScalarType t = *dtype == DType::BF16 ? ScalarType::BF16 : ScalarType::F16;
+    spec->types.a.value = spec->types.b.value = spec->types.d.value = t;
+  }
+  CheckOptions checks;
+  checks.protocol = protocolChecks;
+  return compileParsedSpec(std::move(*spec), emit, diags, checks);
 }
 
 inline double median(std::vector<double> v) {

@@ -41,6 +41,7 @@ struct RunOptions {
   int warmup = 3;
   std::optional<unsigned long long> seed;
   bool debugHangs = false;
+  bool noProtocolChecks = false;
   bool json = false;
   bool noCache = false;
   double timeout = 0; // 0: watchdogSeconds(M, N, K)
@@ -53,7 +54,9 @@ void runRun(const RunOptions &o) {
   // `run tuned` has no --dtype, so f16 entries are the default.
   std::string specPath = resolveSpecArg(o.spec, o.m, o.n, o.k, "f16");
   std::optional<CompiledSpec> compiled =
-      specPath.empty() ? std::nullopt : compileSpecForGpu(specPath, o.debugHangs, std::nullopt);
+      specPath.empty() ? std::nullopt
+                       : compileSpecForGpu(specPath, o.debugHangs, std::nullopt,
+                                           !o.noProtocolChecks);
   if (!compiled) {
     setExitCode(ExitSpecError);
     return;
@@ -272,6 +275,9 @@ void cli::registerRunCommand(CLI::App &app) {
   cmd->add_option("--iters", o->iters, "Timed launches (0: no timing)")->capture_default_str();
   cmd->add_option("--warmup", o->warmup, "Untimed launches before timing")->capture_default_str();
   cmd->add_option("--seed", o->seed, "RNG seed for A and B (default: random, printed)");
+  cmd->add_flag("--no-protocol-checks", o->noProtocolChecks,
+                "Emit a declared barrier protocol even where the checks say it deadlocks or "
+                "races (to watch it fail on the GPU, with --debug-hangs)");
   cmd->add_flag("--debug-hangs", o->debugHangs,
                 "Bound every barrier wait in the kernel; a stuck wait reports role, barrier, "
                 "slot and phase, then traps");

@@ -35,8 +35,11 @@ struct CompiledSpec {
 /// Runs parse -> check -> lower -> emit. Returns std::nullopt (with the
 /// diagnostics reported to `diags`) when the spec has errors.
 /// Runs check -> lower -> emit on an already parsed (possibly edited) spec.
+/// `checks` can turn the protocol checks off (`run --no-protocol-checks`:
+/// execute a deliberately wrong protocol on the GPU, under --debug-hangs).
 std::optional<CompiledSpec> compileParsedSpec(KernelSpec spec, const EmitOptions &options,
-                                              DiagnosticEngine &diags);
+                                              DiagnosticEngine &diags,
+                                              const CheckOptions &checks = CheckOptions());
 std::optional<CompiledSpec> compileSpecText(llvm::StringRef text, llvm::StringRef name,
                                             const EmitOptions &options,
                                             DiagnosticEngine &diags);

@@ -11,7 +11,7 @@ C=${1:-build-carry}; G=$C/gemmgen
 export GEMMGEN_CACHE_DIR=$PWD/$C/cache
 for bug in depth_1 arrivals_too_many; do
   echo "== $bug --debug-hangs"
-  timeout 60 $G run tests/sim_bugs/$bug.yaml --no-protocol-checks --debug-hangs --m 256 --n 256 --k 256 --iters 0 2>&1 | sort | uniq -c | sort -rn | head -8
+  timeout 60 $G run tests/sim_bugs/$bug.yaml --no-protocol-checks --debug-hangs --m 256 --n 256 --k 1024 --iters 0 2>&1 | sort | uniq -c | sort -rn | head -8
   echo "rc=${PIPESTATUS[0]}"
 done
 echo "== depth_1, watchdog only (--timeout 5)"

@@ -14,6 +14,9 @@
 #ifndef GEMMGEN_DEVICE_SM100_PTX_CUH
 #define GEMMGEN_DEVICE_SM100_PTX_CUH
 
+#if defined(GEMMGEN_DEBUG_HANGS) && !defined(__CUDACC_RTC__)
+#include <cstdio>  // device printf for the hang report (NVRTC declares it itself)
+#endif
 #if defined(GEMMGEN_DEBUG_HANGS) && !defined(GEMMGEN_HANG_TIMEOUT_NS)
 #define GEMMGEN_HANG_TIMEOUT_NS 2000000000ull
 #endif

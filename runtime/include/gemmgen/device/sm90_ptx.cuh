@@ -12,6 +12,9 @@
 #ifndef GEMMGEN_DEVICE_SM90_PTX_CUH
 #define GEMMGEN_DEVICE_SM90_PTX_CUH
 
+#if defined(GEMMGEN_DEBUG_HANGS) && !defined(__CUDACC_RTC__)
+#include <cstdio>  // device printf for the hang report (NVRTC declares it itself)
+#endif
 #if defined(GEMMGEN_DEBUG_HANGS) && !defined(GEMMGEN_HANG_TIMEOUT_NS)
 #define GEMMGEN_HANG_TIMEOUT_NS 2000000000ull
 #endif
@@ -140,8 +143,18 @@ __device__ __forceinline__ void mbar_wait(u32 bar, u32 parity, int role, int bar
   const u64 t0 = globaltimer();
   while (!mbar_try_wait(bar, parity)) {
     if (globaltimer() - t0 > (u64)(GEMMGEN_HANG_TIMEOUT_NS)) {
-      printf("gemmgen hang: block %d thread %d role %d barrier %d slot %d phase %u\n",
-             (int)blockIdx.x, (int)threadIdx.x, role, bar_id, slot, parity);
+      // One line per stuck warp (its lowest waiting lane), with names.
+      const unsigned waiting = __activemask();
+      if ((threadIdx.x & 31u) == (unsigned)(__ffs(waiting) - 1)) {
+        const char* who = role == ROLE_PRODUCER ? "producer" : "consumer";
+        const char* what = bar_id == BAR_FULL ? "full (producer -> consumers)"
+                                              : "empty (consumers -> producer)";
+        printf("gemmgen hang: block %d warp %d: %s %d waits on barrier %s slot %d for phase "
+               "parity %u for over %llu ns; trapping\n",
+               (int)blockIdx.x, (int)(threadIdx.x / 32), who,
+               role == ROLE_PRODUCER ? 0 : role - ROLE_CONSUMER0, what, slot, parity,
+               (u64)(GEMMGEN_HANG_TIMEOUT_NS));
+      }
       trap();
     }
   }

@@ -52,6 +52,13 @@ void runRun(const RunOptions &o) {
   using namespace gpu;
   // The tuned-defaults file is looked up for f16 unless the spec says bf16:
   // `run tuned` has no --dtype, so f16 entries are the default.
+  // Sizes no GPU is needed to reject (the device-dependent checks run at launch).
+  if (o.m <= 0 || o.n <= 0 || o.k <= 0) {
+    llvm::errs() << "gemmgen: error: M, N and K must be positive (got M=" << o.m << " N=" << o.n
+                 << " K=" << o.k << ")\n";
+    setExitCode(ExitFailure);
+    return;
+  }
   std::string specPath = resolveSpecArg(o.spec, o.m, o.n, o.k, "f16");
   std::optional<CompiledSpec> compiled =
       specPath.empty() ? std::nullopt

@@ -30,7 +30,9 @@ namespace {
 
 struct SimulateCliOptions {
   std::string spec;
-  unsigned m = 0, n = 0, k = 0;
+  // Unset: the default shape. An explicit 0 is simulated as given (K = 0 is
+  // the seeded "tile with zero K iterations" bug).
+  std::optional<unsigned> m, n, k;
   std::string shapes;
   unsigned seeds = 16;
   std::optional<uint64_t> seed;
@@ -93,9 +95,9 @@ void runSimulate(const SimulateCliOptions &opts) {
     }
   } else {
     // Default: 2x2 tiles (per CTA of the cluster along M) and 4 k-blocks.
-    shapes.push_back({opts.m ? opts.m : 2 * kernel->clusterM * kernel->tileM,
-                      opts.n ? opts.n : 2 * kernel->clusterN * kernel->tileN,
-                      opts.k ? opts.k : 4 * kernel->tileK});
+    shapes.push_back({opts.m.value_or(2 * kernel->clusterM * kernel->tileM),
+                      opts.n.value_or(2 * kernel->clusterN * kernel->tileN),
+                      opts.k.value_or(4 * kernel->tileK)});
   }
 
   llvm::json::Array jsonShapes;

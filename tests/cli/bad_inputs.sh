@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Bad input never crashes and never hangs: each case is a command line, the
+# exit code it must give, and a substring its stderr must contain.
+# Usage: bad_inputs.sh GEMMGEN SOURCE_DIR
+set -u
+G=$1; SRC=$2; W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
+: > "$W/empty.yaml"
+head -c 2000 /dev/urandom > "$W/garbage.yaml"
+printf 'kernel: k\ntile: [1, 2]\n' > "$W/list_tile.yaml"
+S=$SRC/specs/sm90/01_ws_1consumer.yaml
+fails=0
+expect() { # expected-rc stderr-substring -- command...
+  local rc_want=$1 msg=$2; shift 3
+  local err rc
+  err=$(timeout 60 "$@" 2>&1 >/dev/null | tr -d '\000'; exit "${PIPESTATUS[0]}"); rc=$?
+  if [ $rc -ne "$rc_want" ] || [[ "$err" != *"$msg"* ]]; then
+    echo "FAIL: $* -> rc $rc (want $rc_want), stderr: ${err:0:300}"; fails=$((fails + 1))
+  else
+    echo "ok   rc=$rc  $*"
+  fi
+}
+expect 1 "cannot read spec"                -- "$G" check "$W/missing.yaml"
+expect 1 "Is a directory"                  -- "$G" check "$W"
+expect 1 "the spec is empty"               -- "$G" check "$W/empty.yaml"
+expect 1 "malformed YAML"                  -- "$G" check "$W/garbage.yaml"
+expect 1 "expected a mapping for 'tile'"   -- "$G" emit "$W/list_tile.yaml"
+expect 1 "cannot read spec"                -- "$G" compile "$W/missing.yaml"
+expect 3 "cannot write"                    -- "$G" emit "$S" -o "$W/no/such/dir/k.cu"
+expect 3 "must be positive"                -- "$G" run "$S" --m -5 --n 0 --k 7
+expect 2 "no CUDA driver/GPU found"        -- env LD_LIBRARY_PATH=/nonexistent "$G" run "$S" --m 256 --n 256 --k 256
+expect 2 "no CUDA driver/GPU found"        -- env LD_LIBRARY_PATH=/nonexistent "$G" bench "$S" --m 256 --n 256 --k 256
+expect 3 "not a tunable spec key"          -- "$G" tune "$S" tile.q=1 --compile-only
+expect 1 "--shapes takes MxNxK"            -- "$G" simulate "$S" --shapes 12x
+expect 1 "error"                           -- "$G" simulate "$SRC/tests/sim_bugs/depth_1.yaml"
+expect 106 "spec is required"             -- "$G" emit   # CLI11's usage error code
+[ $fails -eq 0 ] && echo "all bad inputs handled" || { echo "$fails case(s) failed"; exit 1; }

@@ -20,7 +20,6 @@
 #include "llvm/Support/Path.h"
 
 #include <cassert>
-#include <functional>
 
 using namespace gemmgen;
 using namespace gemmgen::ir;
@@ -286,7 +285,6 @@ private:
   }
 
   void emitRole(const Role &role, const std::string &kind) {
-    current = &role;
     isProducer = kind == "producer";
     e.comment("==== role " + role.name + ": warps " + str(role.firstWarp) + ".." +
               str(role.firstWarp + role.ownedWarps - 1) + " ====");
@@ -347,11 +345,7 @@ private:
     }
   }
 
-  void guarded(const Op &op, const std::function<void()> &body) {
-    assert((op.exec != Exec::Elected || isProducer || inLeaderGuard) &&
-           "elected ops are emitted inside a leader guard");
-    body();
-  }
+
 
   std::string slotAddr(const std::string &barrier, const std::string &state) {
     return barrierVar(barrier) + " + 8 * " + state + ".stage";
@@ -362,6 +356,8 @@ private:
   }
 
   void emitOp(const Op &op) {
+    assert((op.exec != Exec::Elected || isProducer || inLeaderGuard) &&
+           "elected ops are emitted inside a leader guard");
     switch (op.kind) {
     case OpKind::ForEachTile: return emitForEachTile(op);
     case OpKind::ForK: {
@@ -379,21 +375,14 @@ private:
       CodeEmitter::Block cond(e, "if (kb > 0)");
       return emitOps(op.body);
     }
-    case OpKind::Wait:
-      return guarded(op, [&] {
-        e.line("mbar_wait(" + slotAddr(op.barrier, op.state) + ", " + op.state + ".phase, " +
-               (isProducer ? "ROLE_PRODUCER" : "ROLE_CONSUMER0 + consumer") + ", " +
-               (barrierId(op.barrier) == 0 ? "BAR_FULL" : "BAR_EMPTY") + ", " + op.state +
-               ".stage);");
-      });
+    case OpKind::Wait: return emitWait(op);
     case OpKind::ArriveExpectTx:
-      return guarded(op, [&] {
-        e.line("mbar_arrive_expect_tx(" + slotAddr(op.barrier, op.state) + ", STAGE_TX_BYTES);");
-      });
+      return e.line("mbar_arrive_expect_tx(" + slotAddr(op.barrier, op.state) +
+                    ", STAGE_TX_BYTES);");
     case OpKind::Arrive:
-      return guarded(op, [&] { emitArrive(op); });
+      return emitArrive(op);
     case OpKind::TmaLoad:
-      return guarded(op, [&] { emitTmaLoad(op); });
+      return emitTmaLoad(op);
     case OpKind::Fence:
       switch (op.fence) {
       case FenceKind::MmaOperands: return e.line("wgmma_fence();");
@@ -423,23 +412,28 @@ private:
     case OpKind::NamedBarrierSync:
       return e.line("named_barrier_sync(EPILOGUE_BAR_ID + consumer % EPILOGUE_BAR_SLOTS, "
                     "EPILOGUE_BAR_THREADS);");
-    case OpKind::TmaStore:
-      return guarded(op, [&] {
-        e.line("#pragma unroll");
-        CodeEmitter::Block loop(e, "for (int slab = 0; slab < EPI_COLS / 64; ++slab)");
-        e.line("tma_store_2d(&tmD, smem + SMEM_D + consumer * D_STAGE_BYTES + slab * D_SLAB_BYTES,");
-        e.line("             tile_n * BN + chunk * EPI_COLS + slab * 64, tile_m * BM + consumer * WG_ROWS);");
-      });
+    case OpKind::TmaStore: return emitTmaStore();
     case OpKind::TmaStoreCommit:
-      return guarded(op, [&] { e.line("bulk_commit_group();"); });
+      return e.line("bulk_commit_group();");
     case OpKind::TmaStoreWait:
-      return guarded(op, [&] {
-        if (depthInTileLoop > 0)
-          e.line("bulk_wait_group_read<" + str(op.count) + ">();  // staging tile free again");
-        else
-          e.line("bulk_wait_group<" + str(op.count) + ">();  // every store of this CTA done");
-      });
+      if (depthInTileLoop > 0)
+        return e.line("bulk_wait_group_read<" + str(op.count) + ">();  // staging tile free again");
+      return e.line("bulk_wait_group<" + str(op.count) + ">();  // every store of this CTA done");
     }
+  }
+
+  void emitWait(const Op &op) {
+    e.line("mbar_wait(" + slotAddr(op.barrier, op.state) + ", " + op.state + ".phase, " +
+           (isProducer ? "ROLE_PRODUCER" : "ROLE_CONSUMER0 + consumer") + ", " +
+           (barrierId(op.barrier) == 0 ? "BAR_FULL" : "BAR_EMPTY") + ", " + op.state +
+           ".stage);");
+  }
+
+  void emitTmaStore() {
+    e.line("#pragma unroll");
+    CodeEmitter::Block loop(e, "for (int slab = 0; slab < EPI_COLS / 64; ++slab)");
+    e.line("tma_store_2d(&tmD, smem + SMEM_D + consumer * D_STAGE_BYTES + slab * D_SLAB_BYTES,");
+    e.line("             tile_n * BN + chunk * EPI_COLS + slab * 64, tile_m * BM + consumer * WG_ROWS);");
   }
 
   void emitForEachTile(const Op &op) {
@@ -539,7 +533,6 @@ private:
   const Kernel &k;
   const EmitOptions &opts;
   CodeEmitter e;
-  const Role *current = nullptr;
   bool isProducer = false;
   int depthInTileLoop = 0;
   bool inLeaderGuard = false;

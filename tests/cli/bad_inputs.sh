@@ -37,4 +37,11 @@ expect 3 "not a tunable spec key"          -- "$G" tune "$S" tile.q=1 --compile-
 expect 1 "--shapes takes MxNxK"            -- "$G" simulate "$S" --shapes 12x
 expect 1 "error"                           -- "$G" simulate "$SRC/tests/sim_bugs/depth_1.yaml"
 expect 106 "spec is required"             -- "$G" emit   # CLI11's usage error code
+# check --json: the same diagnostic, machine-readable, on stdout.
+out=$("$G" check "$SRC/tests/bad_specs/depth_1.yaml" --json); rc=$?
+if [ $rc -eq 1 ] && [[ "$out" == *'"line": 8'* ]] && [[ "$out" == *'"ok": false'* ]]; then
+  echo "ok   rc=1  check --json (located diagnostic on stdout)"
+else
+  echo "FAIL: check --json -> rc $rc: ${out:0:300}"; fails=$((fails + 1))
+fi
 [ $fails -eq 0 ] && echo "all bad inputs handled" || { echo "$fails case(s) failed"; exit 1; }

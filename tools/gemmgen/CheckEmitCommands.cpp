@@ -5,6 +5,8 @@
 #include "gemmgen/Simulator.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <CLI/CLI.hpp>
@@ -19,6 +21,7 @@ int gExitCode = cli::ExitOk;
 
 struct CheckCliOptions {
   std::string spec;
+  bool json = false;
   bool noSimulate = false;
   unsigned seeds = 4;
 };
@@ -31,33 +34,63 @@ struct EmitCliOptions {
   bool debugHangs = false;
 };
 
+const char *severityName(Severity s) {
+  return s == Severity::Error ? "error" : s == Severity::Warning ? "warning" : "note";
+}
+
+/// `check --json`: one object with the verdict, every diagnostic (file,
+/// line, column, severity, message) and the simulation's outcome.
+void printCheckJson(const std::string &specPath, const DiagnosticEngine &diags,
+                    const SimulationResult *sim) {
+  llvm::json::Array list;
+  for (const Diagnostic &d : diags.diagnostics())
+    list.push_back(llvm::json::Object{{"file", d.file},
+                                      {"line", (int64_t)d.line},
+                                      {"column", (int64_t)d.column},
+                                      {"severity", severityName(d.severity)},
+                                      {"message", d.message}});
+  llvm::json::Object out{{"spec", specPath},
+                         {"ok", !diags.hasErrors() && (!sim || sim->ok())},
+                         {"errors", (int64_t)diags.errorCount()},
+                         {"warnings", (int64_t)diags.warningCount()},
+                         {"diagnostics", std::move(list)}};
+  if (sim)
+    out["simulation"] = toJSON(*sim);
+  llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(out))) << "\n";
+}
+
 void runCheck(const CheckCliOptions &opts) {
-  DiagnosticEngine diags;
+  // With --json the diagnostics are collected, not printed as text.
+  DiagnosticEngine diags(opts.json ? nullptr : &llvm::errs());
   std::optional<KernelSpec> spec = parseSpecFile(opts.spec, diags);
   if (spec)
     checkSpec(*spec, diags);
-  if (diags.hasErrors()) {
-    llvm::errs() << diags.errorCount() << " error(s) in " << opts.spec << "\n";
-    cli::setExitCode(cli::ExitSpecError);
-    return;
-  }
-  if (!opts.noSimulate) {
+  std::optional<SimulationResult> sim;
+  if (!diags.hasErrors() && !opts.noSimulate) {
     // A short run of the protocol on the CPU: a wrong barrier protocol that
     // the static checks cannot see is caught here, before it hangs a GPU.
     SimulationOptions simOpts;
     simOpts.seeds = opts.seeds;
     simOpts.stopAtFirstFailure = true;
-    SimulationResult sim = simulate(lowerToIR(*spec), simOpts);
-    if (!sim.ok()) {
-      printSimulationResult(sim, llvm::errs());
-      llvm::errs() << opts.spec << ": the simulated protocol fails (see above); "
-                   << "rerun with `gemmgen simulate` for more interleavings\n";
-      cli::setExitCode(cli::ExitSpecError);
-      return;
-    }
+    sim = simulate(lowerToIR(*spec), simOpts);
+  }
+  bool failed = diags.hasErrors() || (sim && !sim->ok());
+  if (failed)
+    cli::setExitCode(cli::ExitSpecError);
+  if (opts.json)
+    return printCheckJson(opts.spec, diags, sim ? &*sim : nullptr);
+  if (diags.hasErrors()) {
+    llvm::errs() << diags.errorCount() << " error(s) in " << opts.spec << "\n";
+    return;
+  }
+  if (sim && !sim->ok()) {
+    printSimulationResult(*sim, llvm::errs());
+    llvm::errs() << opts.spec << ": the simulated protocol fails (see above); "
+                 << "rerun with `gemmgen simulate` for more interleavings\n";
+    return;
   }
   llvm::outs() << opts.spec << ": ok";
-  if (!opts.noSimulate)
+  if (sim)
     llvm::outs() << " (simulated " << opts.seeds << " interleavings)";
   if (diags.warningCount())
     llvm::outs() << " (" << diags.warningCount() << " warning(s))";
@@ -105,6 +138,8 @@ void cli::registerCheckCommand(CLI::App &app) {
   CLI::App *cmd = app.add_subcommand(
       "check", "Check a spec; exit 0 when clean, 1 with diagnostics on stderr");
   cmd->add_option("spec", opts->spec, "Kernel spec (YAML)")->required();
+  cmd->add_flag("--json", opts->json,
+                "Print the verdict and every diagnostic (file, line, column) as JSON on stdout");
   cmd->add_flag("--no-simulate", opts->noSimulate,
                 "Skip the short CPU simulation of the barrier protocol");
   cmd->add_option("--seeds", opts->seeds, "Interleavings the short simulation runs")

@@ -19,21 +19,17 @@
 //===----------------------------------------------------------------------===//
 #include "gemmgen/Lowering.h"
 
+#include "LoweringCommon.h"
+
 #include <cassert>
 
 using namespace gemmgen;
 using namespace gemmgen::ir;
+using namespace gemmgen::lowering;
 
 namespace {
 
-/// Small helpers that keep the role programs below readable.
-Op makeOp(OpKind kind, Exec exec = Exec::All) {
-  Op op;
-  op.kind = kind;
-  op.exec = exec;
-  return op;
-}
-
+/// Op builders for the sm_90a programs (makeOp, loop, advance: LoweringCommon.h).
 Op waitOn(const std::string &barrier, const std::string &state, Exec exec) {
   Op op = makeOp(OpKind::Wait, exec);
   op.barrier = barrier;
@@ -49,18 +45,6 @@ Op arriveOn(const std::string &barrier, const std::string &state, CtaScope scope
   return op;
 }
 
-Op advance(const std::string &state) {
-  Op op = makeOp(OpKind::Advance);
-  op.state = state;
-  return op;
-}
-
-Op loop(OpKind kind, std::vector<Op> body) {
-  Op op = makeOp(kind);
-  op.body = std::move(body);
-  return op;
-}
-
 unsigned specRegisters(const RoleSpec *role, unsigned fallback) {
   return role && role->registers.value ? role->registers.value : fallback;
 }
@@ -70,29 +54,12 @@ public:
   explicit Sm90Lowering(const KernelSpec &spec) : spec(spec) {}
 
   Kernel run() {
-    Kernel k;
-    k.name = spec.kernel.value;
-    k.sourcePath = spec.path;
-    k.target = spec.target.value;
-    k.aType = spec.types.a.value;
-    k.bType = spec.types.b.value;
-    k.dType = spec.types.d.value;
-    k.accType = spec.types.accumulate.value;
-    k.tileM = spec.tile.m.value;
-    k.tileN = spec.tile.n.value;
-    k.tileK = spec.tile.k.value;
-    k.clusterM = spec.cluster.m.value;
-    k.clusterN = spec.cluster.n.value;
+    Kernel k = kernelFromSpec(spec);
     k.ctaGroup = 1;
-    k.depth = spec.pipeline.depth.value;
-    k.consumers = spec.consumers.value;
     k.mmaM = 64;
     k.mmaN = k.tileN;
     k.mmaK = 16;
-    k.schedule = {spec.scheduler.kind.value, spec.scheduler.raster.value,
-                  spec.scheduler.group.value};
     k.epilogueOverlap = spec.epilogue.overlap.value;
-    k.epilogueChunkN = epilogueChunkColumns(spec);
     addBuffers(k);
     addBarriers(k);
     k.roles.push_back(producerRole(k));
@@ -139,29 +106,7 @@ private:
       k.barriers.push_back(epi);
     }
     for (Barrier &bar : k.barriers)
-      applyDeclaration(bar);
-  }
-
-  /// Declared barrier values replace derived ones. On the normal path the
-  /// checks have rejected any declaration that disagrees with the protocol;
-  /// with protocol checks off (`gemmgen simulate --no-protocol-checks`) this
-  /// is how a deliberately wrong protocol reaches the simulator.
-  void applyDeclaration(Barrier &bar) const {
-    const BarrierSpec *decl = declaredBarrier(bar.name);
-    if (!decl)
-      return;
-    if (decl->slots.value && decl->slots.given)
-      bar.slots = *decl->slots.value;
-    if (decl->arrivals.value && decl->arrivals.given) {
-      if (bar.kind == BarrierKind::Named)
-        bar.namedThreads = *decl->arrivals.value;
-      else
-        bar.arriveCount = *decl->arrivals.value;
-    }
-    if (decl->txBytes.value && decl->txBytes.given)
-      bar.txBytes = *decl->txBytes.value;
-    if (decl->id.value && decl->id.given)
-      bar.namedId = *decl->id.value;
+      applyBarrierDeclaration(bar, declaredBarrier(bar.name));
   }
 
   const BarrierSpec *declaredBarrier(const std::string &name) const {

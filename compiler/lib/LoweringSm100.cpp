@@ -29,32 +29,16 @@
 //===----------------------------------------------------------------------===//
 #include "gemmgen/Lowering.h"
 
+#include "LoweringCommon.h"
+
 #include <algorithm>
 #include <cassert>
 
 using namespace gemmgen;
 using namespace gemmgen::ir;
+using namespace gemmgen::lowering;
 
 namespace {
-
-Op makeOp(OpKind kind, Exec exec = Exec::All) {
-  Op op;
-  op.kind = kind;
-  op.exec = exec;
-  return op;
-}
-
-Op loop(OpKind kind, std::vector<Op> body) {
-  Op op = makeOp(kind);
-  op.body = std::move(body);
-  return op;
-}
-
-Op advance(const std::string &state) {
-  Op op = makeOp(OpKind::Advance);
-  op.state = state;
-  return op;
-}
 
 Op fence(FenceKind kind, Exec exec = Exec::All) {
   Op op = makeOp(OpKind::Fence, exec);
@@ -74,30 +58,13 @@ public:
   explicit Sm100Lowering(const KernelSpec &spec) : spec(spec) {}
 
   Kernel run() {
-    Kernel k;
-    k.name = spec.kernel.value;
-    k.sourcePath = spec.path;
-    k.target = Target::SM100a;
-    k.aType = spec.types.a.value;
-    k.bType = spec.types.b.value;
-    k.dType = spec.types.d.value;
-    k.accType = spec.types.accumulate.value;
-    k.tileM = spec.tile.m.value;
-    k.tileN = spec.tile.n.value;
-    k.tileK = spec.tile.k.value;
-    k.clusterM = spec.cluster.m.value;
-    k.clusterN = spec.cluster.n.value;
+    Kernel k = kernelFromSpec(spec);
     k.ctaGroup = spec.ctaGroup.value;
-    k.depth = spec.pipeline.depth.value;
-    k.consumers = spec.consumers.value;
     // One tcgen05.mma (kind::f16): M = tile.m per CTA of the pair, N = tile.n.
     k.mmaM = k.tileM * k.ctaGroup;
     k.mmaN = k.tileN;
     k.mmaK = 16;
-    k.schedule = {spec.scheduler.kind.value, spec.scheduler.raster.value,
-                  spec.scheduler.group.value};
     k.epilogueOverlap = false; // the seed waits for every TMA store (checked)
-    k.epilogueChunkN = epilogueChunkColumns(spec);
     k.tmemColumnsPerConsumer = tmemColumnsPerConsumer(spec);
     k.tmemColumns = std::max(32u, nextPow2(k.tmemColumnsPerConsumer * k.consumers));
     addBuffers(k);
@@ -149,21 +116,7 @@ private:
   }
 
   void applyDeclaration(Barrier &bar, const std::string &which) const {
-    const BarrierSpec *decl = declared(which);
-    if (!decl)
-      return;
-    if (decl->slots.given && decl->slots.value)
-      bar.slots = *decl->slots.value;
-    if (decl->arrivals.given && decl->arrivals.value) {
-      if (bar.kind == BarrierKind::Named)
-        bar.namedThreads = *decl->arrivals.value;
-      else
-        bar.arriveCount = *decl->arrivals.value;
-    }
-    if (decl->txBytes.given && decl->txBytes.value)
-      bar.txBytes = *decl->txBytes.value;
-    if (decl->id.given && decl->id.value)
-      bar.namedId = *decl->id.value;
+    applyBarrierDeclaration(bar, declared(which));
   }
 
   // --- objects ---------------------------------------------------------------

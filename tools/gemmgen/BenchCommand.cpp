@@ -361,21 +361,6 @@ std::string isoDate() {
   return buf;
 }
 
-std::string gitCommit() {
-  if (const char *c = getenv("GEMMGEN_COMMIT"); c && *c)
-    return c;
-  std::string out;
-  if (FILE *p = popen("git rev-parse --short HEAD 2>/dev/null", "r")) {
-    char buf[128];
-    while (fgets(buf, sizeof buf, p))
-      out += buf;
-    pclose(p);
-  }
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r'))
-    out.pop_back();
-  return out.empty() ? "unknown" : out;
-}
-
 void runBench(BenchOptions o) {
   using namespace gpu;
   std::optional<DType> dtype;

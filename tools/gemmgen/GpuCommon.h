@@ -80,6 +80,24 @@ inline std::string resolveSpecArg(const std::string &spec, long long M, long lon
   return chosen;
 }
 
+/// The commit recorded with measurements: $GEMMGEN_COMMIT (set it where the
+/// tree has no .git, e.g. on the H200), else `git rev-parse --short HEAD`,
+/// else "unknown".
+inline std::string gitCommit() {
+  if (const char *c = std::getenv("GEMMGEN_COMMIT"); c && *c)
+    return c;
+  std::string out;
+  if (FILE *p = popen("git rev-parse --short HEAD 2>/dev/null", "r")) {
+    char buf[128];
+    while (fgets(buf, sizeof buf, p))
+      out += buf;
+    pclose(p);
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r'))
+    out.pop_back();
+  return out.empty() ? "unknown" : out;
+}
+
 inline std::optional<DType> parseDType(const std::string &s) {
   if (s == "f16" || s == "fp16" || s == "half")
     return DType::F16;

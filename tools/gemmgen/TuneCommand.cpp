@@ -28,6 +28,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 #include "TuneCommand.h"
+#include "GpuCommon.h"
 
 #include "CompilerCommands.h"
 #include "Commands.h"
@@ -115,19 +116,6 @@ std::string selfExe() {
   char buf[4096];
   ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
   return n > 0 ? std::string(buf, (size_t)n) : std::string("gemmgen");
-}
-
-std::string gitCommit() {
-  if (const char *c = getenv("GEMMGEN_COMMIT"); c && *c)
-    return c;
-  std::string out;
-  if (FILE *p = popen("git rev-parse --short HEAD 2>/dev/null", "r")) {
-    char buf[128];
-    while (fgets(buf, sizeof buf, p))
-      out += buf;
-    pclose(p);
-  }
-  return llvm::StringRef(out).trim().str().empty() ? "unknown" : llvm::StringRef(out).trim().str();
 }
 
 /// Runs this binary with `args` in a child process (stdout and stderr to
@@ -354,7 +342,7 @@ void runTuneCommand(const TuneOptions &o) {
   cfg.timeBudgetSeconds = o.timeBudget;
   cfg.retryFailed = o.retryFailed;
   cfg.allowSpills = o.allowSpills;
-  cfg.commit = gitCommit();
+  cfg.commit = gpu::gitCommit();
   cfg.nvrtc = nvrtcVersionString();
 
   TuneHooks hooks;

@@ -1,0 +1,239 @@
+//===- Simulate.cpp - The simulator's entry point ------------------------===//
+//
+// simulate(): the geometry of the problem (tiles, cluster tiles in the
+// scheduler's walk order, the grid), random inputs and their exact reference,
+// which ops arrive on or load onto each barrier, then one Machine per seed.
+// Also the number helpers the simulator's files share.
+//
+// The simulator's files, by concern (Machine.h says more):
+//   SimModel.h    the machine state (regions, mbarriers, actors, events)
+//   Engine.cpp    setup, interpreter, scheduler
+//   Barriers.cpp  barrier and memory model
+//   Ops.cpp       the async ops, one function per op for both targets
+//   Reports.cpp   the verdicts' reports, the result check, the printers
+//
+//===----------------------------------------------------------------------===//
+#include "Machine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace gemmgen {
+namespace sim {
+
+namespace {
+/// Rounds `x` to the nearest value with `bits` significant bits (ties to even).
+float roundSignificand(float x, int bits, int minExp) {
+  if (std::isnan(x) || std::isinf(x) || x == 0.0f)
+    return x;
+  float a = std::fabs(x);
+  int e;
+  std::frexp(a, &e); // a = f * 2^e, f in [0.5, 1)
+  e = std::max(e, minExp);
+  float q = std::ldexp(1.0f, e - bits);
+  return std::copysign(std::nearbyint(a / q) * q, x);
+}
+} // namespace
+
+float roundTo(ScalarType t, float x) {
+  switch (t) {
+  case ScalarType::F16: {
+    if (std::fabs(x) >= 65520.0f)
+      return std::copysign(INFINITY, x);
+    return roundSignificand(x, 11, -13); // subnormals: quantum 2^-24
+  }
+  case ScalarType::BF16:
+    return roundSignificand(x, 8, -125);
+  case ScalarType::F32:
+    return x;
+  }
+  return x;
+}
+
+std::string fmtFloat(float v) {
+  if (std::isnan(v))
+    return "nan";
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+
+void collectOps(const std::vector<Op> &body, std::vector<const Op *> &out) {
+  for (const Op &op : body) {
+    out.push_back(&op);
+    collectOps(op.body, out);
+  }
+}
+
+int indexOf(const std::vector<Buffer> &v, const std::string &name) {
+  for (size_t i = 0; i < v.size(); ++i)
+    if (v[i].name == name)
+      return int(i);
+  return -1;
+}
+int indexOf(const std::vector<Barrier> &v, const std::string &name) {
+  for (size_t i = 0; i < v.size(); ++i)
+    if (v[i].name == name)
+      return int(i);
+  return -1;
+}
+
+namespace {
+
+/// The cluster tiles (cm, cn) in the order the persistent scheduler walks
+/// them: grouped bands of `group` columns (along_m) or rows (along_n).
+std::vector<std::pair<unsigned, unsigned>> walkOrder(unsigned ctM, unsigned ctN,
+                                                     const Schedule &s) {
+  std::vector<std::pair<unsigned, unsigned>> out;
+  unsigned total = ctM * ctN;
+  unsigned g = std::max(1u, s.group);
+  bool alongN = s.raster == RasterOrder::AlongN;
+  unsigned major = alongN ? ctN : ctM; // walked fastest inside a band
+  unsigned minor = alongN ? ctM : ctN;
+  for (unsigned idx = 0; idx < total; ++idx) {
+    unsigned band = idx / (major * g);
+    unsigned width = std::min(g, minor - band * g);
+    unsigned local = idx % (major * g);
+    unsigned mi = band * g + local % width;
+    unsigned ma = local / width;
+    out.push_back(alongN ? std::make_pair(mi, ma) : std::make_pair(ma, mi));
+  }
+  return out;
+}
+
+unsigned ceilDiv(unsigned a, unsigned b) { return b ? (a + b - 1) / b : 0; }
+
+} // namespace
+} // namespace sim
+} // namespace gemmgen
+
+using namespace gemmgen;
+using namespace gemmgen::sim;
+
+SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions &options) {
+  Problem p(kernel);
+  p.M = options.m;
+  p.N = options.n;
+  p.K = options.k;
+  SimulationResult result;
+  result.kernel = kernel.name;
+  result.m = p.M;
+  result.n = p.N;
+  result.k = p.K;
+
+  auto invalid = [&](const std::string &msg) {
+    SeedResult r;
+    r.seed = options.firstSeed;
+    r.verdict = SimVerdict::Invalid;
+    r.message = "invalid: " + msg;
+    result.runs.push_back(r);
+    return result;
+  };
+  if (!kernel.tileM || !kernel.tileN || !kernel.tileK)
+    return invalid("the kernel has a zero tile size");
+  if (!kernel.clusterM || !kernel.clusterN)
+    return invalid("the kernel has a zero cluster size");
+  p.clusterSize = kernel.clusterM * kernel.clusterN;
+  p.tilesM = ceilDiv(p.M, kernel.tileM);
+  p.tilesN = ceilDiv(p.N, kernel.tileN);
+  p.ctM = ceilDiv(p.tilesM, kernel.clusterM);
+  p.ctN = ceilDiv(p.tilesN, kernel.clusterN);
+  const bool sm100 = kernel.target == Target::SM100a;
+  if (sm100) {
+    // The cluster is the CTA pair; a cluster tile is C·G·tileM rows by
+    // tileN columns. tilesM/tilesN count tileM × tileN blocks of D (one
+    // consumer's accumulator of one CTA), the unit of the wrong-result report.
+    if (kernel.clusterN != 1 || kernel.clusterM != std::max(1u, kernel.ctaGroup))
+      return invalid("an sm_100a kernel needs cluster m = cta_group and n = 1");
+    if (!kernel.consumers)
+      return invalid("the kernel has no consumers");
+    p.ctM = ceilDiv(p.M, kernel.consumers * kernel.clusterM * kernel.tileM);
+    p.ctN = p.tilesN;
+  }
+  p.kBlocks = ceilDiv(p.K, kernel.tileK);
+  unsigned nct = p.ctM * p.ctN;
+  if (kernel.schedule.kind == SchedulerKind::DataParallel) {
+    p.clusters = std::max(1u, nct);
+  } else if (options.ctas) {
+    if (options.ctas % p.clusterSize)
+      return invalid("--ctas " + std::to_string(options.ctas) +
+                     " is not a multiple of the cluster size " + std::to_string(p.clusterSize));
+    p.clusters = options.ctas / p.clusterSize;
+  } else {
+    p.clusters = std::max(1u, (nct + 1) / 2);
+  }
+  p.ctas = p.clusters * p.clusterSize;
+  p.clusterTiles = walkOrder(p.ctM, p.ctN, kernel.schedule);
+  result.ctas = p.ctas;
+  result.clusterSize = p.clusterSize;
+  result.tilesM = p.tilesM;
+  result.tilesN = p.tilesN;
+  result.kBlocks = p.kBlocks;
+
+  // Inputs: multiples of 1/8 in [-1, 1] without 0, exact in f16/bf16, so
+  // every partial sum is exact in float and the reference is exact.
+  std::mt19937_64 data(options.dataSeed);
+  std::uniform_int_distribution<int> pick(1, 16);
+  auto value = [&] {
+    int v = pick(data);
+    return (v <= 8 ? -v : v - 8) / 8.0f;
+  };
+  p.A.resize(size_t(p.M) * p.K);
+  p.B.resize(size_t(p.N) * p.K);
+  for (float &x : p.A)
+    x = value();
+  for (float &x : p.B)
+    x = value();
+  p.ref.assign(size_t(p.M) * p.N, 0.0f);
+  for (unsigned i = 0; i < p.M; ++i)
+    for (unsigned j = 0; j < p.N; ++j) {
+      float s = 0;
+      for (unsigned t = 0; t < p.K; ++t)
+        s += p.A[size_t(i) * p.K + t] * p.B[size_t(j) * p.K + t];
+      p.ref[size_t(i) * p.N + j] = roundTo(kernel.dType, s);
+    }
+
+  p.arrivers.resize(kernel.barriers.size());
+  p.loaders.resize(kernel.barriers.size());
+  p.bytesPerPhase.assign(kernel.barriers.size(), 0);
+  for (unsigned r = 0; r < kernel.roles.size(); ++r) {
+    std::vector<const Op *> ops;
+    collectOps(kernel.roles[r].body, ops);
+    for (const Op *op : ops) {
+      int b = indexOf(kernel.barriers, op->barrier);
+      if (b < 0)
+        continue;
+      if (op->kind == OpKind::Arrive || op->kind == OpKind::ArriveExpectTx ||
+          op->kind == OpKind::MmaCommitArrive)
+        p.arrivers[b].push_back({r, op});
+      if (op->kind == OpKind::TmaLoad) {
+        p.loaders[b].push_back({r, op});
+        // A multicast split lands every part in each CTA; a local load
+        // with parts > 1 lands only this CTA's part.
+        // sm_100a (scope leader): every CTA of the pair loads its own box
+        // and completes the bytes on the leader's barrier.
+        if (const Buffer *buf = kernel.findBuffer(op->buffer))
+          p.bytesPerPhase[b] +=
+              sm100 ? buf->bytesPerStage() * (op->scope == CtaScope::Leader ? p.clusterSize : 1)
+              : op->scope == CtaScope::Local ? buf->bytesPerStage() / std::max(1u, op->parts)
+                                             : buf->bytesPerStage();
+      }
+    }
+  }
+
+  uint64_t maxSteps = options.maxSteps;
+  if (!maxSteps) {
+    uint64_t work =
+        uint64_t(nct) * p.clusterSize * std::max(1u, p.kBlocks) * 64 * (kernel.consumers + 2);
+    maxSteps = std::max<uint64_t>(1000000, work * 8);
+  }
+  for (unsigned s = 0; s < options.seeds; ++s) {
+    uint64_t seed = options.firstSeed + s;
+    Machine m(p, seed, maxSteps);
+    result.runs.push_back(m.run(seed));
+    if (options.stopAtFirstFailure && result.runs.back().verdict != SimVerdict::Ok)
+      break;
+  }
+  return result;
+}

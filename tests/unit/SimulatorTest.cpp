@@ -21,6 +21,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -128,6 +129,33 @@ void expectCaught(const SimulationResult &r, std::set<SimVerdict> verdicts,
   EXPECT_NE(all.find(substring), std::string::npos) << report(r);
 }
 
+/// Every seed fails, and each failure's message is, whole, the line given for
+/// its verdict (an ECMAScript regex: the numbers that vary by seed as \d+).
+void expectEveryFailure(const SimulationResult &r,
+                        const std::map<SimVerdict, std::string> &messages) {
+  ASSERT_EQ(r.failures(), r.runs.size()) << report(r);
+  for (const SeedResult &s : r.runs) {
+    auto it = messages.find(s.verdict);
+    if (it == messages.end()) {
+      ADD_FAILURE() << "seed " << s.seed << ": unexpected " << toString(s.verdict) << ": "
+                    << s.message;
+      continue;
+    }
+    EXPECT_TRUE(std::regex_match(s.message, std::regex(it->second)))
+        << "seed " << s.seed << ": " << s.message << "\n  expected: " << it->second;
+  }
+}
+
+/// The first failure's details include `line`.
+void expectDetail(const SimulationResult &r, const std::string &line) {
+  const SeedResult *f = r.firstFailure();
+  ASSERT_NE(f, nullptr);
+  std::string all;
+  for (const std::string &d : f->details)
+    all += d + "\n";
+  EXPECT_NE(all.find(line), std::string::npos) << all;
+}
+
 //===----------------------------------------------------------------------===//
 // Correct kernels simulate clean
 //===----------------------------------------------------------------------===//
@@ -225,9 +253,22 @@ TEST(SimulatorBugs, BothEndsStartAtPhaseZero) {
 TEST(SimulatorBugs, BothEndsStartAtPhaseOne) {
   Kernel k = lowerConfig({});
   role(k, "consumer").states[0].initialPhase = 1; // full barrier waiter
-  // The consumer reads a stage before it lands (race), or, when the bytes
-  // landed first, waits for a phase that needs the next round (deadlock).
-  expectCaught(run(k, 256, 256, 256), {SimVerdict::Race, SimVerdict::Deadlock}, "");
+  // The consumer passes its first wait at once and reads a stage before it
+  // lands, or before any load wrote it (race); in 3 of 200 seeds the
+  // producer ends up waiting on an empty slot instead (deadlock).
+  SimulationResult r = run(k, 256, 256, 256);
+  expectEveryFailure(
+      r, {{SimVerdict::Race,
+           R"(race: CTA \d+ consumer\[0\]'s MMA \(tile \(m \d+, n \d+\) k-block \d+\) reads )"
+           R"(smem[AB] stage \d+ of CTA \d+ )"
+           R"((before the TMA load of [AB] \(tile \(m \d+, n \d+\) k-block \d+\) issued by )"
+           R"(CTA \d+ producer\[0\] landed|row \d+, which holds data no TMA load has written )"
+           R"(instead of tile #\d+ k-block \d+))"},
+          {SimVerdict::Deadlock,
+           R"(deadlock: \d+ of \d+ roles blocked, nothing in flight; CTA \d+ producer\[0\] )"
+           R"(waits empty\[\d+\] for parity [01] \(barrier in phase \d+, 1/1 arrivals missing\))"}});
+  expectDetail(r, "the consumer passed its wait on the full barrier before the stage's bytes "
+                  "arrived");
 }
 
 TEST(SimulatorBugs, EmptyBarrierOneArrivalTwoConsumers) {
@@ -247,7 +288,14 @@ TEST(SimulatorBugs, ClusterEmptyBarrierCountsOneCta) {
   c.clusterM = 2;
   Kernel k = lowerConfig(c);
   barrier(k, "empty").arriveCount = 2; // forgets the peer CTA's consumers
-  expectCaught(run(k, 512, 256, 512, 12), {SimVerdict::Race, SimVerdict::OverArrival}, "");
+  SimulationResult r = run(k, 512, 256, 512, 12);
+  expectEveryFailure(
+      r, {{SimVerdict::OverArrival,
+           R"(over-arrival: empty\[\d+\] of CTA [01] completed phase \d+ after 2 arrival\(s\), )"
+           R"(its arrival count, but 4 roles arrive on it every phase)"}});
+  expectDetail(r, "roles that arrive on empty in CTA 0: CTA 0 consumer[0], CTA 0 consumer[1], "
+                  "CTA 1 consumer[0], CTA 1 consumer[1]");
+  expectDetail(r, "set the barrier's arrivals to 4");
 }
 
 TEST(SimulatorBugs, TxForgetsPeerMulticastBytes) {
@@ -262,9 +310,17 @@ TEST(SimulatorBugs, TxForgetsPeerMulticastBytes) {
     if (op.kind == OpKind::ArriveExpectTx)
       op.txBytes = own;
   });
-  // The phase completes early: with the peer's copy in flight (tx
-  // underflow) or not yet issued (the MMA reads rows no load wrote).
-  expectCaught(run(k, 512, 256, 256, 12), {SimVerdict::TxUnderflow, SimVerdict::Race}, "");
+  // The phase completes after this CTA's A and its own half of B, before
+  // the peer's multicast half of B landed (all of 200 seeds say so).
+  SimulationResult r = run(k, 512, 256, 256, 12);
+  expectEveryFailure(
+      r, {{SimVerdict::TxUnderflow,
+           "tx underflow: full\\[\\d+\\] of CTA [01] completed phase \\d+ after the " +
+               std::to_string(own) + " bytes expect_tx announced, but the TMA loads of one " +
+               "phase write " + std::to_string((128 + 256) * 64 * 2) +
+               " bytes into this CTA"}});
+  expectDetail(r, "count every copy that signals this barrier, including the peer CTA's "
+                  "multicast");
 }
 
 TEST(SimulatorBugs, TxTooLargeHangs) {

@@ -1,0 +1,74 @@
+"""gemmgen: warp-specialized GEMM kernels from YAML specs, from Python.
+
+    import gemmgen, torch
+    gemmgen.check("specs/sm90/01_ws_1consumer.yaml")        # raises SpecError with located diagnostics
+    src = gemmgen.emit("specs/sm90/01_ws_1consumer.yaml")   # the CUDA C++
+    k = gemmgen.compile("specs/sm90/05_fast_f16.yaml")      # NVRTC; no GPU needed
+    a = torch.randn(4096, 4096, device="cuda", dtype=torch.float16)
+    w = torch.randn(4096, 4096, device="cuda", dtype=torch.float16)
+    c = k(a, w.t())                      # a @ w.T on the current stream
+    c = gemmgen.matmul(a, w.t())         # the tuned spec for the shape
+    c = torch.ops.gemmgen.matmul(a, w.t())  # the same as a torch op (torch.compile traces it)
+
+This package is a thin layer over the C++ library (gemmgen/gemmgen.h and the
+compiler's entry points); see docs/PYTHON.md.
+"""
+from __future__ import annotations
+
+import importlib.util
+from typing import Any, List, Optional, Sequence
+
+from . import _core, _spec
+from ._matmul import matmul, tuned_defaults_path, tuned_spec
+from .errors import (ArgumentError, CompileError, CudaError, Diagnostic, DTypeError, Error,
+                     NoDeviceError, ProtocolError, SpecError, UnsupportedError)
+from .kernel import Kernel
+
+__version__ = "0.1.0"
+
+
+def check(spec: _spec.SpecLike, *, simulate: bool = True, seeds: int = 4) -> List[Diagnostic]:
+    """Checks a spec (a path, YAML text or a dict) as ``gemmgen check`` does:
+    parse, target rules and the barrier protocol, then (``simulate``) a short
+    CPU simulation of the protocol over ``seeds`` interleavings. Returns the
+    warnings; raises :class:`SpecError` (``.diagnostics``: file, line,
+    column, severity, message) or :class:`ProtocolError`."""
+    result = _core.check(_spec.source(spec), simulate, seeds)
+    return list(result["warnings"])
+
+
+def emit(spec: _spec.SpecLike, *, print_ir: bool = False, standalone: bool = False,
+         debug_hangs: bool = False) -> str:
+    """The CUDA C++ gemmgen generates for a spec (``print_ir``: its Kernel
+    IR instead), as ``gemmgen emit`` prints it."""
+    return _core.emit(_spec.source(spec), print_ir, standalone, debug_hangs)
+
+
+def compile(spec: _spec.SpecLike, *, debug_hangs: bool = False, cache: bool = True,
+            cache_dir: Optional[str] = None, nvrtc_options: Sequence[str] = ()) -> Kernel:
+    """Compiles a spec with NVRTC for its target (no GPU needed; cubins are
+    cached on disk, $GEMMGEN_CACHE_DIR or ~/.cache/gemmgen) and returns a
+    :class:`Kernel`, which loads onto a GPU when first called there."""
+    core = _core.compile(_spec.source(spec), debug_hangs, cache, cache_dir or "", list(nvrtc_options))
+    return Kernel(core)
+
+
+def device_info(device: int = 0) -> dict:
+    """The GPU gemmgen launches on (name, compute capability, SMs, ...).
+    Raises :class:`NoDeviceError` where there is no driver or GPU."""
+    return _core.device_info(device)
+
+
+def nvrtc_version() -> str:
+    """The NVRTC version gemmgen compiles with, e.g. "13.0"."""
+    return _core.nvrtc_version()
+
+
+if importlib.util.find_spec("torch") is not None:
+    from . import torch_ops  # noqa: F401  (registers torch.ops.gemmgen.matmul)
+
+__all__ = [
+    "check", "emit", "compile", "matmul", "Kernel", "tuned_spec", "tuned_defaults_path",
+    "nvrtc_version", "device_info", "Error", "SpecError", "ProtocolError", "CompileError", "NoDeviceError",
+    "UnsupportedError", "ArgumentError", "DTypeError", "CudaError", "Diagnostic",
+]

@@ -1,0 +1,185 @@
+"""A compiled kernel, callable on device arrays: ``out = kernel(a, b)``."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from . import _arrays, _core
+from .errors import ArgumentError, DTypeError
+
+_TORCH_NAMES = {"f16": "float16", "bf16": "bfloat16"}
+
+
+def _shape_error(a_shape, b_shape) -> ArgumentError:
+    return ArgumentError(f"a and b must be 2-D matrices (a is {tuple(a_shape)}, b is {tuple(b_shape)}); "
+                         f"batched matmul is not supported")
+
+
+class Kernel:
+    """A spec compiled to a cubin (``gemmgen.compile``); loaded onto a GPU
+    the first time it is called with arrays there.
+
+    ``kernel(a, b, out=None, *, stream=None)`` computes ``out = a @ b``
+    with a (M×K), b (K×N), out (M×N), all of the kernel's dtype, f32
+    accumulation. a must be row-major (unit stride along K), b must have
+    unit stride along K (the transpose of a row-major N×K matrix, e.g.
+    ``w.t()`` for an ``nn.Linear`` weight ``w``: no copy is made), out
+    row-major; leading dimensions multiples of 8 elements, K a multiple of 8,
+    base pointers 16-byte aligned. The launch is asynchronous, on the
+    caller's current stream for torch tensors (``stream=`` overrides it),
+    else on ``stream`` (a ``cudaStream_t`` as an int, or an object with
+    ``.cuda_stream`` or ``.ptr``; default 0, the legacy default stream).
+    """
+
+    def __init__(self, core: "_core.Kernel"):
+        self._k = core
+        self._torch_dtype = None  # resolved on the first torch call
+
+    # What the kernel is (from its launch contract and ptxas).
+    name = property(lambda self: self._k.name)
+    spec_name = property(lambda self: self._k.spec_name)
+    target = property(lambda self: self._k.target)
+    dtype = property(lambda self: self._k.dtype)
+    tile = property(lambda self: self._k.tile)
+    cluster = property(lambda self: self._k.cluster)
+    threads = property(lambda self: self._k.threads)
+    smem_bytes = property(lambda self: self._k.smem_bytes)
+    registers = property(lambda self: self._k.registers)
+    spill_bytes = property(lambda self: self._k.spill_bytes)
+    cubin_bytes = property(lambda self: self._k.cubin_bytes)
+    from_cache = property(lambda self: self._k.from_cache)
+    compile_seconds = property(lambda self: self._k.compile_seconds)
+    source = property(lambda self: self._k.source)
+    nvrtc_log = property(lambda self: self._k.nvrtc_log)
+
+    def __repr__(self) -> str:
+        m, n, k = self.tile
+        return (f"<gemmgen.Kernel {self.name} {self.target} {self.dtype} tile {m}x{n}x{k}, "
+                f"{self.threads} threads, {self.registers} registers, {self.smem_bytes} B smem>")
+
+    def load(self, device: int = 0) -> None:
+        """Loads the kernel on a GPU now (a call does it on first use)."""
+        self._k.load(device)
+
+    def __call__(self, a: Any, b: Any, out: Any = None, *, stream: Any = None) -> Any:
+        torch = _arrays.torch_module()
+        if torch is not None and isinstance(a, torch.Tensor):
+            return self._call_torch(torch, a, b, out, stream)
+        return self._call_arrays(a, b, out, stream)
+
+    def plan(self, a: Any, b: Any, out: Any = None) -> dict:
+        """What a call would launch, without launching: M, N, K and the
+        leading dimensions (elements) the arrays' strides map to. Raises
+        the call's layout errors."""
+        av, bv = self._views(a, b, None)
+        ov = self._view_out(out, av, bv, None) if out is not None else None
+        M, K = av.shape
+        N = bv.shape[1]
+        if ov is None:
+            ov = _arrays.ArrayView(0, (M, N), (N, 1), av.dtype, av.device)
+        return _core.plan(av.ptr, M, K, av.strides[0], av.strides[1],
+                          bv.ptr, bv.shape[0], N, bv.strides[0], bv.strides[1],
+                          ov.ptr, ov.shape[0], ov.shape[1], ov.strides[0], ov.strides[1])
+
+    # -- torch tensors: attributes read directly (the fast path) ------------
+    def _call_torch(self, torch, a, b, out, stream):
+        if not isinstance(b, torch.Tensor) or (out is not None and not isinstance(out, torch.Tensor)):
+            raise ArgumentError("a is a torch tensor: b and out must be torch tensors too")
+        if a.dim() != 2 or b.dim() != 2:
+            raise _shape_error(a.shape, b.shape)
+        dev = a.device
+        if dev.type != "cuda":
+            raise ArgumentError(f"a is on {dev}; gemmgen kernels run on CUDA tensors (use a.cuda())")
+        if b.device != dev:
+            raise ArgumentError(f"a is on {dev} and b on {b.device}: put both on the same GPU")
+        want = self._torch_dtype
+        if want is None:
+            want = self._torch_dtype = getattr(torch, _TORCH_NAMES[self.dtype])
+        if a.dtype != want or b.dtype != want:
+            raise DTypeError(f"a is {_arrays.torch_dtype_name(a)} and b is {_arrays.torch_dtype_name(b)}; "
+                             f"this kernel ({self.name}) takes {self.dtype} for both")
+        M, K = a.shape
+        N = b.shape[1]
+        if out is None:
+            out = torch.empty((M, N), dtype=want, device=dev)
+        else:
+            if out.dim() != 2:
+                raise ArgumentError(f"out must be a 2-D matrix (it is {tuple(out.shape)})")
+            if out.device != dev:
+                raise ArgumentError(f"out is on {out.device} and a on {dev}: put both on the same GPU")
+            if out.dtype != want:
+                raise DTypeError(f"out is {_arrays.torch_dtype_name(out)}; this kernel ({self.name}) "
+                                 f"writes {self.dtype}")
+        index = dev.index if dev.index is not None else torch.cuda.current_device()
+        s = _current_torch_stream(torch, index) if stream is None else _stream_handle(stream)
+        sa, sb, so = a.stride(), b.stride(), out.stride()
+        self._k.launch(index, s, a.data_ptr(), M, K, sa[0], sa[1],
+                       b.data_ptr(), b.shape[0], N, sb[0], sb[1],
+                       out.data_ptr(), out.shape[0], out.shape[1], so[0], so[1])
+        return out
+
+    # -- __cuda_array_interface__ / DLPack arrays ---------------------------
+    def _views(self, a, b, device):
+        av = _arrays.view(a, "a", device)
+        bv = _arrays.view(b, "b", device)
+        if len(av.shape) != 2 or len(bv.shape) != 2:
+            raise _shape_error(av.shape, bv.shape)
+        if av.dtype != self.dtype or bv.dtype != self.dtype:
+            raise DTypeError(f"a is {av.dtype} and b is {bv.dtype}; this kernel ({self.name}) takes "
+                             f"{self.dtype} for both")
+        if av.device != bv.device:
+            raise ArgumentError(f"a is on cuda:{av.device} and b on cuda:{bv.device}: put both on the same GPU")
+        return av, bv
+
+    def _view_out(self, out, av, bv, device):
+        ov = _arrays.view(out, "out", device)
+        if len(ov.shape) != 2:
+            raise ArgumentError(f"out must be a 2-D matrix (it is {ov.shape})")
+        if ov.dtype != self.dtype:
+            raise DTypeError(f"out is {ov.dtype}; this kernel ({self.name}) writes {self.dtype}")
+        if ov.device != av.device:
+            raise ArgumentError(f"out is on cuda:{ov.device} and a on cuda:{av.device}: put both on the same GPU")
+        if ov.readonly:
+            raise ArgumentError("out is read-only (__cuda_array_interface__ data is marked read-only)")
+        return ov
+
+    def _call_arrays(self, a, b, out, stream):
+        av, bv = self._views(a, b, None)
+        M, K = av.shape
+        N = bv.shape[1]
+        if out is None:
+            out = _allocate_like(a, M, N, self.dtype)
+        ov = self._view_out(out, av, bv, None)
+        self._k.launch(av.device, _stream_handle(stream), av.ptr, M, K, av.strides[0], av.strides[1],
+                       bv.ptr, bv.shape[0], N, bv.strides[0], bv.strides[1],
+                       ov.ptr, ov.shape[0], ov.shape[1], ov.strides[0], ov.strides[1])
+        return out
+
+
+def _current_torch_stream(torch, index: int) -> int:
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return raw(index)
+    return torch.cuda.current_stream(index).cuda_stream
+
+
+def _stream_handle(stream: Any) -> int:
+    if stream is None:
+        return 0
+    if isinstance(stream, int):
+        return stream
+    for attr in ("cuda_stream", "ptr", "handle"):
+        h = getattr(stream, attr, None)
+        if isinstance(h, int):
+            return h
+    raise ArgumentError(f"stream must be a cudaStream_t as an int or an object with .cuda_stream or .ptr "
+                        f"(got {type(stream).__name__})")
+
+
+def _allocate_like(a: Any, M: int, N: int, dtype: str) -> Any:
+    module = type(a).__module__.split(".")[0]
+    if module == "cupy" and dtype == "f16":
+        import cupy  # the caller's own array library
+        with cupy.cuda.Device(a.device.id):
+            return cupy.empty((M, N), dtype=cupy.float16)
+    raise ArgumentError(f"pass out= (an {M}x{N} {dtype} array on the same GPU): gemmgen allocates outputs "
+                        f"for torch tensors and CuPy float16 arrays only (a is {type(a).__name__})")

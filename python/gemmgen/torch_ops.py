@@ -1,0 +1,34 @@
+"""``torch.ops.gemmgen.matmul``: gemmgen.matmul as a PyTorch custom op.
+
+Registered with ``torch.library.custom_op`` and a fake (meta)
+implementation, so ``torch.compile`` traces it into graphs (one node, no
+graph break) and ``torch.library.opcheck`` passes. Imported by ``gemmgen``
+when PyTorch is installed.
+"""
+from __future__ import annotations
+
+import torch
+
+from ._matmul import matmul as _matmul
+
+_DTYPES = (torch.float16, torch.bfloat16)
+
+
+@torch.library.custom_op("gemmgen::matmul", mutates_args=())
+def matmul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """a (M×K, row-major) @ b (K×N, unit stride along K) with the tuned
+    gemmgen kernel for the shape; a new M×N tensor."""
+    return _matmul(a, b)
+
+
+@matmul.register_fake
+def _matmul_fake(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    torch._check(a.dim() == 2 and b.dim() == 2,
+                 lambda: f"gemmgen::matmul takes 2-D tensors (a is {tuple(a.shape)}, b is {tuple(b.shape)})")
+    torch._check(a.shape[1] == b.shape[0],
+                 lambda: f"gemmgen::matmul: a is {tuple(a.shape)} and b is {tuple(b.shape)}: "
+                         f"the inner dimensions differ")
+    torch._check(a.dtype in _DTYPES and b.dtype == a.dtype,
+                 lambda: f"gemmgen::matmul takes float16 or bfloat16 tensors of one dtype "
+                         f"(a is {a.dtype}, b is {b.dtype})")
+    return a.new_empty((a.shape[0], b.shape[1]))

@@ -1,0 +1,67 @@
+//===- Kernel.h - A compiled kernel as Python sees it -------------*- C++ -*-===//
+//
+// gemmgen.compile() returns one of these: the spec taken through the
+// compiler and NVRTC (no GPU needed), loaded onto a device the first time it
+// is launched there (Runtime::loadKernel; the cubin comes from the disk
+// cache). A launch maps the arrays' strides onto GemmArgs (Layout.h), reuses
+// the tensor maps when the arguments repeat, and enqueues on the caller's
+// stream.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMMGEN_PYTHON_KERNEL_H
+#define GEMMGEN_PYTHON_KERNEL_H
+
+#include "Layout.h"
+
+#include "gemmgen/KernelABI.h"
+#include "gemmgen/gemmgen.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gemmgen::python {
+
+class PyKernel {
+public:
+  PyKernel(std::string specName, std::string source, KernelABI abi, CompileOptions options,
+           CubinResult cubin)
+      : specName_(std::move(specName)), source_(std::move(source)), abi_(std::move(abi)),
+        options_(std::move(options)), cubin_(std::move(cubin)) {}
+
+  const std::string &specName() const { return specName_; }
+  const std::string &source() const { return source_; }
+  const KernelABI &abi() const { return abi_; }
+  const CubinResult &cubin() const { return cubin_; }
+
+  /// out = a @ b on `device`'s `stream` (asynchronous). M or N of 0
+  /// launches nothing; K of 0 zero-fills out.
+  void launch(int device, std::uintptr_t stream, const MatrixView &a, const MatrixView &b,
+              const MatrixView &out);
+
+  /// The kernel loaded on `device` (opens the device and loads on first use).
+  const Kernel &loaded(int device);
+
+private:
+  std::string specName_, source_;
+  KernelABI abi_;
+  CompileOptions options_;
+  CubinResult cubin_;
+  std::vector<std::optional<Kernel>> loaded_; ///< by device ordinal
+  /// The last launch's arguments and tensor maps: a loop over the same
+  /// buffers skips re-encoding them.
+  struct Prepared {
+    int device = -1;
+    GemmArgs args;
+    PreparedLaunch launch;
+  };
+  std::optional<Prepared> last_;
+};
+
+/// The process's Runtime for a device ordinal (opened on first use).
+const Runtime &runtimeFor(int device);
+
+} // namespace gemmgen::python
+
+#endif // GEMMGEN_PYTHON_KERNEL_H

@@ -1,0 +1,179 @@
+//===- SpecBindings.cpp - check, emit, compile, tuned lookup for Python ----===//
+//
+// The compiler's entry points (parseSpec/checkSpec/simulate, compileSpecText,
+// compileCudaSource) and the tuned-defaults lookup, each called once per
+// Python call. Diagnostics become gemmgen.SpecError with the located list.
+//
+//===----------------------------------------------------------------------===//
+#include "Bindings.h"
+#include "Errors.h"
+#include "Kernel.h"
+
+#include "gemmgen/Pipeline.h"
+#include "gemmgen/Simulator.h"
+#include "gemmgen/TuneDB.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <optional>
+#include <string>
+
+namespace nb = nanobind;
+using namespace nb::literals;
+using namespace gemmgen;
+using namespace gemmgen::python;
+
+namespace {
+
+/// Where a spec comes from: a file, or YAML text with a name for messages.
+struct SpecSource {
+  std::string textOrPath;
+  std::string name;
+  bool isPath = false;
+};
+
+/// A DiagnosticEngine that also keeps the printed text (file:line:col, the
+/// source line and a caret) for the exception message.
+struct CollectingDiagnostics {
+  std::string text;
+  llvm::raw_string_ostream os{text};
+  DiagnosticEngine diags{&os};
+
+  [[noreturn]] void throwSpecError(const std::string &name) {
+    os.flush();
+    std::string msg = "spec '" + name + "' has " + std::to_string(diags.errorCount()) +
+                      " error(s):\n" + text;
+    while (!msg.empty() && msg.back() == '\n')
+      msg.pop_back();
+    throw PyFacingError("SpecError", msg, diags.diagnostics());
+  }
+};
+
+std::optional<KernelSpec> parse(const SpecSource &src, DiagnosticEngine &diags) {
+  return src.isPath ? parseSpecFile(src.textOrPath, diags)
+                    : parseSpec(src.textOrPath, src.name, diags);
+}
+
+CompiledSpec compileOrThrow(const SpecSource &src, const EmitOptions &emit) {
+  CollectingDiagnostics cd;
+  std::optional<CompiledSpec> c =
+      src.isPath ? compileSpecFile(src.textOrPath, emit, cd.diags)
+                 : compileSpecText(src.textOrPath, src.name, emit, cd.diags);
+  if (!c)
+    cd.throwSpecError(src.name);
+  return std::move(*c);
+}
+
+const char *severityName(Severity s) {
+  return s == Severity::Error ? "error" : s == Severity::Warning ? "warning" : "note";
+}
+
+/// check(): the verdict as a dict; errors and a failing simulation raise.
+nb::dict checkSpecBinding(const SpecSource &src, bool runSimulation, unsigned seeds) {
+  CollectingDiagnostics cd;
+  std::optional<KernelSpec> spec = parse(src, cd.diags);
+  if (spec)
+    checkSpec(*spec, cd.diags);
+  if (cd.diags.hasErrors())
+    cd.throwSpecError(src.name);
+  nb::dict out;
+  nb::list warnings;
+  nb::module_ errors = nb::module_::import_("gemmgen.errors");
+  for (const Diagnostic &d : cd.diags.diagnostics())
+    warnings.append(errors.attr("Diagnostic")(d.file, d.line, d.column, severityName(d.severity),
+                                              d.message));
+  out["warnings"] = warnings;
+  out["simulated_seeds"] = 0;
+  if (runSimulation) {
+    SimulationOptions opts;
+    opts.seeds = seeds;
+    opts.stopAtFirstFailure = true;
+    SimulationResult sim;
+    {
+      nb::gil_scoped_release release;
+      sim = simulate(lowerToIR(*spec), opts);
+    }
+    if (!sim.ok()) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      printSimulationResult(sim, os);
+      os.flush();
+      while (!text.empty() && text.back() == '\n')
+        text.pop_back();
+      throw PyFacingError("ProtocolError",
+                          "spec '" + src.name + "': the simulated barrier protocol fails:\n" +
+                              text);
+    }
+    out["simulated_seeds"] = seeds;
+  }
+  return out;
+}
+
+std::string emitBinding(const SpecSource &src, bool printIr, bool standalone, bool debugHangs) {
+  EmitOptions emit;
+  emit.standalone = standalone;
+  emit.debugHangs = debugHangs;
+  CompiledSpec c = compileOrThrow(src, emit);
+  if (!printIr)
+    return c.source;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printIR(c.kernel, os);
+  os.flush();
+  return text;
+}
+
+PyKernel *compileBinding(const SpecSource &src, bool debugHangs, bool useCache,
+                         const std::string &cacheDir, const std::vector<std::string> &extra) {
+  EmitOptions emit;
+  emit.debugHangs = debugHangs;
+  CompiledSpec c = compileOrThrow(src, emit);
+  CompileOptions opts;
+  opts.debugHangs = debugHangs;
+  opts.useCache = useCache;
+  opts.cacheDir = cacheDir;
+  opts.extraOptions = extra;
+  const KernelABI &abi = c.abi;
+  std::optional<Expected<CubinResult>> cubin;
+  {
+    nb::gil_scoped_release release; // NVRTC takes seconds on a cold cache
+    cubin.emplace(compileCudaSource(c.source, abi.kernelName + ".cu", toString(abi.target),
+                                    abi.kernelName, opts));
+  }
+  return new PyKernel(src.name, std::move(c.source), abi, opts, unwrap(std::move(*cubin)));
+}
+
+/// The tuned spec for a shape: (spec path, tuned m, n, k); exact shape, else
+/// the nearest of that dtype (TunedDefaults::lookup).
+std::tuple<std::string, long long, long long, long long>
+tunedSpecBinding(const std::string &defaultsPath, long long M, long long N, long long K,
+                 const std::string &dtype) {
+  llvm::Expected<tune::TunedDefaults> d = tune::loadTunedDefaults(defaultsPath);
+  if (!d)
+    throw PyFacingError("Error", llvm::toString(d.takeError()));
+  const tune::TunedEntry *e = d->lookup(M, N, K, dtype);
+  if (!e)
+    throw PyFacingError("Error", defaultsPath + " has no " + dtype +
+                                     " entry; compile a spec with gemmgen.compile()");
+  return {d->specPath(*e), e->M, e->N, e->K};
+}
+
+} // namespace
+
+void python::bindSpecFunctions(nb::module_ &m) {
+  nb::class_<SpecSource>(m, "SpecSource")
+      .def(nb::init<std::string, std::string, bool>(), "text_or_path"_a, "name"_a, "is_path"_a)
+      .def_ro("name", &SpecSource::name)
+      .def_ro("is_path", &SpecSource::isPath);
+  m.def("check", &checkSpecBinding, "source"_a, "simulate"_a, "seeds"_a);
+  m.def("emit", &emitBinding, "source"_a, "print_ir"_a, "standalone"_a, "debug_hangs"_a);
+  m.def("compile", &compileBinding, "source"_a, "debug_hangs"_a, "use_cache"_a, "cache_dir"_a,
+        "extra_options"_a, nb::rv_policy::take_ownership);
+  m.def("tuned_spec", &tunedSpecBinding, "defaults_path"_a, "m"_a, "n"_a, "k"_a, "dtype"_a);
+}

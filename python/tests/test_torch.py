@@ -1,0 +1,232 @@
+"""The torch face: tensors in, torch.ops.gemmgen.matmul, its fake
+implementation and torch.compile. Skips without PyTorch; the tests that
+launch need a Hopper GPU and compare with torch.matmul on fresh random
+inputs, the output poisoned with NaN before each call."""
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import gemmgen  # noqa: E402
+from conftest import HAS_GPU, SPECS, hopper  # noqa: E402
+
+requires_hopper = pytest.mark.skipif(not (HAS_GPU and torch.cuda.is_available() and hopper()),
+                                     reason="needs a Hopper GPU (sm_90a kernels) and CUDA PyTorch")
+
+
+# -- no GPU needed -------------------------------------------------------------
+
+def test_cpu_tensors_are_refused(kernel_f16):
+    a = torch.zeros(64, 64, dtype=torch.float16)
+    with pytest.raises(gemmgen.ArgumentError, match=r"a is on cpu; gemmgen kernels run on CUDA tensors \(use a.cuda\(\)\)"):
+        kernel_f16(a, a.t())
+
+
+def test_mixed_array_kinds_are_refused(kernel_f16):
+    a = torch.zeros(64, 64, dtype=torch.float16)
+    with pytest.raises(gemmgen.ArgumentError, match="b and out must be torch tensors too"):
+        kernel_f16(a, [[0.0]])
+
+
+def test_batched_is_refused(kernel_f16):
+    a = torch.zeros(2, 64, 64, dtype=torch.float16)
+    with pytest.raises(gemmgen.ArgumentError, match=r"2-D matrices \(a is \(2, 64, 64\)"):
+        kernel_f16(a, a)
+
+
+def test_op_is_registered():
+    assert hasattr(torch.ops.gemmgen, "matmul")
+    schema = str(torch.ops.gemmgen.matmul.default._schema)
+    assert schema == "gemmgen::matmul(Tensor a, Tensor b) -> Tensor"
+
+
+def test_fake_implementation_on_meta_tensors():
+    a = torch.empty(300, 512, dtype=torch.bfloat16, device="meta")
+    w = torch.empty(200, 512, dtype=torch.bfloat16, device="meta")
+    out = torch.ops.gemmgen.matmul(a, w.t())
+    assert out.shape == (300, 200) and out.dtype == torch.bfloat16 and out.device.type == "meta"
+    with pytest.raises(RuntimeError, match="the inner dimensions differ"):
+        torch.ops.gemmgen.matmul(a, w)
+    with pytest.raises(RuntimeError, match="float16 or bfloat16"):
+        torch.ops.gemmgen.matmul(a.float(), w.t().float())
+
+
+def test_traced_through_the_fake_implementation():
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    def f(x, w):
+        return torch.relu(torch.ops.gemmgen.matmul(x, w.t()))
+
+    with FakeTensorMode():
+        x = torch.empty(128, 256, dtype=torch.float16)
+        w = torch.empty(64, 256, dtype=torch.float16)
+        gm = make_fx(f, tracing_mode="fake")(x, w)
+    targets = [n.target for n in gm.graph.nodes if n.op == "call_function"]
+    assert torch.ops.gemmgen.matmul.default in targets
+
+
+def test_torch_compile_keeps_one_op_node():
+    graphs = []
+
+    def backend(gm, example_inputs):
+        graphs.append(gm)
+        return gm.forward
+
+    def f(x, w):
+        return torch.ops.gemmgen.matmul(x, w.t()) * 2
+
+    compiled = torch.compile(f, backend=backend, fullgraph=True)
+    x = torch.empty(128, 256, dtype=torch.float16, device="meta")
+    w = torch.empty(64, 256, dtype=torch.float16, device="meta")
+    assert compiled(x, w).shape == (128, 64)
+    assert len(graphs) == 1
+    assert any(n.target is torch.ops.gemmgen.matmul.default for n in graphs[0].graph.nodes)
+
+
+# -- on a Hopper GPU -------------------------------------------------------------
+
+def _check(out, a, b):
+    ref = torch.matmul(a.float(), b.float())
+    assert torch.isfinite(out).all(), "NaN left in the output: some tile was not written"
+    err = (out.float() - ref).norm() / ref.norm()
+    assert err < 1e-2, f"relative Frobenius error {err:.3e}"
+
+
+SHAPES = [(128, 256, 64), (4096, 4096, 4096), (1000, 1000, 512), (1, 8, 8), (300, 200, 72), (8, 4096, 1024)]
+
+
+@requires_hopper
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("m,n,k", SHAPES)
+def test_kernel_matches_torch(m, n, k, dtype, kernel_f16, kernel_bf16):
+    kern = kernel_f16 if dtype == torch.float16 else kernel_bf16
+    torch.manual_seed(m * 7 + n * 3 + k)
+    a = torch.randn(m, k, device="cuda", dtype=dtype)
+    w = torch.randn(n, k, device="cuda", dtype=dtype)
+    out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+    assert kern(a, w.t(), out) is out
+    _check(out, a, w.t())
+
+
+@requires_hopper
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("m,n,k", [(4096, 4096, 4096), (128, 8192, 8192), (777, 333, 264)])
+def test_matmul_tuned_matches_torch(m, n, k, dtype):
+    a = torch.randn(m, k, device="cuda", dtype=dtype)
+    w = torch.randn(n, k, device="cuda", dtype=dtype)
+    out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+    gemmgen.matmul(a, w.t(), out)
+    _check(out, a, w.t())
+    fresh = gemmgen.matmul(a, w.t())
+    assert fresh.shape == (m, n) and fresh.dtype == dtype and fresh.is_contiguous()
+    _check(fresh, a, w.t())
+
+
+@requires_hopper
+def test_views_without_copies(kernel_f16):
+    big_a = torch.randn(512, 1024, device="cuda", dtype=torch.float16)
+    big_w = torch.randn(256, 1024, device="cuda", dtype=torch.float16)
+    a, w = big_a[:, 256:768], big_w[:, 256:768]       # lda = ldb = 1024
+    big_out = torch.full((512, 320), float("nan"), device="cuda", dtype=torch.float16)
+    out = big_out[:, :256]                               # ldd = 320: D is a view
+    kern = kernel_f16
+    kern(a, w.t(), out)
+    _check(out, a, w.t())
+    assert torch.isnan(big_out[:, 256:]).all(), "the kernel wrote outside the output view"
+
+
+@requires_hopper
+def test_layout_errors_on_gpu(kernel_f16):
+    a = torch.randn(128, 64, device="cuda", dtype=torch.float16)
+    b = torch.randn(64, 128, device="cuda", dtype=torch.float16)   # row-major KxN
+    with pytest.raises(gemmgen.ArgumentError, match="is row-major"):
+        kernel_f16(a, b)
+    with pytest.raises(gemmgen.DTypeError, match="a is float32 and b is float16"):
+        kernel_f16(a.float(), b.t().contiguous().t())
+    with pytest.raises(gemmgen.ArgumentError, match="K=12 is not a multiple of 8"):
+        kernel_f16(torch.randn(64, 12, device="cuda", dtype=torch.float16),
+                   torch.randn(64, 12, device="cuda", dtype=torch.float16).t())
+    with pytest.raises(gemmgen.ArgumentError, match="is not 16-byte aligned"):
+        x = torch.randn(64 * 64 + 1, device="cuda", dtype=torch.float16)[1:].view(64, 64)
+        kernel_f16(x, x.t())
+
+
+@requires_hopper
+def test_runs_on_the_current_stream(kernel_f16):
+    a = torch.randn(2048, 2048, device="cuda", dtype=torch.float16)
+    w = torch.randn(2048, 2048, device="cuda", dtype=torch.float16)
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        out = torch.full((2048, 2048), float("nan"), device="cuda", dtype=torch.float16)
+        kern_out = kernel_f16(a, w.t(), out)
+        done = torch.cuda.Event()
+        done.record(side)
+    done.synchronize()
+    _check(kern_out, a, w.t())
+
+
+@requires_hopper
+def test_empty_dimensions(kernel_f16):
+    a = torch.randn(0, 64, device="cuda", dtype=torch.float16)
+    w = torch.randn(32, 64, device="cuda", dtype=torch.float16)
+    assert kernel_f16(a, w.t()).shape == (0, 32)
+    z = torch.randn(16, 0, device="cuda", dtype=torch.float16)
+    wz = torch.randn(24, 0, device="cuda", dtype=torch.float16)
+    out = torch.full((16, 24), float("nan"), device="cuda", dtype=torch.float16)
+    assert (kernel_f16(z, wz.t(), out) == 0).all()
+
+
+@requires_hopper
+def test_opcheck():
+    a = torch.randn(256, 512, device="cuda", dtype=torch.float16)
+    w = torch.randn(384, 512, device="cuda", dtype=torch.float16)
+    torch.library.opcheck(torch.ops.gemmgen.matmul.default, (a, w.t()))
+
+
+@requires_hopper
+def test_torch_compile_on_gpu():
+    a = torch.randn(1024, 512, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(768, 512, device="cuda", dtype=torch.bfloat16)
+
+    @torch.compile(fullgraph=True)
+    def f(x, w):
+        return torch.relu(torch.ops.gemmgen.matmul(x, w.t()))
+
+    out = f(a, w)
+    ref = torch.relu(torch.matmul(a.float(), w.float().t()))
+    assert ((out.float() - ref).norm() / ref.norm()) < 1e-2
+
+
+@requires_hopper
+def test_cupy_arrays():
+    cupy = pytest.importorskip("cupy")
+    kern = gemmgen.compile(SPECS / "sm90" / "05_fast_f16.yaml")
+    a = cupy.random.standard_normal((512, 256)).astype(cupy.float16)
+    w = cupy.random.standard_normal((384, 256)).astype(cupy.float16)
+    out = kern(a, w.T)
+    ref = a.astype(cupy.float32) @ w.T.astype(cupy.float32)
+    cupy.cuda.Device().synchronize()
+    assert float(cupy.linalg.norm(out.astype(cupy.float32) - ref) / cupy.linalg.norm(ref)) < 1e-2
+
+
+@requires_hopper
+def test_dlpack_arrays():
+    # torch tensors through the DLPack door (what JAX or any producer uses).
+    kern = gemmgen.compile(SPECS / "sm90" / "06_fast_bf16.yaml")
+
+    class OnlyDLPack:
+        def __init__(self, t):
+            self.t = t
+
+        def __dlpack__(self, **kw):
+            return self.t.__dlpack__(**kw)
+
+        def __dlpack_device__(self):
+            return self.t.__dlpack_device__()
+
+    a = torch.randn(256, 128, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(64, 128, device="cuda", dtype=torch.bfloat16)
+    out = torch.full((256, 64), float("nan"), device="cuda", dtype=torch.bfloat16)
+    kern(OnlyDLPack(a), OnlyDLPack(w.t()), OnlyDLPack(out))
+    torch.cuda.synchronize()
+    _check(out, a, w.t())

@@ -27,13 +27,17 @@ from .kernel import Kernel
 __version__ = "0.1.0"
 
 
-def check(spec: _spec.SpecLike, *, simulate: bool = True, seeds: int = 4) -> List[Diagnostic]:
+def check(spec: _spec.SpecLike, *, simulate: bool = True, seeds: int = 4,
+          protocol_checks: bool = True) -> List[Diagnostic]:
     """Checks a spec (a path, YAML text or a dict) as ``gemmgen check`` does:
     parse, target rules and the barrier protocol, then (``simulate``) a short
     CPU simulation of the protocol over ``seeds`` interleavings. Returns the
     warnings; raises :class:`SpecError` (``.diagnostics``: file, line,
-    column, severity, message) or :class:`ProtocolError`."""
-    result = _core.check(_spec.source(spec), simulate, seeds)
+    column, severity, message) or :class:`ProtocolError`.
+    ``protocol_checks=False`` skips the static comparison of declared
+    barriers with the derived protocol (as ``gemmgen simulate
+    --no-protocol-checks``), leaving a wrong protocol to the simulation."""
+    result = _core.check(_spec.source(spec), simulate, seeds, protocol_checks)
     return list(result["warnings"])
 
 

@@ -75,11 +75,14 @@ const char *severityName(Severity s) {
 }
 
 /// check(): the verdict as a dict; errors and a failing simulation raise.
-nb::dict checkSpecBinding(const SpecSource &src, bool runSimulation, unsigned seeds) {
+nb::dict checkSpecBinding(const SpecSource &src, bool runSimulation, unsigned seeds,
+                          bool protocolChecks) {
   CollectingDiagnostics cd;
   std::optional<KernelSpec> spec = parse(src, cd.diags);
+  CheckOptions checks;
+  checks.protocol = protocolChecks;
   if (spec)
-    checkSpec(*spec, cd.diags);
+    checkSpec(*spec, cd.diags, checks);
   if (cd.diags.hasErrors())
     cd.throwSpecError(src.name);
   nb::dict out;
@@ -171,7 +174,7 @@ void python::bindSpecFunctions(nb::module_ &m) {
       .def(nb::init<std::string, std::string, bool>(), "text_or_path"_a, "name"_a, "is_path"_a)
       .def_ro("name", &SpecSource::name)
       .def_ro("is_path", &SpecSource::isPath);
-  m.def("check", &checkSpecBinding, "source"_a, "simulate"_a, "seeds"_a);
+  m.def("check", &checkSpecBinding, "source"_a, "simulate"_a, "seeds"_a, "protocol_checks"_a);
   m.def("emit", &emitBinding, "source"_a, "print_ir"_a, "standalone"_a, "debug_hangs"_a);
   m.def("compile", &compileBinding, "source"_a, "debug_hangs"_a, "use_cache"_a, "cache_dir"_a,
         "extra_options"_a, nb::rv_policy::take_ownership);

@@ -146,3 +146,19 @@ def test_compile_sm100_spec():
 
 def test_nvrtc_version():
     assert re.fullmatch(r"\d+\.\d+", gemmgen.nvrtc_version())
+
+
+@pytest.mark.parametrize("bug,verdict", [("same_phase_full", "race"), ("tx_too_large", "tx overflow"),
+                                         ("arrivals_too_many", "deadlock")])
+def test_protocol_error_from_the_simulation(bug, verdict):
+    spec = REPO / "tests" / "sim_bugs" / f"{bug}.yaml"
+    # The static protocol checks catch it first ...
+    with pytest.raises(gemmgen.SpecError) as info:
+        gemmgen.check(spec)
+    assert not isinstance(info.value, gemmgen.ProtocolError)
+    # ... and without them the short simulation does.
+    with pytest.raises(gemmgen.ProtocolError) as info:
+        gemmgen.check(spec, protocol_checks=False)
+    msg = str(info.value)
+    assert msg.startswith(f"spec '{spec}': the simulated barrier protocol fails:\nsimulate bug_{bug}:")
+    assert f"seed 1: {verdict}:" in msg

@@ -16,7 +16,7 @@ compiler's entry points); see docs/PYTHON.md.
 from __future__ import annotations
 
 import importlib.util
-from typing import Any, List, Optional, Sequence
+from typing import List, Optional, Sequence
 
 from . import _core, _spec
 from ._matmul import matmul, tuned_defaults_path, tuned_spec

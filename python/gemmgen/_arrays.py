@@ -86,9 +86,21 @@ def _from_dlpack(x: Any, name: str) -> ArrayView:
     return ArrayView(ptr, tuple(shape), tuple(strides), dtype, dev_id)
 
 
+def _from_torch(t: Any, name: str) -> ArrayView:
+    if t.device.type != "cuda":
+        raise ArgumentError(f"{name} is on {t.device}; gemmgen kernels run on CUDA tensors (use {name}.cuda())")
+    return ArrayView(t.data_ptr(), tuple(t.shape), tuple(t.stride()), torch_dtype_name(t), t.device.index)
+
+
 def view(x: Any, name: str, device: Optional[int] = None) -> ArrayView:
-    """The ArrayView of a non-torch array (``name`` is used in messages)."""
-    cai = getattr(x, "__cuda_array_interface__", None)
+    """The ArrayView of an array (``name`` is used in messages)."""
+    torch = torch_module()
+    if torch is not None and isinstance(x, torch.Tensor):
+        return _from_torch(x, name)
+    try:
+        cai = x.__cuda_array_interface__
+    except (AttributeError, TypeError):  # none, or none for this dtype: try DLPack
+        cai = None
     if cai is not None:
         return _from_cai(x, name, cai, device)
     if hasattr(x, "__dlpack__"):

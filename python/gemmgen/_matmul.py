@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Tuple
 
 from . import _arrays, _core
 from .errors import ArgumentError, DTypeError, Error
@@ -51,6 +51,8 @@ def _dims(a: Any, b: Any) -> Tuple[int, int, int, str]:
         if a.dim() != 2 or not isinstance(b, torch.Tensor) or b.dim() != 2:
             raise ArgumentError(f"a and b must be 2-D torch tensors (a is {tuple(a.shape)}, "
                                 f"b is {tuple(getattr(b, 'shape', ()))}); batched matmul is not supported")
+        if a.device.type != "cuda":
+            raise ArgumentError(f"a is on {a.device}; gemmgen kernels run on CUDA tensors (use a.cuda())")
         dtype = _arrays.torch_dtype_name(a)
         m, k = a.shape
         n = b.shape[1]

@@ -1,12 +1,26 @@
 """A compiled kernel, callable on device arrays: ``out = kernel(a, b)``."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from . import _arrays, _core
 from .errors import ArgumentError, DTypeError
 
 _TORCH_NAMES = {"f16": "float16", "bf16": "bfloat16"}
+
+
+def out_row_stride(m: int, n: int) -> int:
+    """Row stride (elements) of an output gemmgen allocates: N rounded up to
+    a multiple of 8, since TMA needs 16-byte row strides (an M x N view of a
+    wider buffer when N is not a multiple of 8)."""
+    return n if m <= 1 or n % 8 == 0 else (n + 7) // 8 * 8
+
+
+def allocate_torch_out(torch, m: int, n: int, dtype, device):
+    ld = out_row_stride(m, n)
+    if ld == n:
+        return torch.empty((m, n), dtype=dtype, device=device)
+    return torch.empty_strided((m, n), (ld, 1), dtype=dtype, device=device)
 
 
 def _shape_error(a_shape, b_shape) -> ArgumentError:
@@ -28,6 +42,7 @@ class Kernel:
     caller's current stream for torch tensors (``stream=`` overrides it),
     else on ``stream`` (a ``cudaStream_t`` as an int, or an object with
     ``.cuda_stream`` or ``.ptr``; default 0, the legacy default stream).
+    An output it allocates has row stride N rounded up to a multiple of 8.
     """
 
     def __init__(self, core: "_core.Kernel"):
@@ -95,20 +110,20 @@ class Kernel:
         if want is None:
             want = self._torch_dtype = getattr(torch, _TORCH_NAMES[self.dtype])
         if a.dtype != want or b.dtype != want:
-            raise DTypeError(f"a is {_arrays.torch_dtype_name(a)} and b is {_arrays.torch_dtype_name(b)}; "
-                             f"this kernel ({self.name}) takes {self.dtype} for both")
+            raise DTypeError(f"a is {_torch_name(a)} and b is {_torch_name(b)}; this kernel ({self.name}) "
+                             f"takes {_TORCH_NAMES[self.dtype]} for both")
         M, K = a.shape
         N = b.shape[1]
         if out is None:
-            out = torch.empty((M, N), dtype=want, device=dev)
+            out = allocate_torch_out(torch, M, N, want, dev)
         else:
             if out.dim() != 2:
                 raise ArgumentError(f"out must be a 2-D matrix (it is {tuple(out.shape)})")
             if out.device != dev:
                 raise ArgumentError(f"out is on {out.device} and a on {dev}: put both on the same GPU")
             if out.dtype != want:
-                raise DTypeError(f"out is {_arrays.torch_dtype_name(out)}; this kernel ({self.name}) "
-                                 f"writes {self.dtype}")
+                raise DTypeError(f"out is {_torch_name(out)}; this kernel ({self.name}) writes "
+                                 f"{_TORCH_NAMES[self.dtype]}")
         index = dev.index if dev.index is not None else torch.cuda.current_device()
         s = _current_torch_stream(torch, index) if stream is None else _stream_handle(stream)
         sa, sb, so = a.stride(), b.stride(), out.stride()
@@ -155,6 +170,10 @@ class Kernel:
         return out
 
 
+def _torch_name(t) -> str:
+    return str(t.dtype).replace("torch.", "")
+
+
 def _current_torch_stream(torch, index: int) -> int:
     raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
     if raw is not None:
@@ -180,6 +199,6 @@ def _allocate_like(a: Any, M: int, N: int, dtype: str) -> Any:
     if module == "cupy" and dtype == "f16":
         import cupy  # the caller's own array library
         with cupy.cuda.Device(a.device.id):
-            return cupy.empty((M, N), dtype=cupy.float16)
+            return cupy.empty((M, out_row_stride(M, N)), dtype=cupy.float16)[:, :N]
     raise ArgumentError(f"pass out= (an {M}x{N} {dtype} array on the same GPU): gemmgen allocates outputs "
                         f"for torch tensors and CuPy float16 arrays only (a is {type(a).__name__})")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import torch
 
 from ._matmul import matmul as _matmul
+from .kernel import allocate_torch_out
 
 _DTYPES = (torch.float16, torch.bfloat16)
 
@@ -17,7 +18,8 @@ _DTYPES = (torch.float16, torch.bfloat16)
 @torch.library.custom_op("gemmgen::matmul", mutates_args=())
 def matmul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """a (M×K, row-major) @ b (K×N, unit stride along K) with the tuned
-    gemmgen kernel for the shape; a new M×N tensor."""
+    gemmgen kernel for the shape; a new M×N tensor (row stride N rounded up
+    to a multiple of 8)."""
     return _matmul(a, b)
 
 
@@ -31,4 +33,5 @@ def _matmul_fake(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     torch._check(a.dtype in _DTYPES and b.dtype == a.dtype,
                  lambda: f"gemmgen::matmul takes float16 or bfloat16 tensors of one dtype "
                          f"(a is {a.dtype}, b is {b.dtype})")
-    return a.new_empty((a.shape[0], b.shape[1]))
+    # The real op's allocation, strides included.
+    return allocate_torch_out(torch, a.shape[0], b.shape[1], a.dtype, a.device)

@@ -1,5 +1,4 @@
 """Shared fixtures: the repository's specs, a compiled kernel, GPU detection."""
-import os
 import pathlib
 
 import pytest

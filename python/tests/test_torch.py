@@ -44,6 +44,8 @@ def test_fake_implementation_on_meta_tensors():
     w = torch.empty(200, 512, dtype=torch.bfloat16, device="meta")
     out = torch.ops.gemmgen.matmul(a, w.t())
     assert out.shape == (300, 200) and out.dtype == torch.bfloat16 and out.device.type == "meta"
+    assert out.stride() == (200, 1)
+    assert torch.ops.gemmgen.matmul(a, w[:197].t()).stride() == (200, 1)  # N = 197: padded rows
     with pytest.raises(RuntimeError, match="the inner dimensions differ"):
         torch.ops.gemmgen.matmul(a, w)
     with pytest.raises(RuntimeError, match="float16 or bfloat16"):
@@ -117,7 +119,8 @@ def test_matmul_tuned_matches_torch(m, n, k, dtype):
     gemmgen.matmul(a, w.t(), out)
     _check(out, a, w.t())
     fresh = gemmgen.matmul(a, w.t())
-    assert fresh.shape == (m, n) and fresh.dtype == dtype and fresh.is_contiguous()
+    assert fresh.shape == (m, n) and fresh.dtype == dtype
+    assert fresh.stride() == ((n + 7) // 8 * 8, 1)  # TMA: 16-byte row strides
     _check(fresh, a, w.t())
 
 
@@ -140,7 +143,7 @@ def test_layout_errors_on_gpu(kernel_f16):
     b = torch.randn(64, 128, device="cuda", dtype=torch.float16)   # row-major KxN
     with pytest.raises(gemmgen.ArgumentError, match="is row-major"):
         kernel_f16(a, b)
-    with pytest.raises(gemmgen.DTypeError, match="a is float32 and b is float16"):
+    with pytest.raises(gemmgen.DTypeError, match=r"a is float32 and b is float16; this kernel \(gemm_sm90_fast_f16\) takes float16 for both"):
         kernel_f16(a.float(), b.t().contiguous().t())
     with pytest.raises(gemmgen.ArgumentError, match="K=12 is not a multiple of 8"):
         kernel_f16(torch.randn(64, 12, device="cuda", dtype=torch.float16),
@@ -176,9 +179,10 @@ def test_empty_dimensions(kernel_f16):
 
 
 @requires_hopper
-def test_opcheck():
+@pytest.mark.parametrize("n", [384, 333])
+def test_opcheck(n):
     a = torch.randn(256, 512, device="cuda", dtype=torch.float16)
-    w = torch.randn(384, 512, device="cuda", dtype=torch.float16)
+    w = torch.randn(n, 512, device="cuda", dtype=torch.float16)
     torch.library.opcheck(torch.ops.gemmgen.matmul.default, (a, w.t()))
 
 
@@ -229,3 +233,11 @@ def test_dlpack_arrays():
     kern(OnlyDLPack(a), OnlyDLPack(w.t()), OnlyDLPack(out))
     torch.cuda.synchronize()
     _check(out, a, w.t())
+
+
+def test_plan_reads_torch_strides(kernel_bf16):
+    # plan() needs no GPU memory: meta tensors have shapes and strides.
+    a = torch.empty(300, 512, dtype=torch.bfloat16, device="meta")
+    w = torch.empty(200, 512, dtype=torch.bfloat16, device="meta")
+    with pytest.raises(gemmgen.ArgumentError, match="a is on meta; gemmgen kernels run on CUDA tensors"):
+        kernel_bf16.plan(a, w.t())

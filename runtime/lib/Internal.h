@@ -92,6 +92,34 @@ struct Runtime::Impl {
   Status checkUsable() const;
 };
 
+/// Makes a runtime's context current on the calling thread for one API
+/// call, so that any thread may use a Runtime, Kernel or Module without
+/// calling makeCurrent() first. A different context the caller had current
+/// is restored afterwards; with none current, the runtime's stays current.
+class ContextScope {
+public:
+  explicit ContextScope(const Runtime::Impl &rt);
+  ~ContextScope();
+  ContextScope(const ContextScope &) = delete;
+  ContextScope &operator=(const ContextScope &) = delete;
+  CUresult result() const { return result_; }
+
+private:
+  const DriverApi *drv_;
+  CUcontext restore_ = nullptr;
+  CUresult result_ = CUDA_SUCCESS;
+};
+
+/// Enters `rt`'s context for the rest of the enclosing function, or returns
+/// the driver's error.
+#define GG_CONTEXT_SCOPE(rt)                                                                     \
+  ContextScope gg_context_scope(rt);                                                             \
+  if (gg_context_scope.result() != CUDA_SUCCESS)                                                 \
+  return (rt).drv->fail(gg_context_scope.result(), "cuCtxSetCurrent")
+
+/// The error of every call on a default-constructed (empty) handle.
+Status emptyHandle(const char *type, const char *howToFill);
+
 struct Module::Impl {
   std::shared_ptr<Runtime::Impl> rt;
   CUmodule module = nullptr;
@@ -106,7 +134,29 @@ struct Kernel::Impl {
   KernelInfo info;
   std::string source;
   int maxActiveClusters = 0; ///< co-resident clusters (0: unknown)
+  CompileOptions options;    ///< for the helper kernels compiled later
+  /// The kernel for D's last N % 8 columns (TailColumns.cpp), built on the
+  /// first prepare() that needs it.
+  mutable std::mutex tailMutex;
+  mutable std::shared_ptr<Module::Impl> tailModule;
+  mutable CUfunction tailFunction = nullptr;
 };
+
+/// NVRTC for this runtime's GPU + cuModuleLoadData (a cached cubin the
+/// driver refuses is compiled afresh).
+Expected<std::shared_ptr<Module::Impl>>
+compileAndLoadModule(const std::shared_ptr<Runtime::Impl> &rt, const std::string &source,
+                     const std::string &name, const CompileOptions &options);
+
+/// How many of D's N columns the kernel's TMA store may write: N rounded
+/// down to whole 16-byte chunks (the store writes whole chunks).
+long long tmaStoreColumns(long long N, DType t);
+/// The tail kernel's CUDA source (gg_tail_columns).
+const char *tailColumnsSource();
+/// Fills the tail part of `p` (columns [tmaStoreColumns(N), N)).
+Status prepareTailColumns(const Kernel::Impl &k, const GemmArgs &a, PreparedLaunch &p);
+/// Enqueues the tail kernel of a prepared launch.
+Status launchTailColumns(const Kernel::Impl &k, const PreparedLaunch &p, CUstream stream);
 
 /// "sm_90a" for an ABI target.
 const char *targetArch(Target t);

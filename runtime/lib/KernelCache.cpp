@@ -10,8 +10,10 @@
 //   32  char[64] the key, hex (guards against a file under the wrong name)
 //   96  log, then cubin
 //
-// A file whose size, magic, key or checksum does not match reads as a miss,
-// and the caller's rebuild overwrites it. Writes go to a unique temporary
+// Nothing in an entry is trusted: a file that is not a regular file (FIFO,
+// directory, device, symlink), larger than kMaxEntryBytes, or whose size,
+// magic, lengths, key, checksum or ELF header do not match reads as a miss,
+// and the caller's rebuild replaces it. Writes go to a unique temporary
 // file in the same directory that is then rename()d over the entry: POSIX
 // rename is atomic, so a concurrent reader sees the old file or the new one,
 // never a partial one, and two writers of one key both leave a whole entry.
@@ -30,6 +32,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace gemmgen;
@@ -38,11 +41,57 @@ namespace {
 constexpr char kMagic[8] = {'G', 'G', 'C', 'U', 'B', 'I', 'N', 1};
 constexpr unsigned kVersion = 1;
 constexpr size_t kHeaderBytes = 96;
+// A cubin of gemmgen's is a few hundred KB; anything this large is not ours.
+constexpr uint64_t kMaxEntryBytes = 256ull << 20;
 
 void putU32(unsigned char *p, uint32_t v) { std::memcpy(p, &v, 4); }
 void putU64(unsigned char *p, uint64_t v) { std::memcpy(p, &v, 8); }
 uint32_t getU32(const unsigned char *p) { uint32_t v; std::memcpy(&v, p, 4); return v; }
 uint64_t getU64(const unsigned char *p) { uint64_t v; std::memcpy(&v, p, 8); return v; }
+
+/// Keys are 64 lowercase hex digits (also keeps paths inside the directory).
+bool validKey(const std::string &key) {
+  if (key.size() != 64)
+    return false;
+  for (char c : key)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+      return false;
+  return true;
+}
+
+/// An ELF64 object for CUDA (e_machine 190), as NVRTC's cubins are.
+bool looksLikeCubin(const std::vector<char> &c) {
+  return c.size() >= 64 && std::memcmp(c.data(), "\x7f" "ELF", 4) == 0 && c[4] == 2 &&
+         (unsigned char)c[18] == 190 && c[19] == 0;
+}
+
+/// Reads the whole of a regular file of at most kMaxEntryBytes without ever
+/// blocking (O_NONBLOCK: a FIFO opens at once) or following a symlink.
+std::optional<std::vector<unsigned char>> readEntryFile(const std::string &path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    return std::nullopt;
+  struct stat st;
+  std::optional<std::vector<unsigned char>> result;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= (off_t)kHeaderBytes &&
+      (uint64_t)st.st_size <= kMaxEntryBytes) {
+    std::vector<unsigned char> data((size_t)st.st_size);
+    size_t got = 0;
+    while (got < data.size()) {
+      ssize_t n = ::read(fd, data.data() + got, data.size() - got);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      got += (size_t)n;
+    }
+    unsigned char extra;
+    if (got == data.size() && ::read(fd, &extra, 1) == 0) // not grown meanwhile
+      result = std::move(data);
+  }
+  ::close(fd);
+  return result;
+}
 
 uint64_t checksum(const std::string &log, const std::vector<char> &cubin) {
   std::string all = log;
@@ -80,37 +129,41 @@ std::string KernelCache::pathFor(const std::string &key) const {
 
 std::optional<std::pair<std::vector<char>, std::string>>
 KernelCache::load(const std::string &key) const {
-  FILE *f = fopen(pathFor(key).c_str(), "rb");
-  if (!f)
+  if (!validKey(key))
     return std::nullopt;
-  std::vector<unsigned char> data;
-  unsigned char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-    data.insert(data.end(), buf, buf + n);
-  fclose(f);
-  if (data.size() < kHeaderBytes || std::memcmp(data.data(), kMagic, 8) != 0 ||
-      getU32(data.data() + 8) != kVersion)
+  std::optional<std::vector<unsigned char>> file = readEntryFile(pathFor(key));
+  if (!file)
     return std::nullopt;
+  const std::vector<unsigned char> &data = *file;
+  if (std::memcmp(data.data(), kMagic, 8) != 0 || getU32(data.data() + 8) != kVersion)
+    return std::nullopt;
+  // Lengths are checked one at a time against what is left, so that no sum
+  // of crafted values can wrap around.
   uint64_t logBytes = getU32(data.data() + 12), cubinBytes = getU64(data.data() + 16);
-  if (data.size() != kHeaderBytes + logBytes + cubinBytes || cubinBytes == 0)
-    return std::nullopt; // truncated (or extended)
-  if (key.size() != 64 || std::memcmp(data.data() + 32, key.data(), 64) != 0)
+  uint64_t payload = data.size() - kHeaderBytes;
+  if (logBytes > payload || cubinBytes != payload - logBytes || cubinBytes == 0)
+    return std::nullopt; // truncated, extended or lying
+  if (std::memcmp(data.data() + 32, key.data(), 64) != 0)
     return std::nullopt;
   std::string log(reinterpret_cast<const char *>(data.data() + kHeaderBytes), logBytes);
   std::vector<char> cubin(data.begin() + kHeaderBytes + logBytes, data.end());
-  if (checksum(log, cubin) != getU64(data.data() + 24))
+  if (checksum(log, cubin) != getU64(data.data() + 24) || !looksLikeCubin(cubin))
     return std::nullopt; // corrupt
   return std::make_pair(std::move(cubin), std::move(log));
 }
 
 Status KernelCache::store(const std::string &key, const std::vector<char> &cubin,
                           const std::string &log) const {
-  if (key.size() != 64)
-    return Status::error(ErrorCode::Io, "cache: bad key '" + key + "'");
+  if (!validKey(key))
+    return Status::error(ErrorCode::Io, "cache: bad key '" + key.substr(0, 80) +
+                                            "' (expected 64 lowercase hex digits)");
   if (std::error_code ec = llvm::sys::fs::create_directories(dir_))
     return Status::error(ErrorCode::Io,
                          "cache: cannot create directory '" + dir_ + "': " + ec.message());
+  if (!llvm::sys::fs::is_directory(dir_))
+    return Status::error(ErrorCode::Io, "cache: '" + dir_ +
+                                            "' is not a directory (set GEMMGEN_CACHE_DIR to "
+                                            "a directory)");
   unsigned char header[kHeaderBytes] = {};
   std::memcpy(header, kMagic, 8);
   putU32(header + 8, kVersion);
@@ -123,7 +176,7 @@ Status KernelCache::store(const std::string &key, const std::vector<char> &cubin
   std::string tmp = pathFor(key) + ".tmp." + std::to_string(getpid()) + "." +
                     std::to_string(counter++) + "." +
                     std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0)
     return Status::error(ErrorCode::Io, "cache: cannot create '" + tmp + "': " + strerror(errno));
   auto writeAll = [fd](const void *p, size_t n) {
@@ -144,6 +197,11 @@ Status KernelCache::store(const std::string &key, const std::vector<char> &cubin
             writeAll(cubin.data(), cubin.size());
   ok = (::fsync(fd) == 0) && ok;
   ok = (::close(fd) == 0) && ok;
+  // rename() replaces a FIFO, symlink or unreadable file, not a directory:
+  // a directory where the entry belongs is removed first.
+  struct stat st;
+  if (ok && ::lstat(pathFor(key).c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    (void)llvm::sys::fs::remove_directories(pathFor(key));
   if (!ok || ::rename(tmp.c_str(), pathFor(key).c_str()) != 0) {
     std::string err = strerror(errno);
     ::unlink(tmp.c_str());

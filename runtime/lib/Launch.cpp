@@ -18,11 +18,23 @@
 
 using namespace gemmgen;
 
-const KernelInfo &Kernel::info() const { return impl_->info; }
-const std::string &Kernel::source() const { return impl_->source; }
-CUfunction Kernel::function() const { return impl_->fn; }
+static Status emptyKernel() {
+  return emptyHandle("Kernel", "Runtime::compileFile, compileString or loadKernel");
+}
+
+const KernelInfo &Kernel::info() const {
+  static const KernelInfo none;
+  return impl_ ? impl_->info : none;
+}
+const std::string &Kernel::source() const {
+  static const std::string none;
+  return impl_ ? impl_->source : none;
+}
+CUfunction Kernel::function() const { return impl_ ? impl_->fn : nullptr; }
 
 unsigned Kernel::gridSize(long long M, long long N) const {
+  if (!impl_ || M <= 0 || N <= 0)
+    return 0;
   const KernelABI &abi = impl_->abi;
   if (M <= 0 || N <= 0)
     return 0;
@@ -59,6 +71,8 @@ static std::string hexPtr(CUdeviceptr p) {
 }
 
 Status Kernel::check(const GemmArgs &a) const {
+  if (!impl_)
+    return emptyKernel();
   if (Status s = impl_->rt->checkUsable(); !s)
     return s;
   return checkGemmArgs(impl_->abi, impl_->rt->info, a);
@@ -84,10 +98,10 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
     const char *name;
     CUdeviceptr ptr;
     long long ld, cols;
-    const char *colsName;
-  } ops[3] = {{"A", a.A, a.lda ? a.lda : a.K, a.K, "K"},
-              {"B", a.B, a.ldb ? a.ldb : a.K, a.K, "K"},
-              {"D", a.D, a.ldd ? a.ldd : a.N, a.N, "N"}};
+    const char *colsName, *ldName;
+  } ops[3] = {{"A", a.A, a.lda ? a.lda : a.K, a.K, "K", "lda"},
+              {"B", a.B, a.ldb ? a.ldb : a.K, a.K, "K", "ldb"},
+              {"D", a.D, a.ldd ? a.ldd : a.N, a.N, "N", "ldd"}};
   for (const Operand &op : ops) {
     std::string who = std::string("operand ") + op.name + ": ";
     if (op.ld < op.cols)
@@ -97,7 +111,11 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
     if (op.ld % abi.ldAlignment != 0)
       return invalid(who + "leading dimension " + std::to_string(op.ld) +
                      " is not a multiple of " + std::to_string(abi.ldAlignment) +
-                     " elements; TMA needs 16-byte aligned row strides");
+                     " elements; TMA needs 16-byte aligned row strides (pad the rows: " +
+                     op.ldName + " = " +
+                     std::to_string((op.ld + abi.ldAlignment - 1) / abi.ldAlignment *
+                                    abi.ldAlignment) +
+                     ")");
     if (op.ptr == 0)
       return invalid(who + "null device pointer");
     if (op.ptr % 16 != 0)
@@ -116,6 +134,7 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &a) const {
     return s;
   const KernelABI &abi = impl_->abi;
   const DriverApi &drv = *impl_->rt->drv;
+  GG_CONTEXT_SCOPE(*impl_->rt); // cuTensorMapEncodeTiled needs a current context
   DType t = impl_->info.dtype;
   PreparedLaunch p;
   std::memset(p.tmA, 0, sizeof p.tmA);
@@ -125,26 +144,33 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &a) const {
     return s;
   if (Status s = encodeTensorMap2D(drv, p.tmB, a.B, t, a.N, a.K, a.ldb ? a.ldb : a.K, abi.boxB, "B"); !s)
     return s;
-  if (Status s = encodeTensorMap2D(drv, p.tmD, a.D, t, a.M, a.N, a.ldd ? a.ldd : a.N, abi.boxD, "D"); !s)
-    return s;
+  // The kernel stores whole 16-byte chunks only; the rest is the tail's.
+  const long long stored = tmaStoreColumns(a.N, t);
+  if (stored > 0)
+    if (Status s = encodeTensorMap2D(drv, p.tmD, a.D, t, a.M, stored, a.ldd ? a.ldd : a.N, abi.boxD, "D"); !s)
+      return s;
   p.M = (int)a.M;
-  p.N = (int)a.N;
+  p.N = (int)stored;
   p.K = (int)a.K;
-  p.gridX = gridSize(a.M, a.N);
+  p.gridX = gridSize(a.M, stored);
   p.gridY = 1;
+  if (Status s = prepareTailColumns(*impl_, a, p); !s)
+    return s;
   return p;
 }
 
 Status Kernel::launch(const PreparedLaunch &p, CUstream stream) const {
+  if (!impl_)
+    return emptyKernel();
   const KernelABI &abi = impl_->abi;
   const DriverApi &drv = *impl_->rt->drv;
   if (Status s = impl_->rt->checkUsable(); !s)
     return s;
-  if (p.gridX == 0)
+  if (p.gridX == 0 && p.tailColumns == 0)
     return Status::error(ErrorCode::InvalidArgument, "empty launch (grid of 0 CTAs)");
-  CUresult r = drv.cuCtxSetCurrent(impl_->rt->ctx);
-  if (r != CUDA_SUCCESS)
-    return drv.fail(r, "cuCtxSetCurrent");
+  if (p.gridX == 0) // N < 8: every column is the tail's
+    return launchTailColumns(*impl_, p, stream);
+  GG_CONTEXT_SCOPE(*impl_->rt);
   CUlaunchConfig cfg = {};
   cfg.gridDimX = p.gridX;
   cfg.gridDimY = p.gridY;
@@ -163,13 +189,15 @@ Status Kernel::launch(const PreparedLaunch &p, CUstream stream) const {
   int M = p.M, N = p.N, K = p.K;
   void *params[] = {const_cast<unsigned char *>(p.tmA), const_cast<unsigned char *>(p.tmB),
                     const_cast<unsigned char *>(p.tmD), &M, &N, &K};
-  r = drv.cuLaunchKernelEx(&cfg, impl_->fn, params, nullptr);
+  CUresult r = drv.cuLaunchKernelEx(&cfg, impl_->fn, params, nullptr);
   if (r != CUDA_SUCCESS)
     return drv.fail(r, "cuLaunchKernelEx(" + abi.kernelName + ", grid " +
                            std::to_string(p.gridX) + ", block " +
                            std::to_string(abi.threadsPerBlock) + ", cluster " +
                            std::to_string(abi.clusterM) + ", smem " +
                            std::to_string(abi.sharedMemBytes) + ")");
+  if (p.tailColumns)
+    return launchTailColumns(*impl_, p, stream);
   return Status::success();
 }
 

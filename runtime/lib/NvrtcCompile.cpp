@@ -12,9 +12,10 @@
 #include <nvrtc.h>
 
 #include <chrono>
+#include <climits>
 #include <cstdlib>
-#include <regex>
-#include <sstream>
+#include <optional>
+#include <string_view>
 
 using namespace gemmgen;
 
@@ -35,63 +36,139 @@ const std::vector<std::pair<std::string, std::string>> &gemmgen::embeddedDeviceH
   return headers;
 }
 
+namespace {
+/// A small scanner over one line of the ptxas report: plain searches and
+/// digit runs, no regex (std::regex recurses per character and overflows
+/// the stack on a 30,000-character kernel name).
+struct ReportLine {
+  std::string_view text;
+
+  /// The text between `prefix` and the next `close` after it ("" if absent).
+  std::optional<std::string_view> between(std::string_view prefix, char close,
+                                          size_t from = 0) const {
+    size_t p = text.find(prefix, from);
+    if (p == std::string_view::npos)
+      return std::nullopt;
+    p += prefix.size();
+    size_t q = text.find(close, p);
+    if (q == std::string_view::npos)
+      return std::nullopt;
+    return text.substr(p, q - p);
+  }
+
+  /// The number written just before `suffix` ("168 registers"): nullopt if
+  /// `suffix` is absent; `ok` turns false if the digits do not fit an int.
+  std::optional<int> numberBefore(std::string_view suffix, bool &ok) const {
+    size_t p = text.find(suffix);
+    if (p == std::string_view::npos)
+      return std::nullopt;
+    size_t b = p;
+    while (b > 0 && text[b - 1] >= '0' && text[b - 1] <= '9')
+      --b;
+    if (b == p)
+      return std::nullopt;
+    long long v = 0;
+    for (size_t i = b; i < p; ++i) {
+      v = v * 10 + (text[i] - '0');
+      if (v > INT_MAX) {
+        ok = false;
+        return std::nullopt;
+      }
+    }
+    return (int)v;
+  }
+
+  /// The number written just after `prefix` ("Used 168").
+  std::optional<int> numberAfter(std::string_view prefix, bool &ok) const {
+    size_t p = text.find(prefix);
+    if (p == std::string_view::npos)
+      return std::nullopt;
+    p += prefix.size();
+    size_t e = p;
+    long long v = 0;
+    for (; e < text.size() && text[e] >= '0' && text[e] <= '9'; ++e) {
+      v = v * 10 + (text[e] - '0');
+      if (v > INT_MAX) {
+        ok = false;
+        return std::nullopt;
+      }
+    }
+    if (e == p)
+      return std::nullopt;
+    return (int)v;
+  }
+};
+} // namespace
+
 ResourceUsage gemmgen::parsePtxasReport(const std::string &log, const std::string &function) {
   // ptxas info    : Compiling entry function 'NAME' for 'sm_90a'
   // ptxas info    : Function properties for NAME
   //     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
   // ptxas info    : Used 168 registers, used 1 barriers, 1536 bytes smem, 400 bytes cmem[0]
-  static const std::regex entryRe(R"(Compiling entry function '([^']+)' for '([^']+)')");
-  static const std::regex frameRe(
-      R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)");
-  static const std::regex usedRe(R"(Used (\d+) registers)");
-  static const std::regex barRe(R"(used (\d+) barriers)");
-  static const std::regex smemRe(R"((\d+) bytes smem)");
-  static const std::regex lmemRe(R"((\d+) bytes lmem)");
+  // A number too large for an int cannot come from ptxas: that entry's
+  // report is marked invalid (never trusted, never an exception).
   std::vector<ResourceUsage> entries;
+  std::vector<bool> sane;
   std::vector<std::string> globalWarnings;
-  std::istringstream in(log);
-  std::string line;
-  std::smatch m;
-  while (std::getline(in, line)) {
-    if (std::regex_search(line, m, entryRe)) {
-      ResourceUsage u;
-      u.function = m[1];
-      u.arch = m[2];
-      entries.push_back(u);
-      continue;
+  std::string_view rest(log);
+  while (!rest.empty()) {
+    size_t nl = rest.find('\n');
+    ReportLine line{rest.substr(0, nl)};
+    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+    const std::string_view kEntry = "Compiling entry function '";
+    if (line.text.find(kEntry) != std::string_view::npos) {
+      std::optional<std::string_view> name = line.between(kEntry, '\'');
+      if (name) {
+        size_t after = line.text.find(kEntry) + kEntry.size() + name->size();
+        std::optional<std::string_view> arch = line.between("' for '", '\'', after);
+        if (arch) {
+          ResourceUsage u;
+          u.function = std::string(*name);
+          u.arch = std::string(*arch);
+          entries.push_back(u);
+          sane.push_back(true);
+          continue;
+        }
+      }
     }
-    if (line.find("ptxas warning") != std::string::npos ||
-        line.find("ptxas error") != std::string::npos) {
+    if (line.text.find("ptxas warning") != std::string_view::npos ||
+        line.text.find("ptxas error") != std::string_view::npos) {
       // Warnings name the function they are about (when they do); keep all.
       if (entries.empty())
-        globalWarnings.push_back(line);
+        globalWarnings.emplace_back(line.text);
       else
-        entries.back().warnings.push_back(line);
+        entries.back().warnings.emplace_back(line.text);
       continue;
     }
     if (entries.empty())
       continue;
     ResourceUsage &u = entries.back();
-    if (std::regex_search(line, m, frameRe)) {
-      u.stackFrameBytes = std::stoi(m[1]);
-      u.spillStoreBytes = std::stoi(m[2]);
-      u.spillLoadBytes = std::stoi(m[3]);
+    bool ok = true;
+    if (line.text.find(" bytes stack frame") != std::string_view::npos) {
+      u.stackFrameBytes = line.numberBefore(" bytes stack frame", ok).value_or(0);
+      u.spillStoreBytes = line.numberBefore(" bytes spill stores", ok).value_or(0);
+      u.spillLoadBytes = line.numberBefore(" bytes spill loads", ok).value_or(0);
     }
-    if (std::regex_search(line, m, usedRe)) {
-      u.registers = std::stoi(m[1]);
+    if (std::optional<int> regs = line.numberAfter("Used ", ok);
+        regs && line.text.find(" registers") != std::string_view::npos) {
+      u.registers = *regs;
       u.valid = true;
-      if (std::regex_search(line, m, barRe))
-        u.barriers = std::stoi(m[1]);
-      if (std::regex_search(line, m, smemRe))
-        u.staticSmemBytes = std::stoi(m[1]);
-      if (std::regex_search(line, m, lmemRe))
-        u.localBytes = std::stoi(m[1]);
+      u.barriers = line.numberAfter("used ", ok).value_or(0);
+      u.staticSmemBytes = line.numberBefore(" bytes smem", ok).value_or(0);
+      u.localBytes = line.numberBefore(" bytes lmem", ok).value_or(0);
     }
+    if (!ok)
+      sane.back() = false;
   }
   ResourceUsage result;
-  for (const ResourceUsage &u : entries)
-    if (function.empty() || u.function == function) {
-      result = u;
+  for (size_t i = 0; i < entries.size(); ++i)
+    if (function.empty() || entries[i].function == function) {
+      result = entries[i];
+      if (!sane[i]) {
+        result.valid = false;
+        result.warnings.push_back("gemmgen: ptxas report for '" + result.function.substr(0, 200) +
+                                  "' has a number out of range; ignored");
+      }
       break;
     }
   result.warnings.insert(result.warnings.begin(), globalWarnings.begin(), globalWarnings.end());
@@ -132,11 +209,19 @@ Expected<CubinResult> gemmgen::compileCudaSource(const std::string &source,
   if (options.useCache) {
     cache.emplace(options.cacheDir);
     key = KernelCache::key(keyParts);
-    if (auto hit = cache->load(key)) {
+    std::optional<std::pair<std::vector<char>, std::string>> hit;
+    if (!options.refreshCache)
+      hit = cache->load(key);
+    // A hit whose ptxas report does not describe the entry is not trusted:
+    // it is rebuilt (and overwritten) like any other bad entry.
+    ResourceUsage usage;
+    if (hit)
+      usage = parsePtxasReport(hit->second, entry);
+    if (hit && (entry.empty() || usage.valid)) {
       out.cubin = std::move(hit->first);
       out.log = std::move(hit->second);
       out.fromCache = true;
-      out.usage = parsePtxasReport(out.log, entry);
+      out.usage = std::move(usage);
       out.compileSeconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       return out;

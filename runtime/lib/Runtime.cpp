@@ -39,6 +39,22 @@ std::string DeviceInfo::archName() const {
 
 const char *gemmgen::toString(DType t) { return t == DType::BF16 ? "bf16" : "f16"; }
 
+const char *gemmgen::toString(ErrorCode c) {
+  switch (c) {
+  case ErrorCode::Ok: return "ok";
+  case ErrorCode::NoDriver: return "no driver";
+  case ErrorCode::InvalidArgument: return "invalid argument";
+  case ErrorCode::Unsupported: return "unsupported";
+  case ErrorCode::SpecError: return "spec error";
+  case ErrorCode::CompileError: return "compile error";
+  case ErrorCode::CudaError: return "CUDA error";
+  case ErrorCode::Timeout: return "timeout";
+  case ErrorCode::Io: return "I/O error";
+  case ErrorCode::VerificationFailed: return "verification failed";
+  }
+  return "unknown error";
+}
+
 Status gemmgen::checkTargetRunsOn(Target t, const DeviceInfo &dev) {
   int cc = dev.ccMajor * 10 + dev.ccMinor;
   if (cc == targetComputeCapability(t))
@@ -122,14 +138,45 @@ Expected<Runtime> Runtime::open(int ordinal) {
   return Runtime(impl);
 }
 
-const DeviceInfo &Runtime::device() const { return impl_->info; }
-bool Runtime::timedOut() const { return impl_->timedOut.load(); }
-std::string Runtime::errorString(CUresult r) const { return impl_->drv->errorString(r); }
+static Status emptyRuntime() { return emptyHandle("Runtime", "Runtime::open()"); }
+
+const DeviceInfo &Runtime::device() const {
+  static const DeviceInfo none;
+  return impl_ ? impl_->info : none;
+}
+bool Runtime::timedOut() const { return impl_ && impl_->timedOut.load(); }
+std::string Runtime::errorString(CUresult r) const {
+  return impl_ ? impl_->drv->errorString(r) : "CUresult " + std::to_string((int)r);
+}
 
 Status Runtime::makeCurrent() const {
+  if (!impl_)
+    return emptyRuntime();
   const DriverApi &drv = *impl_->drv;
   GG_TRY_CU(drv.cuCtxSetCurrent(impl_->ctx), "cuCtxSetCurrent");
   return Status::success();
+}
+
+ContextScope::ContextScope(const Runtime::Impl &rt) : drv_(rt.drv) {
+  CUcontext current = nullptr;
+  if (drv_->cuCtxGetCurrent(&current) == CUDA_SUCCESS && current == rt.ctx)
+    return;
+  restore_ = current;
+  result_ = drv_->cuCtxSetCurrent(rt.ctx);
+  if (result_ != CUDA_SUCCESS)
+    restore_ = nullptr;
+}
+
+ContextScope::~ContextScope() {
+  if (restore_)
+    drv_->cuCtxSetCurrent(restore_);
+}
+
+Status gemmgen::emptyHandle(const char *type, const char *howToFill) {
+  return Status::error(ErrorCode::InvalidArgument,
+                       std::string("this ") + type +
+                           " is empty (default-constructed or moved from): assign it the "
+                           "result of " + howToFill + " first");
 }
 
 //===----------------------------------------------------------------------===//
@@ -138,13 +185,16 @@ Status Runtime::makeCurrent() const {
 
 Module::Impl::~Impl() {
   if (module && rt && !rt->timedOut.load()) {
-    rt->drv->cuCtxSetCurrent(rt->ctx);
+    ContextScope scope(*rt);
     rt->drv->cuModuleUnload(module);
   }
 }
 
 Expected<CUfunction> Module::function(const std::string &name) const {
+  if (!impl_)
+    return emptyHandle("Module", "Runtime::loadModule");
   const DriverApi &drv = *impl_->rt->drv;
+  GG_CONTEXT_SCOPE(*impl_->rt);
   CUfunction f = nullptr;
   GG_TRY_CU(drv.cuModuleGetFunction(&f, impl_->module, name.c_str()),
             "cuModuleGetFunction(" + name + ")");
@@ -156,20 +206,49 @@ loadCubin(const std::shared_ptr<Runtime::Impl> &rt, const std::vector<char> &cub
   const DriverApi &drv = *rt->drv;
   if (Status s = rt->checkUsable(); !s)
     return s;
-  GG_TRY_CU(drv.cuCtxSetCurrent(rt->ctx), "cuCtxSetCurrent");
+  GG_CONTEXT_SCOPE(*rt);
   auto m = std::make_shared<Module::Impl>();
   m->rt = rt;
   GG_TRY_CU(drv.cuModuleLoadData(&m->module, cubin.data()), "cuModuleLoadData");
   return m;
 }
 
-Expected<Module> Runtime::loadModule(const std::string &source, const std::string &name,
-                                     const CompileOptions &options) const {
-  Expected<CubinResult> cubin =
-      compileCudaSource(source, name, impl_->info.archName(), "", options);
+/// compileCudaSource + loadCubin; a cached cubin the driver refuses is
+/// compiled afresh (and the entry overwritten) instead of failing.
+static Expected<std::shared_ptr<Module::Impl>>
+compileAndLoad(const std::shared_ptr<Runtime::Impl> &rt, const std::string &source,
+               const std::string &name, const std::string &arch, const std::string &entry,
+               const CompileOptions &options, CubinResult &cubinOut) {
+  Expected<CubinResult> cubin = compileCudaSource(source, name, arch, entry, options);
   if (!cubin)
     return cubin.status();
-  auto m = loadCubin(impl_, cubin->cubin);
+  auto m = loadCubin(rt, cubin->cubin);
+  if (!m && cubin->fromCache && rt->checkUsable().ok()) {
+    CompileOptions fresh = options;
+    fresh.refreshCache = true;
+    cubin = compileCudaSource(source, name, arch, entry, fresh);
+    if (!cubin)
+      return cubin.status();
+    m = loadCubin(rt, cubin->cubin);
+  }
+  if (m)
+    cubinOut = cubin.take();
+  return m;
+}
+
+Expected<std::shared_ptr<Module::Impl>>
+gemmgen::compileAndLoadModule(const std::shared_ptr<Runtime::Impl> &rt, const std::string &source,
+                              const std::string &name, const CompileOptions &options) {
+  CubinResult cubin;
+  return compileAndLoad(rt, source, name, rt->info.archName(), "", options, cubin);
+}
+
+Expected<Module> Runtime::loadModule(const std::string &source, const std::string &name,
+                                     const CompileOptions &options) const {
+  if (!impl_)
+    return emptyRuntime();
+  CubinResult cubin;
+  auto m = compileAndLoad(impl_, source, name, impl_->info.archName(), "", options, cubin);
   if (!m)
     return m.status();
   return Module(*m);
@@ -177,6 +256,8 @@ Expected<Module> Runtime::loadModule(const std::string &source, const std::strin
 
 Expected<Kernel> Runtime::loadKernel(const std::string &source, const KernelABI &abi,
                                      const CompileOptions &options) const {
+  if (!impl_)
+    return emptyRuntime();
   const DriverApi &drv = *impl_->drv;
   if (Status s = checkTargetRunsOn(abi.target, impl_->info); !s)
     return s;
@@ -201,11 +282,10 @@ Expected<Kernel> Runtime::loadKernel(const std::string &source, const KernelABI 
                              "most " + std::to_string(impl_->info.maxSmemOptinBytes) +
                              " (opt-in); use fewer pipeline stages or a smaller tile");
 
-  Expected<CubinResult> cubin = compileCudaSource(source, abi.kernelName + ".cu",
-                                                  targetArch(abi.target), abi.kernelName, options);
-  if (!cubin)
-    return cubin.status();
-  auto m = loadCubin(impl_, cubin->cubin);
+  CubinResult compiled;
+  auto m = compileAndLoad(impl_, source, abi.kernelName + ".cu", targetArch(abi.target),
+                          abi.kernelName, options, compiled);
+  const CubinResult *cubin = &compiled;
   if (!m)
     return m.status();
 
@@ -214,6 +294,7 @@ Expected<Kernel> Runtime::loadKernel(const std::string &source, const KernelABI 
   k->module = *m;
   k->abi = abi;
   k->source = source;
+  k->options = options;
   GG_TRY_CU(drv.cuModuleGetFunction(&k->fn, k->module->module, abi.kernelName.c_str()),
             "cuModuleGetFunction(" + abi.kernelName + ")");
   GG_TRY_CU(drv.cuFuncSetAttribute(k->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -284,6 +365,8 @@ static Expected<Kernel> loadCompiled(const Runtime &rt, std::optional<CompiledSp
 
 Expected<Kernel> Runtime::compileFile(const std::string &specPath,
                                       const CompileOptions &options) const {
+  if (!impl_)
+    return emptyRuntime();
   std::string diagText;
   llvm::raw_string_ostream os(diagText);
   DiagnosticEngine diags(&os);
@@ -296,6 +379,8 @@ Expected<Kernel> Runtime::compileFile(const std::string &specPath,
 
 Expected<Kernel> Runtime::compileString(const std::string &yaml, const std::string &name,
                                         const CompileOptions &options) const {
+  if (!impl_)
+    return emptyRuntime();
   std::string diagText;
   llvm::raw_string_ostream os(diagText);
   DiagnosticEngine diags(&os);
@@ -308,10 +393,12 @@ Expected<Kernel> Runtime::compileString(const std::string &yaml, const std::stri
 
 Status Runtime::launchRaw(CUfunction f, unsigned gridX, unsigned gridY, unsigned blockX,
                           unsigned smemBytes, CUstream stream, void **params) const {
+  if (!impl_)
+    return emptyRuntime();
   const DriverApi &drv = *impl_->drv;
   if (Status s = impl_->checkUsable(); !s)
     return s;
-  GG_TRY_CU(drv.cuCtxSetCurrent(impl_->ctx), "cuCtxSetCurrent");
+  GG_CONTEXT_SCOPE(*impl_);
   GG_TRY_CU(drv.cuLaunchKernel(f, gridX, gridY, 1, blockX, 1, 1, smemBytes, stream, params,
                                nullptr),
             "cuLaunchKernel");
@@ -323,65 +410,81 @@ Status Runtime::launchRaw(CUfunction f, unsigned gridX, unsigned gridY, unsigned
 //===----------------------------------------------------------------------===//
 
 Expected<CUdeviceptr> Runtime::alloc(std::size_t bytes) const {
+  if (!impl_)
+    return emptyRuntime();
   const DriverApi &drv = *impl_->drv;
   if (Status s = impl_->checkUsable(); !s)
     return s;
-  GG_TRY_CU(drv.cuCtxSetCurrent(impl_->ctx), "cuCtxSetCurrent");
+  GG_CONTEXT_SCOPE(*impl_);
   CUdeviceptr p = 0;
   GG_TRY_CU(drv.cuMemAlloc(&p, bytes), "cuMemAlloc(" + std::to_string(bytes) + " bytes)");
   return p;
 }
 
 Status Runtime::free(CUdeviceptr p) const {
+  if (!impl_)
+    return emptyRuntime();
   const DriverApi &drv = *impl_->drv;
   if (!p || impl_->timedOut.load())
     return Status::success();
-  GG_TRY_CU(drv.cuCtxSetCurrent(impl_->ctx), "cuCtxSetCurrent");
+  GG_CONTEXT_SCOPE(*impl_);
   GG_TRY_CU(drv.cuMemFree(p), "cuMemFree");
   return Status::success();
 }
 
 Status Runtime::copyToDevice(CUdeviceptr dst, const void *src, std::size_t bytes) const {
+  if (!impl_)
+    return emptyRuntime();
   const DriverApi &drv = *impl_->drv;
   if (Status s = impl_->checkUsable(); !s)
     return s;
-  GG_TRY_CU(drv.cuCtxSetCurrent(impl_->ctx), "cuCtxSetCurrent");
+  GG_CONTEXT_SCOPE(*impl_);
   GG_TRY_CU(drv.cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD");
   return Status::success();
 }
 
 Status Runtime::copyToHost(void *dst, CUdeviceptr src, std::size_t bytes) const {
+  if (!impl_)
+    return emptyRuntime();
   const DriverApi &drv = *impl_->drv;
   if (Status s = impl_->checkUsable(); !s)
     return s;
-  GG_TRY_CU(drv.cuCtxSetCurrent(impl_->ctx), "cuCtxSetCurrent");
+  GG_CONTEXT_SCOPE(*impl_);
   GG_TRY_CU(drv.cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
   return Status::success();
 }
 
 Status Runtime::fill16Async(CUdeviceptr dst, std::uint16_t value, std::size_t count,
                             CUstream s) const {
+  if (!impl_)
+    return emptyRuntime();
   const DriverApi &drv = *impl_->drv;
   if (Status st = impl_->checkUsable(); !st)
     return st;
+  GG_CONTEXT_SCOPE(*impl_);
   GG_TRY_CU(drv.cuMemsetD16Async(dst, value, count, s), "cuMemsetD16Async");
   return Status::success();
 }
 
 Expected<CUstream> Runtime::createStream() const {
+  if (!impl_)
+    return emptyRuntime();
   const DriverApi &drv = *impl_->drv;
   if (Status st = impl_->checkUsable(); !st)
     return st;
-  GG_TRY_CU(drv.cuCtxSetCurrent(impl_->ctx), "cuCtxSetCurrent");
+  GG_CONTEXT_SCOPE(*impl_);
   CUstream s = nullptr;
   GG_TRY_CU(drv.cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
   return s;
 }
 
 Status Runtime::destroyStream(CUstream s) const {
+  if (!impl_)
+    return emptyRuntime();
   const DriverApi &drv = *impl_->drv;
   if (!s || impl_->timedOut.load())
     return Status::success();
+  GG_CONTEXT_SCOPE(*impl_);
   GG_TRY_CU(drv.cuStreamDestroy(s), "cuStreamDestroy");
   return Status::success();
 }
@@ -391,9 +494,12 @@ Status Runtime::destroyStream(CUstream s) const {
 //===----------------------------------------------------------------------===//
 
 Status Runtime::wait(CUstream stream, double timeoutSeconds) const {
+  if (!impl_)
+    return emptyRuntime();
   const DriverApi &drv = *impl_->drv;
   if (Status st = impl_->checkUsable(); !st)
     return st;
+  GG_CONTEXT_SCOPE(*impl_);
   auto start = std::chrono::steady_clock::now();
   auto sleep = std::chrono::microseconds(20);
   for (;;) {
@@ -435,10 +541,12 @@ struct Runtime::Timer::Impl {
 };
 
 Expected<Runtime::Timer> Runtime::createTimer() const {
+  if (!impl_)
+    return emptyRuntime();
   const DriverApi &drv = *impl_->drv;
   if (Status st = impl_->checkUsable(); !st)
     return st;
-  GG_TRY_CU(drv.cuCtxSetCurrent(impl_->ctx), "cuCtxSetCurrent");
+  GG_CONTEXT_SCOPE(*impl_);
   auto *t = new Timer::Impl();
   t->rt = impl_;
   CUresult r1 = drv.cuEventCreate(&t->start, CU_EVENT_DEFAULT);
@@ -455,6 +563,7 @@ Runtime::Timer::~Timer() {
   if (!impl_)
     return;
   if (!impl_->rt->timedOut.load()) {
+    ContextScope scope(*impl_->rt);
     if (impl_->start)
       impl_->rt->drv->cuEventDestroy(impl_->start);
     if (impl_->stop)
@@ -463,22 +572,33 @@ Runtime::Timer::~Timer() {
   delete impl_;
 }
 
+static Status emptyTimer() { return emptyHandle("Timer", "Runtime::createTimer()"); }
+
 Status Runtime::Timer::start(CUstream s) {
+  if (!impl_)
+    return emptyTimer();
   const DriverApi &drv = *impl_->rt->drv;
+  GG_CONTEXT_SCOPE(*impl_->rt);
   GG_TRY_CU(drv.cuEventRecord(impl_->start, s), "cuEventRecord");
   return Status::success();
 }
 
 Status Runtime::Timer::stop(CUstream s) {
+  if (!impl_)
+    return emptyTimer();
   const DriverApi &drv = *impl_->rt->drv;
+  GG_CONTEXT_SCOPE(*impl_->rt);
   GG_TRY_CU(drv.cuEventRecord(impl_->stop, s), "cuEventRecord");
   return Status::success();
 }
 
 Expected<float> Runtime::Timer::elapsedMs() const {
+  if (!impl_)
+    return emptyTimer();
   const DriverApi &drv = *impl_->rt->drv;
   if (Status st = impl_->rt->checkUsable(); !st)
     return st;
+  GG_CONTEXT_SCOPE(*impl_->rt);
   GG_TRY_CU(drv.cuEventSynchronize(impl_->stop), "cuEventSynchronize");
   float ms = 0;
   GG_TRY_CU(drv.cuEventElapsedTime(&ms, impl_->start, impl_->stop), "cuEventElapsedTime");

@@ -184,6 +184,7 @@ Expected<GemmVerifier::Comparison> GemmVerifier::compare(const GemmArgs &a, DTyp
                                                          CUdeviceptr ref, bool refIs16Bit,
                                                          CUstream s) const {
   const DriverApi &drv = *impl_->rt.impl()->drv;
+  GG_CONTEXT_SCOPE(*impl_->rt.impl());
   CUresult r = drv.cuMemsetD32Async(impl_->scratch, 0, 8, s);
   if (r != CUDA_SUCCESS)
     return drv.fail(r, "cuMemsetD32Async");

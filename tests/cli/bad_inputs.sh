@@ -27,6 +27,7 @@ expect 1 "expected a mapping for 'tile'"   -- "$G" emit "$W/list_tile.yaml"
 expect 1 "cannot read spec"                -- "$G" compile "$W/missing.yaml"
 expect 3 "cannot write"                    -- "$G" emit "$S" -o "$W/no/such/dir/k.cu"
 expect 3 "must be positive"                -- "$G" run "$S" --m -5 --n 0 --k 7
+expect 3 "--dtype must be f16 or bf16 (got 'f32')" -- "$G" run "$S" --dtype f32 --m 256 --n 256 --k 256
 if ldconfig -p 2>/dev/null | grep -q 'libcuda.so.1'; then
   echo "skip: this machine has a CUDA driver (the no-GPU cases run on machines without one)"
 else

@@ -232,7 +232,7 @@ TEST(LaunchChecksOnGpu, ExactMessages) {
   a.K = 1000, a.ldb = 1001;
   EXPECT_EQ(k->launch(a, gpu.stream).message(),
             "operand B: leading dimension 1001 is not a multiple of 8 elements; TMA needs "
-            "16-byte aligned row strides");
+            "16-byte aligned row strides (pad the rows: ldb = 1008)");
   a = good;
   a.K = 1001;
   EXPECT_EQ(k->launch(a, gpu.stream).message(),

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -37,6 +38,17 @@ struct TempDir {
     fs::remove_all(path, ec);
   }
 };
+
+/// Bytes that pass the cache's cubin sanity check (an ELF64 header for
+/// e_machine 190, CUDA), padded with `fill`.
+std::vector<char> fakeCubin(size_t bytes, char fill = 'c') {
+  std::vector<char> c(std::max<size_t>(bytes, 64), fill);
+  const char head[] = {'\x7f', 'E', 'L', 'F', 2};
+  std::copy(head, head + 5, c.begin());
+  c[18] = (char)190;
+  c[19] = 0;
+  return c;
+}
 
 const char *kTinyKernel = R"(
 #include "gemmgen/device/sm90_ptx.cuh"
@@ -79,14 +91,14 @@ TEST(KernelCache, AtomicStoreAndLoad) {
   KernelCache cache((dir.path / "nested" / "cache").string()); // created on demand
   std::string key = KernelCache::key({"entry"});
   EXPECT_FALSE(cache.load(key).has_value());
-  std::vector<char> cubin = {'\x7f', 'E', 'L', 'F', 0, 1, 2, 3};
+  std::vector<char> cubin = fakeCubin(64);
   ASSERT_TRUE(cache.store(key, cubin, "ptxas info : Used 8 registers").ok());
   auto hit = cache.load(key);
   ASSERT_TRUE(hit.has_value());
   EXPECT_EQ(hit->first, cubin);
   EXPECT_EQ(hit->second, "ptxas info : Used 8 registers");
   // Overwrite (what a second process storing the same key does).
-  std::vector<char> cubin2(1000, 'x');
+  std::vector<char> cubin2 = fakeCubin(1000, 'x');
   ASSERT_TRUE(cache.store(key, cubin2, "").ok());
   EXPECT_EQ(cache.load(key)->first, cubin2);
   // No temporary files are left behind.
@@ -102,7 +114,7 @@ TEST(KernelCache, ConcurrentWritersLeaveAWholeEntry) {
   TempDir dir;
   KernelCache cache(dir.path.string());
   std::string key = KernelCache::key({"racy"});
-  std::vector<char> big(1 << 20, 'q');
+  std::vector<char> big = fakeCubin(1 << 20, 'q');
   pid_t pids[4];
   for (pid_t &pid : pids) {
     pid = fork();
@@ -131,7 +143,7 @@ TEST(KernelCache, CorruptOrTruncatedEntryIsAMiss) {
   TempDir dir;
   KernelCache cache(dir.path.string());
   std::string key = KernelCache::key({"corrupt"});
-  std::vector<char> cubin(4096, 'c');
+  std::vector<char> cubin = fakeCubin(4096);
   ASSERT_TRUE(cache.store(key, cubin, "log").ok());
   std::string path = cache.pathFor(key);
   {
@@ -298,7 +310,7 @@ TEST(LaunchChecks, ExactMessages) {
   a = goodArgs();
   a.K = 1000, a.ldb = 1001;
   EXPECT_EQ(check(a), "operand B: leading dimension 1001 is not a multiple of 8 elements; TMA "
-                      "needs 16-byte aligned row strides");
+                      "needs 16-byte aligned row strides (pad the rows: ldb = 1008)");
   a = goodArgs();
   a.lda = 32;
   EXPECT_EQ(check(a), "operand A: leading dimension 32 is smaller than its row length K=64");

@@ -1,7 +1,7 @@
 //===- RunCommand.cpp - `gemmgen run`: JIT-compile, launch, verify, time ---===//
 //
-//   gemmgen run SPEC --m M --n N --k K [--verify] [--iters I] [--seed S]
-//               [--debug-hangs] [--json]
+//   gemmgen run SPEC --m M --n N --k K [--dtype f16|bf16] [--verify] [--iters I]
+//               [--seed S] [--debug-hangs] [--json]
 //
 // Compiles the spec (NVRTC, disk cache), fills A and B with fresh N(0,1)
 // values on the device (seeded; the seed is printed), poisons D with NaN,
@@ -36,6 +36,7 @@ struct RunOptions {
   std::string spec;
   long long m = 4096, n = 4096, k = 4096;
   long long lda = 0, ldb = 0, ldd = 0;
+  std::string dtype; ///< "": the spec's types
   bool verify = false;
   int iters = 20;
   int warmup = 3;
@@ -50,8 +51,15 @@ struct RunOptions {
 
 void runRun(const RunOptions &o) {
   using namespace gpu;
-  // The tuned-defaults file is looked up for f16 unless the spec says bf16:
-  // `run tuned` has no --dtype, so f16 entries are the default.
+  std::optional<DType> dtype;
+  if (!o.dtype.empty()) {
+    dtype = parseDType(o.dtype);
+    if (!dtype) {
+      llvm::errs() << "gemmgen: error: --dtype must be f16 or bf16 (got '" << o.dtype << "')\n";
+      setExitCode(ExitFailure);
+      return;
+    }
+  }
   // Sizes no GPU is needed to reject (the device-dependent checks run at launch).
   if (o.m <= 0 || o.n <= 0 || o.k <= 0) {
     llvm::errs() << "gemmgen: error: M, N and K must be positive (got M=" << o.m << " N=" << o.n
@@ -59,11 +67,12 @@ void runRun(const RunOptions &o) {
     setExitCode(ExitFailure);
     return;
   }
-  std::string specPath = resolveSpecArg(o.spec, o.m, o.n, o.k, "f16");
+  // `run tuned` looks up the tuned defaults for --dtype (f16 without it).
+  std::string specPath = resolveSpecArg(o.spec, o.m, o.n, o.k,
+                                        dtype && *dtype == DType::BF16 ? "bf16" : "f16");
   std::optional<CompiledSpec> compiled =
       specPath.empty() ? std::nullopt
-                       : compileSpecForGpu(specPath, o.debugHangs, std::nullopt,
-                                           !o.noProtocolChecks);
+                       : compileSpecForGpu(specPath, o.debugHangs, dtype, !o.noProtocolChecks);
   if (!compiled) {
     setExitCode(ExitSpecError);
     return;
@@ -204,6 +213,9 @@ void runRun(const RunOptions &o) {
         {"M", args.M}, {"N", args.N}, {"K", args.K},
         {"lda", args.lda}, {"ldb", args.ldb}, {"ldd", args.ldd},
         {"grid", (int64_t)prep->gridX},
+        // D's last N % 8 columns are stored by a SIMT kernel (a TMA store
+        // would write past column N-1): 0 when N is a multiple of 8.
+        {"tail_columns", (int64_t)prep->tailColumns},
         {"threads", (int64_t)ki.threads},
         {"smem_bytes", (int64_t)ki.smemBytes},
         {"cluster_m", (int64_t)ki.clusterM},
@@ -234,6 +246,9 @@ void runRun(const RunOptions &o) {
                  << "problem M=" << args.M << " N=" << args.N << " K=" << args.K << " (lda "
                  << args.lda << ", ldb " << args.ldb << ", ldd " << args.ldd << "), grid "
                  << prep->gridX << " CTAs, seed " << seed << "\n";
+    if (prep->tailColumns)
+      llvm::outs() << "        last " << prep->tailColumns
+                   << " columns of D by the SIMT tail kernel (N is not a multiple of 8)\n";
     if (cmp)
       llvm::outs() << llvm::formatv(
           "verify  rel. Frobenius error {0:e2} (tolerance {1:e0}), max |err| {2:e2}, "
@@ -270,6 +285,7 @@ void cli::registerRunCommand(CLI::App &app) {
   cmd->add_option("--m", o->m, "Rows of A and D")->capture_default_str();
   cmd->add_option("--n", o->n, "Rows of B, columns of D")->capture_default_str();
   cmd->add_option("--k", o->k, "Columns of A and B (multiple of 8)")->capture_default_str();
+  cmd->add_option("--dtype", o->dtype, "f16 or bf16: overrides the spec's a/b/d types");
   cmd->add_option("--lda", o->lda, "Leading dimension of A in elements (default K)");
   cmd->add_option("--ldb", o->ldb, "Leading dimension of B in elements (default K)");
   cmd->add_option("--ldd", o->ldd,

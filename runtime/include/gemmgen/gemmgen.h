@@ -56,6 +56,9 @@ enum class ErrorCode {
   VerificationFailed
 };
 
+/// "invalid argument", "no driver", ... (for logs; the message says more).
+const char *toString(ErrorCode code);
+
 /// Success, or an error with a message (lowercase, no trailing period).
 class [[nodiscard]] Status {
 public:
@@ -128,6 +131,9 @@ struct CompileOptions {
   bool useCache = true;
   /// Overrides the cache directory (empty: environment/default).
   std::string cacheDir;
+  /// Ignore a cached entry: compile, then overwrite it (what the runtime
+  /// does when a cached cubin fails to load).
+  bool refreshCache = false;
   /// Extra NVRTC options (e.g. "-DGG_BN=128", "-lineinfo").
   std::vector<std::string> extraOptions;
 };
@@ -162,9 +168,11 @@ const std::vector<std::pair<std::string, std::string>> &embeddedDeviceHeaders();
 //===----------------------------------------------------------------------===//
 
 /// A directory of cubins keyed by a hash of everything that affects them.
-/// Entries carry a header (magic, lengths, checksum) so that a truncated or
-/// corrupt file reads as a miss and is rebuilt; writes go to a temporary
-/// file renamed into place, so concurrent processes never see partial files.
+/// Entries carry a header (magic, lengths, checksum) and nothing in them is
+/// trusted: a truncated, corrupt or crafted file, or one that is not a
+/// regular file (FIFO, directory, symlink, device), reads as a miss and is
+/// replaced by the rebuild; writes go to a temporary file renamed into
+/// place, so concurrent processes never see partial files.
 class KernelCache {
 public:
   /// `dir` empty: $GEMMGEN_CACHE_DIR, else $XDG_CACHE_HOME/gemmgen, else
@@ -178,9 +186,12 @@ public:
   static std::string key(const std::vector<std::string> &parts);
   std::string pathFor(const std::string &key) const;
 
-  /// The stored cubin and log, or nullopt (missing, truncated, corrupt).
+  /// The stored cubin and log, or nullopt (missing, unreadable, not a
+  /// regular file, over 256 MiB, truncated, corrupt, not an ELF cubin).
+  /// Never blocks and never fails otherwise.
   std::optional<std::pair<std::vector<char>, std::string>> load(const std::string &key) const;
-  /// Atomically stores an entry (temp file + rename). Creates the directory.
+  /// Atomically stores an entry (temp file + rename), replacing whatever is
+  /// at the entry's path (a directory too). Creates the directory.
   Status store(const std::string &key, const std::vector<char> &cubin,
                const std::string &log) const;
 
@@ -242,16 +253,31 @@ Status checkGemmArgs(const KernelABI &abi, const DeviceInfo &device, const GemmA
 /// Tensor maps and grid for one set of arguments (see Kernel::prepare).
 struct PreparedLaunch {
   alignas(64) unsigned char tmA[128], tmB[128], tmD[128];
-  int M = 0, N = 0, K = 0;
+  int M = 0, N = 0, K = 0;  ///< the GEMM kernel's problem (N: columns it stores)
   unsigned gridX = 0, gridY = 1;
+  /// D's last columns, when the problem's N is not a multiple of 8: a TMA
+  /// store writes whole 16-byte chunks and would write past column N−1 into
+  /// D's padding, so the GEMM kernel stores columns [0, N) and a small SIMT
+  /// kernel columns [N, N + tailColumns) after it, on the same stream.
+  unsigned tailColumns = 0;
+  CUfunction tailFunction = nullptr;
+  CUdeviceptr A = 0, B = 0, D = 0;
+  long long lda = 0, ldb = 0, ldd = 0;
+  int tailM = 0, tailK = 0, tailN0 = 0;
 };
 
 class Runtime;
 
 /// A compiled and loaded GEMM kernel. Cheap to copy (shared state); valid
-/// while its Runtime is alive.
+/// while its Runtime is alive. Default-constructed it is empty: every call
+/// returns an error that says to assign it a compiled kernel first.
+/// Threads: any thread may use it (no makeCurrent() needed), and several
+/// threads may launch one Kernel at once, each on its own stream.
 class Kernel {
 public:
+  Kernel() = default;
+  bool empty() const { return !impl_; }
+
   const KernelInfo &info() const;
   const std::string &source() const;
   CUfunction function() const;
@@ -278,6 +304,8 @@ private:
 /// A plain NVRTC-compiled module (helper kernels: RNG, reference, compare).
 class Module {
 public:
+  Module() = default;
+  bool empty() const { return !impl_; }
   Expected<CUfunction> function(const std::string &name) const;
   struct Impl;
   explicit Module(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -286,9 +314,17 @@ private:
   std::shared_ptr<Impl> impl_;
 };
 
-/// The CUDA driver, one device and its primary context.
+/// The CUDA driver, one device and its primary context. Default-constructed
+/// it is empty: every call returns an error that says to assign it
+/// Runtime::open() first. Threads: every call makes the runtime's context
+/// current on the calling thread for its duration (a different context
+/// the caller had current is restored), so no thread needs makeCurrent();
+/// a Runtime may be used from several threads at once (docs/RUNTIME.md).
 class Runtime {
 public:
+  Runtime() = default;
+  bool empty() const { return !impl_; }
+
   /// Loads libcuda.so.1, initialises it, retains device `ordinal`'s primary
   /// context and makes it current. Without a driver or GPU returns
   /// ErrorCode::NoDriver: "no CUDA driver/GPU found (libcuda.so.1 could not
@@ -296,7 +332,8 @@ public:
   static Expected<Runtime> open(int ordinal = 0);
 
   const DeviceInfo &device() const;
-  /// Makes this runtime's context current on the calling thread.
+  /// Makes this runtime's context current on the calling thread (for the
+  /// caller's own driver or CUDA runtime calls; gemmgen's calls do not need it).
   Status makeCurrent() const;
 
   /// Spec (YAML) -> checks -> IR -> CUDA C++ -> NVRTC -> loaded kernel.
@@ -321,6 +358,9 @@ public:
   Status free(CUdeviceptr p) const;
   Status copyToDevice(CUdeviceptr dst, const void *src, std::size_t bytes) const;
   Status copyToHost(void *dst, CUdeviceptr src, std::size_t bytes) const;
+  /// Sets `count` 16-bit elements at `dst` to `value` (asynchronous on `s`):
+  /// e.g. poison a buffer with GemmVerifier::kPoison (NaN in f16 and bf16)
+  /// before a launch, then check every element outside the result kept it.
   Status fill16Async(CUdeviceptr dst, std::uint16_t value, std::size_t count, CUstream s) const;
   Expected<CUstream> createStream() const;
   Status destroyStream(CUstream s) const;

@@ -1,0 +1,134 @@
+//===- TailColumns.cpp - D's last columns when N is not a multiple of 8 ---===//
+//
+// A TMA store writes whole 16-byte chunks of a row. When a 16-bit D has
+// N % 8 != 0, the chunk holding column N-1 also covers up to 7 columns past
+// N, and the store writes them: on the H200, 129×257×72 with ldd = 264
+// overwrote columns 257..263 of all 129 rows (903 elements). So D's tensor
+// map ends at the last whole chunk, N8 = N rounded down to a multiple of 8,
+// and this small SIMT kernel computes columns [N8, N) on the same stream:
+// one warp per row of D, 16-byte loads along K, f32 accumulation, the same
+// round-to-nearest conversion as the GEMM kernel's epilogue.
+//
+//===----------------------------------------------------------------------===//
+#include "Internal.h"
+
+using namespace gemmgen;
+
+static const char *kTailSource = R"CUDA(
+typedef unsigned short u16;
+typedef unsigned int u32;
+
+__device__ __forceinline__ float to_f32(u32 bits16, int bf16) {
+  if (bf16) return __uint_as_float(bits16 << 16);
+  float f;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"((u16)bits16));
+  return f;
+}
+__device__ __forceinline__ u16 to_16(float f, int bf16) {
+  u16 h;
+  if (bf16) asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f));
+  else asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+  return h;
+}
+__device__ __forceinline__ float dot8(uint4 a, uint4 b, int bf16) {
+  const u32 av[4] = {a.x, a.y, a.z, a.w}, bv[4] = {b.x, b.y, b.z, b.w};
+  float s = 0.f;
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    s = fmaf(to_f32(av[i] & 0xffffu, bf16), to_f32(bv[i] & 0xffffu, bf16), s);
+    s = fmaf(to_f32(av[i] >> 16, bf16), to_f32(bv[i] >> 16, bf16), s);
+  }
+  return s;
+}
+
+// D[m, n0 + j] = sum_k A[m, k] * B[n0 + j, k] for j < cols (cols <= 8).
+// K, lda, ldb are multiples of 8 and A, B 16-byte aligned (the pre-launch
+// checks), so every uint4 load is aligned.
+extern "C" __global__ void __launch_bounds__(256)
+gg_tail_columns(const u16 *A, const u16 *B, u16 *D, int M, int K, long long lda, long long ldb,
+                long long ldd, int n0, int cols, int bf16) {
+  const long long m = (long long)blockIdx.x * 8 + threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  if (m >= M) return;
+  float acc[8] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f};
+  const u16 *a = A + m * lda;
+  for (long long k = lane * 8; k < K; k += 256) {
+    const uint4 av = *reinterpret_cast<const uint4 *>(a + k);
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+      if (j < cols)
+        acc[j] += dot8(av, *reinterpret_cast<const uint4 *>(B + (n0 + j) * ldb + k), bf16);
+  }
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    for (int o = 16; o > 0; o /= 2) acc[j] += __shfl_xor_sync(0xffffffffu, acc[j], o);
+  if (lane < cols) {
+    float v = acc[0];
+#pragma unroll
+    for (int j = 1; j < 8; ++j)
+      if (lane == j) v = acc[j];
+    D[m * ldd + n0 + lane] = to_16(v, bf16);
+  }
+}
+)CUDA";
+
+const char *gemmgen::tailColumnsSource() { return kTailSource; }
+
+long long gemmgen::tmaStoreColumns(long long N, DType t) {
+  const long long perChunk = 16 / (long long)sizeOf(t);
+  return N / perChunk * perChunk;
+}
+
+Status gemmgen::prepareTailColumns(const Kernel::Impl &k, const GemmArgs &a, PreparedLaunch &p) {
+  const long long stored = tmaStoreColumns(a.N, k.info.dtype);
+  p.tailColumns = (unsigned)(a.N - stored);
+  p.tailFunction = nullptr;
+  if (p.tailColumns == 0)
+    return Status::success();
+  {
+    std::lock_guard<std::mutex> lock(k.tailMutex);
+    if (!k.tailFunction) {
+      Expected<std::shared_ptr<Module::Impl>> m =
+          compileAndLoadModule(k.rt, kTailSource, "gemmgen_tail_columns.cu", k.options);
+      if (!m)
+        return Status::error(m.status().code(), "the kernel for D's last " +
+                                                    std::to_string(p.tailColumns) +
+                                                    " columns: " + m.status().message());
+      Expected<CUfunction> f = Module(*m).function("gg_tail_columns");
+      if (!f)
+        return f.status();
+      k.tailModule = *m;
+      k.tailFunction = *f;
+    }
+    p.tailFunction = k.tailFunction;
+  }
+  p.A = a.A, p.B = a.B, p.D = a.D;
+  p.lda = a.lda ? a.lda : a.K;
+  p.ldb = a.ldb ? a.ldb : a.K;
+  p.ldd = a.ldd ? a.ldd : a.N;
+  p.tailM = (int)a.M;
+  p.tailK = (int)a.K;
+  p.tailN0 = (int)stored;
+  return Status::success();
+}
+
+Status gemmgen::launchTailColumns(const Kernel::Impl &k, const PreparedLaunch &p,
+                                  CUstream stream) {
+  if (!p.tailFunction)
+    return Status::error(ErrorCode::InvalidArgument,
+                         "prepared launch has tail columns but no tail kernel (build it with "
+                         "Kernel::prepare)");
+  CUdeviceptr A = p.A, B = p.B, D = p.D;
+  int M = p.tailM, K = p.tailK, n0 = p.tailN0, cols = (int)p.tailColumns;
+  int bf16 = k.info.dtype == DType::BF16;
+  long long lda = p.lda, ldb = p.ldb, ldd = p.ldd;
+  void *params[] = {&A, &B, &D, &M, &K, &lda, &ldb, &ldd, &n0, &cols, &bf16};
+  const DriverApi &drv = *k.rt->drv;
+  GG_CONTEXT_SCOPE(*k.rt);
+  unsigned blocks = (unsigned)((M + 7LL) / 8);
+  CUresult r = drv.cuLaunchKernel(p.tailFunction, blocks, 1, 1, 256, 1, 1, 0, stream, params,
+                                  nullptr);
+  if (r != CUDA_SUCCESS)
+    return drv.fail(r, "cuLaunchKernel(gg_tail_columns, " + std::to_string(blocks) + " blocks)");
+  return Status::success();
+}

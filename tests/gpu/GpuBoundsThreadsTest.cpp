@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -265,21 +266,53 @@ TEST(Threads, LaunchFromAThreadThatNeverCalledMakeCurrent) {
   const Runtime &rt = Device::get().rt;
   Expected<Kernel> k = rt.compileFile(specPath("05_fast_f16.yaml").string());
   ASSERT_TRUE(k.ok()) << k.status().message();
-  const Kernel kernel = *k;
+  Expected<GemmVerifier> v = GemmVerifier::create(rt);
+  ASSERT_TRUE(v.ok()) << v.status().message();
+  Expected<CUstream> s = rt.createStream();
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  const uint64_t seed = std::random_device{}();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  // N = 1001: the tail kernel is built inside prepare() on the fresh thread too.
+  for (bool viaArgs : {false, true}) {
+    SCOPED_TRACE(viaArgs ? "launch(GemmArgs)" : "prepare, then launch(PreparedLaunch)");
+    Problem p(rt, 512, 1001, 256, 1008, DType::F16);
+    ASSERT_EQ(p.error, "");
+    ASSERT_TRUE(p.fill(*v, seed + viaArgs, *s).ok());
+    ASSERT_TRUE(rt.wait(*s, 60).ok());
+    // Each step runs on a new thread as that thread's first gemmgen call: a
+    // new thread has no current CUDA context, and nothing calls makeCurrent().
+    Status launched = Status::error(ErrorCode::InvalidArgument, "thread did not run");
+    if (viaArgs) {
+      std::thread([&] { launched = k->launch(p.a, *s); }).join();
+    } else {
+      std::optional<Expected<PreparedLaunch>> prep;
+      std::thread([&] { prep.emplace(k->prepare(p.a)); }).join();
+      ASSERT_TRUE(prep && prep->ok()) << (prep ? prep->status().message() : "");
+      EXPECT_EQ((*prep)->tailColumns, 1u);
+      std::thread([&] { launched = k->launch(**prep, *s); }).join();
+    }
+    ASSERT_TRUE(launched.ok()) << launched.message();
+    Status waited = Status::error(ErrorCode::InvalidArgument, "thread did not run");
+    std::thread([&] { waited = rt.wait(*s, watchdogSeconds(512, 1001, 256)); }).join();
+    if (waited.code() == ErrorCode::Timeout)
+      std::_Exit(4);
+    ASSERT_TRUE(waited.ok()) << waited.message();
+    EXPECT_EQ(p.check(*v, *s), "");
+  }
+  // The whole sequence (verifier, stream, buffers, launch, check) on one new thread.
   std::string result = "thread did not run";
-  std::thread worker([&] {
-    // A new thread has no current context; nothing here calls makeCurrent().
-    Expected<GemmVerifier> v = GemmVerifier::create(rt);
-    Expected<CUstream> s = rt.createStream();
-    if (!v || !s) {
-      result = !v ? v.status().message() : s.status().message();
+  std::thread([&] {
+    Expected<GemmVerifier> tv = GemmVerifier::create(rt);
+    Expected<CUstream> ts = rt.createStream();
+    if (!tv || !ts) {
+      result = !tv ? tv.status().message() : ts.status().message();
       return;
     }
-    result = runOne(rt, kernel, *v, *s, {512, 1000, 256, 1008}, std::random_device{}());
-    (void)rt.destroyStream(*s);
-  });
-  worker.join();
+    result = runOne(rt, *k, *tv, *ts, {512, 1000, 256, 1008}, seed + 7);
+    (void)rt.destroyStream(*ts);
+  }).join();
   EXPECT_EQ(result, "");
+  (void)rt.destroyStream(*s);
 }
 
 TEST(Threads, ConcurrentLaunchesOfOneKernelOnTheirOwnStreams) {

@@ -1,0 +1,201 @@
+//===- FakeCuda.cpp - A stand-in libcuda for CPU tests of the launch path -===//
+//
+// Loaded by the runtime through GEMMGEN_LIBCUDA (tests/fake/FakeDriverTest.cpp).
+// It serves every entry point gemmgen resolves through cuGetProcAddress_v2,
+// models the one thing the real driver does that these tests need — a
+// per-thread current context: every call that needs one fails with
+// CUDA_ERROR_INVALID_CONTEXT unless the device's primary context is current
+// on the calling thread, as cuTensorMapEncodeTiled did on the H200 — and
+// logs tensor-map encodes and launches so tests can check what the runtime
+// asked for. Nothing runs: memory is fake addresses, streams are always done.
+//
+//===----------------------------------------------------------------------===//
+#include <cuda.h>
+
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace {
+int primaryCtxObject;
+const CUcontext kPrimary = reinterpret_cast<CUcontext>(&primaryCtxObject);
+thread_local CUcontext current = nullptr;
+std::mutex mu;
+std::string eventLog;
+unsigned long long nextAddress = 0x10000000;
+
+void logLine(const std::string &line) {
+  std::lock_guard<std::mutex> lock(mu);
+  eventLog += line + "\n";
+}
+CUresult needContext() { return current == kPrimary ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT; }
+const char *nameOf(CUfunction f) { return reinterpret_cast<const std::string *>(f)->c_str(); }
+} // namespace
+
+namespace fake {
+CUresult cuInit(unsigned) { return CUDA_SUCCESS; }
+CUresult cuDriverGetVersion(int *v) { *v = CUDA_VERSION; return CUDA_SUCCESS; }
+CUresult cuGetErrorName(CUresult r, const char **s) {
+  *s = r == CUDA_ERROR_INVALID_CONTEXT ? "CUDA_ERROR_INVALID_CONTEXT" : "CUDA_ERROR_FAKE";
+  return CUDA_SUCCESS;
+}
+CUresult cuGetErrorString(CUresult r, const char **s) {
+  *s = r == CUDA_ERROR_INVALID_CONTEXT ? "invalid device context" : "fake error";
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetCount(int *n) { *n = 1; return CUDA_SUCCESS; }
+CUresult cuDeviceGet(CUdevice *d, int o) { *d = o; return CUDA_SUCCESS; }
+CUresult cuDeviceGetName(char *name, int len, CUdevice) {
+  std::snprintf(name, (size_t)len, "Fake H200");
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice) {
+  switch (a) {
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
+  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 132; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = 232448; break;
+  case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *v = 60 << 20; break;
+  default: *v = 1; break;
+  }
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceTotalMem(size_t *b, CUdevice) { *b = 141ull << 30; return CUDA_SUCCESS; }
+CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice) { *c = kPrimary; return CUDA_SUCCESS; }
+CUresult cuDevicePrimaryCtxRelease(CUdevice) { return CUDA_SUCCESS; }
+CUresult cuCtxSetCurrent(CUcontext c) { current = c; return CUDA_SUCCESS; }
+CUresult cuCtxGetCurrent(CUcontext *c) { *c = current; return CUDA_SUCCESS; }
+CUresult cuCtxSynchronize() { return needContext(); }
+CUresult cuModuleLoadData(CUmodule *m, const void *) {
+  *m = reinterpret_cast<CUmodule>(new int(0));
+  return needContext();
+}
+CUresult cuModuleUnload(CUmodule) { return needContext(); }
+CUresult cuModuleGetFunction(CUfunction *f, CUmodule, const char *name) {
+  *f = reinterpret_cast<CUfunction>(new std::string(name)); // leaked: a test's lifetime
+  return needContext();
+}
+CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) { return needContext(); }
+CUresult cuFuncGetAttribute(int *v, CUfunction_attribute, CUfunction) { *v = 0; return needContext(); }
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned, unsigned, unsigned, unsigned,
+                        unsigned, unsigned, CUstream, void **p, void **) {
+  if (CUresult r = needContext(); r != CUDA_SUCCESS)
+    return r;
+  char line[256];
+  if (std::string(nameOf(f)) == "gg_tail_columns")
+    std::snprintf(line, sizeof line, "launch gg_tail_columns grid=%u M=%d K=%d ldd=%lld n0=%d cols=%d",
+                  gx, *(int *)p[3], *(int *)p[4], *(long long *)p[7], *(int *)p[8], *(int *)p[9]);
+  else
+    std::snprintf(line, sizeof line, "launch %s grid=%u", nameOf(f), gx);
+  logLine(line);
+  return CUDA_SUCCESS;
+}
+CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void **p, void **) {
+  if (CUresult r = needContext(); r != CUDA_SUCCESS)
+    return r;
+  char line[256];
+  std::snprintf(line, sizeof line, "launchEx %s grid=%u M=%d N=%d K=%d", nameOf(f), cfg->gridDimX,
+                *(int *)p[3], *(int *)p[4], *(int *)p[5]);
+  logLine(line);
+  return CUDA_SUCCESS;
+}
+CUresult cuOccupancyMaxActiveClusters(int *n, CUfunction, const CUlaunchConfig *) {
+  *n = 66;
+  return needContext();
+}
+CUresult cuTensorMapEncodeTiled(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *,
+                                const cuuint64_t *dims, const cuuint64_t *strides,
+                                const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,
+                                CUtensorMapSwizzle, CUtensorMapL2promotion,
+                                CUtensorMapFloatOOBfill) {
+  if (CUresult r = needContext(); r != CUDA_SUCCESS)
+    return r;
+  char line[128];
+  std::snprintf(line, sizeof line, "encode rows=%llu cols=%llu stride=%llu",
+                (unsigned long long)dims[1], (unsigned long long)dims[0],
+                (unsigned long long)strides[0]);
+  logLine(line);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes) {
+  if (CUresult r = needContext(); r != CUDA_SUCCESS)
+    return r;
+  std::lock_guard<std::mutex> lock(mu);
+  *p = nextAddress;
+  nextAddress += (bytes + 4095) / 4096 * 4096 + 4096;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemFree(CUdeviceptr) { return needContext(); }
+CUresult cuMemcpyHtoD(CUdeviceptr, const void *, size_t) { return needContext(); }
+CUresult cuMemcpyDtoH(void *dst, CUdeviceptr, size_t n) {
+  std::memset(dst, 0, n);
+  return needContext();
+}
+CUresult cuMemsetD16Async(CUdeviceptr, unsigned short, size_t, CUstream) { return needContext(); }
+CUresult cuMemsetD32Async(CUdeviceptr, unsigned int, size_t, CUstream) { return needContext(); }
+CUresult cuStreamCreate(CUstream *s, unsigned) {
+  *s = reinterpret_cast<CUstream>(new int(0));
+  return needContext();
+}
+CUresult cuStreamDestroy(CUstream) { return needContext(); }
+CUresult cuStreamQuery(CUstream) { return needContext(); }
+CUresult cuStreamSynchronize(CUstream) { return needContext(); }
+CUresult cuEventCreate(CUevent *e, unsigned) {
+  *e = reinterpret_cast<CUevent>(new int(0));
+  return needContext();
+}
+CUresult cuEventDestroy(CUevent) { return needContext(); }
+CUresult cuEventRecord(CUevent, CUstream) { return needContext(); }
+CUresult cuEventQuery(CUevent) { return needContext(); }
+CUresult cuEventSynchronize(CUevent) { return needContext(); }
+CUresult cuEventElapsedTime(float *ms, CUevent, CUevent) { *ms = 1; return needContext(); }
+} // namespace fake
+
+// The static_casts check each fake's signature against cuda.h's declaration.
+#define FAKE_ENTRY(name) {#name, reinterpret_cast<void *>(static_cast<decltype(&::name)>(&fake::name))},
+static const std::map<std::string, void *> kEntries = {
+    FAKE_ENTRY(cuInit) FAKE_ENTRY(cuDriverGetVersion) FAKE_ENTRY(cuGetErrorName)
+    FAKE_ENTRY(cuGetErrorString) FAKE_ENTRY(cuDeviceGetCount) FAKE_ENTRY(cuDeviceGet)
+    FAKE_ENTRY(cuDeviceGetName) FAKE_ENTRY(cuDeviceGetAttribute) FAKE_ENTRY(cuDeviceTotalMem)
+    FAKE_ENTRY(cuDevicePrimaryCtxRetain) FAKE_ENTRY(cuDevicePrimaryCtxRelease)
+    FAKE_ENTRY(cuCtxSetCurrent) FAKE_ENTRY(cuCtxGetCurrent) FAKE_ENTRY(cuCtxSynchronize)
+    FAKE_ENTRY(cuModuleLoadData) FAKE_ENTRY(cuModuleUnload) FAKE_ENTRY(cuModuleGetFunction)
+    FAKE_ENTRY(cuFuncSetAttribute) FAKE_ENTRY(cuFuncGetAttribute) FAKE_ENTRY(cuLaunchKernel)
+    FAKE_ENTRY(cuLaunchKernelEx) FAKE_ENTRY(cuOccupancyMaxActiveClusters)
+    FAKE_ENTRY(cuTensorMapEncodeTiled) FAKE_ENTRY(cuMemAlloc) FAKE_ENTRY(cuMemFree)
+    FAKE_ENTRY(cuMemcpyHtoD) FAKE_ENTRY(cuMemcpyDtoH) FAKE_ENTRY(cuMemsetD16Async)
+    FAKE_ENTRY(cuMemsetD32Async) FAKE_ENTRY(cuStreamCreate) FAKE_ENTRY(cuStreamDestroy)
+    FAKE_ENTRY(cuStreamQuery) FAKE_ENTRY(cuStreamSynchronize) FAKE_ENTRY(cuEventCreate)
+    FAKE_ENTRY(cuEventDestroy) FAKE_ENTRY(cuEventRecord) FAKE_ENTRY(cuEventQuery)
+    FAKE_ENTRY(cuEventSynchronize) FAKE_ENTRY(cuEventElapsedTime)};
+
+extern "C" {
+CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int, cuuint64_t,
+                             CUdriverProcAddressQueryResult *status) {
+  auto it = kEntries.find(symbol);
+  *pfn = it == kEntries.end() ? nullptr : it->second;
+  if (status)
+    *status = it == kEntries.end() ? CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND : CU_GET_PROC_ADDRESS_SUCCESS;
+  return it == kEntries.end() ? CUDA_ERROR_NOT_FOUND : CUDA_SUCCESS;
+}
+// The loader dlsyms this one by name too.
+CUresult cuDriverGetVersion(int *v) { return fake::cuDriverGetVersion(v); }
+
+// For the tests (dlsym): the log since the last clear, the primary context,
+// and the calling thread's current context.
+const char *fakecuda_log() {
+  static thread_local std::string copy;
+  std::lock_guard<std::mutex> lock(mu);
+  copy = eventLog;
+  return copy.c_str();
+}
+void fakecuda_clear() {
+  std::lock_guard<std::mutex> lock(mu);
+  eventLog.clear();
+}
+CUcontext fakecuda_primary() { return kPrimary; }
+CUcontext fakecuda_current() { return current; }
+void fakecuda_set_current(CUcontext c) { current = c; }
+}

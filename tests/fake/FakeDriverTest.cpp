@@ -1,0 +1,215 @@
+//===- FakeDriverTest.cpp - The launch path against a stand-in driver -----===//
+//
+// CPU tests of what the runtime asks the driver for, with tests/fake/
+// FakeCuda.cpp loaded as libcuda (GEMMGEN_LIBCUDA). That driver keeps a
+// current context per thread and fails calls made without the runtime's
+// (CUDA_ERROR_INVALID_CONTEXT, as cuTensorMapEncodeTiled did on the H200
+// from a thread that never called makeCurrent()), and logs tensor-map
+// encodes and launches. Checked here:
+//  - prepare/launch/wait from fresh threads, each as the thread's first call;
+//  - a caller's own context is restored after a call, none stays ours;
+//  - D's tensor map ends at N rounded down to 8, the GEMM kernel gets that N,
+//    and the tail kernel gets columns [N8, N) (N = 256, 257, 263, 5);
+//  - concurrent launches of one Kernel from 8 threads.
+// The numbers themselves are checked on the H200 (tests/gpu/).
+//
+//===----------------------------------------------------------------------===//
+#include "gemmgen/gemmgen.h"
+
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <thread>
+
+using namespace gemmgen;
+
+namespace {
+
+struct Fake {
+  const char *(*log)() = nullptr;
+  void (*clear)() = nullptr;
+  CUcontext (*primary)() = nullptr;
+  CUcontext (*current)() = nullptr;
+  void (*setCurrent)(CUcontext) = nullptr;
+  std::optional<Runtime> rt;
+  std::optional<Kernel> kernel; ///< specs/sm90/05_fast_f16.yaml
+  std::string why;
+
+  static Fake &get() {
+    static Fake f;
+    return f;
+  }
+  Fake() {
+    setenv("GEMMGEN_LIBCUDA", GEMMGEN_FAKE_CUDA, 1);
+    void *lib = dlopen(GEMMGEN_FAKE_CUDA, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      why = dlerror();
+      return;
+    }
+    log = (const char *(*)())dlsym(lib, "fakecuda_log");
+    clear = (void (*)())dlsym(lib, "fakecuda_clear");
+    primary = (CUcontext(*)())dlsym(lib, "fakecuda_primary");
+    current = (CUcontext(*)())dlsym(lib, "fakecuda_current");
+    setCurrent = (void (*)(CUcontext))dlsym(lib, "fakecuda_set_current");
+    Expected<Runtime> r = Runtime::open();
+    if (!r) {
+      why = r.status().message();
+      return;
+    }
+    rt = *r;
+    Expected<Kernel> k = rt->compileFile(std::string(GEMMGEN_SOURCE_DIR) +
+                                         "/specs/sm90/05_fast_f16.yaml");
+    if (!k) {
+      why = k.status().message();
+      return;
+    }
+    kernel = *k;
+  }
+  std::vector<std::string> lines() const {
+    std::vector<std::string> out;
+    std::istringstream in(log());
+    for (std::string l; std::getline(in, l);)
+      out.push_back(l);
+    return out;
+  }
+};
+
+#define REQUIRE_FAKE()                                                                           \
+  Fake &fake = Fake::get();                                                                      \
+  ASSERT_TRUE(fake.kernel.has_value()) << fake.why
+
+GemmArgs args(long long M, long long N, long long K, long long ldd) {
+  return GemmArgs{0x1000000, 0x2000000, 0x3000000, M, N, K, 0, 0, ldd};
+}
+
+} // namespace
+
+TEST(FakeDriver, TheFakeRefusesCallsWithoutTheContext) {
+  // The stand-in behaves like the driver did: without a current context the
+  // tensor-map encode fails (so the tests below can fail).
+  REQUIRE_FAKE();
+  std::string msg;
+  std::thread([&] {
+    void *lib = dlopen(GEMMGEN_FAKE_CUDA, RTLD_NOW | RTLD_LOCAL);
+    auto getProc = (CUresult(*)(const char *, void **, int, cuuint64_t,
+                                CUdriverProcAddressQueryResult *))dlsym(lib, "cuGetProcAddress_v2");
+    void *encode = nullptr;
+    getProc("cuTensorMapEncodeTiled", &encode, CUDA_VERSION, 0, nullptr);
+    CUtensorMap map;
+    cuuint64_t dims[2] = {64, 64}, strides[1] = {128};
+    cuuint32_t box[2] = {64, 64}, es[2] = {1, 1};
+    CUresult r = ((decltype(&cuTensorMapEncodeTiled))encode)(
+        &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, nullptr, dims, strides, box, es,
+        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+        CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    msg = r == CUDA_ERROR_INVALID_CONTEXT ? "invalid context" : "other";
+  }).join();
+  EXPECT_EQ(msg, "invalid context");
+}
+
+TEST(FakeDriver, FreshThreadsPrepareLaunchAndWait) {
+  REQUIRE_FAKE();
+  const Kernel &k = *fake.kernel;
+  const Runtime &rt = *fake.rt;
+  std::optional<Expected<PreparedLaunch>> prep;
+  std::thread([&] { prep.emplace(k.prepare(args(1024, 1024, 512, 0))); }).join();
+  ASSERT_TRUE(prep->ok()) << prep->status().message();
+  Status launched, waited;
+  std::thread([&] { launched = k.launch(**prep, nullptr); }).join();
+  EXPECT_TRUE(launched.ok()) << launched.message();
+  std::thread([&] { launched = k.launch(args(1024, 1001, 512, 1008), nullptr); }).join();
+  EXPECT_TRUE(launched.ok()) << launched.message();
+  std::thread([&] { waited = rt.wait(nullptr, 5); }).join();
+  EXPECT_TRUE(waited.ok()) << waited.message();
+  Status other;
+  std::thread([&] {
+    Expected<CUdeviceptr> p = rt.alloc(256);
+    Expected<CUstream> s = rt.createStream();
+    Expected<Runtime::Timer> t = rt.createTimer();
+    other = !p ? p.status() : !s ? s.status() : !t ? t.status() : Status();
+    if (other.ok())
+      other = rt.fill16Async(*p, 0x7fff, 128, *s);
+  }).join();
+  EXPECT_TRUE(other.ok()) << other.message();
+}
+
+TEST(FakeDriver, ACallersOwnContextIsRestored) {
+  REQUIRE_FAKE();
+  int foreignObject;
+  CUcontext foreign = reinterpret_cast<CUcontext>(&foreignObject);
+  CUcontext after = nullptr, afterNone = foreign;
+  Status s1, s2;
+  std::thread([&] {
+    fake.setCurrent(foreign); // the application's own context
+    s1 = fake.kernel->launch(args(256, 256, 64, 0), nullptr);
+    after = fake.current();
+  }).join();
+  std::thread([&] {
+    s2 = fake.kernel->launch(args(256, 256, 64, 0), nullptr);
+    afterNone = fake.current();
+  }).join();
+  EXPECT_TRUE(s1.ok()) << s1.message();
+  EXPECT_TRUE(s2.ok()) << s2.message();
+  EXPECT_EQ(after, foreign);
+  EXPECT_EQ(afterNone, fake.primary());
+}
+
+TEST(FakeDriver, TheStoreStopsAtWholeChunksAndTheTailTakesTheRest) {
+  REQUIRE_FAKE();
+  struct Case {
+    long long N, ldd;
+    std::vector<std::string> expected; ///< the D encode and the launches, in order
+  } cases[] = {
+      {256, 264,
+       {"encode rows=129 cols=256 stride=528", "launchEx gemm_sm90_fast_f16 grid=2 M=129 N=256 K=72"}},
+      {257, 264,
+       {"encode rows=129 cols=256 stride=528", "launchEx gemm_sm90_fast_f16 grid=2 M=129 N=256 K=72",
+        "launch gg_tail_columns grid=17 M=129 K=72 ldd=264 n0=256 cols=1"}},
+      {263, 272,
+       {"encode rows=129 cols=256 stride=544", "launchEx gemm_sm90_fast_f16 grid=2 M=129 N=256 K=72",
+        "launch gg_tail_columns grid=17 M=129 K=72 ldd=272 n0=256 cols=7"}},
+      {5, 8, {"launch gg_tail_columns grid=17 M=129 K=72 ldd=8 n0=0 cols=5"}},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE("N=" + std::to_string(c.N));
+    fake.clear();
+    Expected<PreparedLaunch> p = fake.kernel->prepare(args(129, c.N, 72, c.ldd));
+    ASSERT_TRUE(p.ok()) << p.status().message();
+    EXPECT_EQ(p->tailColumns, (unsigned)(c.N % 8));
+    ASSERT_TRUE(fake.kernel->launch(*p, nullptr).ok());
+    std::vector<std::string> got = fake.lines();
+    ASSERT_GE(got.size(), 2u) << fake.log();
+    // A and B are encoded first (rows × K); then D, then the launches.
+    EXPECT_EQ(got[0], "encode rows=129 cols=72 stride=144");
+    EXPECT_EQ(got[1], "encode rows=" + std::to_string(c.N) + " cols=72 stride=144");
+    std::vector<std::string> rest(got.begin() + 2, got.end());
+    EXPECT_EQ(rest, c.expected) << fake.log();
+  }
+}
+
+TEST(FakeDriver, ConcurrentLaunchesOfOneKernel) {
+  REQUIRE_FAKE();
+  fake.clear();
+  std::vector<std::thread> threads;
+  std::vector<Status> results(8);
+  for (int i = 0; i < 8; ++i)
+    threads.emplace_back([&, i] {
+      for (int round = 0; round < 50 && results[i].ok(); ++round)
+        results[i] = fake.kernel->launch(args(512, 1000 + i, 256, 1008 + 8 * (i / 8 + 1)), nullptr);
+    });
+  for (std::thread &t : threads)
+    t.join();
+  for (int i = 0; i < 8; ++i)
+    EXPECT_TRUE(results[i].ok()) << "thread " << i << ": " << results[i].message();
+  int gemms = 0, tails = 0;
+  for (const std::string &l : fake.lines()) {
+    gemms += l.rfind("launchEx ", 0) == 0;
+    tails += l.rfind("launch gg_tail_columns", 0) == 0;
+  }
+  EXPECT_EQ(gemms, 8 * 50);
+  EXPECT_EQ(tails, 7 * 50); // N = 1000 (thread 0) has no tail
+}

@@ -36,8 +36,6 @@ unsigned Kernel::gridSize(long long M, long long N) const {
   if (!impl_ || M <= 0 || N <= 0)
     return 0;
   const KernelABI &abi = impl_->abi;
-  if (M <= 0 || N <= 0)
-    return 0;
   long long tilesM = (M + abi.tileM - 1) / abi.tileM;
   long long tilesN = (N + abi.tileN - 1) / abi.tileN;
   long long clusterTilesM = (tilesM + abi.clusterM - 1) / abi.clusterM;

@@ -12,6 +12,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -254,6 +255,26 @@ Expected<Module> Runtime::loadModule(const std::string &source, const std::strin
   return Module(*m);
 }
 
+/// The entry point's name reaches NVRTC, the driver and the ptxas report:
+/// a C identifier of bounded length (a 100,000-character name overflows a
+/// buffer inside NVRTC).
+static Status checkKernelName(const std::string &name) {
+  constexpr size_t kMaxName = 1024;
+  if (name.size() > kMaxName)
+    return Status::error(ErrorCode::InvalidArgument,
+                         "kernel name '" + name.substr(0, 32) + "...' has " +
+                             std::to_string(name.size()) + " characters; at most " +
+                             std::to_string(kMaxName) + " are allowed");
+  bool ident = !name.empty() && !(name[0] >= '0' && name[0] <= '9');
+  for (char c : name)
+    ident = ident && (std::isalnum((unsigned char)c) || c == '_');
+  if (!ident)
+    return Status::error(ErrorCode::InvalidArgument,
+                         "kernel name '" + name + "' is not a C identifier (letters, digits "
+                         "and '_', not starting with a digit)");
+  return Status::success();
+}
+
 Expected<Kernel> Runtime::loadKernel(const std::string &source, const KernelABI &abi,
                                      const CompileOptions &options) const {
   if (!impl_)
@@ -271,6 +292,8 @@ Expected<Kernel> Runtime::loadKernel(const std::string &source, const KernelABI 
     return Status::error(ErrorCode::Unsupported,
                          "cluster.n = " + std::to_string(abi.clusterN) +
                              ": the runtime launches clusters along M only (cluster.n = 1)");
+  if (Status s = checkKernelName(abi.kernelName); !s)
+    return s;
   if (abi.threadsPerBlock == 0 || abi.tileM == 0 || abi.tileN == 0)
     return Status::error(ErrorCode::InvalidArgument,
                          "kernel ABI of '" + abi.kernelName + "' is incomplete (threads or tile is 0)");

@@ -14,6 +14,7 @@
 // The numbers themselves are checked on the H200 (tests/gpu/).
 //
 //===----------------------------------------------------------------------===//
+#include "gemmgen/KernelABI.h"
 #include "gemmgen/gemmgen.h"
 
 #include <gtest/gtest.h>
@@ -212,4 +213,24 @@ TEST(FakeDriver, ConcurrentLaunchesOfOneKernel) {
   }
   EXPECT_EQ(gemms, 8 * 50);
   EXPECT_EQ(tails, 7 * 50); // N = 1000 (thread 0) has no tail
+}
+
+TEST(FakeDriver, LoadKernelRefusesNamesNvrtcCannotTake) {
+  REQUIRE_FAKE();
+  KernelABI abi;
+  abi.threadsPerBlock = 384;
+  abi.tileM = 128, abi.tileN = 256, abi.tileK = 64;
+  abi.kernelName = std::string(100000, 'k');
+  Expected<Kernel> k = fake.rt->loadKernel("", abi);
+  ASSERT_FALSE(k.ok());
+  EXPECT_EQ(k.status().message(), "kernel name '" + std::string(32, 'k') +
+                                      "...' has 100000 characters; at most 1024 are allowed");
+  for (const char *bad : {"", "2fast", "gemm-f16", "a b", "k\n"}) {
+    abi.kernelName = bad;
+    k = fake.rt->loadKernel("", abi);
+    ASSERT_FALSE(k.ok()) << bad;
+    EXPECT_EQ(k.status().message(), "kernel name '" + std::string(bad) +
+                                        "' is not a C identifier (letters, digits and '_', not "
+                                        "starting with a digit)");
+  }
 }

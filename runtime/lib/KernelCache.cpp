@@ -11,7 +11,8 @@
 //   96  log, then cubin
 //
 // Nothing in an entry is trusted: a file that is not a regular file (FIFO,
-// directory, device, symlink), larger than kMaxEntryBytes, or whose size,
+// directory, device, symlink), owned by another user, larger than
+// kMaxEntryBytes, or whose size,
 // magic, lengths, key, checksum or ELF header do not match reads as a miss,
 // and the caller's rebuild replaces it. Writes go to a unique temporary
 // file in the same directory that is then rename()d over the entry: POSIX
@@ -66,15 +67,17 @@ bool looksLikeCubin(const std::vector<char> &c) {
 }
 
 /// Reads the whole of a regular file of at most kMaxEntryBytes without ever
-/// blocking (O_NONBLOCK: a FIFO opens at once) or following a symlink.
+/// blocking (O_NONBLOCK: a FIFO opens at once) or following a symlink. The
+/// file must be ours (owned by the effective user): a cubin is code that
+/// will run, and one planted by another user is not trusted.
 std::optional<std::vector<unsigned char>> readEntryFile(const std::string &path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0)
     return std::nullopt;
   struct stat st;
   std::optional<std::vector<unsigned char>> result;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= (off_t)kHeaderBytes &&
-      (uint64_t)st.st_size <= kMaxEntryBytes) {
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid() &&
+      st.st_size >= (off_t)kHeaderBytes && (uint64_t)st.st_size <= kMaxEntryBytes) {
     std::vector<unsigned char> data((size_t)st.st_size);
     size_t got = 0;
     while (got < data.size()) {
@@ -107,7 +110,7 @@ std::string KernelCache::defaultDirectory() {
     return std::string(x) + "/gemmgen";
   if (const char *h = getenv("HOME"); h && *h)
     return std::string(h) + "/.cache/gemmgen";
-  return "/tmp/gemmgen-cache";
+  return "/tmp/gemmgen-cache-" + std::to_string(::geteuid()); // one per user
 }
 
 KernelCache::KernelCache(std::string dir) : dir_(dir.empty() ? defaultDirectory() : dir) {}

@@ -219,6 +219,12 @@ std::vector<Damage> damages() {
   d.push_back({"symlink loop", [](const fs::path &p, const std::string &) {
                  fs::create_symlink(p, p);
                }});
+  // A valid entry planted by another user (only root can make one here).
+  if (geteuid() == 0)
+    d.push_back({"valid entry owned by another user", [=](const fs::path &p, const std::string &key) {
+                   writeFile(p, entryBytes(goodHeader(key, kLog, cubin), payload));
+                   ASSERT_EQ(chown(p.c_str(), 4242, 4242), 0) << strerror(errno);
+                 }});
   return d;
 }
 

@@ -176,7 +176,7 @@ const std::vector<std::pair<std::string, std::string>> &embeddedDeviceHeaders();
 class KernelCache {
 public:
   /// `dir` empty: $GEMMGEN_CACHE_DIR, else $XDG_CACHE_HOME/gemmgen, else
-  /// ~/.cache/gemmgen.
+  /// ~/.cache/gemmgen, else (no $HOME) /tmp/gemmgen-cache-<uid>.
   explicit KernelCache(std::string dir = "");
   const std::string &directory() const { return dir_; }
   static std::string defaultDirectory();

@@ -15,26 +15,21 @@
 //                          per k16 step) and keeps its accumulators in
 //                          registers, so it also does the epilogue
 //
-//   shared memory          depth × (A stage + B stage), one output staging
-//                          chunk tile.m × chunk_n (epilogue.store: tma),
-//                          8 bytes per mbarrier slot, each buffer
-//                          1024-aligned, + 1024 slack
+//   shared memory          the plan's layout (KernelPlan.cpp): depth × (A
+//                          stage + B stage), one output staging chunk,
+//                          the mbarriers, alignment slack
 //
-//   barriers               full  (tma2mma): producer -> consumer, kind tma,
-//                            slots depth, 1 arrival (+ tx bytes), the
-//                            consumers' first wait is on phase 0
-//                          empty (mma2tma): consumer -> producer, kind
-//                            mbarrier, slots depth, consumers × cluster.m
-//                            arrivals, the producer's first wait is on phase 1
-//                          epilogue: named barrier per consumer warpgroup,
-//                            128 threads, ids from 1
+//   barriers               the plan's protocol: full (tma2mma), empty
+//                          (mma2tma) and the epilogue's named barrier; a
+//                          declared value that differs from the plan is
+//                          reported at its line with what would go wrong
 //
 // sm_100a specs are checked by checkSpecSm100() (ChecksSm100.cpp) against
 // the seed's Blackwell kernel instead.
 //
 //===----------------------------------------------------------------------===//
 #include "gemmgen/Checks.h"
-#include "gemmgen/Lowering.h"  // epilogueChunkColumns: the staging tile's width
+#include "gemmgen/KernelPlan.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -52,7 +47,6 @@ using llvm::StringRef;
 
 namespace {
 
-constexpr unsigned kMaxSharedBytes = 232448; ///< 227 KB: sm_90a's opt-in per-block limit
 constexpr unsigned kRegistersPerSM = 65536;
 constexpr unsigned kMaxThreads = 1024;
 constexpr unsigned kMaxClusterCtas = 8;      ///< portable cluster size
@@ -63,21 +57,8 @@ constexpr unsigned kRegisterHeadroom = 32;
 constexpr unsigned kDefaultProducerRegisters = 40;
 constexpr unsigned kDefaultConsumerRegisters = 232;
 
-unsigned roundUp(unsigned v, unsigned to) { return (v + to - 1) / to * to; }
 std::string str(unsigned v) { return std::to_string(v); }
 
-/// Which protocol barrier a declared name stands for on sm_90a.
-enum class ProtoBarrier { Full, Empty, Epilogue, Unknown };
-
-ProtoBarrier protocolBarrier(StringRef name) {
-  if (name == "full" || name == "tma2mma")
-    return ProtoBarrier::Full;
-  if (name == "empty" || name == "mma2tma")
-    return ProtoBarrier::Empty;
-  if (name == "epilogue")
-    return ProtoBarrier::Epilogue;
-  return ProtoBarrier::Unknown;
-}
 
 class Checker {
 public:
@@ -99,7 +80,7 @@ private:
   void checkSharedMemory();
   void checkEpilogue();
   void checkBarriers();
-  void checkBarrier(const BarrierSpec &b, ProtoBarrier which);
+  void checkBarrier(const BarrierSpec &b, ProtocolBarrier which, const BarrierPlan &want);
   bool checkRoleName(const Located<std::string> &ref, const std::string &path);
 
   const KernelSpec &spec;
@@ -438,41 +419,39 @@ void Checker::checkEpilogue() {
 void Checker::checkSharedMemory() {
   if (!tileOk)
     return;
-  unsigned bytes = sharedMemoryBytes(spec);
+  KernelPlan plan = derivePlan(spec, Declarations::Ignore);
+  unsigned bytes = plan.sharedMemBytes;
   unsigned depth = spec.pipeline.depth.value;
   auto withDepth = [&](unsigned d) {
     KernelSpec copy = spec;
     copy.pipeline.depth.value = d;
-    return sharedMemoryBytes(copy);
+    return derivePlan(copy, Declarations::Ignore).sharedMemBytes;
   };
-  unsigned elem = sizeInBytes(spec.types.a.value);
-  unsigned stageBytes = (spec.tile.m.value + spec.tile.n.value) * spec.tile.k.value * elem;
-  if (bytes > kMaxSharedBytes) {
+  unsigned stageBytes =
+      plan.findBuffer("smemA")->bytesPerStage() + plan.findBuffer("smemB")->bytesPerStage();
+  const BufferPlan *staging = plan.findBuffer("smemD");
+  if (bytes > kMaxSharedBytesPerBlock) {
     unsigned fits = 0;
     for (unsigned d = depth; d-- > 2;)
-      if (withDepth(d) <= kMaxSharedBytes) {
+      if (withDepth(d) <= kMaxSharedBytesPerBlock) {
         fits = d;
         break;
       }
-    std::string staging =
-        spec.epilogue.store.value == EpilogueStore::Tma
-            ? " and a " + str(spec.tile.m.value * epilogueChunkColumns(spec) *
-                              sizeInBytes(spec.types.d.value)) +
-                  "-byte output staging chunk"
-            : "";
+    std::string stagingText =
+        staging ? " and a " + str(staging->totalBytes()) + "-byte output staging chunk" : "";
     std::string fix = fits ? "use pipeline.depth: " + str(fits) + " (" + str(withDepth(fits)) +
                                  " bytes)"
                            : "no pipeline.depth of 2 or more fits: use a smaller tile.n or "
                              "tile.m";
     // A narrower staging chunk may keep the depth.
-    if (spec.epilogue.store.value == EpilogueStore::Tma && spec.tile.n.value % 64 == 0) {
+    if (staging && spec.tile.n.value % 64 == 0) {
       KernelSpec narrow = spec;
-      for (int c = int(epilogueChunkColumns(spec)) - 64; c >= 64; c -= 64) {
+      for (int c = int(plan.epilogueChunkN) - 64; c >= 64; c -= 64) {
         if (spec.tile.n.value % c != 0)
           continue;
         narrow.epilogue.chunkN.value = c;
-        unsigned b = sharedMemoryBytes(narrow);
-        if (b <= kMaxSharedBytes) {
+        unsigned b = derivePlan(narrow, Declarations::Ignore).sharedMemBytes;
+        if (b <= kMaxSharedBytesPerBlock) {
           fix += std::string(fits ? ", or" : "; or use") + " epilogue.chunk_n: " + str(c) +
                  " (" + str(b) + " bytes)";
           break;
@@ -481,12 +460,12 @@ void Checker::checkSharedMemory() {
     }
     error(spec.pipeline.depth.loc,
           "the spec needs " + str(bytes) + " bytes of shared memory per block (" + str(depth) +
-              " stages of " + str(stageBytes) + " bytes" + staging +
+              " stages of " + str(stageBytes) + " bytes" + stagingText +
               ", barriers and 1024 bytes of alignment slack), more than the " +
-              str(kMaxSharedBytes) + " bytes (227 KB) an sm_90a block can use; " + fix);
+              str(kMaxSharedBytesPerBlock) + " bytes (227 KB) an sm_90a block can use; " + fix);
     return;
   }
-  if (depth == 2 && withDepth(3) <= kMaxSharedBytes)
+  if (depth == 2 && withDepth(3) <= kMaxSharedBytesPerBlock)
     warning(spec.pipeline.depth.loc,
             "pipeline.depth 2 keeps one TMA load in flight while the consumers read the other "
             "stage, which is usually too little to hide memory latency for a " +
@@ -514,13 +493,14 @@ bool Checker::checkRoleName(const Located<std::string> &ref, const std::string &
 }
 
 void Checker::checkBarriers() {
-  const BarrierSpec *seen[3] = {nullptr, nullptr, nullptr};
+  const KernelPlan plan = derivePlan(spec, Declarations::Ignore);
+  const BarrierSpec *seen[5] = {};
   for (const BarrierSpec &b : spec.barriers) {
     std::string path = "barriers." + b.name.value;
     bool fromOk = checkRoleName(b.from, path + ".from");
     bool toOk = checkRoleName(b.to, path + ".to");
-    ProtoBarrier which = protocolBarrier(b.name.value);
-    if (which == ProtoBarrier::Unknown) {
+    std::optional<ProtocolBarrier> named = protocolBarrierNamed(b.name.value, Target::SM90a);
+    if (!named) {
       std::string known = "'full' (or 'tma2mma'), 'empty' (or 'mma2tma')";
       known += spec.epilogue.store.value == EpilogueStore::Tma ? " and 'epilogue'" : "";
       std::string hint;
@@ -543,7 +523,9 @@ void Checker::checkBarriers() {
                               "protocol has " + known + ": declare one of those or remove it");
       continue;
     }
-    if (which == ProtoBarrier::Epilogue && spec.epilogue.store.value != EpilogueStore::Tma) {
+    ProtocolBarrier which = *named;
+    const BarrierPlan *derived = plan.findBarrier(which);
+    if (which == ProtocolBarrier::Epilogue && !derived) {
       error(b.name.loc, "barrier 'epilogue' guards the output staging tile, which exists only "
                         "with epilogue.store: tma; remove the declaration");
       continue;
@@ -555,51 +537,45 @@ void Checker::checkBarriers() {
       continue;
     }
     first = &b;
-    if (fromOk && toOk && rolesOk)
-      checkBarrier(b, which);
+    if (fromOk && toOk && rolesOk && derived)
+      checkBarrier(b, which, *derived);
   }
 }
 
-void Checker::checkBarrier(const BarrierSpec &b, ProtoBarrier which) {
+/// A declaration against the plan's barrier `want` (derived without
+/// declarations): each difference at its line, with what would go wrong.
+void Checker::checkBarrier(const BarrierSpec &b, ProtocolBarrier which, const BarrierPlan &want) {
   const std::string path = "barriers." + b.name.value;
   const std::string &P = producer->name.value, &C = consumer->name.value;
   unsigned depth = spec.pipeline.depth.value;
   unsigned consumers = spec.consumers.value;
   unsigned ctas = spec.cluster.m.value * spec.cluster.n.value;
+  const BarrierKind wantKind = want.kind;
+  const unsigned wantSlots = want.slots, wantArrivals = want.arrivals;
 
   // Ends of the barrier.
-  auto checkEnd = [&](const Located<std::string> &end, const char *key, const std::string &want,
+  auto checkEnd = [&](const Located<std::string> &end, const char *key, const std::string &role,
                       const char *why) {
-    if (end.given && end.value != want)
-      error(end.loc, path + "." + key + " must be '" + want + "' (" + why + "), got '" +
+    if (end.given && end.value != role)
+      error(end.loc, path + "." + key + " must be '" + role + "' (" + why + "), got '" +
                          end.value + "'");
   };
-  BarrierKind wantKind;
-  unsigned wantSlots, wantArrivals;
-  std::optional<unsigned> wantPhase;
-  switch (which) {
-  case ProtoBarrier::Full:
-    checkEnd(b.from, "from", P, "the role that does tma_load arrives with the stage's bytes");
-    checkEnd(b.to, "to", C, "the role that does mma waits for the stage");
-    wantKind = BarrierKind::Tma, wantSlots = depth, wantArrivals = 1, wantPhase = 0;
-    break;
-  case ProtoBarrier::Empty:
-    checkEnd(b.from, "from", C, "the role that does mma releases the stage");
-    checkEnd(b.to, "to", P, "the role that does tma_load waits to refill it");
-    wantKind = BarrierKind::Mbarrier, wantSlots = depth, wantArrivals = consumers * ctas,
-    wantPhase = 1;
-    break;
-  default:
-    checkEnd(b.from, "from", C, "the consumer warpgroup syncs its own threads");
-    checkEnd(b.to, "to", C, "the consumer warpgroup syncs its own threads");
-    wantKind = BarrierKind::Named, wantSlots = consumers, wantArrivals = 128;
-    break;
-  }
+  const char *fromWhy = which == ProtocolBarrier::Full
+                            ? "the role that does tma_load arrives with the stage's bytes"
+                        : which == ProtocolBarrier::Empty
+                            ? "the role that does mma releases the stage"
+                            : "the consumer warpgroup syncs its own threads";
+  const char *toWhy = which == ProtocolBarrier::Full ? "the role that does mma waits for the stage"
+                      : which == ProtocolBarrier::Empty
+                          ? "the role that does tma_load waits to refill it"
+                          : "the consumer warpgroup syncs its own threads";
+  checkEnd(b.from, "from", want.signaller, fromWhy);
+  checkEnd(b.to, "to", want.waiter, toWhy);
 
   if (b.kind.given && b.kind.value != wantKind) {
-    std::string why = which == ProtoBarrier::Full
+    std::string why = which == ProtocolBarrier::Full
                           ? "the stage is complete when the TMA transaction bytes land"
-                      : which == ProtoBarrier::Empty
+                      : which == ProtocolBarrier::Empty
                           ? (b.kind.value == BarrierKind::Commit
                                  ? "commit is tcgen05.commit, an sm_100a instruction; on sm_90a "
                                    "each consumer warpgroup releases a stage with a plain arrive"
@@ -610,8 +586,8 @@ void Checker::checkBarrier(const BarrierSpec &b, ProtoBarrier which) {
   }
 
   if (b.slots.given && b.slots.value && *b.slots.value != wantSlots) {
-    std::string use = which == ProtoBarrier::Epilogue ? "consumers" : "depth";
-    std::string what = which == ProtoBarrier::Epilogue
+    std::string use = want.slotsKey;
+    std::string what = which == ProtocolBarrier::Epilogue
                            ? "consumers is " + str(consumers) +
                                  ": one barrier per consumer warpgroup"
                            : "pipeline.depth is " + str(depth) + ": the ring needs one barrier "
@@ -624,14 +600,14 @@ void Checker::checkBarrier(const BarrierSpec &b, ProtoBarrier which) {
     unsigned got = *b.arrivals.value;
     std::string msg = path + ".arrivals is " + str(got) + " but ";
     switch (which) {
-    case ProtoBarrier::Full:
+    case ProtocolBarrier::Full:
       msg += "only role '" + P + "' arrives, once per stage (one elected thread with "
              "arrive.expect_tx; the TMA bytes do the rest): ";
       msg += got > 1 ? "the barrier would never complete and role '" + C +
                            "' would wait forever (deadlock)"
                      : "";
       break;
-    case ProtoBarrier::Empty:
+    case ProtocolBarrier::Empty:
       msg += str(consumers) + " consumer warpgroup" + (consumers > 1 ? "s" : "") + " × " +
              str(ctas) + " CTA" + (ctas > 1 ? "s" : "") + " release each stage (one elected "
              "thread of each warpgroup of role '" + C + "', in every CTA that reads the "
@@ -653,17 +629,17 @@ void Checker::checkBarrier(const BarrierSpec &b, ProtoBarrier which) {
 
   if (b.initialPhase.given && b.initialPhase.value) {
     unsigned got = *b.initialPhase.value;
-    if (which == ProtoBarrier::Epilogue)
+    if (which == ProtocolBarrier::Epilogue)
       error(b.initialPhase.keyLoc, path + ".phase: a named barrier (bar.sync) has no phase; "
                                           "remove it");
-    else if (which == ProtoBarrier::Full && got != *wantPhase)
+    else if (which == ProtocolBarrier::Full && got != want.waiterPhase)
       error(b.initialPhase.loc,
             path + ".phase 1 would let role '" + C + "' pass its first wait on '" +
                 b.name.value + "' before role '" + P + "' has loaded anything (the barrier "
                 "starts in phase 0, so waiting for phase 1 returns at once): the consumers "
                 "would read empty stages (race); the waiting side starts at phase 0: use "
                 "phase: 0 or leave it out");
-    else if (which == ProtoBarrier::Empty && got != *wantPhase)
+    else if (which == ProtocolBarrier::Empty && got != want.waiterPhase)
       error(b.initialPhase.loc,
             path + ".phase 0 makes role '" + P + "' wait for phase 0 of '" + b.name.value +
                 "' to complete before any consumer has arrived, while role '" + C +
@@ -673,9 +649,8 @@ void Checker::checkBarrier(const BarrierSpec &b, ProtoBarrier which) {
   }
 
   if (b.txBytes.given && b.txBytes.value) {
-    unsigned stage = (spec.tile.m.value + spec.tile.n.value) * spec.tile.k.value *
-                     sizeInBytes(spec.types.a.value);
-    if (which != ProtoBarrier::Full)
+    unsigned stage = want.txBytes;
+    if (which != ProtocolBarrier::Full)
       error(b.txBytes.keyLoc, path + ".tx_bytes applies only to the TMA barrier (kind: tma); "
                                      "remove it");
     else if (*b.txBytes.value != stage)
@@ -691,8 +666,8 @@ void Checker::checkBarrier(const BarrierSpec &b, ProtoBarrier which) {
   }
 
   if (b.ctaMask.given && b.ctaMask.value) {
-    unsigned all = (1u << ctas) - 1;
-    if (which == ProtoBarrier::Empty) {
+    unsigned all = want.ctaMask;
+    if (which == ProtocolBarrier::Empty) {
       if (*b.ctaMask.value != all)
         error(b.ctaMask.loc,
               path + ".cta_mask " + str(*b.ctaMask.value) + " does not reach every CTA of the " +
@@ -704,7 +679,7 @@ void Checker::checkBarrier(const BarrierSpec &b, ProtoBarrier which) {
     } else {
       error(b.ctaMask.keyLoc,
             path + ".cta_mask is not used on sm_90a by this barrier (" +
-                (which == ProtoBarrier::Full ? "each CTA's producer arms its own full barrier "
+                (which == ProtocolBarrier::Full ? "each CTA's producer arms its own full barrier "
                                                "and the multicast bytes complete it"
                                              : "a named barrier is local to the CTA") +
                 "); remove it");
@@ -712,7 +687,7 @@ void Checker::checkBarrier(const BarrierSpec &b, ProtoBarrier which) {
   }
 
   if (b.id.given && b.id.value) {
-    if (which != ProtoBarrier::Epilogue)
+    if (which != ProtocolBarrier::Epilogue)
       error(b.id.keyLoc, path + ".id applies only to named barriers (kind: named); remove it");
     else if (*b.id.value == 0 || *b.id.value + consumers - 1 > 15)
       error(b.id.loc, path + ".id " + str(*b.id.value) + ": the barrier uses ids " +
@@ -745,25 +720,6 @@ bool Checker::run() {
 }
 
 } // namespace
-
-unsigned gemmgen::sharedMemoryBytes(const KernelSpec &spec) {
-  // Mirrors ir::Kernel::sharedMemBytes() over the buffers and barriers that
-  // Lowering.cpp creates: A and B rings, one output staging chunk
-  // (tile.m × epilogue chunk columns) with a TMA store, each buffer
-  // 1024-byte aligned; 8 bytes per mbarrier slot (full and empty) rounded to
-  // 128; and 1024 bytes of slack to align the dynamic shared memory base.
-  unsigned elemA = sizeInBytes(spec.types.a.value), elemB = sizeInBytes(spec.types.b.value);
-  unsigned depth = spec.pipeline.depth.value;
-  unsigned bytes = roundUp(spec.tile.m.value * spec.tile.k.value * elemA * depth, 1024) +
-                   roundUp(spec.tile.n.value * spec.tile.k.value * elemB * depth, 1024);
-  if (spec.epilogue.store.value == EpilogueStore::Tma)
-    bytes += roundUp(spec.tile.m.value * epilogueChunkColumns(spec) *
-                         sizeInBytes(spec.types.d.value),
-                     1024);
-  unsigned barrierBytes = 2 * 8 * depth; // full and empty, one mbarrier per stage
-  bytes += roundUp(barrierBytes, 128);
-  return bytes + 1024;
-}
 
 bool gemmgen::checkSpec(const KernelSpec &spec, DiagnosticEngine &diags,
                         const CheckOptions &options) {

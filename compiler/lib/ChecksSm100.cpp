@@ -26,7 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "gemmgen/Checks.h"
-#include "gemmgen/Lowering.h"
+#include "gemmgen/KernelPlan.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -42,26 +42,36 @@ bool checkSpecSm100(const KernelSpec &spec, DiagnosticEngine &diags, const Check
 
 namespace {
 
-constexpr unsigned kMaxSharedBytes = 232448; ///< 227 KB per block on sm_100a too
 constexpr unsigned kMaxTmemColumns = 512;
 
 std::string str(unsigned v) { return std::to_string(v); }
 bool isPow2(unsigned v) { return v && (v & (v - 1)) == 0; }
 
+/// The sm_100a protocol's barriers by their seed names.
 enum class Bar { Tma2Mma, Mma2Tma, Mma2Ld, Ld2Mma, Epilogue, Unknown };
 
 Bar protocolBarrier(StringRef n) {
-  if (n == "tma2mma" || n == "full")
-    return Bar::Tma2Mma;
-  if (n == "mma2tma" || n == "empty")
-    return Bar::Mma2Tma;
-  if (n == "mma2ld")
-    return Bar::Mma2Ld;
-  if (n == "ld2mma")
-    return Bar::Ld2Mma;
-  if (n == "epilogue")
-    return Bar::Epilogue;
+  std::optional<ProtocolBarrier> b = protocolBarrierNamed(n, Target::SM100a);
+  if (!b)
+    return Bar::Unknown;
+  switch (*b) {
+  case ProtocolBarrier::Full: return Bar::Tma2Mma;
+  case ProtocolBarrier::Empty: return Bar::Mma2Tma;
+  case ProtocolBarrier::AccReady: return Bar::Mma2Ld;
+  case ProtocolBarrier::AccFree: return Bar::Ld2Mma;
+  case ProtocolBarrier::Epilogue: return Bar::Epilogue;
+  }
   return Bar::Unknown;
+}
+
+ProtocolBarrier planBarrier(Bar b) {
+  switch (b) {
+  case Bar::Tma2Mma: return ProtocolBarrier::Full;
+  case Bar::Mma2Tma: return ProtocolBarrier::Empty;
+  case Bar::Mma2Ld: return ProtocolBarrier::AccReady;
+  case Bar::Ld2Mma: return ProtocolBarrier::AccFree;
+  default: return ProtocolBarrier::Epilogue;
+  }
 }
 
 const Located<RoleTask> *findTask(const RoleSpec &r, RoleTask t) {
@@ -103,7 +113,6 @@ private:
 
   unsigned G() const { return spec.ctaGroup.value; }
   unsigned C() const { return spec.consumers.value; }
-  unsigned pairMask() const { return G() == 2 ? 3u : 0u; }
 
   void checkTypes() {
     const TypesSpec &t = spec.types;
@@ -324,15 +333,14 @@ private:
   }
 
   void checkSharedMemory() {
-    ir::Kernel k = lowerToIRSm100(spec);
-    unsigned bytes = k.sharedMemBytes();
-    if (bytes <= kMaxSharedBytes)
+    unsigned bytes = derivePlan(spec, Declarations::Ignore).sharedMemBytes;
+    if (bytes <= kMaxSharedBytesPerBlock)
       return;
     unsigned fits = 0;
     for (unsigned d = spec.pipeline.depth.value; d-- > 2;) {
       KernelSpec copy = spec;
       copy.pipeline.depth.value = d;
-      if (lowerToIRSm100(copy).sharedMemBytes() <= kMaxSharedBytes) {
+      if (derivePlan(copy, Declarations::Ignore).sharedMemBytes <= kMaxSharedBytesPerBlock) {
         fits = d;
         break;
       }
@@ -341,7 +349,7 @@ private:
           "the spec needs " + str(bytes) + " bytes of shared memory per block (" +
               str(spec.pipeline.depth.value) + " stages of A and B, the output staging, "
               "barriers and 1024 bytes of alignment slack), more than the " +
-              str(kMaxSharedBytes) + " bytes (227 KB) an sm_100a block can use; " +
+              str(kMaxSharedBytesPerBlock) + " bytes (227 KB) an sm_100a block can use; " +
               (fits ? "use pipeline.depth: " + str(fits)
                     : std::string("use a smaller epilogue.chunk_n or tile")));
   }
@@ -381,6 +389,7 @@ private:
     }
   }
 
+  /// What the plan derives for barrier `which` (declarations ignored).
   struct Want {
     std::string from, to;
     BarrierKind kind;
@@ -388,19 +397,13 @@ private:
     const char *slotsWord;
     unsigned arrivals;
     int phase; ///< -1: none (named)
+    unsigned txBytes, ctaMask;
   };
 
   Want want(Bar which) const {
-    const std::string &P = producer->name.value, &M = mma->name.value,
-                      &W = writeback->name.value;
-    unsigned depth = spec.pipeline.depth.value;
-    switch (which) {
-    case Bar::Tma2Mma: return {P, M, BarrierKind::Tma, depth, "depth", 1, 0};
-    case Bar::Mma2Tma: return {M, P, BarrierKind::Commit, depth, "depth", C(), 1};
-    case Bar::Mma2Ld: return {M, W, BarrierKind::Commit, C(), "consumers", 1, 0};
-    case Bar::Ld2Mma: return {W, M, BarrierKind::Mbarrier, C(), "consumers", 128 * G(), 1};
-    default: return {W, W, BarrierKind::Named, C(), "consumers", 128, -1};
-    }
+    const BarrierPlan &b = *plan.findBarrier(planBarrier(which));
+    return {b.signaller, b.waiter, b.kind, b.slots, b.slotsKey, b.arrivals,
+            b.kind == BarrierKind::Named ? -1 : int(b.waiterPhase), b.txBytes, b.ctaMask};
   }
 
   void checkBarrier(const BarrierSpec &b, Bar which) {
@@ -445,8 +448,7 @@ private:
                   "; use phase: " + str(unsigned(w.phase)));
     }
     if (b.txBytes.given && b.txBytes.value) {
-      unsigned want = G() * (C() * spec.tile.m.value + spec.tile.n.value / G()) *
-                      spec.tile.k.value * sizeInBytes(spec.types.a.value);
+      unsigned want = w.txBytes;
       if (which != Bar::Tma2Mma)
         error(b.txBytes.keyLoc, path + ".tx_bytes applies only to the TMA barrier; remove it");
       else if (*b.txBytes.value != want)
@@ -462,7 +464,8 @@ private:
     if (b.ctaMask.given && b.ctaMask.value) {
       unsigned got = *b.ctaMask.value;
       if (which == Bar::Mma2Tma || which == Bar::Mma2Ld) {
-        bool ok = G() == 2 ? got == 3 : (got == 0 || got == 1);
+        // With one CTA, mask 1 (this CTA) means the same as 0.
+        bool ok = got == w.ctaMask || (w.ctaMask == 0 && got == 1);
         if (!ok)
           error(b.ctaMask.loc,
                 path + ".cta_mask " + str(got) + ": " +
@@ -526,6 +529,7 @@ private:
   const CheckOptions &options;
   bool rolesOk = false;
   const RoleSpec *producer = nullptr, *mma = nullptr, *writeback = nullptr;
+  const KernelPlan plan = derivePlan(spec, Declarations::Ignore);
 };
 
 } // namespace

@@ -22,24 +22,6 @@ unsigned Kernel::threadsPerBlock() const {
   return warps * 32;
 }
 
-unsigned Kernel::sharedMemBytes() const {
-  // Every SMEM buffer starts 1024-byte aligned (128B-swizzle atoms repeat
-  // every 1024 bytes); barriers follow; 1024 bytes of slack let the kernel
-  // align the dynamic shared memory base itself.
-  unsigned bytes = 0;
-  for (const Buffer &buf : buffers) {
-    if (buf.space != MemSpace::Shared)
-      continue;
-    bytes += (buf.totalBytes() + 1023) / 1024 * 1024;
-  }
-  unsigned barrierBytes = 0;
-  for (const Barrier &bar : barriers)
-    if (bar.kind != BarrierKind::Named)
-      barrierBytes += 8 * bar.slots;
-  bytes += (barrierBytes + 127) / 128 * 128;
-  return bytes + 1024;
-}
-
 const Buffer *Kernel::findBuffer(const std::string &name) const {
   return findByName(buffers, name);
 }
@@ -72,15 +54,6 @@ const char *ir::toString(OpKind k) {
   case OpKind::TmaStoreWait: return "tma_store_wait";
   case OpKind::MmaCommitArrive: return "tcgen05_commit";
   case OpKind::LoadAcc: return "load_acc";
-  }
-  return "?";
-}
-
-const char *ir::toString(MemSpace s) {
-  switch (s) {
-  case MemSpace::Shared: return "smem";
-  case MemSpace::Tensor: return "tmem";
-  case MemSpace::Registers: return "regs";
   }
   return "?";
 }

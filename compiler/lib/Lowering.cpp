@@ -1,9 +1,9 @@
 //===- Lowering.cpp - KernelSpec to Kernel IR ------------------------------===//
 //
-// Turns a checked spec into buffers, the barrier protocol between roles and
-// one structured program per role. The protocol is derived here from the
-// roles, consumers and cluster; the checks (Checks.cpp) have already
-// rejected any declared barrier value that disagrees with it.
+// Turns a checked spec into one structured program per role over the
+// buffers and barriers of its plan (KernelPlan.cpp derives the protocol;
+// the checks have already rejected any declared barrier value that
+// disagrees with it).
 //
 // sm_90a protocol (one CTA; with a 2×1 cluster every CTA runs the same):
 //
@@ -54,98 +54,23 @@ public:
   explicit Sm90Lowering(const KernelSpec &spec) : spec(spec) {}
 
   Kernel run() {
-    Kernel k = kernelFromSpec(spec);
-    k.ctaGroup = 1;
+    Kernel k = kernelFromPlan(spec, derivePlan(spec));
     k.mmaM = 64;
     k.mmaN = k.tileN;
     k.mmaK = 16;
     k.epilogueOverlap = spec.epilogue.overlap.value;
-    addBuffers(k);
-    addBarriers(k);
     k.roles.push_back(producerRole(k));
     k.roles.push_back(consumerRole(k));
     return k;
   }
 
 private:
-  unsigned rowsPerConsumer(const Kernel &k) const { return k.tileM / k.consumers; }
   bool multicastB(const Kernel &k) const { return k.clusterM > 1; }
   bool tmaStore() const { return spec.epilogue.store.value == EpilogueStore::Tma; }
 
-  void addBuffers(Kernel &k) const {
-    Buffer a{"smemA", MemSpace::Shared, k.aType, k.tileM, k.tileK, k.depth, 1, 128};
-    Buffer b{"smemB", MemSpace::Shared, k.bType, k.tileN, k.tileK, k.depth, 1, 128};
-    Buffer acc{"acc", MemSpace::Registers, k.accType, rowsPerConsumer(k), k.tileN, 1,
-               k.consumers, 0};
-    k.buffers = {a, b, acc};
-    if (tmaStore()) {
-      // Output staging for one epilogue chunk, in 64-column slabs with 128B
-      // swizzle (the TMA store box is 64 columns wide), one per consumer.
-      Buffer epi{"smemD", MemSpace::Shared, k.dType, rowsPerConsumer(k), k.epilogueChunkN, 1,
-                 k.consumers, 128};
-      k.buffers.push_back(epi);
-    }
-  }
-
-  void addBarriers(Kernel &k) const {
-    const std::string producer = producerName(), consumer = consumerName();
-    unsigned stageBytes = (k.tileM + k.tileN) * k.tileK * sizeInBytes(k.aType);
-    // full: one expect_tx arrival by the producer; completes when all stage
-    // bytes landed, including the B half that the peer CTA multicasts here.
-    Barrier full{barrierName("full", BarrierKind::Tma), BarrierKind::Tma, k.depth, 1,
-                 stageBytes, producer, consumer, 0, 0};
-    // empty: one elected thread per consumer warpgroup, in every CTA that
-    // reads the stage (the multicast source must hear from both).
-    Barrier empty{barrierName("empty", BarrierKind::Mbarrier), BarrierKind::Mbarrier,
-                  k.depth, k.consumers * k.clusterM, 0, consumer, producer, 0, 0};
-    k.barriers = {full, empty};
-    if (tmaStore()) {
-      // One named barrier per consumer warpgroup guards its staging tile.
-      Barrier epi{"epilogue", BarrierKind::Named, k.consumers, 128, 0, consumer,
-                  consumer, 1, 128};
-      k.barriers.push_back(epi);
-    }
-    for (Barrier &bar : k.barriers)
-      applyBarrierDeclaration(bar, declaredBarrier(bar.name));
-  }
-
-  const BarrierSpec *declaredBarrier(const std::string &name) const {
-    for (const BarrierSpec &b : spec.barriers)
-      if (b.name.value == name)
-        return &b;
-    return nullptr;
-  }
-
-  /// The phase a role's cursor over `barrier` starts at: derived unless the
-  /// barrier declaration gives one.
-  unsigned initialPhase(const std::string &barrier, unsigned derived) const {
-    const BarrierSpec *decl = declaredBarrier(barrier);
-    if (decl && decl->initialPhase.given && decl->initialPhase.value)
-      return *decl->initialPhase.value;
-    return derived;
-  }
-
-  /// The declared name for the barrier the protocol calls `role` (spec
-  /// barriers may rename full/empty, e.g. tma2mma/mma2tma as in the seed).
-  std::string barrierName(const std::string &role, BarrierKind kind) const {
-    // Well-known names first (the seed's tma2mma/mma2tma, or full/empty),
-    // then any declared barrier by its direction.
-    static const char *const fullNames[] = {"full", "tma2mma"};
-    static const char *const emptyNames[] = {"empty", "mma2tma"};
-    for (const BarrierSpec &b : spec.barriers)
-      for (const char *known : role == "full" ? fullNames : emptyNames)
-        if (b.name.value == known)
-          return b.name.value;
-    for (const BarrierSpec &b : spec.barriers) {
-      if (b.kind.value == BarrierKind::Named || !b.from.given)
-        continue;
-      bool fromProducer = spec.findRole(b.from.value) == spec.roleDoing(RoleTask::TmaLoad);
-      if (role == "full" && fromProducer)
-        return b.name.value;
-      if (role == "empty" && !fromProducer)
-        return b.name.value;
-    }
-    return role;
+  /// The phase a role's cursor over `which` starts at (the waiter's).
+  static unsigned waiterPhase(const Kernel &k, ProtocolBarrier which) {
+    return k.plan.findBarrier(which)->waiterPhase;
   }
 
   std::string producerName() const {
@@ -170,7 +95,7 @@ private:
     r.registersIncrease = false;
     // Buffers start empty: the producer's first wait on each slot must pass,
     // so its cursor starts at phase 1 (the barrier sits in phase 0).
-    r.states = {{"load", k.depth, initialPhase(empty, 1)}};
+    r.states = {{"load", k.depth, waiterPhase(k, ProtocolBarrier::Empty)}};
 
     Op loadA = makeOp(OpKind::TmaLoad, Exec::Elected);
     loadA.operand = Operand::A;
@@ -209,7 +134,7 @@ private:
     r.ownedWarps = 4 * k.consumers;
     r.registers = specRegisters(spec_, 232);
     r.registersIncrease = true;
-    r.states = {{"read", k.depth, initialPhase(full, 0)}, {"release", k.depth, 0}};
+    r.states = {{"read", k.depth, waiterPhase(k, ProtocolBarrier::Full)}, {"release", k.depth, 0}};
 
     CtaScope releaseScope = multicastB(k) ? CtaScope::Cluster : CtaScope::Local;
     unsigned inFlight = spec.pipeline.mmaInFlight.value;
@@ -255,6 +180,7 @@ private:
   }
 
   void appendEpilogue(const Kernel &k, std::vector<Op> &body) const {
+    const BarrierPlan *epilogue = k.plan.findBarrier(ProtocolBarrier::Epilogue);
     Op store = makeOp(OpKind::StoreAcc);
     store.acc = "acc";
     if (!tmaStore()) {
@@ -264,7 +190,7 @@ private:
     }
     store.buffer = "smemD";
     Op sync = makeOp(OpKind::NamedBarrierSync);
-    sync.barrier = "epilogue";
+    sync.barrier = epilogue->name;
     // The previous tile's TMA store must have finished reading the staging
     // tile before it is overwritten (overlap: that store ran during this
     // tile's main loop).
@@ -290,15 +216,6 @@ private:
 
 } // namespace
 
-unsigned gemmgen::epilogueChunkColumns(const KernelSpec &spec) {
-  if (spec.epilogue.chunkN.value)
-    return spec.epilogue.chunkN.value;
-  // Default: 128 columns (two 64-column TMA boxes) keeps the staging tile
-  // small enough for a 4-stage 128x256 ring within 227 KB.
-  unsigned n = spec.tile.n.value;
-  return n % 128 == 0 ? 128 : n;
-}
-
 Kernel gemmgen::lowerToIR(const KernelSpec &spec) {
   if (spec.target.value == Target::SM100a)
     return lowerToIRSm100(spec);
@@ -319,7 +236,12 @@ KernelABI gemmgen::deriveKernelABI(const Kernel &k) {
   abi.tileM = k.tileM;
   abi.tileN = k.tileN;
   abi.tileK = k.tileK;
-  abi.persistent = k.schedule.kind == SchedulerKind::Persistent;
+  abi.persistent = k.plan.schedule.kind == SchedulerKind::Persistent;
+  abi.unitRows = k.plan.schedule.unitRows;
+  abi.unitCols = k.plan.schedule.unitCols;
+  abi.ctasPerUnit = k.plan.schedule.ctasPerUnit;
+  abi.raster = k.plan.schedule.raster;
+  abi.group = k.plan.schedule.group;
   // 128B swizzle: 64 16-bit elements per box row.
   abi.boxA = {k.tileK, k.tileM, 128};
   abi.boxB = {k.tileK, k.tileN / k.clusterM, 128};

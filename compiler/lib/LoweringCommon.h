@@ -1,15 +1,14 @@
 //===- LoweringCommon.h - Helpers shared by the target lowerings -*- C++ -*-===//
 //
-// Internal to compiler/lib: the op builders that keep role programs readable,
-// the kernel fields every target copies from the spec, and how a declared
-// barrier overrides a derived one.
+// Internal to compiler/lib: the op builders that keep role programs readable
+// and the kernel fields every target takes from the spec and its plan.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMMGEN_LIB_LOWERINGCOMMON_H
 #define GEMMGEN_LIB_LOWERINGCOMMON_H
 
 #include "gemmgen/IR.h"
-#include "gemmgen/Lowering.h"
+#include "gemmgen/KernelPlan.h"
 #include "gemmgen/Spec.h"
 
 #include <string>
@@ -36,50 +35,53 @@ inline ir::Op advance(const std::string &state) {
   return op;
 }
 
-/// The kernel fields that come straight from the spec (name, target, types,
-/// tile, cluster, depth, consumers, schedule, epilogue chunk). Each target
-/// sets its MMA shape, cta_group and epilogue overlap itself.
-inline ir::Kernel kernelFromSpec(const KernelSpec &spec) {
+/// An IR barrier array: the plan's barrier (declared values applied).
+inline ir::Barrier barrierFromPlan(const BarrierPlan &p) {
+  ir::Barrier b;
+  b.name = p.name;
+  b.kind = p.kind;
+  b.slots = p.slots;
+  b.arriveCount = p.arrivals;
+  b.txBytes = p.txBytes;
+  b.signaller = p.signaller;
+  b.waiter = p.waiter;
+  if (p.kind == BarrierKind::Named) {
+    b.namedId = p.namedId;
+    b.namedThreads = p.arrivals;
+  }
+  b.offset = p.offset;
+  return b;
+}
+
+/// The kernel fields that come from the spec and its plan (name, target,
+/// types, tile, cluster, depth, consumers, schedule, epilogue chunk, TMEM,
+/// buffers, barriers). Each target sets its MMA shape and epilogue overlap.
+inline ir::Kernel kernelFromPlan(const KernelSpec &spec, KernelPlan plan) {
   ir::Kernel k;
   k.name = spec.kernel.value;
   k.sourcePath = spec.path;
-  k.target = spec.target.value;
+  k.target = plan.target;
   k.aType = spec.types.a.value;
   k.bType = spec.types.b.value;
   k.dType = spec.types.d.value;
   k.accType = spec.types.accumulate.value;
-  k.tileM = spec.tile.m.value;
-  k.tileN = spec.tile.n.value;
-  k.tileK = spec.tile.k.value;
-  k.clusterM = spec.cluster.m.value;
-  k.clusterN = spec.cluster.n.value;
-  k.depth = spec.pipeline.depth.value;
-  k.consumers = spec.consumers.value;
-  k.schedule = {spec.scheduler.kind.value, spec.scheduler.raster.value,
-                spec.scheduler.group.value};
-  k.epilogueChunkN = epilogueChunkColumns(spec);
+  k.tileM = plan.tileM;
+  k.tileN = plan.tileN;
+  k.tileK = plan.tileK;
+  k.clusterM = plan.clusterM;
+  k.clusterN = plan.clusterN;
+  k.ctaGroup = plan.ctaGroup;
+  k.depth = plan.depth;
+  k.consumers = plan.consumers;
+  k.schedule = {plan.schedule.kind, plan.schedule.raster, plan.schedule.group};
+  k.epilogueChunkN = plan.epilogueChunkN;
+  k.tmemColumns = plan.tmemColumns;
+  k.tmemColumnsPerConsumer = plan.tmemColumnsPerConsumer;
+  k.buffers = plan.buffers;
+  for (const BarrierPlan &b : plan.barriers)
+    k.barriers.push_back(barrierFromPlan(b));
+  k.plan = std::move(plan);
   return k;
-}
-
-/// Declared barrier values replace derived ones. On the normal path the
-/// checks have rejected any declaration that disagrees with the protocol;
-/// with protocol checks off (`gemmgen simulate --no-protocol-checks`) this is
-/// how a deliberately wrong protocol reaches the simulator.
-inline void applyBarrierDeclaration(ir::Barrier &bar, const BarrierSpec *decl) {
-  if (!decl)
-    return;
-  if (decl->slots.given && decl->slots.value)
-    bar.slots = *decl->slots.value;
-  if (decl->arrivals.given && decl->arrivals.value) {
-    if (bar.kind == BarrierKind::Named)
-      bar.namedThreads = *decl->arrivals.value;
-    else
-      bar.arriveCount = *decl->arrivals.value;
-  }
-  if (decl->txBytes.given && decl->txBytes.value)
-    bar.txBytes = *decl->txBytes.value;
-  if (decl->id.given && decl->id.value)
-    bar.namedId = *decl->id.value;
 }
 
 } // namespace gemmgen::lowering

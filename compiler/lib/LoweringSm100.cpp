@@ -46,29 +46,17 @@ Op fence(FenceKind kind, Exec exec = Exec::All) {
   return op;
 }
 
-unsigned nextPow2(unsigned v) {
-  unsigned p = 1;
-  while (p < v)
-    p <<= 1;
-  return p;
-}
-
 class Sm100Lowering {
 public:
   explicit Sm100Lowering(const KernelSpec &spec) : spec(spec) {}
 
   Kernel run() {
-    Kernel k = kernelFromSpec(spec);
-    k.ctaGroup = spec.ctaGroup.value;
+    Kernel k = kernelFromPlan(spec, derivePlan(spec));
     // One tcgen05.mma (kind::f16): M = tile.m per CTA of the pair, N = tile.n.
     k.mmaM = k.tileM * k.ctaGroup;
     k.mmaN = k.tileN;
     k.mmaK = 16;
     k.epilogueOverlap = false; // the seed waits for every TMA store (checked)
-    k.tmemColumnsPerConsumer = tmemColumnsPerConsumer(spec);
-    k.tmemColumns = std::max(32u, nextPow2(k.tmemColumnsPerConsumer * k.consumers));
-    addBuffers(k);
-    addBarriers(k);
     k.roles.push_back(producerRole(k));
     k.roles.push_back(mmaRole(k));
     k.roles.push_back(writebackRole(k));
@@ -87,73 +75,16 @@ private:
   std::string mmaName() const { return roleName(RoleTask::Mma, "mma"); }
   std::string writebackName() const { return roleName(RoleTask::Epilogue, "writeback"); }
 
-  /// The declaration that stands for protocol barrier `which` (the seed's
-  /// name or the classic full/empty), if any.
-  const BarrierSpec *declared(const std::string &which) const {
-    for (const BarrierSpec &b : spec.barriers) {
-      const std::string &n = b.name.value;
-      if (n == which || (which == "tma2mma" && n == "full") ||
-          (which == "mma2tma" && n == "empty"))
-        return &b;
-    }
-    return nullptr;
+  /// The phase a role's cursor over `which` starts at (the waiter's) and
+  /// the CTAs a commit to it reaches: the plan's, declarations applied.
+  static unsigned phase(const Kernel &k, ProtocolBarrier which) {
+    return k.plan.findBarrier(which)->waiterPhase;
   }
-  std::string barrierName(const std::string &which) const {
-    const BarrierSpec *b = declared(which);
-    return b ? b->name.value : which;
-  }
-  unsigned phase(const std::string &which, unsigned derived) const {
-    const BarrierSpec *b = declared(which);
-    if (b && b->initialPhase.given && b->initialPhase.value)
-      return *b->initialPhase.value;
-    return derived;
-  }
-  unsigned ctaMask(const std::string &which, unsigned derived) const {
-    const BarrierSpec *b = declared(which);
-    if (b && b->ctaMask.given && b->ctaMask.value)
-      return *b->ctaMask.value;
-    return derived;
-  }
-
-  void applyDeclaration(Barrier &bar, const std::string &which) const {
-    applyBarrierDeclaration(bar, declared(which));
+  static unsigned ctaMask(const Kernel &k, ProtocolBarrier which) {
+    return k.plan.findBarrier(which)->ctaMask;
   }
 
   // --- objects ---------------------------------------------------------------
-
-  void addBuffers(Kernel &k) const {
-    unsigned bRows = k.tileN / k.ctaGroup;
-    Buffer a{"smemA", MemSpace::Shared, k.aType, k.tileM, k.tileK, k.depth, k.consumers, 128};
-    Buffer b{"smemB", MemSpace::Shared, k.bType, bRows, k.tileK, k.depth, 1, 128};
-    Buffer acc{"acc", MemSpace::Tensor, k.accType, k.tileM, k.tileN, 1, k.consumers, 0};
-    Buffer d{"smemD", MemSpace::Shared, k.dType, k.tileM, k.epilogueChunkN, 1, k.consumers, 128};
-    k.buffers = {a, b, acc, d};
-  }
-
-  void addBarriers(Kernel &k) const {
-    const std::string P = producerName(), M = mmaName(), W = writebackName();
-    unsigned elem = sizeInBytes(k.aType);
-    unsigned bRows = k.tileN / k.ctaGroup;
-    // Both CTAs' A blocks and B halves complete on the leader's barrier.
-    unsigned tx = k.ctaGroup * (k.consumers * k.tileM + bRows) * k.tileK * elem;
-    Barrier tma2mma{barrierName("tma2mma"), BarrierKind::Tma, k.depth, 1, tx, P, M, 0, 0};
-    // One tcgen05.commit per MMA warp per stage.
-    Barrier mma2tma{barrierName("mma2tma"), BarrierKind::Commit, k.depth, k.consumers, 0, M, P,
-                    0, 0};
-    // One slot per consumer: consumer c's accumulator is ready.
-    Barrier mma2ld{barrierName("mma2ld"), BarrierKind::Commit, k.consumers, 1, 0, M, W, 0, 0};
-    // Every writeback thread of every CTA of the pair frees the accumulator.
-    Barrier ld2mma{barrierName("ld2mma"), BarrierKind::Mbarrier, k.consumers, 128 * k.ctaGroup,
-                   0, W, M, 0, 0};
-    // The writeback warpgroup's bar.sync (the seed's warpgroup_sync(10 + c)).
-    Barrier epi{barrierName("epilogue"), BarrierKind::Named, k.consumers, 128, 0, W, W, 10, 128};
-    applyDeclaration(tma2mma, "tma2mma");
-    applyDeclaration(mma2tma, "mma2tma");
-    applyDeclaration(mma2ld, "mma2ld");
-    applyDeclaration(ld2mma, "ld2mma");
-    applyDeclaration(epi, "epilogue");
-    k.barriers = {tma2mma, mma2tma, mma2ld, ld2mma, epi};
-  }
 
   unsigned firstWarp(RoleTask t, unsigned derived) const {
     const RoleSpec *r = roleDoing(t);
@@ -179,7 +110,7 @@ private:
     r.instances = 1;
     r.ownedWarps = 1;
     // The stages start empty: the first wait on mma2tma passes.
-    r.states = {{"tma_ps", k.depth, phase("mma2tma", 1)}};
+    r.states = {{"tma_ps", k.depth, phase(k, ProtocolBarrier::Empty)}};
 
     Op wait = makeOp(OpKind::Wait, Exec::Elected);
     wait.barrier = empty.name;
@@ -216,7 +147,6 @@ private:
     const Barrier &full = k.barriers[0], &empty = k.barriers[1], &ready = k.barriers[2],
                   &freed = k.barriers[3];
     bool pair = k.ctaGroup > 1;
-    unsigned mask = pair ? (1u << k.ctaGroup) - 1 : 0;
     Role r;
     r.name = mmaName();
     r.tasks = {RoleTask::Mma};
@@ -225,8 +155,8 @@ private:
     r.instances = k.consumers;
     r.ownedWarps = k.consumers;
     r.leaderCtaOnly = pair;
-    r.states = {{"mma_ps", k.depth, phase("tma2mma", 0)},
-                {"ld_ps", 1, phase("ld2mma", 1)}};
+    r.states = {{"mma_ps", k.depth, phase(k, ProtocolBarrier::Full)},
+                {"ld_ps", 1, phase(k, ProtocolBarrier::AccFree)}};
 
     Op waitFree = makeOp(OpKind::Wait, Exec::Elected);
     waitFree.barrier = freed.name;
@@ -243,12 +173,12 @@ private:
     Op release = makeOp(OpKind::MmaCommitArrive, Exec::Elected);
     release.barrier = empty.name;
     release.state = "mma_ps";
-    release.ctaMask = ctaMask("mma2tma", mask);
+    release.ctaMask = ctaMask(k, ProtocolBarrier::Empty);
     Op done = makeOp(OpKind::MmaCommitArrive, Exec::Elected);
     done.barrier = ready.name;
     done.state = "ld_ps";
     done.slotIsInstance = true;
-    done.ctaMask = ctaMask("mma2ld", mask);
+    done.ctaMask = ctaMask(k, ProtocolBarrier::AccReady);
 
     std::vector<Op> kBody = {waitFull, mma, release, advance("mma_ps")};
     r.body = {loop(OpKind::ForEachTile,
@@ -270,7 +200,7 @@ private:
     r.warpsPerInstance = 4;
     r.instances = k.consumers;
     r.ownedWarps = 4 * k.consumers;
-    r.states = {{"wb_ps", 1, phase("mma2ld", 0)}};
+    r.states = {{"wb_ps", 1, phase(k, ProtocolBarrier::AccReady)}};
 
     Op wait = makeOp(OpKind::Wait);
     wait.barrier = ready.name;
@@ -320,12 +250,6 @@ private:
 };
 
 } // namespace
-
-unsigned gemmgen::tmemColumnsPerConsumer(const KernelSpec &spec) {
-  if (spec.tmemColumns.value)
-    return spec.tmemColumns.value;
-  return std::max(32u, nextPow2(spec.tile.n.value));
-}
 
 Kernel gemmgen::lowerToIRSm100(const KernelSpec &spec) {
   assert(spec.target.value == Target::SM100a);

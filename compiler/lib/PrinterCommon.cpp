@@ -1,6 +1,9 @@
 //===- PrinterCommon.cpp - Pieces every target printer emits --------------===//
 #include "gemmgen/PrinterCommon.h"
 
+#include "gemmgen/DeviceHeaders.h"
+#include "gemmgen/device/tile_schedule.cuh"
+
 #include <string>
 
 using namespace gemmgen;
@@ -24,14 +27,35 @@ void gemmgen::emitDeviceHeader(CodeEmitter &e, const EmitOptions &opts, llvm::St
                                llvm::StringRef text, llvm::StringRef ns) {
   if (opts.debugHangs)
     e.line("#define GEMMGEN_DEBUG_HANGS 1");
-  if (opts.standalone) {
-    e.comment("---- gemmgen/device/" + header + " (inlined by --standalone) ----");
-    e.raw(text);
-    e.comment("---- end of gemmgen/device/" + header + " ----");
-  } else {
-    e.line("#include \"gemmgen/device/" + header + "\"");
+  struct {
+    llvm::StringRef header, text;
+  } headers[] = {{header, text}, {"tile_schedule.cuh", tileScheduleDeviceHeader()}};
+  for (const auto &h : headers) {
+    if (opts.standalone) {
+      e.comment("---- gemmgen/device/" + h.header + " (inlined by --standalone) ----");
+      e.raw(h.text);
+      e.comment("---- end of gemmgen/device/" + h.header + " ----");
+    } else {
+      e.line("#include \"gemmgen/device/" + h.header + "\"");
+    }
   }
   e.blank();
   e.line("using namespace " + ns + ";");
+  e.line("using namespace gemmgen::schedule;");
   e.blank();
+}
+
+// The printers name the header's constants; their values are RasterOrder's.
+static_assert(int(RasterOrder::AlongM) == schedule::RASTER_ALONG_M &&
+                  int(RasterOrder::AlongN) == schedule::RASTER_ALONG_N &&
+                  int(RasterOrder::Hilbert) == schedule::RASTER_HILBERT,
+              "tile_schedule.cuh's rasters are gemmgen::RasterOrder's");
+
+const char *gemmgen::scheduleRasterName(RasterOrder r) {
+  switch (r) {
+  case RasterOrder::AlongM: return "RASTER_ALONG_M";
+  case RasterOrder::AlongN: return "RASTER_ALONG_N";
+  case RasterOrder::Hilbert: return "RASTER_HILBERT";
+  }
+  return "RASTER_ALONG_M";
 }

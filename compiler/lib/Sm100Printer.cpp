@@ -109,6 +109,8 @@ private:
            ";         // epilogue.chunk_n: columns per writeback round [EPI_N]");
     e.line("constexpr int GROUP = " + str(k.schedule.group) +
            ";          // scheduler.group: tiles per L2 group [l2_group_size]");
+    e.line("constexpr int RASTER = " + std::string(scheduleRasterName(k.schedule.raster)) +
+           ";  // scheduler.raster: tile order (gemmgen/device/tile_schedule.cuh)");
     e.line("constexpr int THREADS = " + str(k.threadsPerBlock()) + ";       // every role's warps");
     e.line("constexpr int ELEM = " +
            std::string(k.aType == ScalarType::BF16 ? "ELEM_BF16" : "ELEM_F16") +
@@ -130,7 +132,7 @@ private:
            writeback().name + ": warpgroup c (from here) writes back consumer c");
     e.line("constexpr int ALLOC_WARP = 0;  // allocates and frees TMEM (the seed's warpgroup 0, warp 0)");
     e.blank();
-    e.comment("---- shared memory layout (bytes from the 1024-aligned base) ----");
+    e.comment("---- shared memory layout (the kernel plan's: bytes from the 1024-aligned base) ----");
     e.line("constexpr u32 A_BLOCK_BYTES = " + str(a->bytesPerStage()) + ";  // BM x BK x 2: one consumer's A block");
     e.line("constexpr u32 A_STAGE_BYTES = CONSUMERS * A_BLOCK_BYTES;");
     e.line("constexpr u32 B_STAGE_BYTES = " + str(b->bytesPerStage()) + ";  // B_ROWS x BK x 2");
@@ -138,24 +140,22 @@ private:
     e.line("constexpr u32 D_STAGE_BYTES = " + str(d->bytesPerStage()) + ";  // BM x EPI_N x 2: one consumer's staging");
     e.line("constexpr u32 STAGE_TX_BYTES = " + str(full.txBytes) +
            ";  // " + full.name + ": bytes of both CTAs' loads per stage");
-    e.line("constexpr u32 SMEM_A = 0;");
-    e.line("constexpr u32 SMEM_B = SMEM_A + STAGES * A_STAGE_BYTES;");
-    e.line("constexpr u32 SMEM_D = SMEM_B + STAGES * B_STAGE_BYTES;");
-    e.line("constexpr u32 SMEM_BARRIERS = SMEM_D + CONSUMERS * D_STAGE_BYTES;");
-    std::string offset = "SMEM_BARRIERS";
+    e.line("constexpr u32 SMEM_A = " + str(a->offset) + ";  // smemA[STAGES][CONSUMERS]");
+    e.line("constexpr u32 SMEM_B = " + str(b->offset) + ";  // smemB[STAGES]");
+    e.line("constexpr u32 SMEM_D = " + str(d->offset) + ";  // smemD[CONSUMERS]");
     for (const Barrier &bar : k.barriers) {
       if (bar.kind == BarrierKind::Named)
         continue;
       std::string N = upper(bar.name);
-      e.line("constexpr u32 SMEM_" + N + "_BAR = " + offset + ";  // " + bar.name + "[" +
+      e.line("constexpr u32 SMEM_" + N + "_BAR = " + str(bar.offset) + ";  // " + bar.name + "[" +
              str(bar.slots) + "] (" + toString(bar.kind) + "): " + bar.signaller + " -> " +
              bar.waiter);
       e.line("constexpr int " + N + "_SLOTS = " + str(bar.slots) + ";");
       e.line("constexpr u32 " + N + "_ARRIVALS = " + str(bar.arriveCount) + ";");
-      offset = "SMEM_" + N + "_BAR + 8 * " + N + "_SLOTS";
     }
-    e.line("constexpr u32 SMEM_TMEM_SLOT = " + offset + ";  // the address tcgen05.alloc writes");
-    e.line("constexpr u32 SMEM_USED = " + str(k.sharedMemBytes() - 1024) +
+    e.line("constexpr u32 SMEM_TMEM_SLOT = " + str(k.plan.tmemSlotOffset) +
+           ";  // the address tcgen05.alloc writes");
+    e.line("constexpr u32 SMEM_USED = " + str(k.plan.sharedMemUsed) +
            ";  // launch size minus the 1024 bytes of alignment slack");
     e.comment("The dynamic SMEM base is at least 16-byte aligned, so at least 16 bytes of the slack");
     e.comment("remain after aligning it to 1024: the TMEM address slot always fits.");
@@ -191,64 +191,8 @@ private:
       e.line("phase ^= 1u;");
     }
     e.blank();
-    emitScheduler();
-    e.blank();
     e.line("} // namespace");
     e.blank();
-  }
-
-  /// The persistent scheduler's tile order over cluster tiles (the seed's
-  /// ClusterPersistentScheduler2D with l2_group_size).
-  void emitScheduler() {
-    e.comment("Persistent tile order: maps a cluster-tile index to its (m, n) coordinates.");
-    switch (k.schedule.raster) {
-    case RasterOrder::AlongM:
-      e.comment("Grouped raster: GROUP tile rows at a time, walking down M inside a group.");
-      break;
-    case RasterOrder::AlongN:
-      e.comment("Grouped raster: GROUP tile columns at a time, walking along N inside a group.");
-      break;
-    case RasterOrder::Hilbert:
-      e.comment("Hilbert curve over the tile grid (padded to a power of two, holes skipped).");
-      break;
-    }
-    CodeEmitter::Block fn(e, "__device__ __forceinline__ void tile_coords(int tile, int tiles_m, "
-                             "int tiles_n, int& tm, int& tn)");
-    if (k.schedule.raster == RasterOrder::Hilbert) {
-      e.line("int n = 1;");
-      e.line("while (n < tiles_m || n < tiles_n) n <<= 1;");
-      e.line("int x = 0, y = 0, t = tile;");
-      {
-        CodeEmitter::Block loop(e, "for (int s = 1; s < n; s <<= 1)");
-        e.line("const int rx = 1 & (t / 2);");
-        e.line("const int ry = 1 & (t ^ rx);");
-        {
-          CodeEmitter::Block rot(e, "if (ry == 0)");
-          {
-            CodeEmitter::Block flip(e, "if (rx == 1)");
-            e.line("x = s - 1 - x;");
-            e.line("y = s - 1 - y;");
-          }
-          e.line("const int tmp = x; x = y; y = tmp;");
-        }
-        e.line("x += s * rx;");
-        e.line("y += s * ry;");
-        e.line("t /= 4;");
-      }
-      e.line("tm = x;");
-      e.line("tn = y;");
-      return;
-    }
-    bool alongM = k.schedule.raster == RasterOrder::AlongM;
-    std::string major = alongM ? "tiles_m" : "tiles_n", minor = alongM ? "tiles_n" : "tiles_m";
-    std::string outMajor = alongM ? "tm" : "tn", outMinor = alongM ? "tn" : "tm";
-    e.line("const int per_group = GROUP * " + minor + ";");
-    e.line("const int group = tile / per_group;");
-    e.line("const int first = group * GROUP;");
-    e.line("const int rows = min(" + major + " - first, GROUP);");
-    e.line("const int in_group = tile - group * per_group;");
-    e.line(outMajor + " = first + in_group % rows;");
-    e.line(outMinor + " = in_group / rows;");
   }
 
   // --- the kernel ------------------------------------------------------------
@@ -279,13 +223,7 @@ private:
     e.comment("---- tile bookkeeping shared by every role ----");
     e.line("const int tiles_m = (M + CLUSTER_TILE_M - 1) / CLUSTER_TILE_M;");
     e.line("const int tiles_n = (N + BN - 1) / BN;");
-    if (k.schedule.raster == RasterOrder::Hilbert) {
-      e.line("int hilbert_side = 1;");
-      e.line("while (hilbert_side < tiles_m || hilbert_side < tiles_n) hilbert_side <<= 1;");
-      e.line("const int tiles = hilbert_side * hilbert_side;");
-    } else {
-      e.line("const int tiles = tiles_m * tiles_n;");
-    }
+    e.line("const int tiles = tile_slots<RASTER, GROUP>(tiles_m, tiles_n);  // the schedule's walk");
     e.line("const int k_blocks = (K + BK - 1) / BK;");
     e.line("const int cluster_id = blockIdx.x / CTA_GROUP;  // [bx // CTA_GROUP]");
     e.line("const int clusters = gridDim.x / CTA_GROUP;");
@@ -513,9 +451,8 @@ private:
     e.comment("persistent loop over cluster tiles [while tile_scheduler.valid()]");
     CodeEmitter::Block loop(e, "for (int tile = cluster_id; tile < tiles; tile += clusters)", "tile");
     e.line("int tile_m, tile_n;  // [m_idx, n_idx]");
-    e.line("tile_coords(tile, tiles_m, tiles_n, tile_m, tile_n);");
-    if (k.schedule.raster == RasterOrder::Hilbert)
-      e.line("if (tile_m >= tiles_m || tile_n >= tiles_n) continue;  // outside the grid");
+    e.line("if (!tile_coords<RASTER, GROUP>(tile, tiles_m, tiles_n, tile_m, tile_n)) continue;  // "
+           "a Hilbert hole");
     emitOps(op.body);
   }
 

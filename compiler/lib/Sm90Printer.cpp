@@ -84,37 +84,36 @@ private:
     e.line("constexpr int CONSUMERS = " + str(k.consumers) + ";     // consumer warpgroups");
     e.line("constexpr int CLUSTER_M = " + str(k.clusterM) + ";     // CTAs per cluster along M (share B)");
     e.line("constexpr int GROUP = " + str(k.schedule.group) + ";         // scheduler.group: tiles per L2 group");
+    e.line("constexpr int RASTER = " + std::string(scheduleRasterName(k.schedule.raster)) +
+           ";  // scheduler.raster: tile order (gemmgen/device/tile_schedule.cuh)");
     e.line("constexpr int WG_ROWS = BM / CONSUMERS;  // rows of the tile per consumer warpgroup");
     e.line("constexpr int WG_MMAS = WG_ROWS / 64;    // m64 wgmmas per k16 step per warpgroup");
     e.line("constexpr int THREADS = " + str(k.threadsPerBlock()) + ";  // producer warpgroup + consumers");
     e.line("constexpr int ELEM = " + std::string(k.aType == ScalarType::BF16 ? "ELEM_BF16" : "ELEM_F16") +
            ";  // types.a/b/d: " + toString(k.aType));
     e.blank();
-    e.comment("---- shared memory layout (bytes from the 1024-aligned base) ----");
+    e.comment("---- shared memory layout (the kernel plan's: bytes from the 1024-aligned base) ----");
     e.line("constexpr u32 A_STAGE_BYTES = " + str(a->bytesPerStage()) + ";  // BM x BK x 2");
     e.line("constexpr u32 B_STAGE_BYTES = " + str(b->bytesPerStage()) + ";  // BN x BK x 2");
     e.line("constexpr u32 B_PART_ROWS = BN / CLUSTER_M;  // B rows each CTA of the cluster loads");
     e.line("constexpr u32 STAGE_TX_BYTES = " + str(full.txBytes) +
            ";  // full barrier: bytes landing per stage, peers' multicast included");
-    e.line("constexpr u32 SMEM_A = 0;");
-    e.line("constexpr u32 SMEM_B = SMEM_A + STAGES * A_STAGE_BYTES;");
+    e.line("constexpr u32 SMEM_A = " + str(a->offset) + ";  // smemA[STAGES]");
+    e.line("constexpr u32 SMEM_B = " + str(b->offset) + ";  // smemB[STAGES]");
     if (d) {
       e.line("constexpr int EPI_COLS = " + str(k.epilogueChunkN) +
              ";   // epilogue.chunk_n: output columns staged per chunk");
       e.line("constexpr u32 D_SLAB_BYTES = WG_ROWS * 128;  // 64 output columns x WG_ROWS rows, swizzled");
       e.line("constexpr u32 D_STAGE_BYTES = " + str(d->bytesPerStage()) +
              ";  // one consumer's staging chunk");
-      e.line("constexpr u32 SMEM_D = SMEM_B + STAGES * B_STAGE_BYTES;");
-      e.line("constexpr u32 SMEM_BARRIERS = SMEM_D + CONSUMERS * D_STAGE_BYTES;");
-    } else {
-      e.line("constexpr u32 SMEM_BARRIERS = SMEM_B + STAGES * B_STAGE_BYTES;");
+      e.line("constexpr u32 SMEM_D = " + str(d->offset) + ";  // smemD[CONSUMERS]");
     }
-    e.line("constexpr u32 SMEM_" + llvm::StringRef(full.name).upper() +
-           "_BAR = SMEM_BARRIERS;                 // " + full.name + "[STAGES]: " +
+    e.line("constexpr u32 SMEM_" + llvm::StringRef(full.name).upper() + "_BAR = " +
+           str(full.offset) + ";  // " + full.name + "[" + str(full.slots) + "]: " +
            full.signaller + " -> " + full.waiter);
-    e.line("constexpr u32 SMEM_" + llvm::StringRef(empty.name).upper() + "_BAR = SMEM_BARRIERS + 8 * " +
-           str(full.slots) + ";  // " + empty.name + "[STAGES]: " + empty.signaller + " -> " +
-           empty.waiter);
+    e.line("constexpr u32 SMEM_" + llvm::StringRef(empty.name).upper() + "_BAR = " +
+           str(empty.offset) + ";  // " + empty.name + "[" + str(empty.slots) + "]: " +
+           empty.signaller + " -> " + empty.waiter);
     e.line("constexpr u32 " + llvm::StringRef(full.name).upper() + "_ARRIVALS = " +
            str(full.arriveCount) + ";   // the producer's expect_tx arrival");
     e.line("constexpr u32 " + llvm::StringRef(empty.name).upper() + "_ARRIVALS = " +
@@ -144,73 +143,8 @@ private:
       e.line("phase ^= 1u;");
     }
     e.blank();
-    emitScheduler();
-    e.blank();
     e.line("} // namespace");
     e.blank();
-  }
-
-  /// The persistent scheduler's tile order. Clusters walk "units" of
-  /// CLUSTER_M vertically adjacent tiles; CTA `rank` of the cluster takes
-  /// tile row unit_m * CLUSTER_M + rank.
-  void emitScheduler() {
-    e.comment("Persistent tile order: maps a unit index to the unit's tile coordinates.");
-    switch (k.schedule.raster) {
-    case RasterOrder::AlongM:
-      e.comment("Grouped raster: GROUP unit rows at a time, walking down M inside a group.");
-      break;
-    case RasterOrder::AlongN:
-      e.comment("Grouped raster: GROUP unit columns at a time, walking along N inside a group.");
-      break;
-    case RasterOrder::Hilbert:
-      e.comment("Hilbert curve over the unit grid (padded to a power of two, holes skipped");
-      e.comment("by the caller): consecutive units share A or B tiles in L2.");
-      break;
-    }
-    CodeEmitter::Block fn(e, "__device__ __forceinline__ void unit_coords(int unit, int units_m, "
-                             "int units_n, int& um, int& un)");
-    switch (k.schedule.raster) {
-    case RasterOrder::AlongM:
-    case RasterOrder::AlongN: {
-      bool alongM = k.schedule.raster == RasterOrder::AlongM;
-      std::string major = alongM ? "units_m" : "units_n";
-      std::string minor = alongM ? "units_n" : "units_m";
-      std::string outMajor = alongM ? "um" : "un", outMinor = alongM ? "un" : "um";
-      e.line("const int per_group = GROUP * " + minor + ";");
-      e.line("const int group = unit / per_group;");
-      e.line("const int first = group * GROUP;");
-      e.line("const int rows = min(" + major + " - first, GROUP);");
-      e.line("const int in_group = unit - group * per_group;");
-      e.line(outMajor + " = first + in_group % rows;");
-      e.line(outMinor + " = in_group / rows;");
-      break;
-    }
-    case RasterOrder::Hilbert:
-      e.line("// d2xy on the smallest power-of-two square holding the grid");
-      e.line("int n = 1;");
-      e.line("while (n < units_m || n < units_n) n <<= 1;");
-      e.line("int x = 0, y = 0, t = unit;");
-      {
-        CodeEmitter::Block loop(e, "for (int s = 1; s < n; s <<= 1)");
-        e.line("const int rx = 1 & (t / 2);");
-        e.line("const int ry = 1 & (t ^ rx);");
-        {
-          CodeEmitter::Block rot(e, "if (ry == 0)");
-          {
-            CodeEmitter::Block flip(e, "if (rx == 1)");
-            e.line("x = s - 1 - x;");
-            e.line("y = s - 1 - y;");
-          }
-          e.line("const int tmp = x; x = y; y = tmp;");
-        }
-        e.line("x += s * rx;");
-        e.line("y += s * ry;");
-        e.line("t /= 4;");
-      }
-      e.line("um = x;");
-      e.line("un = y;");
-      break;
-    }
   }
 
   // --- the kernel ------------------------------------------------------------
@@ -255,16 +189,11 @@ private:
     e.comment("---- tile bookkeeping shared by every role ----");
     e.line("const int tiles_m = (M + BM - 1) / BM;");
     e.line("const int tiles_n = (N + BN - 1) / BN;");
-    e.line("const int units_m = (tiles_m + CLUSTER_M - 1) / CLUSTER_M;");
-    e.line("const int units = units_m * tiles_n;");
+    e.line("const int units_m = (tiles_m + CLUSTER_M - 1) / CLUSTER_M;  // a unit: CLUSTER_M x 1 tiles");
+    e.line("const int unit_slots = tile_slots<RASTER, GROUP>(units_m, tiles_n);  // the schedule's walk");
     e.line("const int k_blocks = (K + BK - 1) / BK;");
     e.line("const int cluster_id = blockIdx.x / CLUSTER_M;");
     e.line("const int clusters = gridDim.x / CLUSTER_M;");
-    if (k.schedule.raster == RasterOrder::Hilbert) {
-      e.line("int hilbert_side = 1;");
-      e.line("while (hilbert_side < units_m || hilbert_side < tiles_n) hilbert_side <<= 1;");
-      e.line("const int unit_slots = hilbert_side * hilbert_side;");
-    }
     e.blank();
     // One if/else branch per role: setmaxnreg needs each warpgroup's role in
     // one branch of a single if/else.
@@ -438,14 +367,11 @@ private:
 
   void emitForEachTile(const Op &op) {
     e.comment("persistent loop: this cluster walks units of CLUSTER_M x 1 tiles");
-    std::string limit = k.schedule.raster == RasterOrder::Hilbert ? "unit_slots" : "units";
-    CodeEmitter::Block loop(e, "for (int unit = cluster_id; unit < " + limit +
-                                   "; unit += clusters)",
+    CodeEmitter::Block loop(e, "for (int unit = cluster_id; unit < unit_slots; unit += clusters)",
                             "tile");
     e.line("int unit_m, unit_n;");
-    e.line("unit_coords(unit, units_m, tiles_n, unit_m, unit_n);");
-    if (k.schedule.raster == RasterOrder::Hilbert)
-      e.line("if (unit_m >= units_m || unit_n >= tiles_n) continue;  // outside the grid");
+    e.line("if (!tile_coords<RASTER, GROUP>(unit, units_m, tiles_n, unit_m, unit_n)) continue;  // "
+           "a Hilbert hole");
     e.line("const int tile_m = unit_m * CLUSTER_M + (int)cta_rank;");
     e.line("const int tile_n = unit_n;");
     ++depthInTileLoop;

@@ -75,6 +75,10 @@ struct DriverApi {
   Status fail(CUresult r, const std::string &what) const;
 };
 
+/// The kernel's dynamic shared memory within the device's opt-in limit (the
+/// one check, at load and before each launch).
+Status checkSharedMemoryFits(const KernelABI &abi, const DeviceInfo &dev);
+
 /// Loads libcuda.so.1 and every entry point (once; thread-safe). On failure
 /// returns ErrorCode::NoDriver with "no CUDA driver/GPU found (...)".
 /// `libraryOverride` (tests) dlopens another file instead, uncached.

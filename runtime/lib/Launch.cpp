@@ -3,14 +3,17 @@
 // Kernel::check runs every pre-launch check with a message that says what is
 // wrong and what TMA needs; Kernel::prepare builds the tensor maps and the
 // grid; Kernel::launch enqueues with cuLaunchKernelEx and the cluster
-// dimension attribute. The persistent grid is
-//   min(CTA tiles with M-tiles rounded up to whole clusters,
-//       co-resident clusters (cuOccupancyMaxActiveClusters, else
-//       SMs rounded down to a cluster multiple) × cluster size).
+// dimension attribute. The persistent grid is the balanced number of the
+// schedule's units over the co-resident clusters (cuOccupancyMaxActiveClusters,
+// else SMs / cluster size), times the cluster size: gemmgen/device/
+// tile_schedule.cuh, the header the kernels walk their tiles with.
 //
 //===----------------------------------------------------------------------===//
 #include "Internal.h"
 
+#include "gemmgen/device/tile_schedule.cuh"
+
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <cstdio>
@@ -36,30 +39,20 @@ unsigned Kernel::gridSize(long long M, long long N) const {
   if (!impl_ || M <= 0 || N <= 0)
     return 0;
   const KernelABI &abi = impl_->abi;
-  long long tilesM = (M + abi.tileM - 1) / abi.tileM;
-  long long tilesN = (N + abi.tileN - 1) / abi.tileN;
-  long long clusterTilesM = (tilesM + abi.clusterM - 1) / abi.clusterM;
-  long long total = clusterTilesM * abi.clusterM * tilesN;
+  // The schedule's units (loadKernel refused an ABI without them).
+  long long unitRows = abi.unitRows, unitCols = abi.unitCols, perUnit = abi.ctasPerUnit;
+  long long units = ((M + unitRows - 1) / unitRows) * ((N + unitCols - 1) / unitCols);
   if (!abi.persistent)
-    return (unsigned)std::min<long long>(total, INT_MAX / abi.clusterM * abi.clusterM);
+    return (unsigned)std::min<long long>(units * perUnit, INT_MAX / perUnit * perUnit);
   long long resident = impl_->maxActiveClusters > 0
-                           ? (long long)impl_->maxActiveClusters * abi.clusterM
-                           : (long long)(impl_->rt->info.smCount / abi.clusterM) * abi.clusterM;
-  if (resident <= 0)
-    resident = abi.clusterM;
-  if (total <= resident)
-    return (unsigned)total;
-  // Balanced persistent grid: the fewest clusters that finish in the same
-  // number of waves as a full grid (4096^3 with 128x256 tiles: 512 tiles on
-  // 132 SMs is 4 waves either way, so 128 CTAs do it and 4 SMs stay idle,
-  // leaving power headroom to the others). GEMMGEN_BALANCED_GRID=0 turns it off.
+                           ? (long long)impl_->maxActiveClusters
+                           : (long long)(impl_->rt->info.smCount / perUnit);
+  // Balanced persistent grid (tile_schedule.cuh); GEMMGEN_BALANCED_GRID=0
+  // turns it off: then every resident cluster is launched.
   const char *balanced = std::getenv("GEMMGEN_BALANCED_GRID");
   if (balanced && std::string(balanced) == "0")
-    return (unsigned)resident;
-  long long units = total / abi.clusterM, residentClusters = resident / abi.clusterM;
-  long long waves = (units + residentClusters - 1) / residentClusters;
-  long long clusters = (units + waves - 1) / waves;
-  return (unsigned)(clusters * abi.clusterM);
+    return (unsigned)(std::min(units, std::max(resident, 1LL)) * perUnit);
+  return (unsigned)(schedule::balanced_grid_clusters(units, resident) * perUnit);
 }
 
 static std::string hexPtr(CUdeviceptr p) {
@@ -120,11 +113,18 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
       return invalid(who + "device pointer " + hexPtr(op.ptr) +
                      " is not 16-byte aligned; TMA needs 16-byte aligned global addresses");
   }
-  if ((int)abi.sharedMemBytes > dev.maxSmemOptinBytes)
-    return invalid("this kernel needs " + std::to_string(abi.sharedMemBytes) +
-                   " bytes of dynamic shared memory per block; this GPU allows at most " +
-                   std::to_string(dev.maxSmemOptinBytes) + " (opt-in)");
-  return Status::success();
+  return checkSharedMemoryFits(abi, dev);
+}
+
+Status gemmgen::checkSharedMemoryFits(const KernelABI &abi, const DeviceInfo &dev) {
+  if ((int)abi.sharedMemBytes <= dev.maxSmemOptinBytes)
+    return Status::success();
+  return Status::error(ErrorCode::InvalidArgument,
+                       "kernel '" + abi.kernelName + "' needs " +
+                           std::to_string(abi.sharedMemBytes) +
+                           " bytes of dynamic shared memory per block; this GPU allows at "
+                           "most " + std::to_string(dev.maxSmemOptinBytes) +
+                           " (opt-in); use fewer pipeline stages or a smaller tile");
 }
 
 Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &a) const {

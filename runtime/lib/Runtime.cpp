@@ -294,16 +294,14 @@ Expected<Kernel> Runtime::loadKernel(const std::string &source, const KernelABI 
                              ": the runtime launches clusters along M only (cluster.n = 1)");
   if (Status s = checkKernelName(abi.kernelName); !s)
     return s;
-  if (abi.threadsPerBlock == 0 || abi.tileM == 0 || abi.tileN == 0)
+  if (abi.threadsPerBlock == 0 || abi.tileM == 0 || abi.tileN == 0 || abi.unitRows == 0 ||
+      abi.unitCols == 0 || abi.ctasPerUnit == 0)
     return Status::error(ErrorCode::InvalidArgument,
-                         "kernel ABI of '" + abi.kernelName + "' is incomplete (threads or tile is 0)");
-  if ((int)abi.sharedMemBytes > impl_->info.maxSmemOptinBytes)
-    return Status::error(ErrorCode::InvalidArgument,
-                         "kernel '" + abi.kernelName + "' needs " +
-                             std::to_string(abi.sharedMemBytes) +
-                             " bytes of dynamic shared memory per block; this GPU allows at "
-                             "most " + std::to_string(impl_->info.maxSmemOptinBytes) +
-                             " (opt-in); use fewer pipeline stages or a smaller tile");
+                         "kernel ABI of '" + abi.kernelName +
+                             "' is incomplete (threads, tile or schedule unit is 0); take it "
+                             "from deriveKernelABI()");
+  if (Status s = checkSharedMemoryFits(abi, impl_->info); !s)
+    return s;
 
   CubinResult compiled;
   auto m = compileAndLoad(impl_, source, abi.kernelName + ".cu", targetArch(abi.target),

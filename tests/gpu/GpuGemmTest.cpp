@@ -103,22 +103,29 @@ struct Gpu {
     if (it != kernels.end())
       return it->second;
     if (name == kProto) {
-      // The prototype's constants (tools/proto/ws_gemm_sm90.cu defaults):
-      // bf16, 128×256×64, 4 stages, 2 consumers, 2×1 cluster.
+      // The prototype (tools/proto/ws_gemm_sm90.cu defaults) is the kernel
+      // of this spec written by hand: its launch contract is the spec's
+      // plan (shared memory, boxes, threads, grid), not numbers kept here.
       std::ifstream f(sourceDir() / "tools/proto/ws_gemm_sm90.cu");
       std::stringstream ss;
       ss << f.rdbuf();
-      KernelABI abi;
-      abi.kernelName = "gemmgen_ws_gemm_sm90";
-      abi.target = Target::SM90a;
-      abi.aType = abi.bType = abi.dType = ScalarType::BF16;
-      abi.threadsPerBlock = 384;
-      abi.sharedMemBytes = 4 * 128 * 64 * 2 + 4 * 256 * 64 * 2 + 2 * 64 * 128 * 2 + 2 * 4 * 8 + 1024;
-      abi.clusterM = 2;
-      abi.tileM = 128, abi.tileN = 256, abi.tileK = 64;
-      abi.boxA = {64, 128, 128};
-      abi.boxB = {64, 128, 128};
-      abi.boxD = {64, 64, 128};
+      DiagnosticEngine diags(nullptr);
+      auto spec = compileSpecText(R"(kernel: gemmgen_ws_gemm_sm90
+types: { a: bf16, b: bf16, d: bf16, accumulate: f32 }
+tile: { m: 128, n: 256, k: 64 }
+cluster: { m: 2, n: 1 }
+pipeline: { depth: 4, mma_in_flight: 1 }
+consumers: 2
+roles:
+  producer: { warps: 1, registers: 40, does: tma_load }
+  consumer: { warpgroups: 2, registers: 232, does: [mma, epilogue] }
+)",
+                                  "proto.yaml", EmitOptions{}, diags);
+      if (!spec)
+        return kernels.emplace(name, Status::error(ErrorCode::InvalidArgument,
+                                                   "the prototype's spec does not compile"))
+            .first->second;
+      KernelABI abi = spec->abi;
       return kernels.emplace(name, rt->loadKernel(ss.str(), abi)).first->second;
     }
     return kernels.emplace(name, rt->compileFile((specsDir() / name).string())).first->second;

@@ -1,6 +1,7 @@
-//===- ChecksTest.cpp - checkSpec and sharedMemoryBytes -------------------===//
+//===- ChecksTest.cpp - checkSpec and the plan's shared-memory budget -----===//
 #include "gemmgen/Checks.h"
 #include "gemmgen/IR.h"
+#include "gemmgen/KernelPlan.h"
 #include "gemmgen/Lowering.h"
 #include "gemmgen/Parser.h"
 
@@ -67,41 +68,19 @@ TEST(Checks, LadderSpecsPassWithoutWarnings) {
   }
 }
 
-TEST(Checks, SharedMemoryBytesFollowsTheLoweringLayout) {
+TEST(Checks, PlanSharedMemoryBytesFollowTheLayout) {
   // 4 × 16 KB A + 4 × 16 KB B + 32 KB staging + 64 B barriers (-> 128) + 1 KB slack
-  EXPECT_EQ(sharedMemoryBytes(parsed("kernel: k\n" + kRoles1)), 164992u);
+  EXPECT_EQ(derivePlan(parsed("kernel: k\n" + kRoles1)).sharedMemBytes, 164992u);
   // 03: 4 × 16 KB A + 4 × 32 KB B + 32 KB staging (128 rows × 128-column chunk) + 128 + 1024
-  EXPECT_EQ(sharedMemoryBytes(parsed("kernel: k\ntile: { n: 256 }\nconsumers: 2\n" + kRoles2)),
+  EXPECT_EQ(derivePlan(parsed("kernel: k\ntile: { n: 256 }\nconsumers: 2\n" + kRoles2)).sharedMemBytes,
             230528u);
   // The same with the whole tile staged at once.
-  EXPECT_EQ(sharedMemoryBytes(parsed("kernel: k\ntile: { n: 256 }\nconsumers: 2\n"
-                                     "epilogue: { chunk_n: 256 }\n" + kRoles2)),
+  EXPECT_EQ(derivePlan(parsed("kernel: k\ntile: { n: 256 }\nconsumers: 2\n"
+                                     "epilogue: { chunk_n: 256 }\n" + kRoles2)).sharedMemBytes,
             263296u);
   // No staging tile with direct stores.
-  EXPECT_EQ(sharedMemoryBytes(parsed("kernel: k\nepilogue: { store: direct }\n" + kRoles1)),
+  EXPECT_EQ(derivePlan(parsed("kernel: k\nepilogue: { store: direct }\n" + kRoles1)).sharedMemBytes,
             164992u - 32768u);
-}
-
-TEST(Checks, SharedMemoryBytesAgreesWithTheLoweredKernel) {
-  // What the checks budget must be what the lowering allocates.
-  std::vector<std::string> texts;
-  for (const char *name : {"01_ws_1consumer", "02_ws_cluster2", "03_ws_2consumers",
-                           "04_ws_2consumers_bf16"}) {
-    DiagnosticEngine engine(nullptr);
-    auto spec = parseSpecFile(std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/" + name + ".yaml",
-                              engine);
-    ASSERT_TRUE(spec && checkSpec(*spec, engine)) << name;
-    EXPECT_EQ(sharedMemoryBytes(*spec), lowerToIR(*spec).sharedMemBytes()) << name;
-  }
-  for (const std::string extra :
-       {"tile: { n: 64 }\n", "tile: { n: 192 }\npipeline: { depth: 3 }\n",
-        "epilogue: { store: direct }\n", "epilogue: { chunk_n: 64 }\n",
-        "tile: { m: 64 }\npipeline: { depth: 8 }\n"}) {
-    DiagnosticEngine engine(nullptr);
-    auto spec = parseSpec("kernel: k\n" + extra + kRoles1, "t.yaml", engine);
-    ASSERT_TRUE(spec && checkSpec(*spec, engine)) << extra;
-    EXPECT_EQ(sharedMemoryBytes(*spec), lowerToIR(*spec).sharedMemBytes()) << extra;
-  }
 }
 
 TEST(Checks, SingleConsumerOwning128x256IsTheC7511Error) {

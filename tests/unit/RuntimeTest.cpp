@@ -324,8 +324,8 @@ TEST(LaunchChecks, ExactMessages) {
   KernelABI big = testABI();
   big.sharedMemBytes = 240000;
   EXPECT_EQ(check(goodArgs(), big),
-            "this kernel needs 240000 bytes of dynamic shared memory per block; this GPU "
-            "allows at most 232448 (opt-in)");
+            "kernel 'k' needs 240000 bytes of dynamic shared memory per block; this GPU "
+            "allows at most 232448 (opt-in); use fewer pipeline stages or a smaller tile");
   EXPECT_EQ(check(goodArgs(), testABI(Target::SM100a)),
             "this kernel targets sm_100a (Blackwell); this GPU is sm_90 — sm_100a code is "
             "compile-verified and simulated here, not run");

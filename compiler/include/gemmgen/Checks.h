@@ -15,14 +15,11 @@ struct CheckOptions {
   bool protocol = true;
 };
 
-/// Shared memory a spec needs per block (operand stages, output staging,
-/// barriers, alignment), as the lowering will lay it out.
-unsigned sharedMemoryBytes(const KernelSpec &spec);
-
 /// Checks a parsed spec against its target: legal MMA shapes for the tile
 /// and consumer count, TMA box and swizzle limits, shared memory within the
 /// per-block limit, register budget per role, cluster shape, every role
-/// present, declared barriers consistent with the derived protocol. Each
+/// present, declared barriers consistent with the protocol of the spec's
+/// plan (derivePlan, KernelPlan.h). Each
 /// diagnostic names the spec key at fault and the fix. Returns true when no
 /// error was reported.
 bool checkSpec(const KernelSpec &spec, DiagnosticEngine &diags,

@@ -28,6 +28,10 @@ llvm::StringRef sm90DeviceHeader();
 /// The sm_100a PTX wrapper header, "gemmgen/device/sm100_ptx.cuh".
 llvm::StringRef sm100DeviceHeader();
 
+/// The tile schedule every kernel includes, "gemmgen/device/tile_schedule.cuh"
+/// (host and device: the runtime and the simulator run the same code).
+llvm::StringRef tileScheduleDeviceHeader();
+
 } // namespace gemmgen
 
 #endif // GEMMGEN_DEVICEHEADERS_H

@@ -17,6 +17,7 @@
 #define GEMMGEN_IR_H
 
 #include "gemmgen/KernelABI.h"
+#include "gemmgen/KernelPlan.h"
 #include "gemmgen/Spec.h"
 
 #include <string>
@@ -61,22 +62,12 @@ namespace ir {
 // barrier, with the bytes of both CTAs' loads (the loads may land first: the
 // transaction count may go below zero within a phase, as PTX allows).
 
-enum class MemSpace { Shared, Tensor, Registers };
+using gemmgen::MemSpace;
 enum class Operand { A, B, D };
 
 /// Storage that roles hand to each other: SMEM operand stages, accumulators,
-/// output staging. Sizes are per CTA, per stage, per role instance.
-struct Buffer {
-  std::string name;
-  MemSpace space = MemSpace::Shared;
-  ScalarType type = ScalarType::F16;
-  unsigned rows = 0, cols = 0; ///< one stage of one instance
-  unsigned stages = 1;         ///< ring slots
-  unsigned instances = 1;      ///< one copy per role instance (consumer)
-  unsigned swizzleBytes = 0;   ///< SMEM swizzle (128 for TMA/MMA tiles)
-  unsigned bytesPerStage() const { return rows * cols * sizeInBytes(type); }
-  unsigned totalBytes() const { return bytesPerStage() * stages * instances; }
-};
+/// output staging. The plan's buffers, offsets included (KernelPlan.h).
+using Buffer = BufferPlan;
 
 /// An array of `slots` barriers of one kind. `arriveCount` and `txBytes` are
 /// what one phase needs to complete; the phase bit flips when it does.
@@ -89,6 +80,7 @@ struct Barrier {
   std::string signaller, waiter; ///< role names: who arrives, who waits
   unsigned namedId = 0;         ///< Named kind: hardware barrier id (first of `slots`)
   unsigned namedThreads = 0;    ///< Named kind: participating threads
+  unsigned offset = 0;          ///< mbarrier kinds: bytes from the aligned SMEM base
 };
 
 /// A (stage, phase) cursor over a ring of `depth` slots, owned by one role
@@ -233,16 +225,18 @@ struct Kernel {
   /// from 32 to 512) and the column offset between consumers' accumulators.
   unsigned tmemColumns = 0;
   unsigned tmemColumnsPerConsumer = 0;
+  /// The plan the kernel was lowered from (declared barrier values applied):
+  /// the shared-memory layout, the protocol's numbers, the schedule.
+  KernelPlan plan;
 
   unsigned threadsPerBlock() const;
-  unsigned sharedMemBytes() const;  ///< buffers + barriers + alignment slack
+  unsigned sharedMemBytes() const { return plan.sharedMemBytes; }
   const Buffer *findBuffer(const std::string &name) const;
   const Barrier *findBarrier(const std::string &name) const;
   const Role *findRole(const std::string &name) const;
 };
 
 const char *toString(OpKind k);
-const char *toString(MemSpace s);
 const char *toString(CtaScope s);
 const char *toString(FenceKind f);
 const char *toString(Operand o);

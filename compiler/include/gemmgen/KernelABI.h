@@ -41,6 +41,13 @@ struct KernelABI {
   unsigned clusterM = 1, clusterN = 1;
   unsigned tileM = 0, tileN = 0, tileK = 0; ///< output tile per CTA
   bool persistent = true;        ///< grid = min(tiles, SMs) rounded to clusters
+  /// The tile schedule's unit (KernelPlan::schedule): the output block one
+  /// cluster computes per step, and the CTAs of that cluster. The grid is a
+  /// number of units (gemmgen/device/tile_schedule.cuh) times ctasPerUnit.
+  unsigned unitRows = 0, unitCols = 0, ctasPerUnit = 1;
+  /// Raster order and group of the schedule (scheduler.raster / .group).
+  RasterOrder raster = RasterOrder::AlongM;
+  unsigned group = 8;
   TmaBox boxA, boxB, boxD;       ///< tensor-map boxes the kernel expects
   /// K must be a multiple of this (TMA global strides are 16-byte multiples).
   unsigned kAlignment = 8;

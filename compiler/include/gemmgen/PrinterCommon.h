@@ -1,8 +1,8 @@
 //===- PrinterCommon.h - Pieces every target printer emits ------*- C++ -*-===//
 //
 // The parts of a generated .cu that do not depend on the target's
-// instructions: the launch-contract comment and the device header (included,
-// or inlined by --standalone).
+// instructions: the launch-contract comment, the device headers (included,
+// or inlined by --standalone) and the names of the tile schedule.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMMGEN_PRINTERCOMMON_H
@@ -10,7 +10,8 @@
 
 #include "gemmgen/CodeEmitter.h"
 #include "gemmgen/KernelABI.h"
-#include "gemmgen/Sm90Printer.h"
+#include "gemmgen/Spec.h"
+#include "gemmgen/EmitOptions.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -19,10 +20,14 @@ namespace gemmgen {
 /// The "Launch contract: ..." comment lines of the banner.
 void emitLaunchContractComment(CodeEmitter &e, const KernelABI &abi);
 
-/// `#include "gemmgen/device/<header>"` (or the header's text with
-/// --standalone), the debug-hangs define, and `using namespace <ns>;`.
+/// `#include "gemmgen/device/<header>"` and the tile schedule's header (or
+/// their text with --standalone), the debug-hangs define, and `using
+/// namespace <ns>;` for both.
 void emitDeviceHeader(CodeEmitter &e, const EmitOptions &opts, llvm::StringRef header,
                       llvm::StringRef text, llvm::StringRef ns);
+
+/// The tile_schedule.cuh constant for a raster order (RASTER_ALONG_M, ...).
+const char *scheduleRasterName(RasterOrder r);
 
 } // namespace gemmgen
 

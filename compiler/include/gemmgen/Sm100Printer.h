@@ -2,8 +2,8 @@
 #ifndef GEMMGEN_SM100PRINTER_H
 #define GEMMGEN_SM100PRINTER_H
 
+#include "gemmgen/EmitOptions.h"
 #include "gemmgen/IR.h"
-#include "gemmgen/Sm90Printer.h" // EmitOptions
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -13,8 +13,10 @@
 //   K a multiple of 8; M and N any (TMA zero-fills loads, clips stores).
 // ===----------------------------------------------------------------------===
 #include "gemmgen/device/sm100_ptx.cuh"
+#include "gemmgen/device/tile_schedule.cuh"
 
 using namespace gemmgen::sm100;
+using namespace gemmgen::schedule;
 
 namespace {
 
@@ -31,6 +33,7 @@ constexpr int MMA_K = 16;         // tcgen05.mma K for 16-bit operands
 constexpr int STAGES = 4;         // pipeline.depth [PIPE_DEPTH]
 constexpr int EPI_N = 64;         // epilogue.chunk_n: columns per writeback round [EPI_N]
 constexpr int GROUP = 8;          // scheduler.group: tiles per L2 group [l2_group_size]
+constexpr int RASTER = RASTER_ALONG_M;  // scheduler.raster: tile order (gemmgen/device/tile_schedule.cuh)
 constexpr int THREADS = 384;       // every role's warps
 constexpr int ELEM = ELEM_F16;  // types.a/b/d: f16
 constexpr u32 IDESC = make_idesc_f16_f32(MMA_M, BN, ELEM);  // tcgen05.mma instruction descriptor
@@ -45,30 +48,29 @@ constexpr int MMA_FIRST_WARP = 8;  // role mma: warp MMA_FIRST_WARP + c issues c
 constexpr int WB_FIRST_WARP = 0;   // role writeback: warpgroup c (from here) writes back consumer c
 constexpr int ALLOC_WARP = 0;  // allocates and frees TMEM (the seed's warpgroup 0, warp 0)
 
-// ---- shared memory layout (bytes from the 1024-aligned base) ----
+// ---- shared memory layout (the kernel plan's: bytes from the 1024-aligned base) ----
 constexpr u32 A_BLOCK_BYTES = 16384;  // BM x BK x 2: one consumer's A block
 constexpr u32 A_STAGE_BYTES = CONSUMERS * A_BLOCK_BYTES;
 constexpr u32 B_STAGE_BYTES = 16384;  // B_ROWS x BK x 2
 constexpr u32 D_SLAB_BYTES = BM * 128;  // 64 output columns x BM rows, swizzled
 constexpr u32 D_STAGE_BYTES = 16384;  // BM x EPI_N x 2: one consumer's staging
 constexpr u32 STAGE_TX_BYTES = 98304;  // tma2mma: bytes of both CTAs' loads per stage
-constexpr u32 SMEM_A = 0;
-constexpr u32 SMEM_B = SMEM_A + STAGES * A_STAGE_BYTES;
-constexpr u32 SMEM_D = SMEM_B + STAGES * B_STAGE_BYTES;
-constexpr u32 SMEM_BARRIERS = SMEM_D + CONSUMERS * D_STAGE_BYTES;
-constexpr u32 SMEM_TMA2MMA_BAR = SMEM_BARRIERS;  // tma2mma[4] (tma): producer -> mma
+constexpr u32 SMEM_A = 0;  // smemA[STAGES][CONSUMERS]
+constexpr u32 SMEM_B = 131072;  // smemB[STAGES]
+constexpr u32 SMEM_D = 196608;  // smemD[CONSUMERS]
+constexpr u32 SMEM_TMA2MMA_BAR = 229376;  // tma2mma[4] (tma): producer -> mma
 constexpr int TMA2MMA_SLOTS = 4;
 constexpr u32 TMA2MMA_ARRIVALS = 1;
-constexpr u32 SMEM_MMA2TMA_BAR = SMEM_TMA2MMA_BAR + 8 * TMA2MMA_SLOTS;  // mma2tma[4] (commit): mma -> producer
+constexpr u32 SMEM_MMA2TMA_BAR = 229408;  // mma2tma[4] (commit): mma -> producer
 constexpr int MMA2TMA_SLOTS = 4;
 constexpr u32 MMA2TMA_ARRIVALS = 2;
-constexpr u32 SMEM_MMA2LD_BAR = SMEM_MMA2TMA_BAR + 8 * MMA2TMA_SLOTS;  // mma2ld[2] (commit): mma -> writeback
+constexpr u32 SMEM_MMA2LD_BAR = 229440;  // mma2ld[2] (commit): mma -> writeback
 constexpr int MMA2LD_SLOTS = 2;
 constexpr u32 MMA2LD_ARRIVALS = 1;
-constexpr u32 SMEM_LD2MMA_BAR = SMEM_MMA2LD_BAR + 8 * MMA2LD_SLOTS;  // ld2mma[2] (mbarrier): writeback -> mma
+constexpr u32 SMEM_LD2MMA_BAR = 229456;  // ld2mma[2] (mbarrier): writeback -> mma
 constexpr int LD2MMA_SLOTS = 2;
 constexpr u32 LD2MMA_ARRIVALS = 256;
-constexpr u32 SMEM_TMEM_SLOT = SMEM_LD2MMA_BAR + 8 * LD2MMA_SLOTS;  // the address tcgen05.alloc writes
+constexpr u32 SMEM_TMEM_SLOT = 229472;  // the address tcgen05.alloc writes
 constexpr u32 SMEM_USED = 229504;  // launch size minus the 1024 bytes of alignment slack
 // The dynamic SMEM base is at least 16-byte aligned, so at least 16 bytes of the slack
 // remain after aligning it to 1024: the TMEM address slot always fits.
@@ -95,18 +97,6 @@ struct PipelineState {
     }
   }
 };
-
-// Persistent tile order: maps a cluster-tile index to its (m, n) coordinates.
-// Grouped raster: GROUP tile rows at a time, walking down M inside a group.
-__device__ __forceinline__ void tile_coords(int tile, int tiles_m, int tiles_n, int& tm, int& tn) {
-  const int per_group = GROUP * tiles_n;
-  const int group = tile / per_group;
-  const int first = group * GROUP;
-  const int rows = min(tiles_m - first, GROUP);
-  const int in_group = tile - group * per_group;
-  tm = first + in_group % rows;
-  tn = in_group / rows;
-}
 
 } // namespace
 
@@ -151,7 +141,7 @@ gemm_sm100_step9_2consumers(const __grid_constant__ TensorMap tmA, const __grid_
   // ---- tile bookkeeping shared by every role ----
   const int tiles_m = (M + CLUSTER_TILE_M - 1) / CLUSTER_TILE_M;
   const int tiles_n = (N + BN - 1) / BN;
-  const int tiles = tiles_m * tiles_n;
+  const int tiles = tile_slots<RASTER, GROUP>(tiles_m, tiles_n);  // the schedule's walk
   const int k_blocks = (K + BK - 1) / BK;
   const int cluster_id = blockIdx.x / CTA_GROUP;  // [bx // CTA_GROUP]
   const int clusters = gridDim.x / CTA_GROUP;
@@ -165,7 +155,7 @@ gemm_sm100_step9_2consumers(const __grid_constant__ TensorMap tmA, const __grid_
       // persistent loop over cluster tiles [while tile_scheduler.valid()]
       for (int tile = cluster_id; tile < tiles; tile += clusters) {
         int tile_m, tile_n;  // [m_idx, n_idx]
-        tile_coords(tile, tiles_m, tiles_n, tile_m, tile_n);
+        if (!tile_coords<RASTER, GROUP>(tile, tiles_m, tiles_n, tile_m, tile_n)) continue;  // a Hilbert hole
         for (int kb = 0; kb < k_blocks; ++kb) {
           mbar_wait(mma2tma_bar + 8 * tma_ps.stage, tma_ps.phase, BAR_MMA2TMA, tma_ps.stage);
           tma_load_2d_pair(smem + SMEM_A + A_STAGE_BYTES * tma_ps.stage + 0 * A_BLOCK_BYTES, &tmA, tma2mma_leader + 8 * tma_ps.stage,
@@ -194,7 +184,7 @@ gemm_sm100_step9_2consumers(const __grid_constant__ TensorMap tmA, const __grid_
         // persistent loop over cluster tiles [while tile_scheduler.valid()]
         for (int tile = cluster_id; tile < tiles; tile += clusters) {
           int tile_m, tile_n;  // [m_idx, n_idx]
-          tile_coords(tile, tiles_m, tiles_n, tile_m, tile_n);
+          if (!tile_coords<RASTER, GROUP>(tile, tiles_m, tiles_n, tile_m, tile_n)) continue;  // a Hilbert hole
           mbar_wait(ld2mma_bar + 8 * consumer, ld_ps.phase, BAR_LD2MMA, consumer);
           ld_ps.advance();
           tcgen05_fence_after_thread_sync();
@@ -230,7 +220,7 @@ gemm_sm100_step9_2consumers(const __grid_constant__ TensorMap tmA, const __grid_
     // persistent loop over cluster tiles [while tile_scheduler.valid()]
     for (int tile = cluster_id; tile < tiles; tile += clusters) {
       int tile_m, tile_n;  // [m_idx, n_idx]
-      tile_coords(tile, tiles_m, tiles_n, tile_m, tile_n);
+      if (!tile_coords<RASTER, GROUP>(tile, tiles_m, tiles_n, tile_m, tile_n)) continue;  // a Hilbert hole
       mbar_wait(mma2ld_bar + 8 * consumer, wb_ps.phase, BAR_MMA2LD, consumer);
       wb_ps.advance();
       tcgen05_fence_after_thread_sync();

@@ -11,8 +11,10 @@
 //   K a multiple of 8; M and N any (TMA zero-fills loads, clips stores).
 // ===----------------------------------------------------------------------===
 #include "gemmgen/device/sm90_ptx.cuh"
+#include "gemmgen/device/tile_schedule.cuh"
 
 using namespace gemmgen::sm90;
+using namespace gemmgen::schedule;
 
 namespace {
 
@@ -24,25 +26,25 @@ constexpr int STAGES = 4;        // pipeline.depth: SMEM ring slots
 constexpr int CONSUMERS = 1;     // consumer warpgroups
 constexpr int CLUSTER_M = 1;     // CTAs per cluster along M (share B)
 constexpr int GROUP = 8;         // scheduler.group: tiles per L2 group
+constexpr int RASTER = RASTER_ALONG_M;  // scheduler.raster: tile order (gemmgen/device/tile_schedule.cuh)
 constexpr int WG_ROWS = BM / CONSUMERS;  // rows of the tile per consumer warpgroup
 constexpr int WG_MMAS = WG_ROWS / 64;    // m64 wgmmas per k16 step per warpgroup
 constexpr int THREADS = 256;  // producer warpgroup + consumers
 constexpr int ELEM = ELEM_F16;  // types.a/b/d: f16
 
-// ---- shared memory layout (bytes from the 1024-aligned base) ----
+// ---- shared memory layout (the kernel plan's: bytes from the 1024-aligned base) ----
 constexpr u32 A_STAGE_BYTES = 16384;  // BM x BK x 2
 constexpr u32 B_STAGE_BYTES = 16384;  // BN x BK x 2
 constexpr u32 B_PART_ROWS = BN / CLUSTER_M;  // B rows each CTA of the cluster loads
 constexpr u32 STAGE_TX_BYTES = 32768;  // full barrier: bytes landing per stage, peers' multicast included
-constexpr u32 SMEM_A = 0;
-constexpr u32 SMEM_B = SMEM_A + STAGES * A_STAGE_BYTES;
+constexpr u32 SMEM_A = 0;  // smemA[STAGES]
+constexpr u32 SMEM_B = 65536;  // smemB[STAGES]
 constexpr int EPI_COLS = 128;   // epilogue.chunk_n: output columns staged per chunk
 constexpr u32 D_SLAB_BYTES = WG_ROWS * 128;  // 64 output columns x WG_ROWS rows, swizzled
 constexpr u32 D_STAGE_BYTES = 32768;  // one consumer's staging chunk
-constexpr u32 SMEM_D = SMEM_B + STAGES * B_STAGE_BYTES;
-constexpr u32 SMEM_BARRIERS = SMEM_D + CONSUMERS * D_STAGE_BYTES;
-constexpr u32 SMEM_FULL_BAR = SMEM_BARRIERS;                 // full[STAGES]: producer -> consumer
-constexpr u32 SMEM_EMPTY_BAR = SMEM_BARRIERS + 8 * 4;  // empty[STAGES]: consumer -> producer
+constexpr u32 SMEM_D = 131072;  // smemD[CONSUMERS]
+constexpr u32 SMEM_FULL_BAR = 163840;  // full[4]: producer -> consumer
+constexpr u32 SMEM_EMPTY_BAR = 163872;  // empty[4]: consumer -> producer
 constexpr u32 FULL_ARRIVALS = 1;   // the producer's expect_tx arrival
 constexpr u32 EMPTY_ARRIVALS = 1;  // one elected thread per consumer warpgroup per CTA
 constexpr u32 EPILOGUE_BAR_ID = 1;  // named barrier of consumer c's staging tile: id + c % slots
@@ -63,18 +65,6 @@ struct PipelineState {
     }
   }
 };
-
-// Persistent tile order: maps a unit index to the unit's tile coordinates.
-// Grouped raster: GROUP unit rows at a time, walking down M inside a group.
-__device__ __forceinline__ void unit_coords(int unit, int units_m, int units_n, int& um, int& un) {
-  const int per_group = GROUP * units_n;
-  const int group = unit / per_group;
-  const int first = group * GROUP;
-  const int rows = min(units_m - first, GROUP);
-  const int in_group = unit - group * per_group;
-  um = first + in_group % rows;
-  un = in_group / rows;
-}
 
 } // namespace
 
@@ -111,8 +101,8 @@ gemm_sm90_ws_1consumer(const __grid_constant__ TensorMap tmA, const __grid_const
   // ---- tile bookkeeping shared by every role ----
   const int tiles_m = (M + BM - 1) / BM;
   const int tiles_n = (N + BN - 1) / BN;
-  const int units_m = (tiles_m + CLUSTER_M - 1) / CLUSTER_M;
-  const int units = units_m * tiles_n;
+  const int units_m = (tiles_m + CLUSTER_M - 1) / CLUSTER_M;  // a unit: CLUSTER_M x 1 tiles
+  const int unit_slots = tile_slots<RASTER, GROUP>(units_m, tiles_n);  // the schedule's walk
   const int k_blocks = (K + BK - 1) / BK;
   const int cluster_id = blockIdx.x / CLUSTER_M;
   const int clusters = gridDim.x / CLUSTER_M;
@@ -124,9 +114,9 @@ gemm_sm90_ws_1consumer(const __grid_constant__ TensorMap tmA, const __grid_const
     if (warp_in_group == 0 && elect_one_sync()) {
       PipelineState load{0, 1u};  // phase 1: the first wait passes on the barrier's initial phase
       // persistent loop: this cluster walks units of CLUSTER_M x 1 tiles
-      for (int unit = cluster_id; unit < units; unit += clusters) {
+      for (int unit = cluster_id; unit < unit_slots; unit += clusters) {
         int unit_m, unit_n;
-        unit_coords(unit, units_m, tiles_n, unit_m, unit_n);
+        if (!tile_coords<RASTER, GROUP>(unit, units_m, tiles_n, unit_m, unit_n)) continue;  // a Hilbert hole
         const int tile_m = unit_m * CLUSTER_M + (int)cta_rank;
         const int tile_n = unit_n;
         for (int kb = 0; kb < k_blocks; ++kb) {
@@ -149,9 +139,9 @@ gemm_sm90_ws_1consumer(const __grid_constant__ TensorMap tmA, const __grid_const
     PipelineState read{0, 0u};  // phase 0: wait for the first completion
     PipelineState release{0, 0u};  // the next slot to hand back
     // persistent loop: this cluster walks units of CLUSTER_M x 1 tiles
-    for (int unit = cluster_id; unit < units; unit += clusters) {
+    for (int unit = cluster_id; unit < unit_slots; unit += clusters) {
       int unit_m, unit_n;
-      unit_coords(unit, units_m, tiles_n, unit_m, unit_n);
+      if (!tile_coords<RASTER, GROUP>(unit, units_m, tiles_n, unit_m, unit_n)) continue;  // a Hilbert hole
       const int tile_m = unit_m * CLUSTER_M + (int)cta_rank;
       const int tile_n = unit_n;
       for (int kb = 0; kb < k_blocks; ++kb) {

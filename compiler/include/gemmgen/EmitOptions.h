@@ -1,0 +1,18 @@
+//===- EmitOptions.h - Options every target printer takes -------*- C++ -*-===//
+#ifndef GEMMGEN_EMITOPTIONS_H
+#define GEMMGEN_EMITOPTIONS_H
+
+namespace gemmgen {
+
+struct EmitOptions {
+  /// Inline the device headers so that the .cu compiles alone with nvcc;
+  /// otherwise the source #includes "gemmgen/device/..." (NVRTC receives
+  /// them through its headers argument).
+  bool standalone = false;
+  /// Bound every barrier wait and report role/barrier/slot/phase on timeout.
+  bool debugHangs = false;
+};
+
+} // namespace gemmgen
+
+#endif // GEMMGEN_EMITOPTIONS_H

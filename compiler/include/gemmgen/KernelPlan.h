@@ -1,0 +1,160 @@
+//===- KernelPlan.h - Every derived fact of a kernel, derived once -*- C++ -*-===//
+//
+// The kernel plan stands between a spec and everything downstream: the
+// shared-memory layout (buffers with offsets, swizzle, alignment, the total),
+// the barrier protocol (each barrier's kind, slots, both ends, arrivals, tx
+// bytes, the waiter's initial phase, its place in shared memory), the tile
+// schedule and the workspace a launch needs. derivePlan() is the one place
+// these facts are computed: the checks compare declarations with it, the
+// lowerings build the IR from it, the printers and the ABI read its numbers
+// through the IR, the runtime's grid and the tests read it.
+//
+// The model for each target is the kernel its lowering builds:
+//   sm_90a   smemA[depth], smemB[depth], smemD[consumers] (store: tma);
+//            full (tma) and empty (mbarrier) rings of `depth` slots, one
+//            named epilogue barrier per consumer warpgroup
+//   sm_100a  smemA[depth][consumers], smemB[depth] (this CTA's B half),
+//            smemD[consumers], acc in TMEM; tma2mma, mma2tma, mma2ld,
+//            ld2mma and the writeback's named barrier
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMMGEN_KERNELPLAN_H
+#define GEMMGEN_KERNELPLAN_H
+
+#include "gemmgen/Spec.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gemmgen {
+
+/// 227 KB: the opt-in dynamic shared memory of one block on sm_90a and sm_100a.
+constexpr unsigned kMaxSharedBytesPerBlock = 232448;
+/// Every SMEM buffer starts 1024-byte aligned (128B-swizzle atoms repeat every
+/// 1024 bytes); the launch adds as much slack to align the dynamic base.
+constexpr unsigned kSmemAlignment = 1024;
+/// Bytes of one mbarrier slot.
+constexpr unsigned kMbarrierBytes = 8;
+
+enum class MemSpace { Shared, Tensor, Registers };
+
+/// Storage that roles hand to each other. Sizes are per CTA, per stage, per
+/// role instance.
+struct BufferPlan {
+  std::string name;
+  MemSpace space = MemSpace::Shared;
+  ScalarType type = ScalarType::F16;
+  unsigned rows = 0, cols = 0;  ///< one stage of one instance
+  unsigned stages = 1;          ///< ring slots
+  unsigned instances = 1;       ///< one copy per role instance (consumer)
+  unsigned swizzleBytes = 0;    ///< SMEM swizzle (128 for TMA/MMA tiles)
+  unsigned alignment = 0;       ///< SMEM: byte alignment of `offset`
+  unsigned offset = 0;          ///< SMEM: bytes from the aligned base
+  unsigned bytesPerStage() const { return rows * cols * sizeInBytes(type); }
+  unsigned totalBytes() const { return bytesPerStage() * stages * instances; }
+};
+
+/// The barriers of the protocols, by what they do (their names vary: the
+/// spec may call the full ring `full` or `tma2mma`).
+enum class ProtocolBarrier {
+  Full,      ///< producer -> MMA: the stage's bytes landed (tma2mma)
+  Empty,     ///< MMA -> producer: the stage may be refilled (mma2tma)
+  AccReady,  ///< sm_100a MMA -> writeback: the accumulator is complete (mma2ld)
+  AccFree,   ///< sm_100a writeback -> MMA: the accumulator was read (ld2mma)
+  Epilogue   ///< a consumer/writeback warpgroup's named barrier over its staging tile
+};
+
+/// One barrier array of the protocol.
+struct BarrierPlan {
+  ProtocolBarrier role = ProtocolBarrier::Full;
+  std::string name;               ///< as declared, else the protocol's name
+  BarrierKind kind = BarrierKind::Mbarrier;
+  unsigned slots = 1;
+  const char *slotsKey = "depth"; ///< the spec value `slots` follows
+  std::string signaller, waiter;  ///< role names: who arrives, who waits
+  unsigned arrivals = 1;          ///< arrivals per phase (named: threads)
+  unsigned txBytes = 0;           ///< kind tma: bytes per phase, all CTAs' writes
+  /// Parity of the waiter's first wait (mbarrier kinds): 0 waits for the
+  /// first completion, 1 passes on the barrier's initial phase.
+  unsigned waiterPhase = 0;
+  unsigned ctaMask = 0;           ///< commit barriers: CTAs signalled (0 = this CTA)
+  unsigned namedId = 0;           ///< kind named: first hardware barrier id
+  unsigned offset = 0;            ///< mbarrier kinds: bytes from the aligned base
+  bool inSharedMemory() const { return kind != BarrierKind::Named; }
+};
+
+/// The persistent walk over output tiles (executed by
+/// gemmgen/device/tile_schedule.cuh on the device, the host and the
+/// simulator). A unit is the output block one cluster computes per step.
+struct SchedulePlan {
+  SchedulerKind kind = SchedulerKind::Persistent;
+  RasterOrder raster = RasterOrder::AlongM;
+  unsigned group = 8;
+  unsigned unitRows = 0;    ///< output rows of one unit
+  unsigned unitCols = 0;    ///< output columns of one unit
+  unsigned ctasPerUnit = 1; ///< CTAs (the cluster) that compute one unit
+  long long unitsM(long long M) const { return M <= 0 ? 0 : (M + unitRows - 1) / unitRows; }
+  long long unitsN(long long N) const { return N <= 0 ? 0 : (N + unitCols - 1) / unitCols; }
+};
+
+/// Every derived fact of one (spec, target).
+struct KernelPlan {
+  Target target = Target::SM90a;
+  unsigned tileM = 0, tileN = 0, tileK = 0;
+  unsigned consumers = 1, depth = 1, ctaGroup = 1;
+  unsigned clusterM = 1, clusterN = 1;
+  /// Output columns staged and stored per epilogue chunk (divides tile.n).
+  unsigned epilogueChunkN = 0;
+  /// sm_100a: TMEM columns per consumer accumulator and allocated per CTA.
+  unsigned tmemColumnsPerConsumer = 0, tmemColumns = 0;
+
+  std::vector<BufferPlan> buffers;   ///< smemA, smemB, acc, smemD (if any)
+  std::vector<BarrierPlan> barriers; ///< in protocol order
+  unsigned barrierOffset = 0;        ///< first mbarrier slot
+  unsigned barrierBytes = 0;         ///< mbarrier slots, rounded up to 128
+  /// sm_100a: where tcgen05.alloc writes the TMEM address (after the barriers).
+  unsigned tmemSlotOffset = 0;
+  /// Bytes of the layout from the aligned base (buffers and barriers).
+  unsigned sharedMemUsed = 0;
+  /// Dynamic shared memory per block: sharedMemUsed + alignment slack.
+  unsigned sharedMemBytes = 0;
+
+  SchedulePlan schedule;
+  /// Global memory a launch needs besides A, B and D (stream-K fix-up later).
+  unsigned long long workspaceBytes = 0;
+
+  const BufferPlan *findBuffer(const std::string &name) const;
+  const BarrierPlan *findBarrier(ProtocolBarrier role) const;
+  const BarrierPlan *findBarrier(const std::string &name) const;
+};
+
+/// Whether the spec's barrier declarations replace derived values. Checks
+/// derive without them (to compare); lowering applies them, which changes
+/// nothing for a checked spec and lets `--no-protocol-checks` execute a
+/// deliberately wrong declaration.
+enum class Declarations { Ignore, Apply };
+
+/// Derives the plan. Total on any parsed spec (never divides by zero or
+/// crashes); meaningful for one whose structure (tile, consumers, roles)
+/// passed the checks.
+KernelPlan derivePlan(const KernelSpec &spec, Declarations decls = Declarations::Apply);
+
+/// The protocol barrier a declared name stands for on `target`, if any.
+std::optional<ProtocolBarrier> protocolBarrierNamed(llvm::StringRef name, Target target);
+
+/// Output columns per epilogue chunk: epilogue.chunk_n, or the default.
+unsigned epilogueChunkColumns(const KernelSpec &spec);
+
+/// sm_100a: TMEM columns per consumer accumulator: tmem_columns, or tile.n
+/// rounded up to a power of two (at least 32).
+unsigned tmemColumnsPerConsumer(const KernelSpec &spec);
+
+const char *toString(MemSpace s);
+const char *toString(ProtocolBarrier b);
+
+} // namespace gemmgen
+
+#endif // GEMMGEN_KERNELPLAN_H

@@ -1,0 +1,376 @@
+//===- KernelPlan.cpp - Every derived fact of a kernel, derived once ------===//
+//
+// derivePlan(): buffers, the barrier protocol, the shared-memory layout and
+// the tile schedule of the kernel a spec's target lowering builds. Each
+// number here is computed nowhere else; the checks explain a difference
+// between a declaration and the plan, they do not recompute it.
+//
+//===----------------------------------------------------------------------===//
+#include "gemmgen/KernelPlan.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <algorithm>
+
+using namespace gemmgen;
+using llvm::StringRef;
+
+namespace {
+
+unsigned roundUp(unsigned v, unsigned to) { return (v + to - 1) / to * to; }
+
+unsigned nextPow2(unsigned v) {
+  unsigned p = 1;
+  while (p < v)
+    p <<= 1;
+  return p;
+}
+
+/// A divisor that is never 0 (a spec with structural errors still derives).
+unsigned atLeast1(unsigned v) { return v ? v : 1; }
+
+std::string roleName(const KernelSpec &spec, RoleTask task, const char *fallback) {
+  const RoleSpec *r = spec.roleDoing(task);
+  return r ? r->name.value : fallback;
+}
+
+class PlanBuilder {
+public:
+  PlanBuilder(const KernelSpec &spec, Declarations decls) : spec(spec), decls(decls) {}
+
+  KernelPlan run() {
+    p.target = spec.target.value;
+    p.tileM = spec.tile.m.value;
+    p.tileN = spec.tile.n.value;
+    p.tileK = spec.tile.k.value;
+    p.consumers = spec.consumers.value;
+    p.depth = spec.pipeline.depth.value;
+    p.clusterM = spec.cluster.m.value;
+    p.clusterN = spec.cluster.n.value;
+    p.ctaGroup = sm100() ? spec.ctaGroup.value : 1;
+    p.epilogueChunkN = epilogueChunkColumns(spec);
+    if (sm100()) {
+      p.tmemColumnsPerConsumer = tmemColumnsPerConsumer(spec);
+      p.tmemColumns = std::max(32u, nextPow2(p.tmemColumnsPerConsumer * p.consumers));
+      addBuffersSm100();
+      addBarriersSm100();
+    } else {
+      addBuffersSm90();
+      addBarriersSm90();
+    }
+    if (decls == Declarations::Apply)
+      for (BarrierPlan &bar : p.barriers)
+        applyDeclaration(bar);
+    layOut();
+    deriveSchedule();
+    return std::move(p);
+  }
+
+private:
+  bool sm100() const { return spec.target.value == Target::SM100a; }
+  unsigned elemA() const { return sizeInBytes(spec.types.a.value); }
+
+  // --- buffers ---------------------------------------------------------------
+
+  BufferPlan smem(const char *name, ScalarType type, unsigned rows, unsigned cols,
+                  unsigned stages, unsigned instances) const {
+    BufferPlan b;
+    b.name = name;
+    b.space = MemSpace::Shared;
+    b.type = type;
+    b.rows = rows, b.cols = cols, b.stages = stages, b.instances = instances;
+    b.swizzleBytes = 128;
+    b.alignment = kSmemAlignment;
+    return b;
+  }
+
+  BufferPlan accumulator(MemSpace space, unsigned rows, unsigned instances) const {
+    BufferPlan b;
+    b.name = "acc";
+    b.space = space;
+    b.type = spec.types.accumulate.value;
+    b.rows = rows, b.cols = p.tileN, b.instances = instances;
+    return b;
+  }
+
+  void addBuffersSm90() {
+    const TypesSpec &t = spec.types;
+    unsigned rowsPerConsumer = p.tileM / atLeast1(p.consumers);
+    p.buffers = {smem("smemA", t.a.value, p.tileM, p.tileK, p.depth, 1),
+                 smem("smemB", t.b.value, p.tileN, p.tileK, p.depth, 1),
+                 accumulator(MemSpace::Registers, rowsPerConsumer, p.consumers)};
+    // Output staging for one epilogue chunk, in 64-column slabs with 128B
+    // swizzle (the TMA store box is 64 columns wide), one per consumer.
+    if (spec.epilogue.store.value == EpilogueStore::Tma)
+      p.buffers.push_back(
+          smem("smemD", t.d.value, rowsPerConsumer, p.epilogueChunkN, 1, p.consumers));
+  }
+
+  void addBuffersSm100() {
+    const TypesSpec &t = spec.types;
+    // smemA: each consumer's A block; smemB: this CTA's half of the B rows
+    // (the pair MMA reads both halves).
+    p.buffers = {smem("smemA", t.a.value, p.tileM, p.tileK, p.depth, p.consumers),
+                 smem("smemB", t.b.value, p.tileN / atLeast1(p.ctaGroup), p.tileK, p.depth, 1),
+                 accumulator(MemSpace::Tensor, p.tileM, p.consumers),
+                 smem("smemD", t.d.value, p.tileM, p.epilogueChunkN, 1, p.consumers)};
+  }
+
+  // --- barriers --------------------------------------------------------------
+
+  BarrierPlan barrier(ProtocolBarrier role, BarrierKind kind, unsigned slots,
+                      const char *slotsKey, std::string from, std::string to,
+                      unsigned arrivals) const {
+    BarrierPlan b;
+    b.role = role;
+    b.name = declaredName(role);
+    b.kind = kind;
+    b.slots = slots;
+    b.slotsKey = slotsKey;
+    b.signaller = std::move(from);
+    b.waiter = std::move(to);
+    b.arrivals = arrivals;
+    return b;
+  }
+
+  void addBarriersSm90() {
+    std::string P = roleName(spec, RoleTask::TmaLoad, "producer");
+    std::string C = roleName(spec, RoleTask::Mma, "consumer");
+    unsigned ctas = p.clusterM * p.clusterN;
+    // full: one expect_tx arrival by the producer; completes when all stage
+    // bytes landed, including the B half that the peer CTA multicasts here.
+    BarrierPlan full = barrier(ProtocolBarrier::Full, BarrierKind::Tma, p.depth, "depth", P, C, 1);
+    full.txBytes = (p.tileM + p.tileN) * p.tileK * elemA();
+    full.waiterPhase = 0;
+    // empty: one elected thread per consumer warpgroup, in every CTA that
+    // reads the stage (the multicast source must hear from both). The stages
+    // start empty: the producer's first wait passes.
+    BarrierPlan empty =
+        barrier(ProtocolBarrier::Empty, BarrierKind::Mbarrier, p.depth, "depth", C, P,
+                p.consumers * ctas);
+    empty.waiterPhase = 1;
+    empty.ctaMask = ctas < 32 ? (1u << ctas) - 1 : ~0u;
+    p.barriers = {full, empty};
+    if (spec.epilogue.store.value == EpilogueStore::Tma) {
+      // One named barrier per consumer warpgroup guards its staging tile.
+      BarrierPlan epi = barrier(ProtocolBarrier::Epilogue, BarrierKind::Named, p.consumers,
+                                "consumers", C, C, 128);
+      epi.namedId = 1;
+      p.barriers.push_back(epi);
+    }
+  }
+
+  void addBarriersSm100() {
+    std::string P = roleName(spec, RoleTask::TmaLoad, "producer");
+    std::string M = roleName(spec, RoleTask::Mma, "mma");
+    std::string W = roleName(spec, RoleTask::Epilogue, "writeback");
+    unsigned G = p.ctaGroup, C = p.consumers;
+    unsigned pairMask = G > 1 ? (1u << G) - 1 : 0;
+    // Both CTAs' A blocks and B halves complete on the leader's barrier.
+    BarrierPlan full = barrier(ProtocolBarrier::Full, BarrierKind::Tma, p.depth, "depth", P, M, 1);
+    full.txBytes = G * (C * p.tileM + p.tileN / atLeast1(G)) * p.tileK * elemA();
+    full.waiterPhase = 0;
+    // One tcgen05.commit per MMA warp per stage, to every CTA of the pair.
+    BarrierPlan empty =
+        barrier(ProtocolBarrier::Empty, BarrierKind::Commit, p.depth, "depth", M, P, C);
+    empty.waiterPhase = 1;
+    empty.ctaMask = pairMask;
+    // One slot per consumer: consumer c's accumulator is ready.
+    BarrierPlan ready =
+        barrier(ProtocolBarrier::AccReady, BarrierKind::Commit, C, "consumers", M, W, 1);
+    ready.waiterPhase = 0;
+    ready.ctaMask = pairMask;
+    // Every writeback thread of every CTA of the pair frees the accumulator.
+    BarrierPlan freed =
+        barrier(ProtocolBarrier::AccFree, BarrierKind::Mbarrier, C, "consumers", W, M, 128 * G);
+    freed.waiterPhase = 1;
+    // The writeback warpgroup's bar.sync (the seed's warpgroup_sync(10 + c)).
+    BarrierPlan epi =
+        barrier(ProtocolBarrier::Epilogue, BarrierKind::Named, C, "consumers", W, W, 128);
+    epi.namedId = 10;
+    p.barriers = {full, empty, ready, freed, epi};
+  }
+
+  /// The declaration that stands for `role`, if the spec has one: by its
+  /// name, or (sm_90a, any other name) by its direction.
+  const BarrierSpec *declaration(ProtocolBarrier role) const {
+    for (const BarrierSpec &b : spec.barriers)
+      if (protocolBarrierNamed(b.name.value, spec.target.value) == role)
+        return &b;
+    if (sm100() || (role != ProtocolBarrier::Full && role != ProtocolBarrier::Empty))
+      return nullptr;
+    // With protocol checks off an unknown name reaches here: its `from` says
+    // which ring it is.
+    const RoleSpec *loader = spec.roleDoing(RoleTask::TmaLoad);
+    for (const BarrierSpec &b : spec.barriers) {
+      if (protocolBarrierNamed(b.name.value, spec.target.value) || !b.from.given ||
+          (b.kind.given && b.kind.value == BarrierKind::Named))
+        continue;
+      bool fromProducer = spec.findRole(b.from.value) == loader;
+      if (fromProducer == (role == ProtocolBarrier::Full))
+        return &b;
+    }
+    return nullptr;
+  }
+
+  std::string declaredName(ProtocolBarrier role) const {
+    if (const BarrierSpec *b = declaration(role))
+      return b->name.value;
+    switch (role) {
+    case ProtocolBarrier::Full: return sm100() ? "tma2mma" : "full";
+    case ProtocolBarrier::Empty: return sm100() ? "mma2tma" : "empty";
+    case ProtocolBarrier::AccReady: return "mma2ld";
+    case ProtocolBarrier::AccFree: return "ld2mma";
+    case ProtocolBarrier::Epilogue: return "epilogue";
+    }
+    return "?";
+  }
+
+  /// Declared values replace derived ones. For a checked spec they are
+  /// equal; with protocol checks off this is how a deliberately wrong
+  /// protocol reaches the simulator (and the GPU under --debug-hangs).
+  void applyDeclaration(BarrierPlan &bar) const {
+    const BarrierSpec *d = declaration(bar.role);
+    if (!d)
+      return;
+    auto given = [](const Located<std::optional<unsigned>> &f) {
+      return f.given && f.value.has_value();
+    };
+    if (given(d->slots))
+      bar.slots = *d->slots.value;
+    if (given(d->arrivals))
+      bar.arrivals = *d->arrivals.value;
+    if (given(d->txBytes))
+      bar.txBytes = *d->txBytes.value;
+    if (given(d->id))
+      bar.namedId = *d->id.value;
+    if (given(d->initialPhase))
+      bar.waiterPhase = *d->initialPhase.value;
+    if (given(d->ctaMask) && sm100())
+      bar.ctaMask = *d->ctaMask.value;
+  }
+
+  // --- layout and schedule ---------------------------------------------------
+
+  /// Buffers in order, each 1024-aligned; then the mbarrier slots in protocol
+  /// order (8 bytes each, the block rounded to 128); sm_100a keeps the TMEM
+  /// address right after the last slot (inside the rounding or the slack).
+  void layOut() {
+    unsigned offset = 0;
+    for (BufferPlan &b : p.buffers) {
+      if (b.space != MemSpace::Shared)
+        continue;
+      offset = roundUp(offset, b.alignment);
+      b.offset = offset;
+      offset += b.totalBytes();
+    }
+    p.barrierOffset = roundUp(offset, kSmemAlignment);
+    unsigned slots = p.barrierOffset;
+    for (BarrierPlan &bar : p.barriers) {
+      if (!bar.inSharedMemory())
+        continue;
+      bar.offset = slots;
+      slots += kMbarrierBytes * bar.slots;
+    }
+    p.tmemSlotOffset = sm100() ? slots : 0;
+    p.barrierBytes = roundUp(slots - p.barrierOffset, 128);
+    p.sharedMemUsed = p.barrierOffset + p.barrierBytes;
+    p.sharedMemBytes = p.sharedMemUsed + kSmemAlignment;
+  }
+
+  void deriveSchedule() {
+    SchedulePlan &s = p.schedule;
+    s.kind = spec.scheduler.kind.value;
+    s.raster = spec.scheduler.raster.value;
+    s.group = spec.scheduler.group.value;
+    s.unitCols = atLeast1(p.tileN);
+    if (sm100()) {
+      // A cluster tile: every consumer of both CTAs of the pair.
+      s.unitRows = atLeast1(p.consumers * p.ctaGroup * p.tileM);
+      s.ctasPerUnit = atLeast1(p.ctaGroup);
+    } else {
+      // CLUSTER_M vertically adjacent tiles sharing B through multicast.
+      s.unitRows = atLeast1(p.tileM * p.clusterM);
+      s.ctasPerUnit = atLeast1(p.clusterM);
+    }
+  }
+
+  const KernelSpec &spec;
+  Declarations decls;
+  KernelPlan p;
+};
+
+template <typename T>
+const T *findByName(const std::vector<T> &items, const std::string &name) {
+  auto it = std::find_if(items.begin(), items.end(),
+                         [&](const T &item) { return item.name == name; });
+  return it == items.end() ? nullptr : &*it;
+}
+
+} // namespace
+
+const BufferPlan *KernelPlan::findBuffer(const std::string &name) const {
+  return findByName(buffers, name);
+}
+const BarrierPlan *KernelPlan::findBarrier(const std::string &name) const {
+  return findByName(barriers, name);
+}
+const BarrierPlan *KernelPlan::findBarrier(ProtocolBarrier role) const {
+  for (const BarrierPlan &b : barriers)
+    if (b.role == role)
+      return &b;
+  return nullptr;
+}
+
+KernelPlan gemmgen::derivePlan(const KernelSpec &spec, Declarations decls) {
+  return PlanBuilder(spec, decls).run();
+}
+
+std::optional<ProtocolBarrier> gemmgen::protocolBarrierNamed(StringRef name, Target target) {
+  if (name == "full" || name == "tma2mma")
+    return ProtocolBarrier::Full;
+  if (name == "empty" || name == "mma2tma")
+    return ProtocolBarrier::Empty;
+  if (name == "epilogue")
+    return ProtocolBarrier::Epilogue;
+  if (target == Target::SM100a && name == "mma2ld")
+    return ProtocolBarrier::AccReady;
+  if (target == Target::SM100a && name == "ld2mma")
+    return ProtocolBarrier::AccFree;
+  return std::nullopt;
+}
+
+unsigned gemmgen::epilogueChunkColumns(const KernelSpec &spec) {
+  if (spec.epilogue.chunkN.value)
+    return spec.epilogue.chunkN.value;
+  // Default: 128 columns (two 64-column TMA boxes) keeps the staging tile
+  // small enough for a 4-stage 128x256 ring within 227 KB.
+  unsigned n = spec.tile.n.value;
+  return n % 128 == 0 ? 128 : n;
+}
+
+unsigned gemmgen::tmemColumnsPerConsumer(const KernelSpec &spec) {
+  if (spec.tmemColumns.value)
+    return spec.tmemColumns.value;
+  return std::max(32u, nextPow2(spec.tile.n.value));
+}
+
+const char *gemmgen::toString(MemSpace s) {
+  switch (s) {
+  case MemSpace::Shared: return "smem";
+  case MemSpace::Tensor: return "tmem";
+  case MemSpace::Registers: return "regs";
+  }
+  return "?";
+}
+
+const char *gemmgen::toString(ProtocolBarrier b) {
+  switch (b) {
+  case ProtocolBarrier::Full: return "full";
+  case ProtocolBarrier::Empty: return "empty";
+  case ProtocolBarrier::AccReady: return "mma2ld";
+  case ProtocolBarrier::AccFree: return "ld2mma";
+  case ProtocolBarrier::Epilogue: return "epilogue";
+  }
+  return "?";
+}

@@ -1,0 +1,119 @@
+// gemmgen/device/tile_schedule.cuh — the persistent tile schedule, on host and device.
+//
+// One definition of the order in which persistent CTAs walk output tiles and of the persistent
+// grid: generated kernels call it for their tile loop, the runtime calls it (host side) for the
+// grid, the simulator executes it, so that what is simulated and launched is what runs.
+//
+// The schedule walks "units": a unit is the group of output tiles one cluster computes together
+// (CLUSTER_M tiles along M on sm_90a, one cluster tile on sm_100a). A persistent cluster takes
+// slots cluster_id, cluster_id + clusters, ...; tile_coords() maps a slot to its unit (um, un).
+// Rasters:
+//   along_m  GROUP unit rows at a time, walking down M inside the group (L2 keeps GROUP rows of
+//            A and one column of B);
+//   along_n  the same with M and N swapped;
+//   hilbert  a Hilbert curve over the smallest power-of-two square holding the unit grid; its
+//            slots outside the grid are holes (tile_coords returns false), which a caller skips.
+//
+// The header includes nothing and uses no std library, so that NVRTC, nvcc and a host compiler
+// all take it. Integer arithmetic only, the same operations the kernels inlined before.
+#ifndef GEMMGEN_DEVICE_TILE_SCHEDULE_CUH
+#define GEMMGEN_DEVICE_TILE_SCHEDULE_CUH
+
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+#define GEMMGEN_HD __host__ __device__ __forceinline__
+#else
+#define GEMMGEN_HD inline
+#endif
+
+namespace gemmgen {
+namespace schedule {
+
+// scheduler.raster (the values of gemmgen::RasterOrder).
+enum Raster : int { RASTER_ALONG_M = 0, RASTER_ALONG_N = 1, RASTER_HILBERT = 2 };
+
+// Side of the smallest power-of-two square that holds a units_m x units_n grid.
+GEMMGEN_HD int hilbert_side(int units_m, int units_n) {
+  int n = 1;
+  while (n < units_m || n < units_n) n <<= 1;
+  return n;
+}
+
+// How many slots a persistent loop walks: every unit, or the whole Hilbert square (holes included).
+GEMMGEN_HD int tile_slots(int raster, int units_m, int units_n) {
+  if (raster == RASTER_HILBERT) {
+    const int side = hilbert_side(units_m, units_n);
+    return side * side;
+  }
+  return units_m * units_n;
+}
+
+// Slot -> unit coordinates. Returns false for a Hilbert slot outside the grid (skip it).
+GEMMGEN_HD bool tile_coords(int raster, int group, int slot, int units_m, int units_n, int& um,
+                            int& un) {
+  if (raster == RASTER_HILBERT) {
+    // d2xy on the smallest power-of-two square holding the grid
+    const int n = hilbert_side(units_m, units_n);
+    int x = 0, y = 0, t = slot;
+    for (int s = 1; s < n; s <<= 1) {
+      const int rx = 1 & (t / 2);
+      const int ry = 1 & (t ^ rx);
+      if (ry == 0) {
+        if (rx == 1) {
+          x = s - 1 - x;
+          y = s - 1 - y;
+        }
+        const int tmp = x; x = y; y = tmp;
+      }
+      x += s * rx;
+      y += s * ry;
+      t /= 4;
+    }
+    um = x;
+    un = y;
+    return um < units_m && un < units_n;
+  }
+  // Grouped raster: `group` units along the major direction, walking it inside the group.
+  const bool along_m = raster == RASTER_ALONG_M;
+  const int major = along_m ? units_m : units_n;
+  const int minor = along_m ? units_n : units_m;
+  const int per_group = group * minor;
+  const int g = slot / per_group;
+  const int first = g * group;
+  const int rows = major - first < group ? major - first : group;
+  const int in_group = slot - g * per_group;
+  const int a = first + in_group % rows;
+  const int b = in_group / rows;
+  um = along_m ? a : b;
+  un = along_m ? b : a;
+  return true;
+}
+
+// The same with the raster and group fixed at compile time, as generated kernels call it (the
+// branches on RASTER fold away).
+template <int RASTER, int GROUP>
+GEMMGEN_HD int tile_slots(int units_m, int units_n) {
+  return tile_slots(RASTER, units_m, units_n);
+}
+template <int RASTER, int GROUP>
+GEMMGEN_HD bool tile_coords(int slot, int units_m, int units_n, int& um, int& un) {
+  return tile_coords(RASTER, GROUP, slot, units_m, units_n, um, un);
+}
+
+// The balanced persistent grid, in clusters: the fewest clusters that finish `units` in as many
+// waves as `resident` co-resident clusters would (4096^3 with 128x256 tiles: 512 units on 132 SMs
+// is 4 waves either way, so 128 clusters do it and 4 SMs idle, leaving power headroom to the
+// others). With fewer units than resident clusters, one cluster per unit.
+GEMMGEN_HD long long balanced_grid_clusters(long long units, long long resident) {
+  if (units <= 0) return 0;
+  if (resident <= 0) resident = 1;
+  if (units <= resident) return units;
+  const long long waves = (units + resident - 1) / resident;
+  return (units + waves - 1) / waves;
+}
+
+}  // namespace schedule
+}  // namespace gemmgen
+
+#undef GEMMGEN_HD
+
+#endif  // GEMMGEN_DEVICE_TILE_SCHEDULE_CUH

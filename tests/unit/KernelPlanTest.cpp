@@ -1,0 +1,218 @@
+//===- KernelPlanTest.cpp - derivePlan: layout, protocol, schedule --------===//
+//
+// Expected numbers are worked out by hand from the kernels' structure (the
+// comments show the arithmetic); the invariants run over every spec.
+//
+//===----------------------------------------------------------------------===//
+#include "gemmgen/KernelPlan.h"
+#include "gemmgen/Parser.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+using namespace gemmgen;
+
+namespace {
+
+std::string specPath(const std::string &rel) {
+  return std::string(GEMMGEN_SOURCE_DIR) + "/specs/" + rel;
+}
+
+KernelSpec load(const std::string &path) {
+  DiagnosticEngine engine(nullptr);
+  auto spec = parseSpecFile(path, engine);
+  EXPECT_TRUE(spec.has_value()) << path;
+  return spec ? *spec : KernelSpec();
+}
+
+KernelSpec parsed(const std::string &text) {
+  DiagnosticEngine engine(nullptr);
+  auto spec = parseSpec(text, "t.yaml", engine);
+  EXPECT_TRUE(spec.has_value()) << text;
+  return spec ? *spec : KernelSpec();
+}
+
+std::vector<std::string> allSpecs() {
+  std::vector<std::string> specs;
+  std::error_code ec;
+  for (llvm::sys::fs::recursive_directory_iterator it(specPath(""), ec), end; it != end && !ec;
+       it.increment(ec))
+    if (llvm::sys::path::extension(it->path()) == ".yaml" &&
+        llvm::sys::path::filename(it->path()) != "defaults.yaml")
+      specs.push_back(it->path());
+  std::sort(specs.begin(), specs.end());
+  return specs;
+}
+
+const std::string kRoles1 = R"(roles:
+  producer: { warps: 1, registers: 40, does: tma_load }
+  consumer: { warpgroups: 1, registers: 232, does: [mma, epilogue] }
+)";
+
+TEST(KernelPlan, Sm90FastF16Layout) {
+  KernelPlan p = derivePlan(load(specPath("sm90/05_fast_f16.yaml")));
+  const BufferPlan *a = p.findBuffer("smemA"), *b = p.findBuffer("smemB"),
+                   *d = p.findBuffer("smemD"), *acc = p.findBuffer("acc");
+  ASSERT_TRUE(a && b && d && acc);
+  EXPECT_EQ(a->offset, 0u);
+  EXPECT_EQ(a->totalBytes(), 4u * 128 * 64 * 2);        // 65536
+  EXPECT_EQ(b->offset, 65536u);
+  EXPECT_EQ(b->totalBytes(), 4u * 256 * 64 * 2);        // 131072
+  EXPECT_EQ(d->offset, 196608u);
+  EXPECT_EQ(d->rows, 64u);                              // 128 rows / 2 consumers
+  EXPECT_EQ(d->cols, 128u);                             // epilogue.chunk_n
+  EXPECT_EQ(d->totalBytes(), 2u * 64 * 128 * 2);        // 32768
+  EXPECT_EQ(acc->space, MemSpace::Registers);
+  EXPECT_EQ(p.barrierOffset, 229376u);
+  EXPECT_EQ(p.barrierBytes, 128u);                      // 2 rings × 4 slots × 8 = 64 -> 128
+  EXPECT_EQ(p.sharedMemUsed, 229504u);
+  EXPECT_EQ(p.sharedMemBytes, 230528u);                 // + 1024 alignment slack
+  EXPECT_EQ(p.workspaceBytes, 0u);
+}
+
+TEST(KernelPlan, Sm90Protocol) {
+  KernelPlan p = derivePlan(load(specPath("sm90/02_ws_cluster2.yaml")));
+  ASSERT_EQ(p.barriers.size(), 3u);
+  const BarrierPlan &full = p.barriers[0], &empty = p.barriers[1], &epi = p.barriers[2];
+  EXPECT_EQ(full.role, ProtocolBarrier::Full);
+  EXPECT_EQ(full.kind, BarrierKind::Tma);
+  EXPECT_EQ(full.slots, p.depth);
+  EXPECT_EQ(full.arrivals, 1u);
+  EXPECT_EQ(full.txBytes, (p.tileM + p.tileN) * 64 * 2); // B halves multicast in
+  EXPECT_EQ(full.waiterPhase, 0u);
+  EXPECT_EQ(full.signaller, "producer");
+  EXPECT_EQ(full.waiter, "consumer");
+  EXPECT_EQ(empty.kind, BarrierKind::Mbarrier);
+  EXPECT_EQ(empty.arrivals, p.consumers * 2);            // every consumer of both CTAs
+  EXPECT_EQ(empty.waiterPhase, 1u);
+  EXPECT_EQ(empty.ctaMask, 3u);
+  EXPECT_EQ(empty.offset, full.offset + 8 * full.slots);
+  EXPECT_EQ(epi.kind, BarrierKind::Named);
+  EXPECT_EQ(epi.slots, p.consumers);
+  EXPECT_EQ(epi.arrivals, 128u);
+  EXPECT_EQ(epi.namedId, 1u);
+  EXPECT_EQ(p.schedule.unitRows, p.tileM * 2);           // a 2x1 cluster walks 2 tiles
+  EXPECT_EQ(p.schedule.ctasPerUnit, 2u);
+}
+
+TEST(KernelPlan, Sm100PairLayoutAndProtocol) {
+  KernelPlan p = derivePlan(load(specPath("sm100/08_cta_pair.yaml")));
+  EXPECT_EQ(p.findBuffer("smemA")->totalBytes(), 4u * 128 * 64 * 2);
+  EXPECT_EQ(p.findBuffer("smemB")->rows, 128u);          // this CTA's half of 256
+  EXPECT_EQ(p.findBuffer("smemB")->offset, 65536u);
+  EXPECT_EQ(p.findBuffer("smemD")->offset, 131072u);
+  EXPECT_EQ(p.findBuffer("acc")->space, MemSpace::Tensor);
+  EXPECT_EQ(p.barrierOffset, 163840u);
+  ASSERT_EQ(p.barriers.size(), 5u);
+  const char *names[] = {"tma2mma", "mma2tma", "mma2ld", "ld2mma", "epilogue"};
+  unsigned offsets[] = {0, 32, 64, 72};                  // 4 + 4 + 1 + 1 slots of 8 bytes
+  for (unsigned i = 0; i < 5; ++i)
+    EXPECT_EQ(p.barriers[i].name, names[i]);
+  for (unsigned i = 0; i < 4; ++i)
+    EXPECT_EQ(p.barriers[i].offset, p.barrierOffset + offsets[i]) << names[i];
+  EXPECT_EQ(p.tmemSlotOffset, p.barrierOffset + 80);
+  EXPECT_EQ(p.sharedMemBytes, 163840u + 128 + 1024);
+  EXPECT_EQ(p.barriers[0].txBytes, 65536u);              // 2 × (128 + 128) × 64 × 2
+  EXPECT_EQ(p.barriers[1].kind, BarrierKind::Commit);
+  EXPECT_EQ(p.barriers[1].ctaMask, 3u);
+  EXPECT_EQ(p.barriers[2].ctaMask, 3u);
+  EXPECT_EQ(p.barriers[3].arrivals, 256u);               // 128 writeback threads × 2 CTAs
+  EXPECT_EQ(p.barriers[3].waiterPhase, 1u);
+  EXPECT_EQ(p.barriers[4].namedId, 10u);
+  EXPECT_EQ(p.tmemColumns, 512u);
+  EXPECT_EQ(p.schedule.unitRows, 256u);                  // 1 consumer × 2 CTAs × 128
+  EXPECT_EQ(p.schedule.ctasPerUnit, 2u);
+}
+
+TEST(KernelPlan, DeclarationsApplyOnlyWhenAsked) {
+  KernelSpec spec = parsed("kernel: k\n" + kRoles1 +
+                           "barriers:\n  full: { slots: 3, arrivals: 2, phase: 1 }\n"
+                           "  empty: { tx_bytes: 7 }\n");
+  KernelPlan derived = derivePlan(spec, Declarations::Ignore);
+  KernelPlan applied = derivePlan(spec, Declarations::Apply);
+  EXPECT_EQ(derived.barriers[0].slots, 4u);
+  EXPECT_EQ(derived.barriers[0].arrivals, 1u);
+  EXPECT_EQ(derived.barriers[0].waiterPhase, 0u);
+  EXPECT_EQ(applied.barriers[0].slots, 3u);
+  EXPECT_EQ(applied.barriers[0].arrivals, 2u);
+  EXPECT_EQ(applied.barriers[0].waiterPhase, 1u);
+  EXPECT_EQ(applied.barriers[1].txBytes, 7u);
+  // The layout follows the slots that will exist.
+  EXPECT_EQ(applied.barriers[1].offset, applied.barriers[0].offset + 8 * 3);
+  EXPECT_EQ(derived.barriers[1].offset, derived.barriers[0].offset + 8 * 4);
+}
+
+TEST(KernelPlan, DeclaredNamesNameTheBarriers) {
+  KernelPlan p = derivePlan(parsed("kernel: k\n" + kRoles1 +
+                                   "barriers:\n  tma2mma: {}\n  mma2tma: {}\n"));
+  EXPECT_EQ(p.barriers[0].name, "tma2mma");
+  EXPECT_EQ(p.barriers[1].name, "mma2tma");
+  EXPECT_EQ(p.findBarrier(ProtocolBarrier::Empty)->name, "mma2tma");
+  EXPECT_EQ(protocolBarrierNamed("ld2mma", Target::SM100a), ProtocolBarrier::AccFree);
+  EXPECT_FALSE(protocolBarrierNamed("ld2mma", Target::SM90a).has_value());
+  EXPECT_FALSE(protocolBarrierNamed("fulll", Target::SM90a).has_value());
+}
+
+TEST(KernelPlan, DirectStoreHasNoStagingAndNoEpilogueBarrier) {
+  KernelPlan p = derivePlan(parsed("kernel: k\nepilogue: { store: direct }\n" + kRoles1));
+  EXPECT_EQ(p.findBuffer("smemD"), nullptr);
+  EXPECT_EQ(p.findBarrier(ProtocolBarrier::Epilogue), nullptr);
+  // 4 × 16 KB A + 4 × 16 KB B + 128 + 1024
+  EXPECT_EQ(p.sharedMemBytes, 131072u + 128 + 1024);
+}
+
+TEST(KernelPlan, TotalOnABrokenSpec) {
+  // Structural errors are the checks' to report; deriving must not crash.
+  KernelSpec spec = parsed("kernel: k\n" + kRoles1);
+  spec.consumers.value = 0;
+  spec.tile.n.value = 0;
+  spec.ctaGroup.value = 0;
+  for (Target t : {Target::SM90a, Target::SM100a}) {
+    spec.target.value = t;
+    KernelPlan p = derivePlan(spec);
+    EXPECT_GE(p.sharedMemBytes, kSmemAlignment);
+    EXPECT_GE(p.schedule.unitRows, 1u);
+    EXPECT_GE(p.schedule.unitCols, 1u);
+  }
+}
+
+TEST(KernelPlan, EverySpecLaysOutWithinTheBlock) {
+  std::vector<std::string> specs = allSpecs();
+  ASSERT_GT(specs.size(), 5u);
+  for (const std::string &path : specs) {
+    KernelPlan p = derivePlan(load(path));
+    unsigned end = 0;
+    for (const BufferPlan &b : p.buffers) {
+      if (b.space != MemSpace::Shared)
+        continue;
+      EXPECT_EQ(b.offset % 1024, 0u) << path << " " << b.name;
+      EXPECT_GE(b.offset, end) << path << " " << b.name << " overlaps the buffer before";
+      EXPECT_EQ(b.swizzleBytes, 128u) << path << " " << b.name;
+      end = b.offset + b.totalBytes();
+    }
+    EXPECT_GE(p.barrierOffset, end) << path;
+    unsigned slots = 0;
+    for (const BarrierPlan &bar : p.barriers)
+      if (bar.inSharedMemory()) {
+        EXPECT_EQ(bar.offset, p.barrierOffset + slots) << path << " " << bar.name;
+        slots += 8 * bar.slots;
+      }
+    EXPECT_GE(p.sharedMemUsed, p.barrierOffset + slots) << path;
+    EXPECT_EQ(p.sharedMemBytes, p.sharedMemUsed + 1024) << path;
+    EXPECT_LE(p.sharedMemBytes, kMaxSharedBytesPerBlock) << path;
+    // The full barrier's bytes are every TMA load that lands in one stage
+    // (sm_100a: both CTAs' A blocks and B halves, on the leader).
+    unsigned stage = p.findBuffer("smemA")->bytesPerStage() * p.findBuffer("smemA")->instances +
+                     p.findBuffer("smemB")->bytesPerStage();
+    unsigned ctas = p.target == Target::SM100a ? p.ctaGroup : 1;
+    EXPECT_EQ(p.findBarrier(ProtocolBarrier::Full)->txBytes, ctas * stage) << path;
+  }
+}
+
+} // namespace

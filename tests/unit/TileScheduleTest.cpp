@@ -1,0 +1,133 @@
+//===- TileScheduleTest.cpp - gemmgen/device/tile_schedule.cuh on the host ===//
+//
+// The header that generated kernels include, compiled here by the host
+// compiler: every unit is visited exactly once for each raster over odd grid
+// shapes, the grouped orders walk the way their names say, Hilbert steps to
+// a neighbour, and the balanced grid keeps the number of waves.
+//
+//===----------------------------------------------------------------------===//
+#include "gemmgen/device/tile_schedule.cuh"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+using namespace gemmgen::schedule;
+
+namespace {
+
+struct Walk {
+  std::vector<std::pair<int, int>> units; ///< in slot order, holes left out
+  int holes = 0;
+};
+
+Walk walk(int raster, int group, int unitsM, int unitsN) {
+  Walk w;
+  for (int slot = 0; slot < tile_slots(raster, unitsM, unitsN); ++slot) {
+    int um = -1, un = -1;
+    if (tile_coords(raster, group, slot, unitsM, unitsN, um, un))
+      w.units.push_back({um, un});
+    else
+      ++w.holes;
+  }
+  return w;
+}
+
+std::string where(int raster, int group, int m, int n) {
+  return "raster " + std::to_string(raster) + " group " + std::to_string(group) + " grid " +
+         std::to_string(m) + "x" + std::to_string(n);
+}
+
+TEST(TileSchedule, EveryUnitExactlyOnce) {
+  for (int raster : {RASTER_ALONG_M, RASTER_ALONG_N, RASTER_HILBERT})
+    for (int group : {1, 2, 3, 8, 16})
+      for (int m : {1, 2, 3, 5, 7, 8, 13, 33})
+        for (int n : {1, 2, 3, 4, 9, 17, 31}) {
+          Walk w = walk(raster, group, m, n);
+          std::vector<int> seen(m * n, 0);
+          for (auto [um, un] : w.units) {
+            ASSERT_TRUE(um >= 0 && um < m && un >= 0 && un < n)
+                << where(raster, group, m, n) << ": unit (" << um << "," << un << ")";
+            ++seen[um * n + un];
+          }
+          for (int i = 0; i < m * n; ++i) {
+            ASSERT_EQ(seen[i], 1) << where(raster, group, m, n) << ": unit (" << i / n << ","
+                                  << i % n << ")";
+          }
+          if (raster != RASTER_HILBERT) {
+            EXPECT_EQ(w.holes, 0) << where(raster, group, m, n);
+          }
+        }
+}
+
+TEST(TileSchedule, AlongMWalksDownMInsideAGroup) {
+  // 5 unit rows in groups of 2, 3 columns: rows {0,1} column by column, then
+  // {2,3}, then the last short group {4}.
+  Walk w = walk(RASTER_ALONG_M, 2, 5, 3);
+  std::vector<std::pair<int, int>> want = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {0, 2}, {1, 2},
+                                           {2, 0}, {3, 0}, {2, 1}, {3, 1}, {2, 2}, {3, 2},
+                                           {4, 0}, {4, 1}, {4, 2}};
+  EXPECT_EQ(w.units, want);
+}
+
+TEST(TileSchedule, AlongNIsAlongMTransposed) {
+  for (int group : {1, 3, 8})
+    for (int m : {1, 4, 7})
+      for (int n : {2, 5, 9}) {
+        Walk a = walk(RASTER_ALONG_M, group, n, m), b = walk(RASTER_ALONG_N, group, m, n);
+        ASSERT_EQ(a.units.size(), b.units.size());
+        for (size_t i = 0; i < a.units.size(); ++i)
+          EXPECT_EQ(a.units[i], std::make_pair(b.units[i].second, b.units[i].first))
+              << where(RASTER_ALONG_N, group, m, n) << " slot " << i;
+      }
+}
+
+TEST(TileSchedule, HilbertStepsToANeighbourAndSkipsHoles) {
+  for (int side : {1, 2, 4, 8, 16}) {
+    Walk w = walk(RASTER_HILBERT, 8, side, side);
+    EXPECT_EQ(w.holes, 0);
+    for (size_t i = 1; i < w.units.size(); ++i)
+      EXPECT_EQ(std::abs(w.units[i].first - w.units[i - 1].first) +
+                    std::abs(w.units[i].second - w.units[i - 1].second),
+                1)
+          << "side " << side << " slot " << i;
+  }
+  // 5x3 lies in the 8x8 square: 64 slots, 49 of them holes.
+  EXPECT_EQ(hilbert_side(5, 3), 8);
+  EXPECT_EQ(tile_slots(RASTER_HILBERT, 5, 3), 64);
+  EXPECT_EQ(walk(RASTER_HILBERT, 8, 5, 3).holes, 64 - 15);
+}
+
+TEST(TileSchedule, CompileTimeFormMatchesRuntimeForm) {
+  int a = 0, b = 0, c = 0, d = 0;
+  for (int slot = 0; slot < 64; ++slot) {
+    bool x = tile_coords<RASTER_HILBERT, 8>(slot, 5, 7, a, b);
+    bool y = tile_coords(RASTER_HILBERT, 8, slot, 5, 7, c, d);
+    EXPECT_EQ(x, y);
+    EXPECT_EQ(std::make_pair(a, b), std::make_pair(c, d));
+  }
+  EXPECT_EQ((tile_slots<RASTER_ALONG_M, 8>(5, 7)), 35);
+}
+
+TEST(TileSchedule, BalancedGridKeepsTheWavesWithFewestClusters) {
+  // 4096^3 with 128x256 tiles on 132 SMs: 512 units take 4 waves either way.
+  EXPECT_EQ(balanced_grid_clusters(512, 132), 128);
+  EXPECT_EQ(balanced_grid_clusters(100, 132), 100); // fewer units than SMs
+  EXPECT_EQ(balanced_grid_clusters(0, 132), 0);
+  EXPECT_EQ(balanced_grid_clusters(7, 0), 1);       // no occupancy figure: one at a time
+  for (long long units = 1; units < 600; units += 7)
+    for (long long resident : {1, 3, 66, 132}) {
+      long long g = balanced_grid_clusters(units, resident);
+      ASSERT_GE(g, 1);
+      ASSERT_LE(g, resident);
+      long long waves = (units + resident - 1) / resident;
+      EXPECT_EQ((units + g - 1) / g, waves) << units << " units, " << resident;
+      if (g > 1) {
+        EXPECT_GT((units + g - 2) / (g - 1), waves) << "not the fewest: " << units << ", " << resident;
+      }
+    }
+}
+
+} // namespace

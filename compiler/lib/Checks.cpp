@@ -34,7 +34,9 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
+#include <vector>
 
 using namespace gemmgen;
 using llvm::SMLoc;
@@ -477,15 +479,11 @@ bool Checker::checkRoleName(const Located<std::string> &ref, const std::string &
   if (!ref.given || spec.findRole(ref.value))
     return true;
   std::string msg = "unknown role '" + ref.value + "' in '" + path + "'";
-  unsigned best = ~0u;
-  const RoleSpec *bestRole = nullptr;
-  for (const RoleSpec &r : spec.roles) {
-    unsigned d = StringRef(ref.value).edit_distance(r.name.value, true);
-    if (d < best)
-      best = d, bestRole = &r;
-  }
-  if (bestRole && best <= 2 && best < ref.value.size())
-    msg += "; did you mean '" + bestRole->name.value + "'?";
+  std::vector<StringRef> names;
+  for (const RoleSpec &r : spec.roles)
+    names.push_back(r.name.value);
+  if (std::optional<StringRef> best = closestMatch(ref.value, names))
+    msg += "; did you mean '" + best->str() + "'?";
   else if (!spec.roles.empty())
     msg += "; the roles are " + roleList(spec);
   error(ref.loc, msg);
@@ -503,21 +501,16 @@ void Checker::checkBarriers() {
     if (!named) {
       std::string known = "'full' (or 'tma2mma'), 'empty' (or 'mma2tma')";
       known += spec.epilogue.store.value == EpilogueStore::Tma ? " and 'epilogue'" : "";
-      std::string hint;
-      for (StringRef k : {"full", "tma2mma", "empty", "mma2tma", "epilogue"})
-        if (StringRef(b.name.value).edit_distance(k, true) <= 2 &&
-            StringRef(b.name.value).edit_distance(k, true) < b.name.value.size()) {
-          hint = k.str();
-          break;
-        }
+      const StringRef names[] = {"full", "tma2mma", "empty", "mma2tma", "epilogue"};
+      std::optional<StringRef> hint = closestMatch(b.name.value, names);
       if (b.name.value == "mma2ld" || b.name.value == "ld2mma")
         error(b.name.loc, "barrier '" + b.name.value + "' belongs to the sm_100a protocol (the "
                           "TMEM handoff between MMA and a writeback role); on sm_90a the "
                           "consumer writes back its own registers: remove it (the sm_90a "
                           "protocol has " + known + ")");
-      else if (!hint.empty())
+      else if (hint)
         error(b.name.loc, "unknown barrier '" + b.name.value + "' for sm_90a; did you mean '" +
-                              hint + "'? (the sm_90a protocol has " + known + ")");
+                              *hint + "'? (the sm_90a protocol has " + known + ")");
       else
         error(b.name.loc, "unknown barrier '" + b.name.value + "' for sm_90a; the sm_90a " +
                               "protocol has " + known + ": declare one of those or remove it");

@@ -3,6 +3,8 @@
 
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <algorithm>
+
 using namespace gemmgen;
 
 DiagnosticEngine::DiagnosticEngine(llvm::raw_ostream *os) : out(os) {
@@ -57,4 +59,32 @@ void DiagnosticEngine::report(Severity sev, llvm::SMLoc loc, const llvm::Twine &
                                                  : "note";
     *out << "gemmgen: " << tag << ": " << d.message << "\n";
   }
+}
+
+std::optional<llvm::StringRef> gemmgen::closestMatch(llvm::StringRef word,
+                                                     llvm::ArrayRef<llvm::StringRef> candidates,
+                                                     llvm::ArrayRef<Synonym> synonyms) {
+  for (const Synonym &s : synonyms)
+    if (word.equals_insensitive(s.written))
+      for (llvm::StringRef c : candidates)
+        if (c == s.meant)
+          return c;
+  std::optional<llvm::StringRef> best;
+  unsigned bestDist = ~0u;
+  for (llvm::StringRef c : candidates) {
+    unsigned d = word.equals_insensitive(c) ? 0 : word.edit_distance(c, true);
+    if (d < bestDist) {
+      bestDist = d;
+      best = c;
+    }
+  }
+  if (!best)
+    return std::nullopt;
+  size_t len = std::max(word.size(), best->size());
+  // "x" is not a typo of "m": never as many edits as the word has letters.
+  if (bestDist <= 2 && bestDist < std::min(word.size(), best->size()) && bestDist * 2 <= len)
+    return best;
+  if (bestDist <= len / 3)
+    return best;
+  return std::nullopt;
 }

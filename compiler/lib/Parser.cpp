@@ -82,12 +82,8 @@ const StringRef kBarrierKeys[] = {"from",          "to",       "kind",     "slot
                                   "phase",         "initial_phase", "tx_bytes", "cta_mask", "id"};
 const StringRef kEpilogueKeys[] = {"store", "overlap", "chunk_n"};
 
-/// Words people coming from other GEMM code bases write for our keys; an
-/// unknown key that is one of these gets "did you mean" even when it is far
-/// from the real key in edit distance.
-struct Synonym {
-  const char *written, *meant;
-};
+/// Words people coming from other GEMM code bases write for our keys
+/// (closestMatch suggests them even when far in edit distance).
 const Synonym kSynonyms[] = {
     {"stages", "depth"},         {"num_stages", "depth"},      {"pipe_depth", "depth"},
     {"warp_groups", "warpgroups"}, {"wgs", "warpgroups"},      {"regs", "registers"},
@@ -126,33 +122,8 @@ std::string quotedList(llvm::ArrayRef<StringRef> words) {
   return s;
 }
 
-/// The closest of `candidates` to `word`, if it is close enough to be a
-/// plausible typo; synonyms are consulted first.
 std::optional<StringRef> closest(StringRef word, llvm::ArrayRef<StringRef> candidates) {
-  for (const Synonym &s : kSynonyms)
-    if (word.equals_insensitive(s.written))
-      for (StringRef c : candidates)
-        if (c == s.meant)
-          return c;
-  std::optional<StringRef> best;
-  unsigned bestDist = ~0u;
-  for (StringRef c : candidates) {
-    unsigned d = word.lower() == c.lower() ? 0 : word.edit_distance(c, true);
-    if (d < bestDist) {
-      bestDist = d;
-      best = c;
-    }
-  }
-  if (!best)
-    return std::nullopt;
-  size_t len = std::max(word.size(), best->size());
-  // Up to 2 edits, but never as many edits as the word has letters ("x" is
-  // not a typo of "m").
-  if (bestDist <= 2 && bestDist < std::min(word.size(), best->size()) && bestDist * 2 <= len)
-    return best;
-  if (bestDist <= len / 3)
-    return best;
-  return std::nullopt;
+  return closestMatch(word, candidates, kSynonyms);
 }
 
 class SpecParser {

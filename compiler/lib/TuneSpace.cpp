@@ -93,15 +93,10 @@ llvm::Error tune::validateSpace(const SearchSpace &space) {
            (parts[2] == "registers" || parts[2] == "warps" || parts[2] == "warpgroups");
     }
     if (!ok) {
-      std::string best;
-      unsigned bestDist = 4;
-      for (const std::string &k : known) {
-        unsigned d = key.edit_distance(k, true, bestDist);
-        if (d < bestDist)
-          bestDist = d, best = k;
-      }
+      std::vector<StringRef> names(known.begin(), known.end());
+      std::optional<StringRef> best = closestMatch(key, names);
       return makeError("'" + p.key + "' is not a tunable spec key" +
-                       (best.empty() ? "" : "; did you mean '" + best + "'?") +
+                       (best ? "; did you mean '" + best->str() + "'?" : "") +
                        " (tunable: " + llvm::join(known, ", ") + ", roles.NAME.registers)");
     }
     if (p.values.empty())

@@ -12,6 +12,7 @@
 #ifndef GEMMGEN_DIAGNOSTICS_H
 #define GEMMGEN_DIAGNOSTICS_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/SMLoc.h"
@@ -19,6 +20,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,6 +65,22 @@ private:
   std::vector<Diagnostic> diags;
   unsigned numErrors = 0, numWarnings = 0;
 };
+
+/// A word people write for one of ours ("stages" for "depth"): suggested
+/// even when it is far from the real word in edit distance.
+struct Synonym {
+  llvm::StringRef written, meant;
+};
+
+/// The one "did you mean" rule of gemmgen (spec keys and values, role and
+/// barrier names, tune-space keys): a synonym of `word` that is among
+/// `candidates`, else the candidate closest to `word` when it is a plausible
+/// typo: equal but for case, or up to 2 edits (never as many as either word
+/// has letters, nor more than half the longer one), or at most a third of
+/// the longer word's letters. None when nothing is that close.
+std::optional<llvm::StringRef> closestMatch(llvm::StringRef word,
+                                            llvm::ArrayRef<llvm::StringRef> candidates,
+                                            llvm::ArrayRef<Synonym> synonyms = {});
 
 } // namespace gemmgen
 

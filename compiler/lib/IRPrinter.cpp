@@ -89,6 +89,7 @@ private:
     case OpKind::ForK:
     case OpKind::IfNotFirstK:
     case OpKind::ForEachChunk:
+    case OpKind::IfNoK:
       os << " {\n";
       for (const Op &child : op.body)
         printOp(child, indent + 2);
@@ -132,6 +133,9 @@ private:
       break;
     case OpKind::LoadAcc:
       os << " " << op.acc << " -> regs";
+      break;
+    case OpKind::ZeroAcc:
+      os << " " << op.acc;
       break;
     case OpKind::Mma:
       os << " " << op.acc << " += " << op.a << "[" << op.state << "] * " << op.b << "["

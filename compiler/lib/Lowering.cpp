@@ -168,6 +168,11 @@ private:
       tileBody.push_back(drain);
       tileBody.insert(tileBody.end(), release.begin(), release.end());
     }
+    // K = 0: no MMA ran, and the first one of a tile is what overwrites the
+    // accumulators (scale-d = 0); zero them instead. Off the k > 0 path.
+    Op zero = makeOp(OpKind::ZeroAcc);
+    zero.acc = "acc";
+    tileBody.push_back(loop(OpKind::IfNoK, {zero}));
     appendEpilogue(k, tileBody);
 
     r.body = {loop(OpKind::ForEachTile, tileBody)};

@@ -228,16 +228,22 @@ private:
     std::vector<Op> storeChunk = {store, fence(FenceKind::ProxyAsync), sync, tma, commit, drain,
                                   sync};
 
+    // K = 0: no MMA wrote TMEM this tile; the loaded registers become zeros.
+    Op zero = makeOp(OpKind::ZeroAcc);
+    zero.acc = "acc";
+    Op zeroIfNoK = loop(OpKind::IfNoK, {zero});
+
     std::vector<Op> tile = {wait, advance("wb_ps"), fence(FenceKind::TcgenAfterSync)};
     if (k.epilogueChunkN == k.tileN) {
       // hgemm_v7: the whole accumulator fits the registers; it is released
       // as soon as it is loaded, before the conversion and the store.
       tile.push_back(load);
+      tile.push_back(zeroIfNoK);
       tile.insert(tile.end(), freeAcc.begin(), freeAcc.end());
       tile.insert(tile.end(), storeChunk.begin(), storeChunk.end());
     } else {
       // hgemm_v8/v9: EPI_N columns at a time; released after the last chunk.
-      std::vector<Op> chunk = {load};
+      std::vector<Op> chunk = {load, zeroIfNoK};
       chunk.insert(chunk.end(), storeChunk.begin(), storeChunk.end());
       tile.push_back(loop(OpKind::ForEachChunk, chunk));
       tile.insert(tile.end(), freeAcc.begin(), freeAcc.end());

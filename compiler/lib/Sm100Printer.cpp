@@ -291,6 +291,7 @@ private:
       case OpKind::ForK:
       case OpKind::ForEachChunk:
       case OpKind::IfNotFirstK:
+      case OpKind::IfNoK:
         if (!allElected(op.body))
           return false;
         break;
@@ -408,6 +409,14 @@ private:
       CodeEmitter::Block cond(e, "if (kb > 0)");
       return emitOps(op.body);
     }
+    case OpKind::IfNoK: {
+      e.comment("K = 0: no MMA wrote TMEM in this tile; store zeros, not what it holds");
+      CodeEmitter::Block cond(e, "if (k_blocks == 0)", "K = 0");
+      return emitOps(op.body);
+    }
+    case OpKind::ZeroAcc:
+      e.line("#pragma unroll");
+      return e.line("for (int j = 0; j < EPI_N; ++j) acc[j] = 0.f;");
     case OpKind::Wait:
       return e.line("mbar_wait(" + slotAddr(op) + ", " + op.state + ".phase, BAR_" +
                     upper(op.barrier) + ", " + slot(op) + ");");

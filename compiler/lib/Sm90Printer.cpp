@@ -304,6 +304,17 @@ private:
       CodeEmitter::Block cond(e, "if (kb > 0)");
       return emitOps(op.body);
     }
+    case OpKind::IfNoK: {
+      e.comment("K = 0: no wgmma ran, and only a tile's first one overwrites the accumulators");
+      CodeEmitter::Block cond(e, "if (k_blocks == 0)", "K = 0");
+      return emitOps(op.body);
+    }
+    case OpKind::ZeroAcc: {
+      e.line("#pragma unroll");
+      CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
+      e.line("#pragma unroll");
+      return e.line("for (int i = 0; i < BN / 2; ++i) acc[m][i] = 0.f;");
+    }
     case OpKind::Wait: return emitWait(op);
     case OpKind::ArriveExpectTx:
       return e.line("mbar_arrive_expect_tx(" + slotAddr(op.barrier, op.state) +

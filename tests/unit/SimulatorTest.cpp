@@ -225,6 +225,30 @@ TEST(Simulator, ReproducibleFromSeed) {
   }
 }
 
+TEST(Simulator, ZeroKStoresZeros) {
+  // K = 0: no k-block, no MMA; the consumer zeroes its accumulators
+  // (if_no_k { zero_acc }) and D, poisoned with NaN, must be all zeros.
+  Config twoConsumers;
+  twoConsumers.tileN = 256;
+  twoConsumers.consumers = 2;
+  Config cluster = twoConsumers;
+  cluster.clusterM = 2;
+  Config direct;
+  direct.store = EpilogueStore::Direct;
+  Config serial;
+  serial.inFlight = 0;
+  Config noOverlap;
+  noOverlap.overlap = false;
+  for (const Config &c : {Config{}, twoConsumers, cluster, direct, serial, noOverlap}) {
+    Kernel k = lowerConfig(c);
+    for (const Shape &s : {Shape{256, 256, 0}, Shape{200, 136, 0}}) {
+      SimulationResult r = run(k, s.m, s.n, s.k, 4);
+      EXPECT_TRUE(r.ok()) << s.m << "x" << s.n << "x0\n" << report(r);
+      EXPECT_EQ(r.kBlocks, 0u);
+    }
+  }
+}
+
 TEST(Simulator, GridWrapsAcrossTiles) {
   // One CTA walks all 8 tiles: the ring's phases carry across tiles.
   Kernel k = lowerConfig({});
@@ -363,10 +387,18 @@ TEST(SimulatorBugs, NamedBarrierCountsBothGroupsWithOwnIds) {
   expectCaught(run(k, 256, 256, 128, 4), {SimVerdict::Deadlock}, "128 of 256 threads");
 }
 
-TEST(SimulatorBugs, ZeroKIterations) {
+TEST(SimulatorBugs, ZeroKWithoutZeroAcc) {
+  // K = 0 runs no MMA, and only a tile's first MMA overwrites the
+  // accumulators: without if_no_k { zero_acc } store_acc stores what the
+  // registers held (never written: NaN in the simulator).
   Kernel k = lowerConfig({});
-  expectCaught(run(k, 256, 256, 0, 4), {SimVerdict::WrongResult},
-               "not written by any MMA");
+  ASSERT_TRUE(removeFirst(role(k, "consumer").body,
+                          [](const Op &op) { return op.kind == OpKind::IfNoK; }));
+  SimulationResult r = run(k, 256, 256, 0, 4);
+  expectEveryFailure(r, {{SimVerdict::WrongResult,
+                          R"(wrong result: tile \(m 0, n 0\) element \[0, 0\]: got nan, want 0)"}});
+  expectDetail(r, "acc of CTA 0 was not written by any MMA in tile (m 0, n 0) (0 k-block(s)): "
+                  "store_acc wrote stale or uninitialised registers");
 }
 
 TEST(SimulatorBugs, PipelineDepthOne) {
@@ -550,7 +582,8 @@ TEST(SimulatorSpecs, EverySpecSimulatesClean) {
     std::vector<Shape> shapes = {{2 * cm, 2 * k.tileN, 4 * k.tileK},
                                  {200, 136, 72},
                                  {cm + 72, k.tileN + 40, 3 * k.tileK + 24},
-                                 {3 * cm, 3 * k.tileN, 2 * k.tileK}};
+                                 {3 * cm, 3 * k.tileN, 2 * k.tileK},
+                                 {2 * cm, 2 * k.tileN, 0}}; // K = 0: D = 0
     // specs/tuned/ holds machine-written variants of the ladder's specs:
     // one residue shape and 2 seeds each keep CI fast; the ladder gets all.
     bool tunedVariant = path.parent_path().parent_path().filename() == "tuned";

@@ -30,8 +30,8 @@ namespace {
 
 struct SimulateCliOptions {
   std::string spec;
-  // Unset: the default shape. An explicit 0 is simulated as given (K = 0 is
-  // the seeded "tile with zero K iterations" bug).
+  // Unset: the default shape. An explicit 0 is simulated as given (K = 0:
+  // no k-block, D = 0).
   std::optional<unsigned> m, n, k;
   std::string shapes;
   unsigned seeds = 16;

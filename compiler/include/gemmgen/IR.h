@@ -137,8 +137,13 @@ enum class OpKind {
   MmaCommitArrive,///< tcgen05.commit: barrier[slot] gets one arrival, in every CTA of
                   ///< `ctaMask` (0: this CTA), once every MMA this thread issued so far
                   ///< has completed
-  LoadAcc        ///< tcgen05.ld of the instance's accumulator columns of the current
+  LoadAcc,       ///< tcgen05.ld of the instance's accumulator columns of the current
                  ///< epilogue chunk (TMEM -> the thread's registers) + tcgen05.wait::ld
+  // --- K = 0 (appended) ---
+  IfNoK,         ///< body runs once when the tile has no k-block (K = 0): no MMA wrote
+                 ///< the accumulators, whose first MMA would have overwritten them
+  ZeroAcc        ///< the values store_acc reads become 0: sm_90a the wgmma accumulator
+                 ///< registers of `acc`; sm_100a the registers load_acc filled
 };
 
 struct Op {
@@ -147,7 +152,7 @@ struct Op {
   std::string barrier;   ///< Wait/Arrive/ArriveExpectTx/NamedBarrierSync
   std::string state;     ///< pipeline state selecting slot and phase
   std::string buffer;    ///< TmaLoad destination, StoreAcc/TmaStore staging
-  std::string acc;       ///< Mma/StoreAcc accumulator buffer
+  std::string acc;       ///< Mma/StoreAcc/LoadAcc/ZeroAcc accumulator buffer
   std::string a, b;      ///< Mma operand buffers
   Operand operand = Operand::A;  ///< TmaLoad/TmaStore tensor
   CtaScope scope = CtaScope::Local;
@@ -158,7 +163,7 @@ struct Op {
   /// [part·rows/parts, (part+1)·rows/parts) of the stage. parts > 1 with
   /// scope Cluster is a multicast split across the cluster (part = CTA rank).
   unsigned parts = 1;
-  std::vector<Op> body;  ///< ForEachTile/ForK/IfNotFirstK/ForEachChunk
+  std::vector<Op> body;  ///< ForEachTile/ForK/IfNotFirstK/ForEachChunk/IfNoK
   // --- sm_100a fields (appended) ---
   /// Wait/Arrive/MmaCommitArrive: the slot is the role instance (the consumer
   /// index, the seed's `mma2ld.wait(wg_id, ...)`); `state` gives only the phase.

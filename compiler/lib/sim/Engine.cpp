@@ -139,7 +139,8 @@ void Machine::settle(Actor &a) {
     }
     const Op &op = (*f.body)[f.pc];
     if (op.kind == OpKind::ForEachTile || op.kind == OpKind::ForK ||
-        op.kind == OpKind::IfNotFirstK || op.kind == OpKind::ForEachChunk) {
+        op.kind == OpKind::IfNotFirstK || op.kind == OpKind::ForEachChunk ||
+        op.kind == OpKind::IfNoK) {
       unsigned count = 0;
       if (op.kind == OpKind::ForEachTile)
         count = tileCount;
@@ -147,6 +148,8 @@ void Machine::settle(Actor &a) {
         count = a.inTile ? p.kBlocks : 0;
       else if (op.kind == OpKind::ForEachChunk)
         count = a.inTile ? chunkCount() : 0;
+      else if (op.kind == OpKind::IfNoK)
+        count = a.inTile && p.kBlocks == 0 ? 1 : 0;
       else
         count = a.k > 0 ? 1 : 0;
       if (count == 0) {
@@ -290,10 +293,14 @@ void Machine::step(Actor &a) {
   case OpKind::LoadAcc:
     doLoadAcc(a, op);
     break;
+  case OpKind::ZeroAcc:
+    doZeroAcc(a, op);
+    break;
   case OpKind::ForEachTile:
   case OpKind::ForK:
   case OpKind::IfNotFirstK:
   case OpKind::ForEachChunk:
+  case OpKind::IfNoK:
     assert(false && "structured ops are entered by settle()");
     break;
   }

@@ -104,6 +104,7 @@ private:
   void doCommitArrive(Actor &a, const Op &op);
   void completeCommit(Event &e);
   void doLoadAcc(Actor &a, const Op &op);
+  void doZeroAcc(Actor &a, const Op &op);
 
   // Target geometry (IR.h, "sm_100a semantics"). On sm_100a a cluster is the
   // CTA pair (G = ctaGroup CTAs, rank r); cluster tile (um, un) holds

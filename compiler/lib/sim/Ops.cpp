@@ -431,5 +431,32 @@ void Machine::completeLoad(Event &e) {
   maybeComplete(e.barCta, e.barrier, e.slot);
 }
 
+/// zero_acc (the tile had no k-block): what store_acc reads becomes 0.
+/// sm_90a: the wgmma accumulator registers, once no MMA writes them;
+/// sm_100a: the registers load_acc filled (TMEM holds whatever the last MMA
+/// left there, which the writeback must not store).
+void Machine::doZeroAcc(Actor &a, const Op &op) {
+  int accBuf = bufferIndex(a, op.acc, op);
+  int accReg = regionIndex(a, accBuf, 0);
+  Region &acc = ctas[a.cta].regions[accBuf][accReg];
+  if (k.buffers[accBuf].space == MemSpace::Tensor) {
+    unsigned width = a.chunk >= 0 ? chunkWidth() : k.tileN;
+    a.regs.assign(size_t(acc.rows) * width, 0.0f);
+    a.regsWidth = width;
+    a.regsLoaded = true;
+    notes.erase({rowsSm100(a.tile, a.instance, ctas[a.cta].rank) / k.tileM, a.tile.tn});
+    return;
+  }
+  for (int id : a.mmaQueue)
+    if (events[id].accBuf == accBuf && events[id].accRegion == accReg)
+      fail(SimVerdict::Race,
+           "race: " + who(a) + " (" + where(a) + ") zeroes accumulator " +
+               regionName(accBuf, accReg, a.cta) + " in zero_acc while " +
+               describeEvent(events[id]) + " still writes it",
+           {"wait for every MMA group (mma_wait pending<=0) before writing the accumulators"});
+  std::fill(acc.data.begin(), acc.data.end(), 0.0f);
+  acc.accWritten = true;
+}
+
 } // namespace sim
 } // namespace gemmgen

@@ -222,6 +222,11 @@ gemm_sm100_step7_ws(const __grid_constant__ TensorMap tmA, const __grid_constant
       #pragma unroll
       for (int j = 0; j < EPI_N / 32; ++j) tmem_ld_32x32b_x32(acc_tmem + chunk * EPI_N + j * 32, &acc[j * 32]);
       tmem_wait_ld();  // [T.ptx.tcgen05.wait.ld()]
+      // K = 0: no MMA wrote TMEM in this tile; store zeros, not what it holds
+      if (k_blocks == 0) {
+        #pragma unroll
+        for (int j = 0; j < EPI_N; ++j) acc[j] = 0.f;
+      } // K = 0
       tcgen05_fence_before_thread_sync();
       mbar_arrive(ld2mma_bar + 8 * consumer);
       // registers -> f16 -> this thread's row of the 128B-swizzled staging slabs [Tx.cast, Tx.copy]

@@ -230,6 +230,11 @@ gemm_sm100_step9_2consumers(const __grid_constant__ TensorMap tmA, const __grid_
         #pragma unroll
         for (int j = 0; j < EPI_N / 32; ++j) tmem_ld_32x32b_x32(acc_tmem + chunk * EPI_N + j * 32, &acc[j * 32]);
         tmem_wait_ld();  // [T.ptx.tcgen05.wait.ld()]
+        // K = 0: no MMA wrote TMEM in this tile; store zeros, not what it holds
+        if (k_blocks == 0) {
+          #pragma unroll
+          for (int j = 0; j < EPI_N; ++j) acc[j] = 0.f;
+        } // K = 0
         // registers -> f16 -> this thread's row of the 128B-swizzled staging slabs [Tx.cast, Tx.copy]
         #pragma unroll
         for (int c16 = 0; c16 < EPI_N / 8; ++c16) {

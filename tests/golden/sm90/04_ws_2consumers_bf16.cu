@@ -198,6 +198,14 @@ gemm_sm90_ws_2consumers_bf16(const __grid_constant__ TensorMap tmA, const __grid
         }
       }
       release.advance();
+      // K = 0: no wgmma ran, and only a tile's first one overwrites the accumulators
+      if (k_blocks == 0) {
+        #pragma unroll
+        for (int m = 0; m < WG_MMAS; ++m) {
+          #pragma unroll
+          for (int i = 0; i < BN / 2; ++i) acc[m][i] = 0.f;
+        }
+      } // K = 0
       #pragma unroll
       for (int chunk = 0; chunk < BN / EPI_COLS; ++chunk) {
         if (leader) {

@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -247,6 +248,54 @@ TEST(Simulator, ZeroKStoresZeros) {
       EXPECT_EQ(r.kBlocks, 0u);
     }
   }
+}
+
+std::vector<ScheduledUnit> units(std::initializer_list<std::array<unsigned, 3>> list) {
+  std::vector<ScheduledUnit> out;
+  for (const auto &u : list)
+    out.push_back({u[0], u[1], u[2]});
+  return out;
+}
+
+std::string walkText(const std::vector<ScheduledUnit> &w) {
+  std::string s;
+  for (const ScheduledUnit &u : w)
+    s += "#" + std::to_string(u.slot) + "(" + std::to_string(u.m) + "," + std::to_string(u.n) + ") ";
+  return s;
+}
+
+TEST(Simulator, HilbertSpecIsSimulatedInHilbertOrder) {
+  // 3 x 3 tiles of 128 x 128: the Hilbert curve over the 4 x 4 square is
+  // (m, n) = (0,0) (1,0) (1,1) (0,1) (0,2) (0,3) (1,3) (1,2) (2,2) (2,3) (3,3)
+  // (3,2) (3,1) (2,1) (2,0) (3,0); the slots outside 3 x 3 are holes.
+  Config c;
+  c.raster = RasterOrder::Hilbert;
+  Kernel k = lowerConfig(c);
+  SimulationResult one = run(k, 384, 384, 128, 4, /*ctas=*/1);
+  EXPECT_TRUE(one.ok()) << report(one);
+  ASSERT_EQ(one.walks.size(), 1u);
+  EXPECT_EQ(one.walks[0], units({{0, 0, 0}, {1, 1, 0}, {2, 1, 1}, {3, 0, 1}, {4, 0, 2},
+                                 {7, 1, 2}, {8, 2, 2}, {13, 2, 1}, {14, 2, 0}}))
+      << walkText(one.walks[0]);
+  // Two clusters take alternate slots, each skipping its own holes, as the
+  // kernel's loop does (unit = cluster_id; unit < slots; unit += clusters).
+  SimulationResult two = run(k, 384, 384, 128, 4, /*ctas=*/2);
+  EXPECT_TRUE(two.ok()) << report(two);
+  ASSERT_EQ(two.walks.size(), 2u);
+  EXPECT_EQ(two.walks[0], units({{0, 0, 0}, {2, 1, 1}, {4, 0, 2}, {8, 2, 2}, {14, 2, 0}}))
+      << walkText(two.walks[0]);
+  EXPECT_EQ(two.walks[1], units({{1, 1, 0}, {3, 0, 1}, {7, 1, 2}, {13, 2, 1}}))
+      << walkText(two.walks[1]);
+  // along_m (group 8) on the same grid walks down M first.
+  Kernel alongM = lowerConfig({});
+  SimulationResult m = run(alongM, 384, 384, 128, 1, /*ctas=*/1);
+  ASSERT_EQ(m.walks.size(), 1u);
+  EXPECT_EQ(m.walks[0], units({{0, 0, 0}, {1, 1, 0}, {2, 2, 0}, {3, 0, 1}, {4, 1, 1}, {5, 2, 1},
+                               {6, 0, 2}, {7, 1, 2}, {8, 2, 2}}))
+      << walkText(m.walks[0]);
+  // Residues in every dimension, several interleavings.
+  SimulationResult residue = run(k, 300, 200, 72, 6);
+  EXPECT_TRUE(residue.ok()) << report(residue);
 }
 
 TEST(Simulator, GridWrapsAcrossTiles) {

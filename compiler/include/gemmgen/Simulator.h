@@ -74,6 +74,15 @@ struct SimulationOptions {
   bool stopAtFirstFailure = false;
 };
 
+/// One cluster tile (schedule unit) in a cluster's walk: its slot in the
+/// schedule and its coordinates in units.
+struct ScheduledUnit {
+  unsigned slot = 0, m = 0, n = 0;
+  bool operator==(const ScheduledUnit &o) const {
+    return slot == o.slot && m == o.m && n == o.n;
+  }
+};
+
 /// One interleaving's outcome.
 struct SeedResult {
   uint64_t seed = 0;
@@ -90,6 +99,9 @@ struct SimulationResult {
   unsigned m = 0, n = 0, k = 0;
   unsigned ctas = 0, clusterSize = 1;
   unsigned tilesM = 0, tilesN = 0, kBlocks = 0;
+  /// Per cluster, the units it computed in order: the kernels' own schedule
+  /// (gemmgen/device/tile_schedule.cuh), Hilbert holes skipped.
+  std::vector<std::vector<ScheduledUnit>> walks;
   std::vector<SeedResult> runs;
 
   bool ok() const;

@@ -42,15 +42,15 @@ void Machine::init() {
     cta.rank = c % p.clusterSize;
     cta.rankM = cta.rank % k.clusterM;
     cta.rankN = cta.rank / k.clusterM;
-    for (size_t i = cta.cluster; i < p.clusterTiles.size(); i += p.clusters) {
+    for (const ScheduledUnit &s : p.walks[cta.cluster]) {
       TileRef t;
-      t.ct = int(i);
+      t.ct = int(s.slot);
       if (sm100()) { // the CTA pair shares the cluster tile (IR.h, sm_100a semantics)
-        t.tm = p.clusterTiles[i].first;
-        t.tn = p.clusterTiles[i].second;
+        t.tm = s.m;
+        t.tn = s.n;
       } else {
-        t.tm = p.clusterTiles[i].first * k.clusterM + cta.rankM;
-        t.tn = p.clusterTiles[i].second * k.clusterN + cta.rankN;
+        t.tm = s.m * k.clusterM + cta.rankM;
+        t.tn = s.n * k.clusterN + cta.rankN;
       }
       cta.tiles.push_back(t);
     }

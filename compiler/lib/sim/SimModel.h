@@ -175,7 +175,9 @@ struct Problem {
   const Kernel &k;
   unsigned M, N, K;
   unsigned clusterSize, tilesM, tilesN, ctM, ctN, kBlocks, clusters, ctas;
-  std::vector<std::pair<unsigned, unsigned>> clusterTiles; ///< (cm, cn) in walk order
+  /// Per cluster, the cluster tiles (units) it computes, in order: the walk
+  /// of gemmgen/device/tile_schedule.cuh (SimulationResult::walks).
+  std::vector<std::vector<ScheduledUnit>> walks;
   std::vector<float> A, B, ref;
   /// Per barrier: ops that arrive on it / load onto it, with their role.
   std::vector<std::vector<std::pair<unsigned, const Op *>>> arrivers, loaders;

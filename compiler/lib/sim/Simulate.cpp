@@ -15,6 +15,8 @@
 //===----------------------------------------------------------------------===//
 #include "Machine.h"
 
+#include "gemmgen/device/tile_schedule.cuh"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -81,24 +83,20 @@ int indexOf(const std::vector<Barrier> &v, const std::string &name) {
 
 namespace {
 
-/// The cluster tiles (cm, cn) in the order the persistent scheduler walks
-/// them: grouped bands of `group` columns (along_m) or rows (along_n).
-std::vector<std::pair<unsigned, unsigned>> walkOrder(unsigned ctM, unsigned ctN,
-                                                     const Schedule &s) {
-  std::vector<std::pair<unsigned, unsigned>> out;
-  unsigned total = ctM * ctN;
-  unsigned g = std::max(1u, s.group);
-  bool alongN = s.raster == RasterOrder::AlongN;
-  unsigned major = alongN ? ctN : ctM; // walked fastest inside a band
-  unsigned minor = alongN ? ctM : ctN;
-  for (unsigned idx = 0; idx < total; ++idx) {
-    unsigned band = idx / (major * g);
-    unsigned width = std::min(g, minor - band * g);
-    unsigned local = idx % (major * g);
-    unsigned mi = band * g + local % width;
-    unsigned ma = local / width;
-    out.push_back(alongN ? std::make_pair(mi, ma) : std::make_pair(ma, mi));
-  }
+/// Each cluster's units in order, by gemmgen/device/tile_schedule.cuh as the
+/// kernels run it: cluster c takes slots c, c + clusters, ... and skips the
+/// holes of a Hilbert square.
+std::vector<std::vector<ScheduledUnit>> clusterWalks(const SchedulePlan &s, unsigned unitsM,
+                                                     unsigned unitsN, unsigned clusters) {
+  const int raster = int(s.raster), group = int(std::max(1u, s.group));
+  const int slots = schedule::tile_slots(raster, int(unitsM), int(unitsN));
+  std::vector<std::vector<ScheduledUnit>> out(clusters);
+  for (unsigned c = 0; c < clusters; ++c)
+    for (int slot = int(c); slot < slots; slot += int(clusters)) {
+      int um = 0, un = 0;
+      if (schedule::tile_coords(raster, group, slot, int(unitsM), int(unitsN), um, un))
+        out[c].push_back({unsigned(slot), unsigned(um), unsigned(un)});
+    }
   return out;
 }
 
@@ -137,8 +135,6 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
   p.clusterSize = kernel.clusterM * kernel.clusterN;
   p.tilesM = ceilDiv(p.M, kernel.tileM);
   p.tilesN = ceilDiv(p.N, kernel.tileN);
-  p.ctM = ceilDiv(p.tilesM, kernel.clusterM);
-  p.ctN = ceilDiv(p.tilesN, kernel.clusterN);
   const bool sm100 = kernel.target == Target::SM100a;
   if (sm100) {
     // The cluster is the CTA pair; a cluster tile is C·G·tileM rows by
@@ -148,12 +144,17 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
       return invalid("an sm_100a kernel needs cluster m = cta_group and n = 1");
     if (!kernel.consumers)
       return invalid("the kernel has no consumers");
-    p.ctM = ceilDiv(p.M, kernel.consumers * kernel.clusterM * kernel.tileM);
-    p.ctN = p.tilesN;
   }
+  // Units (cluster tiles) and their order: the plan's schedule, walked by
+  // the kernels' own header.
+  const SchedulePlan &sched = kernel.plan.schedule;
+  if (!sched.unitRows || !sched.unitCols)
+    return invalid("the kernel has no schedule plan (lowerToIR derives it)");
+  p.ctM = unsigned(sched.unitsM(p.M));
+  p.ctN = unsigned(sched.unitsN(p.N));
   p.kBlocks = ceilDiv(p.K, kernel.tileK);
   unsigned nct = p.ctM * p.ctN;
-  if (kernel.schedule.kind == SchedulerKind::DataParallel) {
+  if (sched.kind == SchedulerKind::DataParallel) {
     p.clusters = std::max(1u, nct);
   } else if (options.ctas) {
     if (options.ctas % p.clusterSize)
@@ -164,7 +165,8 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
     p.clusters = std::max(1u, (nct + 1) / 2);
   }
   p.ctas = p.clusters * p.clusterSize;
-  p.clusterTiles = walkOrder(p.ctM, p.ctN, kernel.schedule);
+  p.walks = clusterWalks(sched, p.ctM, p.ctN, p.clusters);
+  result.walks = p.walks;
   result.ctas = p.ctas;
   result.clusterSize = p.clusterSize;
   result.tilesM = p.tilesM;

@@ -14,7 +14,9 @@
 
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <map>
+#include <set>
 #include <mutex>
 #include <string>
 
@@ -25,6 +27,15 @@ thread_local CUcontext current = nullptr;
 std::mutex mu;
 std::string eventLog;
 unsigned long long nextAddress = 0x10000000;
+
+// Handles point into these (stable addresses, freed at exit, no leaks).
+std::set<std::string> functionNames;
+std::deque<int> handleObjects;
+template <typename T> T newHandle() {
+  std::lock_guard<std::mutex> lock(mu);
+  handleObjects.push_back(0);
+  return reinterpret_cast<T>(&handleObjects.back());
+}
 
 void logLine(const std::string &line) {
   std::lock_guard<std::mutex> lock(mu);
@@ -69,12 +80,13 @@ CUresult cuCtxSetCurrent(CUcontext c) { current = c; return CUDA_SUCCESS; }
 CUresult cuCtxGetCurrent(CUcontext *c) { *c = current; return CUDA_SUCCESS; }
 CUresult cuCtxSynchronize() { return needContext(); }
 CUresult cuModuleLoadData(CUmodule *m, const void *) {
-  *m = reinterpret_cast<CUmodule>(new int(0));
+  *m = newHandle<CUmodule>();
   return needContext();
 }
 CUresult cuModuleUnload(CUmodule) { return needContext(); }
 CUresult cuModuleGetFunction(CUfunction *f, CUmodule, const char *name) {
-  *f = reinterpret_cast<CUfunction>(new std::string(name)); // leaked: a test's lifetime
+  std::lock_guard<std::mutex> lock(mu);
+  *f = reinterpret_cast<CUfunction>(const_cast<std::string *>(&*functionNames.insert(name).first));
   return needContext();
 }
 CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) { return needContext(); }
@@ -136,14 +148,14 @@ CUresult cuMemcpyDtoH(void *dst, CUdeviceptr, size_t n) {
 CUresult cuMemsetD16Async(CUdeviceptr, unsigned short, size_t, CUstream) { return needContext(); }
 CUresult cuMemsetD32Async(CUdeviceptr, unsigned int, size_t, CUstream) { return needContext(); }
 CUresult cuStreamCreate(CUstream *s, unsigned) {
-  *s = reinterpret_cast<CUstream>(new int(0));
+  *s = newHandle<CUstream>();
   return needContext();
 }
 CUresult cuStreamDestroy(CUstream) { return needContext(); }
 CUresult cuStreamQuery(CUstream) { return needContext(); }
 CUresult cuStreamSynchronize(CUstream) { return needContext(); }
 CUresult cuEventCreate(CUevent *e, unsigned) {
-  *e = reinterpret_cast<CUevent>(new int(0));
+  *e = newHandle<CUevent>();
   return needContext();
 }
 CUresult cuEventDestroy(CUevent) { return needContext(); }

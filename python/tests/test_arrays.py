@@ -8,7 +8,7 @@ import sys
 import pytest
 
 import gemmgen
-from conftest import SPECS, requires_no_gpu
+from conftest import HAS_GPU, SPECS, hopper, requires_no_gpu
 
 
 class FakeArray:
@@ -154,3 +154,24 @@ def test_stream_argument(kernel_f16):
     assert _stream_handle(type("S", (), {"cuda_stream": 77})()) == 77
     with pytest.raises(gemmgen.ArgumentError, match="stream must be a cudaStream_t"):
         _stream_handle("default")
+
+
+@pytest.mark.skipif(not (HAS_GPU and hopper()), reason="needs a Hopper GPU")
+def test_sm100_kernel_does_not_load_on_hopper():
+    k = gemmgen.compile(sorted((SPECS / "sm100").glob("*.yaml"))[0])
+    with pytest.raises(gemmgen.UnsupportedError, match=r"this kernel targets sm_100a \(Blackwell\); this GPU is sm_90"):
+        k.load(0)
+
+
+@pytest.mark.skipif(not HAS_GPU, reason="needs a GPU")
+def test_device_info():
+    info = gemmgen.device_info(0)
+    assert info["sm_count"] > 0 and info["name"]
+    with pytest.raises(gemmgen.ArgumentError, match=r"device 99 does not exist"):
+        gemmgen.device_info(99)
+
+
+@requires_no_gpu
+def test_device_info_without_gpu():
+    with pytest.raises(gemmgen.NoDeviceError, match="no CUDA driver/GPU found"):
+        gemmgen.device_info(0)

@@ -210,7 +210,6 @@ private:
   void parseBarrier(StringRef name, SMLoc nameLoc, yaml::Node *node);
   void fillDefaultLocations();
   void resolveSymbolicSlots();
-  void deriveBarrierEnds();
 
   DiagnosticEngine &diags;
   KernelSpec spec;
@@ -715,46 +714,6 @@ void SpecParser::resolveSymbolicSlots() {
   }
 }
 
-/// The protocol barriers have well-known names (the seed's and the classic
-/// full/empty); for those, `from`, `to` and `kind` left out are filled with
-/// what the protocol uses (given stays false), so that later stages can
-/// tell the barriers apart by their ends.
-void SpecParser::deriveBarrierEnds() {
-  std::string loader, mma, epilogue;
-  for (const RoleSpec &r : spec.roles)
-    for (const Located<RoleTask> &t : r.does) {
-      std::string &slot = t.value == RoleTask::TmaLoad ? loader
-                          : t.value == RoleTask::Mma   ? mma
-                                                       : epilogue;
-      if (slot.empty())
-        slot = r.name.value;
-    }
-  bool sm100 = spec.target.value == Target::SM100a;
-  for (BarrierSpec &b : spec.barriers) {
-    StringRef n = b.name.value;
-    std::string from, to;
-    std::optional<BarrierKind> kind;
-    if (n == "full" || n == "tma2mma")
-      from = loader, to = mma, kind = BarrierKind::Tma;
-    else if (n == "empty" || n == "mma2tma")
-      from = mma, to = loader, kind = sm100 ? BarrierKind::Commit : BarrierKind::Mbarrier;
-    else if (n == "mma2ld")
-      from = mma, to = epilogue, kind = BarrierKind::Commit;
-    else if (n == "ld2mma")
-      from = epilogue, to = mma, kind = BarrierKind::Mbarrier;
-    else if (n == "epilogue")
-      from = epilogue, to = epilogue, kind = BarrierKind::Named;
-    else
-      continue;
-    if (!b.from.given)
-      b.from.value = from;
-    if (!b.to.given)
-      b.to.value = to;
-    if (!b.kind.given)
-      b.kind.value = *kind;
-  }
-}
-
 /// Fields left at their default point at the enclosing mapping's key (or at
 /// the top of the spec when the whole section is absent).
 void SpecParser::fillDefaultLocations() {
@@ -855,7 +814,6 @@ std::optional<KernelSpec> SpecParser::run(llvm::MemoryBufferRef buffer) {
     error(spec.loc, "the spec is empty; it needs at least 'kernel' and 'roles' (see docs/SPEC.md)");
 
   resolveSymbolicSlots();
-  deriveBarrierEnds();
   fillDefaultLocations();
   if (diags.errorCount() != errorsBefore)
     return std::nullopt;

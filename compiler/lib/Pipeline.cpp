@@ -16,10 +16,12 @@ std::optional<CompiledSpec> gemmgen::compileParsedSpec(KernelSpec spec, const Em
   out.kernel = lowerToIR(out.spec);
   out.abi = deriveKernelABI(out.kernel);
   llvm::raw_string_ostream os(out.source);
-  if (out.kernel.target == Target::SM100a)
-    emitSm100(out.kernel, options, os);
-  else
-    emitSm90(out.kernel, options, os);
+  llvm::Error printed = out.kernel.target == Target::SM100a ? emitSm100(out.kernel, options, os)
+                                                            : emitSm90(out.kernel, options, os);
+  if (printed) {
+    diags.error(llvm::toString(std::move(printed)));
+    return std::nullopt;
+  }
   os.flush();
   return out;
 }

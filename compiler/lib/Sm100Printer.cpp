@@ -24,7 +24,6 @@
 
 #include "llvm/ADT/StringExtras.h"
 
-#include <cassert>
 
 using namespace gemmgen;
 using namespace gemmgen::ir;
@@ -38,16 +37,21 @@ std::string upper(const std::string &s) { return llvm::StringRef(s).upper(); }
 class Sm100Printer {
 public:
   Sm100Printer(const Kernel &k, const EmitOptions &opts, llvm::raw_ostream &os)
-      : k(k), opts(opts), e(os) {
-    assert(k.roles.size() == 3 && k.barriers.size() == 5 && "an sm_100a lowering");
-  }
+      : k(k), opts(opts), e(os) {}
 
-  void print() {
+  llvm::Error print() {
+    if (k.roles.size() != 3 || k.barriers.size() != 5)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "kernel '" + k.name + "' is not an sm_100a lowering (it has " +
+              std::to_string(k.roles.size()) + " roles and " +
+              std::to_string(k.barriers.size()) + " barriers; the sm_100a printer expects the "
+              "producer, MMA and writeback roles and five barriers of lowerToIRSm100)");
     emitBanner();
     emitIncludes();
     emitConstants();
     emitHelpers();
-    emitKernel();
+    return emitKernel();
   }
 
 private:
@@ -197,7 +201,7 @@ private:
 
   // --- the kernel ------------------------------------------------------------
 
-  void emitKernel() {
+  llvm::Error emitKernel() {
     e.line("extern \"C\" __global__ void __launch_bounds__(THREADS, 1)");
     e.line(k.name + "(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB,");
     e.line(std::string(k.name.size() + 1, ' ') +
@@ -237,12 +241,14 @@ private:
       e.line((first ? "if (" : "} else if (") + cond + ") {");
       first = false;
       e.indent();
-      emitRole(role);
+      if (llvm::Error err = emitRole(role))
+        return err;
       e.dedent();
     }
     e.line("} // roles");
     e.blank();
     emitTeardown();
+    return llvm::Error::success();
   }
 
   void emitSetup() {
@@ -312,7 +318,7 @@ private:
     return false;
   }
 
-  void emitRole(const Role &role) {
+  llvm::Error emitRole(const Role &role) {
     current = &role;
     std::string warps = role.ownedWarps == 1
                             ? "warp " + str(role.firstWarp)
@@ -349,18 +355,21 @@ private:
         CodeEmitter::Block g(e, "if (elect_one_sync())");
         electedRole = true;
         emitStates(role);
-        emitOps(role.body);
+        if (llvm::Error err = emitOps(role.body))
+          return err;
         electedRole = false;
       }
       e.line("__syncwarp();  // reconverge before the aligned barriers at the end");
     } else {
       emitStates(role);
-      emitOps(role.body);
+      if (llvm::Error err = emitOps(role.body))
+        return err;
     }
     if (role.leaderCtaOnly) {
       e.dedent();
       e.line("}");
     }
+    return llvm::Error::success();
   }
 
   void emitStates(const Role &role) {
@@ -373,16 +382,19 @@ private:
 
   /// Consecutive Elected ops of a role that is not wholly elected share one
   /// `if (leader)` guard.
-  void emitOps(const std::vector<Op> &ops) {
+  llvm::Error emitOps(const std::vector<Op> &ops) {
     for (size_t i = 0; i < ops.size();) {
       if (electedRole || ops[i].exec != Exec::Elected) {
-        emitOp(ops[i++]);
+        if (llvm::Error err = emitOp(ops[i++]))
+          return err;
         continue;
       }
       CodeEmitter::Block g(e, "if (leader)");
       while (i < ops.size() && ops[i].exec == Exec::Elected)
-        emitOp(ops[i++]);
+        if (llvm::Error err = emitOp(ops[i++]))
+          return err;
     }
+    return llvm::Error::success();
   }
 
   std::string slot(const Op &op) const {
@@ -392,7 +404,9 @@ private:
     return op.barrier + "_bar + 8 * " + slot(op);
   }
 
-  void emitOp(const Op &op) {
+  /// One op; an op that has no sm_100a form (a wgmma op in this kernel) is
+  /// an error, not an assertion.
+  llvm::Error emitOp(const Op &op) {
     switch (op.kind) {
     case OpKind::ForEachTile: return emitForEachTile(op);
     case OpKind::ForK: {
@@ -416,53 +430,68 @@ private:
     }
     case OpKind::ZeroAcc:
       e.line("#pragma unroll");
-      return e.line("for (int j = 0; j < EPI_N; ++j) acc[j] = 0.f;");
+      e.line("for (int j = 0; j < EPI_N; ++j) acc[j] = 0.f;");
+      break;
     case OpKind::Wait:
-      return e.line("mbar_wait(" + slotAddr(op) + ", " + op.state + ".phase, BAR_" +
-                    upper(op.barrier) + ", " + slot(op) + ");");
+      e.line("mbar_wait(" + slotAddr(op) + ", " + op.state + ".phase, BAR_" + upper(op.barrier) +
+             ", " + slot(op) + ");");
+      break;
     case OpKind::ArriveExpectTx:
       if (op.leaderCtaOnly) {
         e.comment("the leader arms its barrier with both CTAs' bytes [if cbx == 0: arrive]");
-        return e.line("if (cta_rank == 0) mbar_arrive_expect_tx(" + slotAddr(op) +
-                      ", STAGE_TX_BYTES);");
+        e.line("if (cta_rank == 0) mbar_arrive_expect_tx(" + slotAddr(op) + ", STAGE_TX_BYTES);");
+      } else {
+        e.line("mbar_arrive_expect_tx(" + slotAddr(op) + ", STAGE_TX_BYTES);");
       }
-      return e.line("mbar_arrive_expect_tx(" + slotAddr(op) + ", STAGE_TX_BYTES);");
-    case OpKind::Arrive:
-      return emitArrive(op);
-    case OpKind::TmaLoad: return emitTmaLoad(op);
-    case OpKind::Fence: return emitFence(op);
-    case OpKind::Mma: return emitMma(op);
-    case OpKind::MmaCommitArrive: return emitCommit(op);
-    case OpKind::Advance: return e.line(op.state + ".advance();");
-    case OpKind::LoadAcc: return emitLoadAcc(op);
-    case OpKind::StoreAcc: return emitStoreAcc(op);
+      break;
+    case OpKind::Arrive: emitArrive(op); break;
+    case OpKind::TmaLoad: emitTmaLoad(op); break;
+    case OpKind::Fence:
+      if (op.fence == FenceKind::MmaOperands)
+        return cannotPrint(op, "wgmma.fence (sm_90a)");
+      emitFence(op);
+      break;
+    case OpKind::Mma: emitMma(op); break;
+    case OpKind::MmaCommitArrive: emitCommit(op); break;
+    case OpKind::Advance: e.line(op.state + ".advance();"); break;
+    case OpKind::LoadAcc: emitLoadAcc(op); break;
+    case OpKind::StoreAcc: emitStoreAcc(op); break;
     case OpKind::NamedBarrierSync:
       // Writeback group c syncs on id + c % slots (IR.h); with one id per
       // group (slots = consumers) the modulo is the identity and is left out.
-      return e.line("named_barrier_sync(EPILOGUE_BAR_ID + consumer" +
-                    std::string(epilogueBarrier().slots < k.consumers
-                                    ? " % " + str(epilogueBarrier().slots)
-                                    : "") +
-                    ", " +
-                    str(epilogueBarrier().namedThreads) + ");  // [warpgroup_sync(10 + wg_id)]");
-    case OpKind::TmaStore: return emitTmaStore(op);
-    case OpKind::TmaStoreCommit: return e.line("bulk_commit_group();");
+      e.line("named_barrier_sync(EPILOGUE_BAR_ID + consumer" +
+             std::string(epilogueBarrier().slots < k.consumers
+                             ? " % " + str(epilogueBarrier().slots)
+                             : "") +
+             ", " + str(epilogueBarrier().namedThreads) + ");  // [warpgroup_sync(10 + wg_id)]");
+      break;
+    case OpKind::TmaStore: emitTmaStore(op); break;
+    case OpKind::TmaStoreCommit: e.line("bulk_commit_group();"); break;
     case OpKind::TmaStoreWait:
-      return e.line("bulk_wait_group<" + str(op.count) + ">();  // the store has finished");
+      e.line("bulk_wait_group<" + str(op.count) + ">();  // the store has finished");
+      break;
     case OpKind::MmaCommit:
     case OpKind::MmaWait:
-      assert(false && "wgmma group ops do not occur in sm_100a IR");
-      return;
+      return cannotPrint(op, "a wgmma group op (sm_90a)");
     }
+    return llvm::Error::success();
   }
 
-  void emitForEachTile(const Op &op) {
+  llvm::Error cannotPrint(const Op &op, const char *what) const {
+    std::string fence = op.kind == OpKind::Fence ? std::string(" ") + toString(op.fence) : "";
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "kernel '" + k.name + "': op '" + toString(op.kind) + fence +
+                                       "' is " + what + " and has no sm_100a form; lower the "
+                                       "spec for its own target");
+  }
+
+  llvm::Error emitForEachTile(const Op &op) {
     e.comment("persistent loop over cluster tiles [while tile_scheduler.valid()]");
     CodeEmitter::Block loop(e, "for (int tile = cluster_id; tile < tiles; tile += clusters)", "tile");
     e.line("int tile_m, tile_n;  // [m_idx, n_idx]");
     e.line("if (!tile_coords<RASTER, GROUP>(tile, tiles_m, tiles_n, tile_m, tile_n)) continue;  // "
            "a Hilbert hole");
-    emitOps(op.body);
+    return emitOps(op.body);
   }
 
   void emitArrive(const Op &op) {
@@ -487,8 +516,7 @@ private:
     case FenceKind::TcgenBeforeSync: return e.line("tcgen05_fence_before_thread_sync();");
     case FenceKind::TcgenAfterSync: return e.line("tcgen05_fence_after_thread_sync();");
     case FenceKind::MmaOperands:
-      assert(false && "wgmma.fence does not occur in sm_100a IR");
-      return;
+      break; // refused by emitOp
     }
   }
 
@@ -571,6 +599,7 @@ private:
 
 } // namespace
 
-void gemmgen::emitSm100(const Kernel &kernel, const EmitOptions &options, llvm::raw_ostream &os) {
-  Sm100Printer(kernel, options, os).print();
+llvm::Error gemmgen::emitSm100(const Kernel &kernel, const EmitOptions &options,
+                               llvm::raw_ostream &os) {
+  return Sm100Printer(kernel, options, os).print();
 }

@@ -37,12 +37,12 @@ public:
   Sm90Printer(const Kernel &k, const EmitOptions &opts, llvm::raw_ostream &os)
       : k(k), opts(opts), e(os) {}
 
-  void print() {
+  llvm::Error print() {
     emitBanner();
     emitIncludes();
     emitConstants();
     emitHelpers();
-    emitKernel();
+    return emitKernel();
   }
 
 private:
@@ -149,7 +149,7 @@ private:
 
   // --- the kernel ------------------------------------------------------------
 
-  void emitKernel() {
+  llvm::Error emitKernel() {
     const Role &producer = k.roles[0], &consumer = k.roles[1];
     e.line("extern \"C\" __global__ void __launch_bounds__(THREADS, 1)");
     e.line(k.name + "(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB,");
@@ -199,11 +199,13 @@ private:
     // one branch of a single if/else.
     e.line("if (warpgroup == 0) {");
     e.indent();
-    emitRole(producer, "producer");
+    if (llvm::Error err = emitRole(producer, "producer"))
+      return err;
     e.dedent();
     e.line("} else {");
     e.indent();
-    emitRole(consumer, "consumer");
+    if (llvm::Error err = emitRole(consumer, "consumer"))
+      return err;
     e.dedent();
     e.line("} // roles");
     e.blank();
@@ -211,9 +213,10 @@ private:
       e.comment("No CTA leaves while a peer may still arrive on its barriers or multicast into it.");
       e.line("cluster_sync();");
     }
+    return llvm::Error::success();
   }
 
-  void emitRole(const Role &role, const std::string &kind) {
+  llvm::Error emitRole(const Role &role, const std::string &kind) {
     isProducer = kind == "producer";
     e.comment("==== role " + role.name + ": warps " + str(role.firstWarp) + ".." +
               str(role.firstWarp + role.ownedWarps - 1) + " ====");
@@ -225,17 +228,18 @@ private:
       {
         CodeEmitter::Block guard(e, "if (warp_in_group == 0 && elect_one_sync())");
         emitStates(role);
-        emitOps(role.body);
+        if (llvm::Error err = emitOps(role.body))
+          return err;
       }
       e.line("__syncwarp();  // reconverge warp 0 before the aligned barrier at the end");
-    } else {
-      e.line("const int consumer = warpgroup - 1;  // which rows of the tile this warpgroup owns");
-      e.line("const bool leader = threadIdx.x % 128 == 0;  // arrives and issues stores for the group");
-      e.line("const int lane = threadIdx.x % 32;");
-      e.line("float acc[WG_MMAS][BN / 2];  // wgmma accumulator fragments (f32)");
-      emitStates(role);
-      emitOps(role.body);
+      return llvm::Error::success();
     }
+    e.line("const int consumer = warpgroup - 1;  // which rows of the tile this warpgroup owns");
+    e.line("const bool leader = threadIdx.x % 128 == 0;  // arrives and issues stores for the group");
+    e.line("const int lane = threadIdx.x % 32;");
+    e.line("float acc[WG_MMAS][BN / 2];  // wgmma accumulator fragments (f32)");
+    emitStates(role);
+    return emitOps(role.body);
   }
 
   static bool waitsOn(const std::vector<Op> &ops, const std::string &state) {
@@ -260,21 +264,22 @@ private:
 
   /// Consecutive ops marked Elected share one `if (leader)` guard; the
   /// producer's whole body already runs on one elected thread.
-  void emitOps(const std::vector<Op> &ops) {
+  llvm::Error emitOps(const std::vector<Op> &ops) {
     for (size_t i = 0; i < ops.size();) {
       if (isProducer || ops[i].exec != Exec::Elected) {
-        emitOp(ops[i++]);
+        if (llvm::Error err = emitOp(ops[i++]))
+          return err;
         continue;
       }
       CodeEmitter::Block g(e, "if (leader)");
       inLeaderGuard = true;
       while (i < ops.size() && ops[i].exec == Exec::Elected)
-        emitOp(ops[i++]);
+        if (llvm::Error err = emitOp(ops[i++]))
+          return err;
       inLeaderGuard = false;
     }
+    return llvm::Error::success();
   }
-
-
 
   std::string slotAddr(const std::string &barrier, const std::string &state) {
     return barrierVar(barrier) + " + 8 * " + state + ".stage";
@@ -284,7 +289,9 @@ private:
     return name == k.barriers[0].name ? 0 : 1;
   }
 
-  void emitOp(const Op &op) {
+  /// One op; an op that has no sm_90a form (an sm_100a op in this kernel)
+  /// is an error, not an assertion.
+  llvm::Error emitOp(const Op &op) {
     assert((op.exec != Exec::Elected || isProducer || inLeaderGuard) &&
            "elected ops are emitted inside a leader guard");
     switch (op.kind) {
@@ -313,53 +320,62 @@ private:
       e.line("#pragma unroll");
       CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
       e.line("#pragma unroll");
-      return e.line("for (int i = 0; i < BN / 2; ++i) acc[m][i] = 0.f;");
+      e.line("for (int i = 0; i < BN / 2; ++i) acc[m][i] = 0.f;");
+      break;
     }
-    case OpKind::Wait: return emitWait(op);
+    case OpKind::Wait: emitWait(op); break;
     case OpKind::ArriveExpectTx:
-      return e.line("mbar_arrive_expect_tx(" + slotAddr(op.barrier, op.state) +
-                    ", STAGE_TX_BYTES);");
-    case OpKind::Arrive:
-      return emitArrive(op);
-    case OpKind::TmaLoad:
-      return emitTmaLoad(op);
+      e.line("mbar_arrive_expect_tx(" + slotAddr(op.barrier, op.state) + ", STAGE_TX_BYTES);");
+      break;
+    case OpKind::Arrive: emitArrive(op); break;
+    case OpKind::TmaLoad: emitTmaLoad(op); break;
     case OpKind::Fence:
       switch (op.fence) {
-      case FenceKind::MmaOperands: return e.line("wgmma_fence();");
+      case FenceKind::MmaOperands: e.line("wgmma_fence();"); break;
       case FenceKind::ProxyAsync:
         e.comment("staging writes must be visible to the TMA engine (async proxy)");
-        return e.line("fence_proxy_async_smem();");
-      case FenceKind::MbarrierInit: return e.line("fence_mbarrier_init();");
+        e.line("fence_proxy_async_smem();");
+        break;
+      case FenceKind::MbarrierInit: e.line("fence_mbarrier_init();"); break;
       case FenceKind::TcgenBeforeSync:
       case FenceKind::TcgenAfterSync:
-        break; // tcgen05 fences: sm_100a only
+        return cannotPrint(op, "a tcgen05 fence (sm_100a)");
       }
-      assert(false && "sm_100a fence in an sm_90a kernel");
-      return;
+      break;
     case OpKind::MmaCommitArrive:
     case OpKind::LoadAcc:
-      // tcgen05 commit and TMEM loads exist only in sm_100a kernels; the
-      // sm_90a lowering never produces them.
-      assert(false && "sm_100a op in an sm_90a kernel");
-      return;
-    case OpKind::Mma: return emitMma(op);
-    case OpKind::MmaCommit: return e.line("wgmma_commit_group();");
+      // tcgen05 commit and TMEM loads exist only in sm_100a kernels.
+      return cannotPrint(op, "an sm_100a op (tcgen05, tensor memory)");
+    case OpKind::Mma: emitMma(op); break;
+    case OpKind::MmaCommit: e.line("wgmma_commit_group();"); break;
     case OpKind::MmaWait:
       e.line("wgmma_wait_group<" + str(op.count) + ">();");
-      return emitAccFence();
-    case OpKind::Advance: return e.line(op.state + ".advance();");
-    case OpKind::StoreAcc: return emitStoreAcc(op);
+      emitAccFence();
+      break;
+    case OpKind::Advance: e.line(op.state + ".advance();"); break;
+    case OpKind::StoreAcc: emitStoreAcc(op); break;
     case OpKind::NamedBarrierSync:
-      return e.line("named_barrier_sync(EPILOGUE_BAR_ID + consumer % EPILOGUE_BAR_SLOTS, "
-                    "EPILOGUE_BAR_THREADS);");
-    case OpKind::TmaStore: return emitTmaStore();
-    case OpKind::TmaStoreCommit:
-      return e.line("bulk_commit_group();");
+      e.line("named_barrier_sync(EPILOGUE_BAR_ID + consumer % EPILOGUE_BAR_SLOTS, "
+             "EPILOGUE_BAR_THREADS);");
+      break;
+    case OpKind::TmaStore: emitTmaStore(); break;
+    case OpKind::TmaStoreCommit: e.line("bulk_commit_group();"); break;
     case OpKind::TmaStoreWait:
       if (depthInTileLoop > 0)
-        return e.line("bulk_wait_group_read<" + str(op.count) + ">();  // staging tile free again");
-      return e.line("bulk_wait_group<" + str(op.count) + ">();  // every store of this CTA done");
+        e.line("bulk_wait_group_read<" + str(op.count) + ">();  // staging tile free again");
+      else
+        e.line("bulk_wait_group<" + str(op.count) + ">();  // every store of this CTA done");
+      break;
     }
+    return llvm::Error::success();
+  }
+
+  llvm::Error cannotPrint(const Op &op, const char *what) const {
+    std::string fence = op.kind == OpKind::Fence ? std::string(" ") + toString(op.fence) : "";
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "kernel '" + k.name + "': op '" + toString(op.kind) + fence +
+                                       "' is " + what + " and has no sm_90a form; lower the "
+                                       "spec for its own target");
   }
 
   void emitWait(const Op &op) {
@@ -376,7 +392,7 @@ private:
     e.line("             tile_n * BN + chunk * EPI_COLS + slab * 64, tile_m * BM + consumer * WG_ROWS);");
   }
 
-  void emitForEachTile(const Op &op) {
+  llvm::Error emitForEachTile(const Op &op) {
     e.comment("persistent loop: this cluster walks units of CLUSTER_M x 1 tiles");
     CodeEmitter::Block loop(e, "for (int unit = cluster_id; unit < unit_slots; unit += clusters)",
                             "tile");
@@ -386,8 +402,9 @@ private:
     e.line("const int tile_m = unit_m * CLUSTER_M + (int)cta_rank;");
     e.line("const int tile_n = unit_n;");
     ++depthInTileLoop;
-    emitOps(op.body);
+    llvm::Error err = emitOps(op.body);
     --depthInTileLoop;
+    return err;
   }
 
   void emitArrive(const Op &op) {
@@ -477,6 +494,7 @@ private:
 
 } // namespace
 
-void gemmgen::emitSm90(const Kernel &kernel, const EmitOptions &options, llvm::raw_ostream &os) {
-  Sm90Printer(kernel, options, os).print();
+llvm::Error gemmgen::emitSm90(const Kernel &kernel, const EmitOptions &options,
+                              llvm::raw_ostream &os) {
+  return Sm90Printer(kernel, options, os).print();
 }

@@ -159,6 +159,23 @@ TEST(KernelPlan, DeclaredNamesNameTheBarriers) {
   EXPECT_FALSE(protocolBarrierNamed("fulll", Target::SM90a).has_value());
 }
 
+TEST(KernelPlan, EndsAndKindsOfBarriersDeclaredWithoutThem) {
+  // `tma2mma: {}` names the full ring; its ends and kind are the protocol's.
+  KernelPlan p = derivePlan(parsed("kernel: k\n" + kRoles1 +
+                                   "barriers:\n  tma2mma: { arrivals: 1 }\n  empty: {}\n"));
+  EXPECT_EQ(p.barriers[0].signaller, "producer");
+  EXPECT_EQ(p.barriers[0].waiter, "consumer");
+  EXPECT_EQ(p.barriers[0].kind, BarrierKind::Tma);
+  EXPECT_EQ(p.barriers[1].signaller, "consumer");
+  EXPECT_EQ(p.barriers[1].waiter, "producer");
+  EXPECT_EQ(p.barriers[1].kind, BarrierKind::Mbarrier);
+  KernelPlan b = derivePlan(load(specPath("sm100/09_two_consumers.yaml")));
+  EXPECT_EQ(b.findBarrier(ProtocolBarrier::AccReady)->signaller, "mma");
+  EXPECT_EQ(b.findBarrier(ProtocolBarrier::AccReady)->waiter, "writeback");
+  EXPECT_EQ(b.findBarrier(ProtocolBarrier::AccFree)->kind, BarrierKind::Mbarrier);
+  EXPECT_EQ(b.findBarrier(ProtocolBarrier::Empty)->kind, BarrierKind::Commit);
+}
+
 TEST(KernelPlan, DirectStoreHasNoStagingAndNoEpilogueBarrier) {
   KernelPlan p = derivePlan(parsed("kernel: k\nepilogue: { store: direct }\n" + kRoles1));
   EXPECT_EQ(p.findBuffer("smemD"), nullptr);

@@ -1,10 +1,12 @@
 //===- Pipeline.h - The compiler's stages, in order -------------*- C++ -*-===//
 //
 //   parseSpec   (Parser.h)      YAML text        -> KernelSpec
-//   checkSpec   (Checks.h)      KernelSpec       -> diagnostics
-//   lowerToIR   (Lowering.h)    KernelSpec       -> ir::Kernel
+//   checkSpec   (Checks.h)      KernelSpec       -> diagnostics (compares with the plan)
+//   derivePlan  (KernelPlan.h)  KernelSpec       -> KernelPlan (layout, protocol, schedule)
+//   lowerToIR   (Lowering.h)    KernelSpec       -> ir::Kernel (built from the plan)
 //   printIR     (IRPrinter.h)   ir::Kernel       -> text
-//   emitSm90    (Sm90Printer.h) ir::Kernel       -> CUDA C++
+//   emitSm90    (Sm90Printer.h) ir::Kernel       -> CUDA C++ or an llvm::Error
+//   emitSm100   (Sm100Printer.h)
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMMGEN_PIPELINE_H

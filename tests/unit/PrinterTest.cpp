@@ -1,0 +1,94 @@
+//===- PrinterTest.cpp - Printers refuse what they cannot print -----------===//
+//
+// An op with no form on the printer's target is an error value with a
+// message, not an assertion; so is a kernel of the other target's shape.
+// Assertions stay for the compiler's own invariants, and the tests run with
+// them compiled in.
+//
+//===----------------------------------------------------------------------===//
+#include "gemmgen/IR.h"
+#include "gemmgen/Lowering.h"
+#include "gemmgen/Parser.h"
+#include "gemmgen/Sm100Printer.h"
+#include "gemmgen/Sm90Printer.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using namespace gemmgen;
+
+namespace {
+
+ir::Kernel lowered(const std::string &rel) {
+  DiagnosticEngine engine(nullptr);
+  auto spec = parseSpecFile(std::string(GEMMGEN_SOURCE_DIR) + "/specs/" + rel, engine);
+  EXPECT_TRUE(spec.has_value()) << rel;
+  return spec ? lowerToIR(*spec) : ir::Kernel();
+}
+
+KernelSpec parsedSpec(const std::string &rel) {
+  DiagnosticEngine engine(nullptr);
+  auto spec = parseSpecFile(std::string(GEMMGEN_SOURCE_DIR) + "/specs/" + rel, engine);
+  EXPECT_TRUE(spec.has_value()) << rel;
+  return spec ? *spec : KernelSpec();
+}
+
+ir::Op op(ir::OpKind kind) {
+  ir::Op o;
+  o.kind = kind;
+  return o;
+}
+
+template <typename Emit> std::string emitError(const ir::Kernel &k, Emit emit) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  llvm::Error err = emit(k, EmitOptions{}, os);
+  return err ? llvm::toString(std::move(err)) : std::string("no error");
+}
+
+TEST(Printer, Sm90PrintsItsOwnKernel) {
+  EXPECT_EQ(emitError(lowered("sm90/01_ws_1consumer.yaml"), emitSm90), "no error");
+  EXPECT_EQ(emitError(lowered("sm100/07_ws_tcgen05.yaml"), emitSm100), "no error");
+}
+
+TEST(Printer, Sm90RefusesAnSm100Op) {
+  ir::Kernel k = lowered("sm90/01_ws_1consumer.yaml");
+  k.roles[1].body[0].body.push_back(op(ir::OpKind::LoadAcc));
+  EXPECT_EQ(emitError(k, emitSm90),
+            "kernel 'gemm_sm90_ws_1consumer': op 'load_acc' is an sm_100a op (tcgen05, tensor "
+            "memory) and has no sm_90a form; lower the spec for its own target");
+  ir::Kernel f = lowered("sm90/01_ws_1consumer.yaml");
+  ir::Op fence = op(ir::OpKind::Fence);
+  fence.fence = ir::FenceKind::TcgenAfterSync;
+  f.roles[0].body.insert(f.roles[0].body.begin(), fence);
+  EXPECT_EQ(emitError(f, emitSm90),
+            "kernel 'gemm_sm90_ws_1consumer': op 'fence tcgen05_after_thread_sync' is a tcgen05 "
+            "fence (sm_100a) and has no sm_90a form; lower the spec for its own target");
+}
+
+TEST(Printer, Sm100RefusesAWgmmaOpAndAnSm90Kernel) {
+  ir::Kernel k = lowered("sm100/07_ws_tcgen05.yaml");
+  k.roles[1].body.push_back(op(ir::OpKind::MmaWait));
+  EXPECT_EQ(emitError(k, emitSm100),
+            "kernel '" + k.name + "': op 'mma_wait' is a wgmma group op (sm_90a) and has no "
+            "sm_100a form; lower the spec for its own target");
+  EXPECT_EQ(emitError(lowered("sm90/01_ws_1consumer.yaml"), emitSm100),
+            "kernel 'gemm_sm90_ws_1consumer' is not an sm_100a lowering (it has 2 roles and 3 "
+            "barriers; the sm_100a printer expects the producer, MMA and writeback roles and "
+            "five barriers of lowerToIRSm100)");
+}
+
+TEST(Build, AssertionsAreCompiledIn) {
+#ifdef NDEBUG
+  FAIL() << "the tests are built with NDEBUG: configure with -DGEMMGEN_ENABLE_ASSERTIONS=ON";
+#endif
+  // And in the library: lowering an sm_90a spec as sm_100a trips its assert.
+  KernelSpec spec = parsedSpec("sm90/01_ws_1consumer.yaml");
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(lowerToIRSm100(spec), "SM100a");
+}
+
+} // namespace

@@ -1,8 +1,8 @@
 //===- Pipeline.h - The compiler's stages, in order -------------*- C++ -*-===//
 //
 //   parseSpec   (Parser.h)      YAML text        -> KernelSpec
-//   checkSpec   (Checks.h)      KernelSpec       -> diagnostics (compares with the plan)
 //   derivePlan  (KernelPlan.h)  KernelSpec       -> KernelPlan (layout, protocol, schedule)
+//   checkSpec   (Checks.h)      KernelSpec       -> diagnostics (the spec against its plan)
 //   lowerToIR   (Lowering.h)    KernelSpec       -> ir::Kernel (built from the plan)
 //   printIR     (IRPrinter.h)   ir::Kernel       -> text
 //   emitSm90    (Sm90Printer.h) ir::Kernel       -> CUDA C++ or an llvm::Error

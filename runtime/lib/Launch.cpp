@@ -73,8 +73,8 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
   if (Status s = checkTargetRunsOn(abi.target, dev); !s)
     return s;
   auto invalid = [](std::string m) { return Status::error(ErrorCode::InvalidArgument, m); };
-  if (a.M <= 0 || a.N <= 0 || a.K <= 0)
-    return invalid("M, N and K must be positive (got M=" + std::to_string(a.M) +
+  if (a.M <= 0 || a.N <= 0 || a.K < 0)
+    return invalid("M and N must be positive and K non-negative (got M=" + std::to_string(a.M) +
                    ", N=" + std::to_string(a.N) + ", K=" + std::to_string(a.K) + ")");
   if (a.M > INT_MAX || a.N > INT_MAX || a.K > INT_MAX)
     return invalid("M, N and K must be at most " + std::to_string(INT_MAX) + " (got M=" +
@@ -107,6 +107,8 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
                      std::to_string((op.ld + abi.ldAlignment - 1) / abi.ldAlignment *
                                     abi.ldAlignment) +
                      ")");
+    if (a.K == 0 && op.name[0] != 'D')
+      continue; // K = 0: A and B are not read (D = 0), as in cuBLAS; null is fine
     if (op.ptr == 0)
       return invalid(who + "null device pointer");
     if (op.ptr % 16 != 0)
@@ -138,9 +140,17 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &a) const {
   std::memset(p.tmA, 0, sizeof p.tmA);
   std::memset(p.tmB, 0, sizeof p.tmB);
   std::memset(p.tmD, 0, sizeof p.tmD);
-  if (Status s = encodeTensorMap2D(drv, p.tmA, a.A, t, a.M, a.K, a.lda ? a.lda : a.K, abi.boxA, "A"); !s)
+  // K = 0 loads no k-block, but a tensor map needs extents > 0: A's and B's
+  // then stand in over one box at D's (aligned) address, never read.
+  const bool noK = a.K == 0;
+  const TmaBox &bA = abi.boxA, &bB = abi.boxB;
+  if (Status s = noK ? encodeTensorMap2D(drv, p.tmA, a.D, t, bA.outer, bA.inner, bA.inner, bA, "A")
+                     : encodeTensorMap2D(drv, p.tmA, a.A, t, a.M, a.K, a.lda ? a.lda : a.K, bA, "A");
+      !s)
     return s;
-  if (Status s = encodeTensorMap2D(drv, p.tmB, a.B, t, a.N, a.K, a.ldb ? a.ldb : a.K, abi.boxB, "B"); !s)
+  if (Status s = noK ? encodeTensorMap2D(drv, p.tmB, a.D, t, bB.outer, bB.inner, bB.inner, bB, "B")
+                     : encodeTensorMap2D(drv, p.tmB, a.B, t, a.N, a.K, a.ldb ? a.ldb : a.K, bB, "B");
+      !s)
     return s;
   // The kernel stores whole 16-byte chunks only; the rest is the tail's.
   const long long stored = tmaStoreColumns(a.N, t);

@@ -192,6 +192,25 @@ TEST(FakeDriver, TheStoreStopsAtWholeChunksAndTheTailTakesTheRest) {
   }
 }
 
+TEST(FakeDriver, ZeroKLaunchesWithNullAAndB) {
+  // K = 0 (D = 0): A and B may be null; their tensor maps stand in over one
+  // box at D's address (a map needs extents > 0), and the kernel runs with
+  // K = 0 (its if_no_k zeroes the accumulators).
+  REQUIRE_FAKE();
+  fake.clear();
+  GemmArgs a = args(129, 256, 0, 256);
+  a.A = a.B = 0;
+  Expected<PreparedLaunch> p = fake.kernel->prepare(a);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  ASSERT_TRUE(fake.kernel->launch(*p, nullptr).ok());
+  std::vector<std::string> got = fake.lines();
+  EXPECT_EQ(got, (std::vector<std::string>{
+                     "encode rows=128 cols=64 stride=128", "encode rows=256 cols=64 stride=128",
+                     "encode rows=129 cols=256 stride=512",
+                     "launchEx gemm_sm90_fast_f16 grid=2 M=129 N=256 K=0"}))
+      << fake.log();
+}
+
 TEST(FakeDriver, ConcurrentLaunchesOfOneKernel) {
   REQUIRE_FAKE();
   fake.clear();

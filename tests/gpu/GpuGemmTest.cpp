@@ -215,6 +215,66 @@ INSTANTIATE_TEST_SUITE_P(Sm90, SpecShape,
                                             ::testing::ValuesIn(kShapes)),
                          paramName);
 
+/// K = 0: D = A·B^T is all zeros (cuBLAS without C). A and B are null (not
+/// read), D is poisoned before the launch, and every element of D (and
+/// nothing past column N) is checked on the host.
+class ZeroK : public ::testing::TestWithParam<std::tuple<std::string, Shape>> {};
+
+TEST_P(ZeroK, EveryElementOfDIsZero) {
+  REQUIRE_GPU();
+  Gpu &gpu = Gpu::get();
+  const auto &[name, shape] = GetParam();
+  ASSERT_NE(name, "(no specs found)") << "no specs in " << specsDir();
+  const Expected<Kernel> &k = gpu.kernel(name);
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  if (k->info().target != "sm_90a")
+    GTEST_SKIP() << name << " targets " << k->info().target;
+  const Runtime &rt = *gpu.rt;
+  GemmArgs a;
+  a.M = shape.M, a.N = shape.N, a.K = 0;
+  a.ldd = roundUp(a.N, 8);
+  Expected<CUdeviceptr> d = rt.alloc(a.M * a.ldd * 2);
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  a.D = *d;
+  struct Free {
+    const Runtime &rt;
+    CUdeviceptr p;
+    ~Free() { (void)rt.free(p); }
+  } freeD{rt, a.D};
+  ASSERT_TRUE(rt.fill16Async(a.D, GemmVerifier::kPoison, a.M * a.ldd, gpu.stream).ok());
+  Status s = k->launch(a, gpu.stream);
+  ASSERT_TRUE(s.ok()) << s.message();
+  s = rt.wait(gpu.stream, 60);
+  if (s.code() == ErrorCode::Timeout) {
+    fprintf(stderr, "%s\n", s.message().c_str());
+    std::_Exit(4);
+  }
+  ASSERT_TRUE(s.ok()) << s.message();
+  std::vector<uint16_t> host(size_t(a.M * a.ldd));
+  ASSERT_TRUE(rt.copyToHost(host.data(), a.D, host.size() * 2).ok());
+  long long nonZero = 0, firstRow = -1, firstCol = -1;
+  for (long long i = 0; i < a.M; ++i)
+    for (long long j = 0; j < a.ldd; ++j) {
+      uint16_t v = host[size_t(i * a.ldd + j)];
+      bool want0 = j < a.N; // padding columns keep the poison
+      if (want0 ? v == 0 : v == GemmVerifier::kPoison)
+        continue;
+      if (nonZero++ == 0)
+        firstRow = i, firstCol = j;
+    }
+  EXPECT_EQ(nonZero, 0) << "first wrong element D[" << firstRow << ", " << firstCol << "] = 0x"
+                        << std::hex << host[size_t(firstRow * a.ldd + firstCol)];
+  printf("[ result ] %s %lldx%lldx0: %lld element(s) not zero\n", name.c_str(), a.M, a.N,
+         nonZero);
+}
+
+const Shape kZeroKShapes[] = {{256, 256, 0}, {4096, 4096, 0}, {129, 257, 0}, {8192, 136, 0}};
+
+INSTANTIATE_TEST_SUITE_P(Sm90, ZeroK,
+                         ::testing::Combine(::testing::ValuesIn(kernelsUnderTest()),
+                                            ::testing::ValuesIn(kZeroKShapes)),
+                         paramName);
+
 /// The pre-launch checks on a real kernel and real pointers.
 TEST(LaunchChecksOnGpu, ExactMessages) {
   REQUIRE_GPU();
@@ -248,11 +308,11 @@ TEST(LaunchChecksOnGpu, ExactMessages) {
   a = good;
   a.M = 0;
   EXPECT_EQ(k->launch(a, gpu.stream).message(),
-            "M, N and K must be positive (got M=0, N=256, K=64)");
+            "M and N must be positive and K non-negative (got M=0, N=256, K=64)");
   a = good;
   a.N = 0, a.K = -8;
   EXPECT_EQ(k->launch(a, gpu.stream).message(),
-            "M, N and K must be positive (got M=256, N=0, K=-8)");
+            "M and N must be positive and K non-negative (got M=256, N=0, K=-8)");
   (void)rt.free(*buf);
 
   // An sm_100a kernel is refused on this GPU before anything is compiled.

@@ -302,7 +302,16 @@ TEST(LaunchChecks, ExactMessages) {
   EXPECT_TRUE(checkGemmArgs(testABI(), h200(), goodArgs()).ok());
   GemmArgs a = goodArgs();
   a.M = 0;
-  EXPECT_EQ(check(a), "M, N and K must be positive (got M=0, N=256, K=64)");
+  EXPECT_EQ(check(a), "M and N must be positive and K non-negative (got M=0, N=256, K=64)");
+  a = goodArgs();
+  a.K = -8;
+  EXPECT_EQ(check(a), "M and N must be positive and K non-negative (got M=256, N=256, K=-8)");
+  // K = 0: D = 0; A and B are not read (null is fine, as in cuBLAS), D is.
+  a = goodArgs();
+  a.K = 0, a.A = 0, a.B = 0;
+  EXPECT_TRUE(checkGemmArgs(testABI(), h200(), a).ok()) << check(a);
+  a.D = 0;
+  EXPECT_EQ(check(a), "operand D: null device pointer");
   a = goodArgs();
   a.K = 1001;
   EXPECT_EQ(check(a), "K=1001 is not a multiple of 8; TMA needs 16-byte aligned row strides "

@@ -61,9 +61,9 @@ void runRun(const RunOptions &o) {
     }
   }
   // Sizes no GPU is needed to reject (the device-dependent checks run at launch).
-  if (o.m <= 0 || o.n <= 0 || o.k <= 0) {
-    llvm::errs() << "gemmgen: error: M, N and K must be positive (got M=" << o.m << " N=" << o.n
-                 << " K=" << o.k << ")\n";
+  if (o.m <= 0 || o.n <= 0 || o.k < 0) {
+    llvm::errs() << "gemmgen: error: M and N must be positive and K non-negative (got M=" << o.m
+                 << " N=" << o.n << " K=" << o.k << ")\n";
     setExitCode(ExitFailure);
     return;
   }
@@ -120,8 +120,9 @@ void runRun(const RunOptions &o) {
     return true;
   };
   CUdeviceptr ref = 0;
-  if (!allocOr((size_t)args.M * args.lda * es, args.A) ||
-      !allocOr((size_t)args.N * args.ldb * es, args.B) ||
+  // K = 0 (D = 0): A and B are not read and stay null.
+  if ((args.K > 0 && (!allocOr((size_t)args.M * args.lda * es, args.A) ||
+                      !allocOr((size_t)args.N * args.ldb * es, args.B))) ||
       !allocOr((size_t)args.M * args.ldd * es, args.D) ||
       (o.verify && !allocOr((size_t)args.M * args.N * 4, ref)))
     return;
@@ -284,7 +285,8 @@ void cli::registerRunCommand(CLI::App &app) {
       ->required();
   cmd->add_option("--m", o->m, "Rows of A and D")->capture_default_str();
   cmd->add_option("--n", o->n, "Rows of B, columns of D")->capture_default_str();
-  cmd->add_option("--k", o->k, "Columns of A and B (multiple of 8)")->capture_default_str();
+  cmd->add_option("--k", o->k, "Columns of A and B (multiple of 8; 0 gives D = 0)")
+      ->capture_default_str();
   cmd->add_option("--dtype", o->dtype, "f16 or bf16: overrides the spec's a/b/d types");
   cmd->add_option("--lda", o->lda, "Leading dimension of A in elements (default K)");
   cmd->add_option("--ldb", o->ldb, "Leading dimension of B in elements (default K)");

@@ -11,7 +11,7 @@
 set -u
 C=${1:-build-carry}
 OUT=${OUT:-/tmp/gemmgen-out}; L=$OUT/logs; mkdir -p "$L"
-export GEMMGEN_CACHE_DIR=$PWD/$C/cache GEMMGEN_SOURCE_DIR=$PWD GEMMGEN_COMMIT=${GEMMGEN_COMMIT:-unknown}
+export GEMMGEN_CACHE_DIR=$PWD/$C/cache GEMMGEN_SOURCE_DIR=$PWD
 G=$C/gemmgen
 date -u > "$L/date.txt"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,power.limit,temperature.gpu --format=csv > "$L/smi.txt" 2>&1

@@ -7,7 +7,7 @@
 set -u
 C=${1:-build-carry}
 OUT=${OUT:-/tmp/gemmgen-out}; mkdir -p "$OUT"
-export GEMMGEN_CACHE_DIR=$PWD/$C/cache GEMMGEN_COMMIT=${GEMMGEN_COMMIT:-unknown}
+export GEMMGEN_CACHE_DIR=$PWD/$C/cache
 S=$SECONDS; left(){ local r=$(( ${BUDGET:-400} - (SECONDS - S) )); [ $r -lt 5 ] && r=5; echo $(( $1 < r ? $1 : r )); }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,power.limit,temperature.gpu --format=csv > "$OUT/smi.txt" 2>&1
 for v in bench/variants/*.yaml; do

@@ -11,7 +11,7 @@
 
 #include "gemmgen/Pipeline.h"
 #include "gemmgen/Simulator.h"
-#include "gemmgen/TuneDB.h"
+#include "gemmgen/tune/TuneDB.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"

@@ -8,7 +8,7 @@
 #include "gemmgen/Checks.h"
 #include "gemmgen/Diagnostics.h"
 #include "gemmgen/Parser.h"
-#include "gemmgen/TuneSpace.h"
+#include "gemmgen/tune/TuneSpace.h"
 
 #include <gtest/gtest.h>
 

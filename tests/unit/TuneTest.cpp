@@ -1,7 +1,9 @@
 //===- TuneTest.cpp - gemmgen tune: space, variants, pruning, DB, driver --===//
-#include "gemmgen/TuneDB.h"
-#include "gemmgen/TuneSpace.h"
-#include "gemmgen/Tuner.h"
+#include "gemmgen/tune/TuneDB.h"
+#include "gemmgen/tune/TuneSpace.h"
+#include "gemmgen/tune/CompileHook.h"
+#include "gemmgen/tune/Report.h"
+#include "gemmgen/tune/Tuner.h"
 #include "gemmgen/gemmgen.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -317,6 +319,32 @@ TEST(TuneDB, RoundTripsAndKeepsTheLatestRecordPerKey) {
   llvm::consumeError(bad.takeError());
 }
 
+TEST(TuneDB, CublasVersionHasItsOwnFieldAndOldFilesStillRead) {
+  Record cb;
+  cb.kind = "cublas";
+  cb.shape = ShapeKey{"NVIDIA H200", 13000, 4096, 4096, 4096, "f16"};
+  cb.msMedian = 0.19;
+  cb.cublasVersion = 130100;
+  auto back = Record::fromJson(cb.toJson());
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+  EXPECT_EQ(back->cublasVersion, 130100);
+  EXPECT_EQ(back->error, "");
+  // A line written before the field: the version was in `error`.
+  auto old = Record::fromJson(
+      "{\"v\":1,\"kind\":\"cublas\",\"gpu\":\"NVIDIA H200\",\"driver\":13000,\"M\":4096,"
+      "\"N\":4096,\"K\":4096,\"dtype\":\"f16\",\"status\":\"ok\",\"error\":\"cuBLAS 130100\","
+      "\"ms\":{\"median\":0.19}}");
+  ASSERT_TRUE(bool(old)) << llvm::toString(old.takeError());
+  EXPECT_EQ(old->cublasVersion, 130100);
+  EXPECT_EQ(old->error, "");
+  // A failed candidate keeps its error as written.
+  auto failed = Record::fromJson("{\"v\":1,\"kind\":\"candidate\",\"status\":\"failed\","
+                                 "\"error\":\"cuBLAS 1 is not an error text\"}");
+  ASSERT_TRUE(bool(failed));
+  EXPECT_EQ(failed->error, "cuBLAS 1 is not an error text");
+  EXPECT_EQ(failed->cublasVersion, 0);
+}
+
 TEST(TuneDB, TunedDefaultsLookup) {
   auto d = parseTunedDefaults("version: 1\ngpu: \"NVIDIA H200\"\nshapes:\n"
                               "  - { m: 4096, n: 4096, k: 4096, dtype: f16, spec: h200/a.yaml, "
@@ -346,31 +374,48 @@ TEST(TuneDB, TunedDefaultsLookup) {
 // The driver, without a GPU
 //===----------------------------------------------------------------------===//
 
-/// The compile hook the CLI uses (NVRTC through the cache), in a test cache.
+/// The compile hook `gemmgen tune` ships (compileCandidate), in a test cache.
 static TuneHooks nvrtcHooks(const std::string &cacheDir, std::vector<std::string> *log) {
   TuneHooks h;
   h.compile = [cacheDir](const CandidateState &c) {
-    CompileOutcome out;
     CompileOptions o;
     o.cacheDir = cacheDir;
-    const KernelABI &abi = c.compiled->abi;
-    auto r = compileCudaSource(c.compiled->source, abi.kernelName + ".cu", "sm_90a",
-                               abi.kernelName, o);
-    if (!r) {
-      out.error = r.status().message();
-      return out;
-    }
-    out.ok = true;
-    out.registers = r->usage.registers;
-    out.spillBytes = r->usage.spillStoreBytes + r->usage.spillLoadBytes + r->usage.localBytes;
-    out.fromCache = r->fromCache;
-    return out;
+    return compileCandidate(c, o);
   };
   h.log = [log](const std::string &s) {
     if (log)
       log->push_back(s);
   };
   return h;
+}
+
+/// The hook compiles for the candidate's own target: an sm_100a base
+/// (compile-verified only) compiles for sm_100a, not for sm_90a.
+TEST(TuneDriver, TheShippedCompileHookUsesTheSpecsTarget) {
+  TempDir dir;
+  TuneConfig cfg;
+  cfg.basePath = std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm100/07_ws_tcgen05.yaml";
+  cfg.baseYaml = readFile(cfg.basePath);
+  cfg.shape = ShapeKey{"", 0, 4096, 4096, 4096, "f16"};
+  cfg.space = space({"pipeline.depth=4"});
+  cfg.compileOnly = true;
+  cfg.jobs = 1;
+  std::vector<std::string> log;
+  ResultsDB db;
+  auto r = runTune(cfg, db, nvrtcHooks(dir.file("cache"), &log));
+  ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+  ASSERT_EQ(r->candidates.size(), 1u);
+  const CandidateState &c = r->candidates[0];
+  ASSERT_TRUE(c.compiled) << (c.prune.errors.empty() ? "" : c.prune.errors[0]);
+  EXPECT_EQ(c.compiled->abi.target, Target::SM100a);
+  EXPECT_TRUE(c.compile.ok) << c.compile.error;
+  EXPECT_EQ(r->compileErrors, 0u);
+  EXPECT_GT(c.compile.registers, 0);
+  // Nothing to compile for a candidate that did not pass the checks.
+  CandidateState pruned;
+  CompileOutcome none = compileCandidate(pruned);
+  EXPECT_FALSE(none.ok);
+  EXPECT_EQ(none.error, "the candidate did not pass the checks: nothing to compile");
 }
 
 TEST(TuneDriver, CompileOnlyOnATinySpaceNeedsNoGpu) {

@@ -6,7 +6,7 @@
 #include "CompilerCommands.h"
 
 #include "gemmgen/Pipeline.h"
-#include "gemmgen/TuneDB.h"
+#include "gemmgen/tune/TuneDB.h"
 #include "gemmgen/gemmgen.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -80,30 +80,25 @@ inline std::string resolveSpecArg(const std::string &spec, long long M, long lon
   return chosen;
 }
 
-/// The commit recorded with measurements: $GEMMGEN_COMMIT (set it where the
-/// tree has no .git, e.g. on the H200), else `git rev-parse --short HEAD`,
-/// else "unknown".
-inline std::string gitCommit() {
-  if (const char *c = std::getenv("GEMMGEN_COMMIT"); c && *c)
-    return c;
-  std::string out;
-  if (FILE *p = popen("git rev-parse --short HEAD 2>/dev/null", "r")) {
-    char buf[128];
-    while (fgets(buf, sizeof buf, p))
-      out += buf;
-    pclose(p);
-  }
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r'))
-    out.pop_back();
-  return out.empty() ? "unknown" : out;
-}
-
 inline std::optional<DType> parseDType(const std::string &s) {
   if (s == "f16" || s == "fp16" || s == "half")
     return DType::F16;
   if (s == "bf16")
     return DType::BF16;
   return std::nullopt;
+}
+
+/// --dtype of run and bench: empty keeps the spec's types; anything but
+/// f16/bf16 is reported (exit code 3) and gives false.
+inline bool parseDTypeOption(const std::string &s, std::optional<DType> &out) {
+  if (s.empty())
+    return true;
+  out = parseDType(s);
+  if (!out) {
+    llvm::errs() << "gemmgen: error: --dtype must be f16 or bf16 (got '" << s << "')\n";
+    setExitCode(ExitFailure);
+  }
+  return out.has_value();
 }
 
 /// Parse, check, lower and emit a spec; with `dtype`, A, B and D all take
@@ -126,27 +121,6 @@ inline std::optional<CompiledSpec> compileSpecForGpu(const std::string &path, bo
   CheckOptions checks;
   checks.protocol = protocolChecks;
   return compileParsedSpec(std::move(*spec), emit, diags, checks);
-}
-
-inline double median(std::vector<double> v) {
-  if (v.empty())
-    return 0;
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-inline double percentile(std::vector<double> v, double p) {
-  if (v.empty())
-    return 0;
-  std::sort(v.begin(), v.end());
-  double idx = p * (double)(v.size() - 1);
-  size_t lo = (size_t)idx, hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (idx - (double)lo) * (v[hi] - v[lo]);
-}
-
-inline double tflops(long long M, long long N, long long K, double ms) {
-  return ms > 0 ? 2.0 * (double)M * (double)N * (double)K / (ms * 1e-3) / 1e12 : 0;
 }
 
 /// Owns device allocations; frees them on scope exit.

@@ -18,6 +18,8 @@
 
 #include "GpuCommon.h"
 
+#include "gemmgen/tune/Timing.h"
+
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -52,14 +54,8 @@ struct RunOptions {
 void runRun(const RunOptions &o) {
   using namespace gpu;
   std::optional<DType> dtype;
-  if (!o.dtype.empty()) {
-    dtype = parseDType(o.dtype);
-    if (!dtype) {
-      llvm::errs() << "gemmgen: error: --dtype must be f16 or bf16 (got '" << o.dtype << "')\n";
-      setExitCode(ExitFailure);
-      return;
-    }
-  }
+  if (!parseDTypeOption(o.dtype, dtype))
+    return;
   // Sizes no GPU is needed to reject (the device-dependent checks run at launch).
   if (o.m <= 0 || o.n <= 0 || o.k < 0) {
     llvm::errs() << "gemmgen: error: M and N must be positive and K non-negative (got M=" << o.m
@@ -197,7 +193,7 @@ void runRun(const RunOptions &o) {
       ms.push_back(*e);
     }
   }
-  const double med = median(ms);
+  const double med = tune::Spread::of(ms).median;
   const double mn = ms.empty() ? 0 : *std::min_element(ms.begin(), ms.end());
   const double mx = ms.empty() ? 0 : *std::max_element(ms.begin(), ms.end());
   const DeviceInfo &dev = rt->device();
@@ -226,7 +222,7 @@ void runRun(const RunOptions &o) {
         {"seed", std::to_string(seed)},
         {"iters", o.iters},
         {"time_ms", llvm::json::Object{{"median", med}, {"min", mn}, {"max", mx}}},
-        {"tflops", tflops(args.M, args.N, args.K, med)},
+        {"tflops", tune::tflops(args.M, args.N, args.K, med)},
     };
     if (cmp)
       j["verify"] = llvm::json::Object{{"rel_frobenius", cmp->relFrobenius},
@@ -259,7 +255,7 @@ void runRun(const RunOptions &o) {
     if (!ms.empty())
       llvm::outs() << llvm::formatv("time    median {0:f4} ms over {1} iters (min {2:f4}, max "
                                     "{3:f4}): {4:f1} TFLOP/s\n",
-                                    med, o.iters, mn, mx, tflops(args.M, args.N, args.K, med));
+                                    med, o.iters, mn, mx, tune::tflops(args.M, args.N, args.K, med));
   }
   if (!pass) {
     llvm::errs() << "gemmgen: error: verification failed: "

@@ -34,10 +34,14 @@
 #include "Commands.h"
 
 #include "gemmgen/Pipeline.h"
-#include "gemmgen/TuneDB.h"
-#include "gemmgen/TuneSpace.h"
-#include "gemmgen/Tuner.h"
 #include "gemmgen/gemmgen.h"
+#include "gemmgen/tune/BuildInfo.h"
+#include "gemmgen/tune/ChildRun.h"
+#include "gemmgen/tune/CompileHook.h"
+#include "gemmgen/tune/Report.h"
+#include "gemmgen/tune/TuneDB.h"
+#include "gemmgen/tune/TuneSpace.h"
+#include "gemmgen/tune/Tuner.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -49,17 +53,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include <chrono>
-#include <csignal>
-#include <fcntl.h>
-#include <cstdio>
 #include <random>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <thread>
-#include <unistd.h>
-
-extern char **environ;
 
 using namespace gemmgen;
 using namespace gemmgen::cli;
@@ -112,112 +107,15 @@ bool writeText(const std::string &path, llvm::StringRef text) {
   return true;
 }
 
-std::string selfExe() {
-  char buf[4096];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  return n > 0 ? std::string(buf, (size_t)n) : std::string("gemmgen");
-}
-
-/// Runs this binary with `args` in a child process (stdout and stderr to
-/// `logPath`), killing it after `limitSeconds`. Returns the wait status, or
-/// nullopt if it could not start; `killed` says whether the limit hit.
-std::optional<int> runChild(const std::vector<std::string> &args, const std::string &logPath,
-                            double limitSeconds, bool &killed) {
-  killed = false;
-  std::vector<std::string> argv = {selfExe()};
-  argv.insert(argv.end(), args.begin(), args.end());
-  std::vector<char *> cargv;
-  for (std::string &a : argv)
-    cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  pid_t pid;
-  int rc = posix_spawn(&pid, cargv[0], &fa, nullptr, cargv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0)
-    return std::nullopt;
-  auto start = std::chrono::steady_clock::now();
-  int status = 0;
-  for (;;) {
-    pid_t w = waitpid(pid, &status, WNOHANG);
-    if (w == pid)
-      return status;
-    if (w < 0)
-      return std::nullopt;
-    double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (el > limitSeconds) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      killed = true;
-      return status;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-}
-
-std::string lastLines(const std::string &path, size_t n) {
-  std::optional<std::string> text = readText(path);
-  if (!text)
-    return "";
-  llvm::SmallVector<llvm::StringRef, 32> lines;
-  llvm::StringRef(*text).split(lines, '\n', -1, false);
-  std::string out;
-  for (size_t i = lines.size() > n ? lines.size() - n : 0; i < lines.size(); ++i)
-    out += (out.empty() ? "" : " | ") + lines[i].trim().str();
-  return out;
-}
-
-/// cuBLAS's time for the shape: `gemmgen bench BASE` (§10, side by side
-/// with the base spec) in a child; nullopt if it did not work.
-std::optional<Record> benchCublas(const TuneOptions &o, const ShapeKey &shape,
-                                  const std::string &workDir) {
-  std::string json = workDir + "/cublas-bench.json", log = workDir + "/cublas-bench.log";
-  bool killed = false;
-  std::optional<int> st =
-      runChild({"bench", o.spec, "--m", std::to_string(o.m), "--n", std::to_string(o.n), "--k",
-                std::to_string(o.k), "--dtype", shape.dtype, "--rounds", "20", "--json", json},
-               log, 300, killed);
-  if (!st || killed || !WIFEXITED(*st) || !llvm::sys::fs::exists(json)) {
-    llvm::outs() << "note: no cuBLAS time recorded (gemmgen bench failed: " << lastLines(log, 2)
-                 << ")\n";
-    return std::nullopt;
-  }
-  std::optional<std::string> text = readText(json);
-  llvm::Expected<llvm::json::Value> v = llvm::json::parse(text ? *text : "");
-  if (!v) {
-    llvm::consumeError(v.takeError());
-    return std::nullopt;
-  }
-  const llvm::json::Object *doc = v->getAsObject();
-  const llvm::json::Array *results = doc ? doc->getArray("results") : nullptr;
-  if (!results || results->empty())
-    return std::nullopt;
-  const llvm::json::Object *r = (*results)[0].getAsObject();
-  const llvm::json::Object *c = r ? r->getObject("cublas_ms") : nullptr;
-  if (!c || !c->getNumber("median"))
-    return std::nullopt;
-  Record rec;
-  rec.kind = "cublas";
-  rec.shape = shape;
-  rec.base = o.spec;
-  rec.kernel = "cublasGemmEx";
-  rec.msMedian = *c->getNumber("median");
-  rec.msP25 = c->getNumber("p25").value_or(0);
-  rec.msP75 = c->getNumber("p75").value_or(0);
-  rec.msMin = c->getNumber("min").value_or(0);
-  rec.msMax = c->getNumber("max").value_or(0);
-  rec.tflops = 2.0 * o.m * o.n * o.k / (rec.msMedian * 1e-3) / 1e12;
-  if (const llvm::json::Object *g = r->getObject("gemmgen_ms"))
-    rec.baselineMs = g->getNumber("median").value_or(0); // the base spec, same run
-  if (auto ver = doc->getInteger("cublas_version"))
-    rec.error = "cuBLAS " + std::to_string(*ver);
-  rec.commit = doc->getString("commit").value_or("").str();
-  rec.date = doc->getString("date").value_or("").str();
-  rec.status = "ok";
-  return rec;
+/// What each timing child is asked to do.
+ChildTiming childTiming(const TuneOptions &o, const std::string &dtype) {
+  ChildTiming t;
+  t.basePath = o.spec;
+  t.M = o.m, t.N = o.n, t.K = o.k;
+  t.dtype = dtype;
+  t.rounds = o.rounds, t.warmup = o.warmup;
+  t.limitSeconds = o.childTimeout > 0 ? o.childTimeout : 60 + 6 * watchdogSeconds(o.m, o.n, o.k);
+  return t;
 }
 
 void runTuneCommand(const TuneOptions &o) {
@@ -321,13 +219,17 @@ void runTuneCommand(const TuneOptions &o) {
     } else if (!o.noCublas) {
       llvm::outs() << "timing cuBLAS for the shape once (gemmgen bench " << o.spec << ")\n";
       llvm::outs().flush();
-      if (std::optional<Record> c = benchCublas(o, shape, logDir)) {
+      ChildTiming t = childTiming(o, dtype);
+      std::string whyNot;
+      if (std::optional<Record> c = cublasInChild(t, shape, logDir, whyNot)) {
         if (llvm::Error e = db->append(*c))
           return error(llvm::toString(std::move(e)), ExitFailure);
         cublasMs = c->msMedian;
         llvm::outs() << llvm::formatv("cuBLAS: {0:f4} ms ({1:f1} TFLOP/s); base spec in the "
                                       "same run {2:f4} ms\n",
                                       c->msMedian, c->tflops, c->baselineMs);
+      } else {
+        llvm::outs() << "note: no cuBLAS time recorded (" << whyNot << ")\n";
       }
     }
   }
@@ -342,7 +244,7 @@ void runTuneCommand(const TuneOptions &o) {
   cfg.timeBudgetSeconds = o.timeBudget;
   cfg.retryFailed = o.retryFailed;
   cfg.allowSpills = o.allowSpills;
-  cfg.commit = gpu::gitCommit();
+  cfg.commit = buildCommit();
   cfg.nvrtc = nvrtcVersionString();
 
   TuneHooks hooks;
@@ -350,84 +252,12 @@ void runTuneCommand(const TuneOptions &o) {
     llvm::outs() << line << "\n";
     llvm::outs().flush();
   };
-  hooks.compile = [](const CandidateState &c) {
-    CompileOutcome out;
-    const KernelABI &abi = c.compiled->abi;
-    // Runtime::loadKernel's name and arch: the GPU run hits this cache entry.
-    Expected<CubinResult> r = compileCudaSource(c.compiled->source, abi.kernelName + ".cu",
-                                                toString(abi.target), abi.kernelName);
-    if (!r) {
-      out.error = r.status().message();
-      return out;
-    }
-    out.ok = true;
-    out.registers = r->usage.registers;
-    out.spillBytes = r->usage.spillStoreBytes + r->usage.spillLoadBytes + r->usage.localBytes;
-    out.fromCache = r->fromCache;
-    out.seconds = r->compileSeconds;
-    out.warnings = r->usage.warnings;
-    return out;
-  };
-  const double childLimit =
-      o.childTimeout > 0 ? o.childTimeout : 60 + 6 * watchdogSeconds(o.m, o.n, o.k);
+  hooks.compile = [](const CandidateState &c) { return compileCandidate(c); };
+  ChildTiming timing = childTiming(o, dtype);
   hooks.measure = [&](const CandidateState &c) {
-    Measurement m;
-    m.seed = seed + c.cand.index;
-    std::string specFile = specDir + "/" + c.cand.id + ".yaml";
-    std::string resultFile = logDir + "/" + c.cand.id + ".result.json";
-    std::string logFile = logDir + "/" + c.cand.id + ".log";
-    llvm::sys::fs::remove(resultFile);
-    if (!writeText(specFile, c.variant.yaml)) {
-      m.status = "failed";
-      m.error = "cannot write " + specFile;
-      return m;
-    }
-    bool killed = false;
-    std::optional<int> st = runChild(
-        {"tune-measure", "--spec", specFile, "--spec-name", c.variant.kernelName + ".yaml",
-         "--baseline", o.spec, "--m", std::to_string(o.m),
-         "--n", std::to_string(o.n), "--k", std::to_string(o.k), "--dtype", dtype, "--rounds",
-         std::to_string(o.rounds), "--warmup", std::to_string(o.warmup), "--seed",
-         std::to_string(m.seed), "--result", resultFile},
-        logFile, childLimit, killed);
-    if (!st) {
-      m.status = "failed";
-      m.error = "cannot start " + selfExe();
-      return m;
-    }
-    std::optional<std::string> text = readText(resultFile);
-    llvm::Expected<llvm::json::Value> v = llvm::json::parse(text ? *text : "");
-    const llvm::json::Object *r = v ? v->getAsObject() : nullptr;
-    if (!v)
-      llvm::consumeError(v.takeError());
-    if (killed) {
-      m.status = "timeout";
-      m.error = llvm::formatv("killed after {0:f0} s (no result; the child's watchdog did not "
-                              "fire)",
-                              childLimit);
-    } else if (!r) {
-      m.status = WIFSIGNALED(*st) ? "crashed" : "failed";
-      m.error = (WIFSIGNALED(*st) ? "killed by signal " + std::to_string(WTERMSIG(*st))
-                                  : "exit code " + std::to_string(WEXITSTATUS(*st))) +
-                ": " + lastLines(logFile, 2);
-    } else {
-      m.status = r->getString("status").value_or("failed").str();
-      m.error = r->getString("error").value_or("").str();
-      if (const llvm::json::Object *ms = r->getObject("ms")) {
-        m.msMedian = ms->getNumber("median").value_or(0);
-        m.msP25 = ms->getNumber("p25").value_or(0);
-        m.msP75 = ms->getNumber("p75").value_or(0);
-        m.msMin = ms->getNumber("min").value_or(0);
-        m.msMax = ms->getNumber("max").value_or(0);
-      }
-      m.baselineMs = r->getNumber("baseline_ms").value_or(0);
-      m.relErr = r->getNumber("rel_err").value_or(0);
-      if (m.status == "ok" && m.msMedian <= 0) {
-        m.status = "failed";
-        m.error = "no time measured";
-      }
-    }
-    return m;
+    return measureInChild(timing, c, seed + c.cand.index, specDir + "/" + c.cand.id + ".yaml",
+                          logDir + "/" + c.cand.id + ".result.json",
+                          logDir + "/" + c.cand.id + ".log");
   };
 
   llvm::Expected<TuneResult> result = runTune(cfg, *db, hooks);

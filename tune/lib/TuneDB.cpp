@@ -7,8 +7,9 @@
 // LLVM 16 formatv trips a GCC -Wmaybe-uninitialized false positive (FormatProviders.h).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
-#include "gemmgen/TuneDB.h"
-#include "gemmgen/TuneSpace.h"
+#include "gemmgen/tune/TuneDB.h"
+#include "gemmgen/tune/TuneSpace.h"
+#include "gemmgen/tune/YamlTree.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -81,6 +82,7 @@ std::string Record::toJson() const {
       {"seed", std::to_string(seed)},
       {"date", date},
       {"commit", commit},
+      {"cublas_version", cublasVersion},
       {"nvrtc", nvrtc},
       {"spec_yaml", specYaml},
   };
@@ -166,6 +168,17 @@ llvm::Expected<Record> Record::fromJson(StringRef line) {
   r.seed = seed.empty() ? 0 : std::strtoull(seed.c_str(), nullptr, 10);
   str("date", r.date);
   str("commit", r.commit);
+  if (auto v = o->getInteger("cublas_version"))
+    r.cublasVersion = (int)*v;
+  // Files written before cublas_version had its own field kept it in error.
+  StringRef legacy = r.error;
+  if (r.kind == "cublas" && r.ok() && legacy.consume_front("cuBLAS ")) {
+    int v = 0;
+    if (!legacy.getAsInteger(10, v)) {
+      r.cublasVersion = r.cublasVersion ? r.cublasVersion : v;
+      r.error.clear();
+    }
+  }
   str("nvrtc", r.nvrtc);
   str("spec_yaml", r.specYaml);
   return r;
@@ -351,7 +364,7 @@ static std::string csvField(StringRef s) {
 void tune::writeCsv(llvm::raw_ostream &os, const std::vector<Record> &records) {
   os << "kind,gpu,driver,M,N,K,dtype,candidate,spec_hash,params,status,ms_median,ms_p25,ms_p75,"
         "tflops,baseline_ms,speedup_vs_base,rel_err,registers,smem_bytes,date,commit,base,"
-        "error\n";
+        "error,cublas_version\n";
   for (const Record &r : records) {
     std::string params;
     for (const auto &[k, v] : r.params)
@@ -362,7 +375,7 @@ void tune::writeCsv(llvm::raw_ostream &os, const std::vector<Record> &records) {
        << llvm::formatv("{0:f5},{1:f5},{2:f5},{3:f1},{4:f5},{5:f4},{6:e2}", r.msMedian, r.msP25,
                         r.msP75, r.tflops, r.baselineMs, r.speedup(), r.relErr)
        << "," << r.registers << "," << r.smemBytes << "," << r.date << "," << r.commit << ","
-       << csvField(r.base) << "," << csvField(r.error) << "\n";
+       << csvField(r.base) << "," << csvField(r.error) << "," << r.cublasVersion << "\n";
   }
 }
 
@@ -398,18 +411,27 @@ std::string TunedDefaults::specPath(const TunedEntry &e) const {
 }
 
 std::string TunedDefaults::str() const {
-  std::string out = "# gemmgen tuned defaults: the best spec known for each shape (docs/TUNING.md)\n"
-                    "# Written by `gemmgen tune-db defaults`; spec paths are relative to this "
-                    "file.\n";
-  out += "version: " + std::to_string(version) + "\n";
-  out += "gpu: \"" + gpu + "\"\n";
-  out += "shapes:\n";
-  for (const TunedEntry &e : entries)
-    out += llvm::formatv("  - { m: {0}, n: {1}, k: {2}, dtype: {3}, spec: {4}, tflops: {5:f1}, "
-                         "cublas_tflops: {6:f1} }\n",
-                         e.M, e.N, e.K, e.dtype, e.spec, e.tflops, e.cublasTflops)
-               .str();
-  return out;
+  auto scalar = [](std::string s) { return YamlNode::makeScalar(std::move(s)); };
+  auto root = YamlNode::makeMapping();
+  root->set("version", scalar(std::to_string(version)));
+  root->set("gpu", scalar(doubleQuote(gpu)));
+  auto shapes = std::make_unique<YamlNode>();
+  shapes->kind = YamlNode::Sequence;
+  for (const TunedEntry &e : entries) {
+    auto m = YamlNode::makeMapping();
+    m->set("m", scalar(std::to_string(e.M)));
+    m->set("n", scalar(std::to_string(e.N)));
+    m->set("k", scalar(std::to_string(e.K)));
+    m->set("dtype", scalar(e.dtype));
+    m->set("spec", scalar(e.spec));
+    m->set("tflops", scalar(llvm::formatv("{0:f1}", e.tflops).str()));
+    m->set("cublas_tflops", scalar(llvm::formatv("{0:f1}", e.cublasTflops).str()));
+    shapes->items.push_back(std::move(m));
+  }
+  root->set("shapes", std::move(shapes));
+  return "# gemmgen tuned defaults: the best spec known for each shape (docs/TUNING.md)\n"
+         "# Written by `gemmgen tune-db defaults`; spec paths are relative to this file.\n" +
+         writeYamlTree(*root);
 }
 
 llvm::Expected<TunedDefaults> tune::parseTunedDefaults(StringRef text, StringRef name,

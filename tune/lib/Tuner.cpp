@@ -7,14 +7,14 @@
 // LLVM 16 formatv trips a GCC -Wmaybe-uninitialized false positive (FormatProviders.h).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
-#include "gemmgen/Tuner.h"
+#include "gemmgen/tune/Tuner.h"
+#include "gemmgen/tune/Timing.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <atomic>
 #include <chrono>
-#include <ctime>
 #include <mutex>
 #include <thread>
 
@@ -41,15 +41,6 @@ std::vector<Record> TuneResult::records() const {
       out.push_back(*c.record);
   return out;
 }
-
-static std::string isoDate() {
-  char buf[64];
-  time_t now = time(nullptr);
-  strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-  return buf;
-}
-
-static double flops(const ShapeKey &s) { return 2.0 * (double)s.M * (double)s.N * (double)s.K; }
 
 static Record baseRecord(const TuneConfig &config, const CandidateState &c) {
   Record r;
@@ -266,7 +257,7 @@ llvm::Expected<TuneResult> tune::runTune(const TuneConfig &config, ResultsDB &db
     r.baselineMs = m.baselineMs;
     r.relErr = m.relErr;
     r.seed = m.seed;
-    r.tflops = r.ok() && r.msMedian > 0 ? flops(config.shape) / (r.msMedian * 1e-3) / 1e12 : 0;
+    r.tflops = r.ok() ? tflops(config.shape.M, config.shape.N, config.shape.K, r.msMedian) : 0;
     if (llvm::Error e = db.append(r))
       return e;
     c.record = r;

@@ -9,7 +9,8 @@
 // LLVM 16 formatv trips a GCC -Wmaybe-uninitialized false positive (FormatProviders.h).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
-#include "gemmgen/Tuner.h"
+#include "gemmgen/tune/Report.h"
+#include "gemmgen/tune/Timing.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -258,7 +259,7 @@ std::string tune::renderSvg(const std::vector<Record> &records, const ReportOpti
     mn = std::min(mn, metric(*r)), mx = std::max(mx, metric(*r));
   double cublasT = 0, baseT = 0;
   if (timed && o.cublasMs > 0) {
-    cublasT = 2.0 * pts[0]->shape.M * pts[0]->shape.N * pts[0]->shape.K / (o.cublasMs * 1e-3) / 1e12;
+    cublasT = tflops(pts[0]->shape.M, pts[0]->shape.N, pts[0]->shape.K, o.cublasMs);
     mx = std::max(mx, cublasT);
   }
   if (timed) {
@@ -269,7 +270,7 @@ std::string tune::renderSvg(const std::vector<Record> &records, const ReportOpti
     if (!b.empty()) {
       llvm::sort(b);
       double ms = b[b.size() / 2];
-      baseT = 2.0 * pts[0]->shape.M * pts[0]->shape.N * pts[0]->shape.K / (ms * 1e-3) / 1e12;
+      baseT = tflops(pts[0]->shape.M, pts[0]->shape.N, pts[0]->shape.K, ms);
       mn = std::min(mn, baseT), mx = std::max(mx, baseT);
     }
   }

@@ -7,7 +7,7 @@
 // the variants with the parser and checkSpec before anything is compiled.
 //
 // A variant is made by editing the base spec's YAML *document* (not the
-// KernelSpec): the base is read into a small ordered YAML tree, the
+// KernelSpec): the base is read into the ordered YAML tree of YamlTree.h, the
 // candidate's keys are set in it, and the tree is written back as YAML. So a
 // variant keeps every key of the base (including keys this file does not
 // know), parses with the real parser, and is a spec a person can read and
@@ -19,8 +19,10 @@
 // docs/TUNING.md describes the space file format.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GEMMGEN_TUNESPACE_H
-#define GEMMGEN_TUNESPACE_H
+#ifndef GEMMGEN_TUNE_TUNESPACE_H
+#define GEMMGEN_TUNE_TUNESPACE_H
+
+#include "gemmgen/tune/YamlTree.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -89,38 +91,6 @@ std::string candidateId(const std::vector<std::pair<std::string, std::string>> &
 std::vector<Candidate> enumerate(const SearchSpace &space);
 
 //===----------------------------------------------------------------------===//
-// The YAML document a variant is made from
-//===----------------------------------------------------------------------===//
-
-/// A small ordered YAML tree (mappings keep key order; scalars keep the text
-/// as written, quotes included). Enough for kernel specs and space files.
-struct YamlNode {
-  enum Kind { Scalar, Sequence, Mapping } kind = Scalar;
-  std::string scalar; ///< raw text (Scalar)
-  std::vector<std::unique_ptr<YamlNode>> items; ///< Sequence
-  std::vector<std::pair<std::string, std::unique_ptr<YamlNode>>> entries; ///< Mapping
-
-  static std::unique_ptr<YamlNode> makeScalar(std::string text);
-  static std::unique_ptr<YamlNode> makeMapping();
-  std::unique_ptr<YamlNode> clone() const;
-  YamlNode *get(llvm::StringRef key) const; ///< Mapping lookup, or nullptr
-  /// Sets a mapping entry (replacing, or appending at the end).
-  YamlNode *set(llvm::StringRef key, std::unique_ptr<YamlNode> value);
-  bool erase(llvm::StringRef key);
-  /// The scalar's value with surrounding quotes removed.
-  std::string text() const;
-};
-
-/// Parses YAML text into a tree (one document; anchors and tags are not
-/// supported). Errors carry `name:line:col`.
-llvm::Expected<std::unique_ptr<YamlNode>> parseYamlTree(llvm::StringRef text,
-                                                        llvm::StringRef name);
-/// Writes a tree as block-style YAML. Small mappings of scalars, and lists
-/// of scalars, are written in flow style (`tile: { m: 128, n: 256, k: 64 }`)
-/// as the specs in specs/ are.
-std::string writeYamlTree(const YamlNode &root);
-
-//===----------------------------------------------------------------------===//
 // Variants and pruning
 //===----------------------------------------------------------------------===//
 
@@ -179,4 +149,4 @@ std::string shortHash(llvm::StringRef text, unsigned bytes = 8);
 
 } // namespace gemmgen::tune
 
-#endif // GEMMGEN_TUNESPACE_H
+#endif // GEMMGEN_TUNE_TUNESPACE_H

@@ -13,12 +13,12 @@
 // cache) and a child-process timer; tests pass NVRTC and a fake timer.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GEMMGEN_TUNER_H
-#define GEMMGEN_TUNER_H
+#ifndef GEMMGEN_TUNE_TUNER_H
+#define GEMMGEN_TUNE_TUNER_H
 
 #include "gemmgen/Pipeline.h"
-#include "gemmgen/TuneDB.h"
-#include "gemmgen/TuneSpace.h"
+#include "gemmgen/tune/TuneDB.h"
+#include "gemmgen/tune/TuneSpace.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -119,34 +119,6 @@ llvm::Expected<TuneResult> runTune(const TuneConfig &config, ResultsDB &db,
 /// report): status "compiled", registers and shared memory filled.
 Record compileOnlyRecord(const TuneConfig &config, const CandidateState &c);
 
-//===----------------------------------------------------------------------===//
-// The report
-//===----------------------------------------------------------------------===//
-
-struct ReportOptions {
-  std::string title;
-  /// The parameter that colours the points (default: the space key with the
-  /// most distinct values among the records).
-  std::string colorBy;
-  double cublasMs = 0; ///< drawn as a reference line when > 0
-  size_t tableRows = 15;
-};
-
-/// A terminal table: the best `tableRows` ok records (by time), then the
-/// failures with their reasons.
-void printTable(llvm::raw_ostream &os, const std::vector<Record> &records,
-                const ReportOptions &options);
-
-/// An SVG: TFLOP/s of every ok candidate ranked (coloured by one parameter),
-/// and one strip per parameter (TFLOP/s against that parameter's values).
-/// With no timed records (compile-only) it plots registers and shared
-/// memory instead.
-std::string renderSvg(const std::vector<Record> &records, const ReportOptions &options);
-
-/// Writes DIR/report.svg, DIR/results.csv and DIR/summary.txt.
-llvm::Error writeReport(const std::string &dir, const std::vector<Record> &records,
-                        const ReportOptions &options);
-
 } // namespace gemmgen::tune
 
-#endif // GEMMGEN_TUNER_H
+#endif // GEMMGEN_TUNE_TUNER_H

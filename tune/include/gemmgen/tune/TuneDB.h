@@ -16,8 +16,8 @@
 // The tuned-defaults file (specs/tuned/*.yaml) maps shapes to spec files.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GEMMGEN_TUNEDB_H
-#define GEMMGEN_TUNEDB_H
+#ifndef GEMMGEN_TUNE_TUNEDB_H
+#define GEMMGEN_TUNE_TUNEDB_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -71,6 +71,11 @@ struct Record {
   int registers = 0;
   unsigned smemBytes = 0;
   unsigned long long seed = 0;
+  /// cublasGetVersion of a "cublas" record (0: unknown). Files written
+  /// before this field kept it in `error` as "cuBLAS N"; reading moves it.
+  int cublasVersion = 0;
+  /// When, and the commit of the gemmgen that measured it (baked in at
+  /// build time: tune/BuildInfo.h).
   std::string date, commit, nvrtc;
   std::string specYaml; ///< the whole variant spec (so the DB alone can write it)
 
@@ -161,4 +166,4 @@ std::string defaultTunedDefaultsPath();
 
 } // namespace gemmgen::tune
 
-#endif // GEMMGEN_TUNEDB_H
+#endif // GEMMGEN_TUNE_TUNEDB_H

@@ -1,0 +1,47 @@
+//===- Cublas.h - cuBLAS, loaded at run time --------------------*- C++ -*-===//
+//
+// The reference `gemmgen bench` times gemmgen against: cublasGemmEx with
+// CUBLAS_COMPUTE_32F and the default algorithm. libcublas is dlopen'ed,
+// never linked (the binaries run where there is no cuBLAS).
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMMGEN_TUNE_CUBLAS_H
+#define GEMMGEN_TUNE_CUBLAS_H
+
+#include "gemmgen/gemmgen.h"
+
+#include <memory>
+#include <string>
+
+namespace gemmgen::tune {
+
+class Cublas {
+public:
+  /// $GEMMGEN_CUBLAS, else libcublas.so.13/.12 next to the NVRTC gemmgen
+  /// was linked with, on the loader path, or in /usr/local/cuda/lib64.
+  static Expected<std::unique_ptr<Cublas>> load();
+  ~Cublas();
+  Cublas(const Cublas &) = delete;
+  Cublas &operator=(const Cublas &) = delete;
+
+  /// D[M,N] = A[M,K]·B[N,K]^T (row-major, gemmgen's layout) on `stream`.
+  Status gemm(const GemmArgs &args, DType t, CUstream stream) const;
+  int version() const { return version_; } ///< cublasGetVersion, e.g. 130100
+  const std::string &path() const { return path_; }
+
+private:
+  Cublas() = default;
+  void *handle = nullptr;
+  int version_ = 0;
+  std::string path_;
+  int (*create)(void **) = nullptr;
+  int (*destroy)(void *) = nullptr;
+  int (*setStream)(void *, CUstream) = nullptr;
+  int (*getVersion)(void *, int *) = nullptr;
+  int (*gemmEx)(void *, int, int, int, int, int, const void *, const void *, int, int,
+                const void *, int, int, const void *, void *, int, int, int, int) = nullptr;
+};
+
+} // namespace gemmgen::tune
+
+#endif // GEMMGEN_TUNE_CUBLAS_H

@@ -1,0 +1,112 @@
+//===- Workload.h - Inputs, verification and timing of one shape -*- C++ -*-===//
+//
+// What `gemmgen bench` and `gemmgen tune-measure` do on the GPU for one
+// M×N×K problem, in one place: rotating input sets (random normal, seeded;
+// their total several times the L2), outputs poisoned and each kernel
+// verified against the fp32 reference before any time counts, then the
+// timing protocol (Timing.h).
+//
+//   benchAgainstCublas: a gemmgen kernel and cuBLAS on the same inputs;
+//   measureCandidate:   a tune candidate and (optionally) the base spec.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMMGEN_TUNE_WORKLOAD_H
+#define GEMMGEN_TUNE_WORKLOAD_H
+
+#include "gemmgen/tune/Cublas.h"
+#include "gemmgen/tune/Timing.h"
+#include "gemmgen/gemmgen.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gemmgen::tune {
+
+/// Input sets of one shape on the device: A and B per set, `outputs` D
+/// buffers per set (one per contender that must not share D), and an fp32
+/// reference of set 0. Frees everything on destruction.
+class Workload {
+public:
+  static Expected<std::unique_ptr<Workload>> create(const Runtime &rt, const GemmVerifier &ver,
+                                                    CUstream stream, long long M, long long N,
+                                                    long long K, DType t, int outputs,
+                                                    std::uint64_t seed);
+  ~Workload();
+  Workload(const Workload &) = delete;
+  Workload &operator=(const Workload &) = delete;
+
+  int sets() const { return (int)args_.size(); }
+  /// The arguments of input set `set` writing output `output`.
+  const GemmArgs &args(int set, int output = 0) const { return args_[set][output]; }
+  /// Poisons D of (set 0, output), runs `launch` once and waits (watchdog).
+  Status runPoisoned(int output, const std::function<Status(const GemmArgs &)> &launch);
+  /// D of (set 0, output) against the fp32 reference (computed once).
+  Expected<GemmVerifier::Comparison> compareWithReference(int output);
+  /// D of (set 0, a) against D of (set 0, b).
+  Expected<GemmVerifier::Comparison> compareOutputs(int a, int b);
+  double launchSeconds() const { return watchdogSeconds(M, N, K); }
+
+private:
+  Workload(const Runtime &rt, const GemmVerifier &ver, CUstream s, DType t)
+      : rt(rt), ver(ver), stream(s), t(t) {}
+  const Runtime &rt;
+  const GemmVerifier &ver;
+  CUstream stream;
+  DType t;
+  long long M = 0, N = 0, K = 0;
+  std::vector<CUdeviceptr> owned;
+  std::vector<std::vector<GemmArgs>> args_;
+  CUdeviceptr ref = 0;
+  bool refReady = false;
+};
+
+/// `gemmgen bench` for one shape.
+struct BenchSettings {
+  int warmup = 5, rounds = 30;
+  std::uint64_t seed = 0;
+};
+
+struct BenchResult {
+  long long M = 0, N = 0, K = 0;
+  std::string error; ///< set when the shape could not be benchmarked
+  Spread gemmgen, cublas;
+  double ratio = 0; ///< cuBLAS median / gemmgen median (>= 1: gemmgen at least as fast)
+  double errG = 0, errC = 0, errGC = 0; ///< rel. errors: vs ref, vs ref, each other
+  long long unwrittenG = 0, unwrittenC = 0;
+  bool pass = false;
+  int sets = 0, reps = 0, rounds = 0;
+};
+
+/// Verifies both on set 0 (against the reference and each other), then
+/// times them interleaved. A Timeout Status means the context is lost.
+Status benchAgainstCublas(const Runtime &rt, const Kernel &kernel, const Cublas &cublas,
+                          const GemmVerifier &ver, CUstream stream, const BenchSettings &settings,
+                          BenchResult &result);
+
+/// `gemmgen tune-measure` for one candidate.
+struct MeasureSettings {
+  long long M = 4096, N = 4096, K = 4096;
+  DType dtype = DType::F16;
+  int warmup = 3, rounds = 20;
+  std::uint64_t seed = 1;
+  double tolerance = GemmVerifier::kTolerance;
+};
+
+struct MeasureResult {
+  double relErr = 0;
+  long long nonFinite = 0;
+  Spread candidate;
+  double baselineMs = 0; ///< median of the base, 0 without one
+  int registers = 0, sets = 0, reps = 0, rounds = 0;
+};
+
+/// Verifies the candidate (ErrorCode::VerificationFailed when wrong), then
+/// times it interleaved with `baseline` when given.
+Status measureCandidate(const Runtime &rt, const Kernel &candidate, const Kernel *baseline,
+                        const MeasureSettings &settings, MeasureResult &result);
+
+} // namespace gemmgen::tune
+
+#endif // GEMMGEN_TUNE_WORKLOAD_H

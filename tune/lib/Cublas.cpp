@@ -1,0 +1,99 @@
+//===- Cublas.cpp - cuBLAS, loaded at run time ----------------------------===//
+//
+// D[M,N] = A[M,K]·B[N,K]^T row-major is, in cuBLAS's column-major terms,
+// D^T (N×M, ld ldd) = op(B)·A with op = T on B (stored K×N col-major, ldb)
+// and N on A (stored K×M col-major, lda): cublasGemmEx(T, N, N, M, K, ...).
+//
+//===----------------------------------------------------------------------===//
+#include "gemmgen/tune/Cublas.h"
+
+#include "llvm/Support/Path.h"
+
+#include <dlfcn.h>
+#include <library_types.h>
+#include <nvrtc.h>
+
+#include <cstdlib>
+#include <vector>
+
+using namespace gemmgen;
+using namespace gemmgen::tune;
+
+// cublas_api.h values (stable ABI): cublasOperation_t, cublasComputeType_t,
+// cublasGemmAlgo_t.
+static constexpr int kCublasOpN = 0, kCublasOpT = 1;
+static constexpr int kCublasCompute32F = 68;
+static constexpr int kCublasGemmDefault = -1;
+
+Expected<std::unique_ptr<Cublas>> Cublas::load() {
+  std::vector<std::string> candidates;
+  if (const char *e = getenv("GEMMGEN_CUBLAS"); e && *e)
+    candidates.push_back(e);
+  // Next to the NVRTC we were linked with (the toolkit's lib64).
+  Dl_info info;
+  std::string nvrtcDir;
+  if (dladdr(reinterpret_cast<void *>(&nvrtcVersion), &info) && info.dli_fname)
+    nvrtcDir = std::string(llvm::sys::path::parent_path(info.dli_fname));
+  for (const char *name : {"libcublas.so.13", "libcublas.so.12"}) {
+    if (!nvrtcDir.empty())
+      candidates.push_back(nvrtcDir + "/" + name);
+    candidates.push_back(name);
+    candidates.push_back(std::string("/usr/local/cuda/lib64/") + name);
+  }
+  std::string tried;
+  for (const std::string &c : candidates) {
+    // libcublas needs libcublasLt of the same version: load it first from
+    // the same directory so that the dependency resolves.
+    std::string lt = c;
+    size_t pos = lt.rfind("libcublas.so");
+    if (pos != std::string::npos)
+      lt.replace(pos, 12, "libcublasLt.so");
+    dlopen(lt.c_str(), RTLD_NOW | RTLD_GLOBAL);
+    void *lib = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      tried += (tried.empty() ? "" : ", ") + c;
+      continue;
+    }
+    std::unique_ptr<Cublas> cb(new Cublas());
+    cb->path_ = c;
+    cb->create = reinterpret_cast<decltype(cb->create)>(dlsym(lib, "cublasCreate_v2"));
+    cb->destroy = reinterpret_cast<decltype(cb->destroy)>(dlsym(lib, "cublasDestroy_v2"));
+    cb->setStream = reinterpret_cast<decltype(cb->setStream)>(dlsym(lib, "cublasSetStream_v2"));
+    cb->getVersion =
+        reinterpret_cast<decltype(cb->getVersion)>(dlsym(lib, "cublasGetVersion_v2"));
+    cb->gemmEx = reinterpret_cast<decltype(cb->gemmEx)>(dlsym(lib, "cublasGemmEx"));
+    if (!cb->create || !cb->destroy || !cb->setStream || !cb->gemmEx)
+      return Status::error(ErrorCode::Unsupported, c + " lacks cublasCreate_v2/cublasGemmEx");
+    if (int st = cb->create(&cb->handle))
+      return Status::error(ErrorCode::CudaError,
+                           "cublasCreate failed (status " + std::to_string(st) + ")");
+    if (cb->getVersion)
+      cb->getVersion(cb->handle, &cb->version_);
+    return cb;
+  }
+  return Status::error(ErrorCode::Unsupported,
+                       "cuBLAS not found (tried " + tried +
+                           "); set GEMMGEN_CUBLAS to the path of libcublas.so.13");
+}
+
+Status Cublas::gemm(const GemmArgs &a, DType t, CUstream s) const {
+  const float alpha = 1.f, beta = 0.f;
+  const int type = t == DType::BF16 ? CUDA_R_16BF : CUDA_R_16F;
+  if (int st = setStream(handle, s))
+    return Status::error(ErrorCode::CudaError,
+                         "cublasSetStream failed (" + std::to_string(st) + ")");
+  int st = gemmEx(handle, kCublasOpT, kCublasOpN, (int)a.N, (int)a.M, (int)a.K, &alpha,
+                  reinterpret_cast<const void *>(a.B), type, (int)(a.ldb ? a.ldb : a.K),
+                  reinterpret_cast<const void *>(a.A), type, (int)(a.lda ? a.lda : a.K), &beta,
+                  reinterpret_cast<void *>(a.D), type, (int)(a.ldd ? a.ldd : a.N),
+                  kCublasCompute32F, kCublasGemmDefault);
+  if (st)
+    return Status::error(ErrorCode::CudaError,
+                         "cublasGemmEx failed (status " + std::to_string(st) + ")");
+  return Status::success();
+}
+
+Cublas::~Cublas() {
+  if (handle && destroy)
+    destroy(handle);
+}

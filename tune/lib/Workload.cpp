@@ -1,0 +1,227 @@
+//===- Workload.cpp - Inputs, verification and timing of one shape --------===//
+//
+// Entry points: Workload, benchAgainstCublas, measureCandidate (Workload.h).
+//
+//===----------------------------------------------------------------------===//
+// LLVM 16 formatv trips a GCC -Wmaybe-uninitialized false positive (FormatProviders.h).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+#include "gemmgen/tune/Workload.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+#include <memory>
+
+using namespace gemmgen;
+using namespace gemmgen::tune;
+
+Expected<std::unique_ptr<Workload>> Workload::create(const Runtime &rt, const GemmVerifier &ver,
+                                                     CUstream stream, long long M, long long N,
+                                                     long long K, DType t, int outputs,
+                                                     std::uint64_t seed) {
+  std::unique_ptr<Workload> w(new Workload(rt, ver, stream, t));
+  w->M = M, w->N = N, w->K = K;
+  const double e = (double)sizeOf(t);
+  const int sets = inputSetCount(rt.device(), e * (double)(M * K + N * K + outputs * M * N),
+                                 4.0 * (double)(M * N));
+  auto alloc = [&](long long elems, size_t elemBytes) -> Expected<CUdeviceptr> {
+    Expected<CUdeviceptr> p = rt.alloc((size_t)elems * elemBytes);
+    if (p)
+      w->owned.push_back(*p);
+    return p;
+  };
+  for (int i = 0; i < sets; ++i) {
+    Expected<CUdeviceptr> A = alloc(M * K, sizeOf(t)), B = alloc(N * K, sizeOf(t));
+    if (!A)
+      return A.status();
+    if (!B)
+      return B.status();
+    std::vector<GemmArgs> outs;
+    for (int o = 0; o < outputs; ++o) {
+      Expected<CUdeviceptr> D = alloc(M * N, sizeOf(t));
+      if (!D)
+        return D.status();
+      outs.push_back(GemmArgs{*A, *B, *D, M, N, K, K, K, N});
+    }
+    w->args_.push_back(std::move(outs));
+    if (Status s = ver.fillNormal2D(*A, M, K, K, t, seed * 1000 + 2 * i + 1, stream); !s)
+      return s;
+    if (Status s = ver.fillNormal2D(*B, N, K, K, t, seed * 1000 + 2 * i + 2, stream); !s)
+      return s;
+  }
+  Expected<CUdeviceptr> ref = alloc(M * N, 4);
+  if (!ref)
+    return ref.status();
+  w->ref = *ref;
+  return w;
+}
+
+Workload::~Workload() {
+  for (CUdeviceptr p : owned)
+    (void)rt.free(p);
+}
+
+Status Workload::runPoisoned(int output, const std::function<Status(const GemmArgs &)> &launch) {
+  const GemmArgs &a = args(0, output);
+  if (Status s = rt.fill16Async(a.D, GemmVerifier::kPoison, M * N, stream); !s)
+    return s;
+  if (Status s = launch(a); !s)
+    return s;
+  return rt.wait(stream, launchSeconds());
+}
+
+Expected<GemmVerifier::Comparison> Workload::compareWithReference(int output) {
+  if (!refReady) {
+    if (Status s = ver.reference(args(0, output), t, ref, stream); !s)
+      return s;
+    refReady = true;
+  }
+  return ver.compare(args(0, output), t, ref, /*refIs16Bit=*/false, stream);
+}
+
+Expected<GemmVerifier::Comparison> Workload::compareOutputs(int a, int b) {
+  return ver.compare(args(0, a), t, args(0, b).D, /*refIs16Bit=*/true, stream);
+}
+
+/// The kernel's pre-launch checks on the shape alone (placeholder pointers),
+/// before anything is allocated.
+static Status checkShape(const Kernel &k, long long M, long long N, long long K) {
+  return k.check(GemmArgs{256, 256, 256, M, N, K, K, K, N});
+}
+
+/// One prepared launch per input set.
+static Expected<std::vector<PreparedLaunch>> prepareAll(const Kernel &k, const Workload &w,
+                                                        int output) {
+  std::vector<PreparedLaunch> out;
+  for (int i = 0; i < w.sets(); ++i) {
+    Expected<PreparedLaunch> p = k.prepare(w.args(i, output));
+    if (!p)
+      return p.status();
+    out.push_back(*p);
+  }
+  return out;
+}
+
+Status tune::benchAgainstCublas(const Runtime &rt, const Kernel &kernel, const Cublas &cublas,
+                                const GemmVerifier &ver, CUstream stream,
+                                const BenchSettings &o, BenchResult &r) {
+  const DType t = kernel.info().dtype;
+  if (Status s = checkShape(kernel, r.M, r.N, r.K); !s)
+    return s;
+  Expected<std::unique_ptr<Workload>> w =
+      Workload::create(rt, ver, stream, r.M, r.N, r.K, t, /*outputs=*/2, o.seed);
+  if (!w)
+    return w.status();
+  Workload &wl = **w;
+  r.sets = wl.sets();
+  Expected<std::vector<PreparedLaunch>> prep = prepareAll(kernel, wl, 0);
+  if (!prep)
+    return prep.status();
+
+  // Both verified on set 0: against the reference and against each other.
+  if (Status s = wl.runPoisoned(0, [&](const GemmArgs &) { return kernel.launch((*prep)[0], stream); }); !s)
+    return s;
+  if (Status s = wl.runPoisoned(1, [&](const GemmArgs &a) { return cublas.gemm(a, t, stream); }); !s)
+    return s;
+  Expected<GemmVerifier::Comparison> eg = wl.compareWithReference(0);
+  if (!eg)
+    return eg.status();
+  Expected<GemmVerifier::Comparison> ec = wl.compareWithReference(1);
+  if (!ec)
+    return ec.status();
+  Expected<GemmVerifier::Comparison> egc = wl.compareOutputs(0, 1);
+  if (!egc)
+    return egc.status();
+  r.errG = eg->relFrobenius, r.errC = ec->relFrobenius, r.errGC = egc->relFrobenius;
+  r.unwrittenG = eg->nonFinite, r.unwrittenC = ec->nonFinite;
+  const double tol = GemmVerifier::kTolerance;
+  r.pass = eg->nonFinite == 0 && ec->nonFinite == 0 && r.errG <= tol && r.errC <= tol &&
+           r.errGC <= 2 * tol;
+
+  std::vector<Contender> contenders = {
+      {"gemmgen", [&](int set) { return kernel.launch((*prep)[set], stream); }},
+      {"cublas", [&](int set) { return cublas.gemm(wl.args(set, 1), t, stream); }}};
+  ProtocolOptions po;
+  po.warmup = o.warmup, po.rounds = o.rounds, po.sets = wl.sets();
+  po.launchSeconds = wl.launchSeconds();
+  std::unique_ptr<TimingDevice> dev = streamTiming(rt, stream);
+  Expected<ProtocolResult> timed = timeInterleaved(*dev, contenders, po);
+  if (!timed)
+    return timed.status();
+  r.gemmgen = timed->ms[0];
+  r.cublas = timed->ms[1];
+  r.reps = timed->reps;
+  r.rounds = timed->rounds;
+  r.ratio = r.gemmgen.median > 0 ? r.cublas.median / r.gemmgen.median : 0;
+  return Status::success();
+}
+
+Status tune::measureCandidate(const Runtime &rt, const Kernel &cand, const Kernel *base,
+                              const MeasureSettings &o, MeasureResult &r) {
+  if (Status s = checkShape(cand, o.M, o.N, o.K); !s)
+    return s;
+  if (base)
+    if (Status s = checkShape(*base, o.M, o.N, o.K); !s)
+      return s;
+  Expected<CUstream> stream = rt.createStream();
+  if (!stream)
+    return stream.status();
+  // Not after a watchdog timeout: the hung kernel owns the context.
+  std::shared_ptr<void> streamGuard(nullptr, [&](void *) {
+    if (!rt.timedOut())
+      (void)rt.destroyStream(*stream);
+  });
+  Expected<GemmVerifier> ver = GemmVerifier::create(rt);
+  if (!ver)
+    return ver.status();
+  Expected<std::unique_ptr<Workload>> w =
+      Workload::create(rt, *ver, *stream, o.M, o.N, o.K, o.dtype, /*outputs=*/1, o.seed);
+  if (!w)
+    return w.status();
+  Workload &wl = **w;
+  r.sets = wl.sets();
+  Expected<std::vector<PreparedLaunch>> pc = prepareAll(cand, wl, 0);
+  if (!pc)
+    return pc.status();
+  std::optional<std::vector<PreparedLaunch>> pb;
+  if (base) {
+    Expected<std::vector<PreparedLaunch>> p = prepareAll(*base, wl, 0);
+    if (!p)
+      return p.status();
+    pb = *p;
+  }
+
+  // Correctness first: poisoned D, one launch, compared with the reference.
+  if (Status s = wl.runPoisoned(0, [&](const GemmArgs &) { return cand.launch((*pc)[0], *stream); }); !s)
+    return s;
+  Expected<GemmVerifier::Comparison> cmp = wl.compareWithReference(0);
+  if (!cmp)
+    return cmp.status();
+  r.relErr = std::isfinite(cmp->relFrobenius) ? cmp->relFrobenius : 1e30;
+  r.nonFinite = cmp->nonFinite;
+  if (cmp->nonFinite != 0 || !(cmp->relFrobenius <= o.tolerance))
+    return Status::error(ErrorCode::VerificationFailed,
+                         llvm::formatv("verification failed: relative error {0:e2} (tolerance "
+                                       "{1:e0}), {2} elements unwritten or NaN",
+                                       cmp->relFrobenius, o.tolerance, cmp->nonFinite)
+                             .str());
+
+  std::vector<Contender> contenders = {
+      {"candidate", [&](int set) { return cand.launch((*pc)[set], *stream); }}};
+  if (base)
+    contenders.push_back({"base", [&](int set) { return base->launch((*pb)[set], *stream); }});
+  ProtocolOptions po;
+  po.warmup = o.warmup, po.rounds = o.rounds, po.sets = wl.sets();
+  po.launchSeconds = wl.launchSeconds();
+  std::unique_ptr<TimingDevice> dev = streamTiming(rt, *stream);
+  Expected<ProtocolResult> timed = timeInterleaved(*dev, contenders, po);
+  if (!timed)
+    return timed.status();
+  r.candidate = timed->ms[0];
+  r.baselineMs = base ? timed->ms[1].median : 0;
+  r.registers = cand.info().usage.registers;
+  r.reps = timed->reps;
+  r.rounds = timed->rounds;
+  return Status::success();
+}

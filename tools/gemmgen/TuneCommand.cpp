@@ -4,17 +4,14 @@
 //                [--space FILE] [KEY=V1,V2 ...] [--compile-only] [--jobs J]
 //                [--db FILE] [--out BEST.yaml] [--report DIR] [--time-budget S]
 //
-// A thin driver over runTune (gemmgen/Tuner.h): it supplies the two hooks
-// the library leaves open —
-//   compile: NVRTC through the disk cache (compileCudaSource is thread-safe:
-//            one NVRTC program per call, atomic cache writes), with the same
-//            name and options Runtime::loadKernel uses, so the GPU run finds
-//            every cubin in the cache;
-//   measure: `gemmgen tune-measure` (this binary, a hidden verb) in a child
-//            process per candidate, with a hard time limit on top of the
-//            child's own watchdog: a hang or fault costs that child only.
-// and records cuBLAS's time for the shape once (`gemmgen bench` on the base
-// spec, in a child process as well).
+// A thin driver over runTune (gemmgen/tune/Tuner.h): it supplies the two hooks
+// the library leaves open, both from the tune library —
+//   compile: compileCandidate (CompileHook.h), NVRTC through the disk cache;
+//   measure: measureInChild (ChildRun.h), `gemmgen tune-measure` in a child
+//            process per candidate with a hard time limit on top of the
+//            child's own watchdog: a hang or fault costs that child only;
+// and records cuBLAS's time for the shape once (cublasInChild: `gemmgen
+// bench` on the base spec, in a child process as well).
 //
 // Without a GPU (and without --compile-only) it stops before compiling, with
 // "no CUDA driver/GPU found" and exit code 2.

@@ -392,6 +392,17 @@ void Checker::checkRegisters() {
     error(consumer->warpgroups.loc, "the CTA would have " + str(threads) +
                                         " threads, more than 1024; use fewer warpgroups");
   unsigned preg = producerRegisters(*producer);
+  // The producer gives registers away (setmaxnreg.dec) and the consumers
+  // take them (setmaxnreg.inc); ptxas refuses a dec to more than the
+  // largest count in the kernel (error C7406).
+  if (preg > creg) {
+    SMLoc at = producer->registers.given ? producer->registers.loc : consumer->registers.loc;
+    error(at, "role '" + producer->name.value + "' has " + str(preg) +
+                  " registers, more than the " + str(creg) + " of role '" +
+                  consumer->name.value + "': the producer gives registers to the consumers "
+                  "(setmaxnreg.dec), it cannot end with more (ptxas error C7406); use "
+                  "registers: 40 for '" + producer->name.value + "' or at most " + str(creg));
+  }
   unsigned total = pThreads * preg + cThreads * creg;
   if (total > kRegistersPerSM) {
     unsigned maxC = (kRegistersPerSM - pThreads * preg) / cThreads / 8 * 8;
@@ -406,6 +417,12 @@ void Checker::checkRegisters() {
 
 void Checker::checkEpilogue() {
   const EpilogueSpec &e = spec.epilogue;
+  // The sm_90a printer has one writeback: stmatrix into SMEM staging, then
+  // a TMA store. Refused here so that check and the printer agree.
+  if (e.store.value == EpilogueStore::Direct)
+    error(e.store.loc, "epilogue.store: direct is not supported on sm_90a yet: the emitted "
+                       "kernel writes D through SMEM staging and a TMA store; use store: tma "
+                       "(or leave it out)");
   if (!e.chunkN.given || e.chunkN.value == 0)
     return;
   bool tma = e.store.value == EpilogueStore::Tma;

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "gemmgen/Parser.h"
+#include "gemmgen/Names.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -32,8 +33,12 @@
 #include "llvm/Support/YAMLParser.h"
 
 #include <cctype>
+#include <cerrno>
+#include <fcntl.h>
 #include <functional>
 #include <string>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace gemmgen;
 using llvm::SMLoc;
@@ -95,22 +100,6 @@ const Synonym kSynonyms[] = {
     {"wait_group", "mma_in_flight"}, {"waiter", "to"},         {"signaller", "from"},
     {"ctamask", "cta_mask"},     {"mask", "cta_mask"}};
 
-bool isIdentifier(StringRef s) {
-  if (s.empty() || !(std::isalpha((unsigned char)s[0]) || s[0] == '_'))
-    return false;
-  return llvm::all_of(s, [](char c) { return std::isalnum((unsigned char)c) || c == '_'; });
-}
-
-/// `my-gemm v2` -> `my_gemm_v2`; a leading digit gets a `k_` prefix.
-std::string toIdentifier(StringRef s) {
-  std::string out;
-  for (char c : s)
-    out += (std::isalnum((unsigned char)c) || c == '_') ? c : '_';
-  if (out.empty() || std::isdigit((unsigned char)out[0]))
-    out = "k_" + out;
-  return out;
-}
-
 /// "'a', 'b' and 'c'"
 std::string quotedList(llvm::ArrayRef<StringRef> words) {
   std::string s;
@@ -150,18 +139,19 @@ private:
   // --- scalars -------------------------------------------------------------
   /// Where a node starts. LLVM's collections start at their first entry;
   /// a flow collection's diagnostics should point at its '{' or '['.
-  static SMLoc locOf(yaml::Node *n) {
+  SMLoc locOf(yaml::Node *n) const {
     SMLoc start = n->getSourceRange().Start;
     if (!llvm::isa<yaml::MappingNode>(n) && !llvm::isa<yaml::SequenceNode>(n))
       return start;
     const char *p = start.getPointer();
-    if (!p)
+    if (!p || p < text.begin() || p >= text.end())
       return start;
     if (*p == '[' || *p == '{')
       return start;
     const char *q = p;
-    // Scan back over blanks to the opening bracket (bounded: a few lines).
-    for (int i = 0; i < 256; ++i) {
+    // Scan back over blanks to the opening bracket (bounded: a few lines,
+    // and never before the start of the text).
+    for (int i = 0; i < 256 && q > text.begin(); ++i) {
       --q;
       if (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
         continue;
@@ -201,6 +191,8 @@ private:
   void parseBool(yaml::Node *n, SMLoc keyLoc, StringRef path, Located<bool> &out);
   void parseIdentifier(yaml::Node *n, SMLoc keyLoc, StringRef path, StringRef what,
                        Located<std::string> &out);
+  /// An identifier of at most kMaxNameLength; otherwise an error at `loc`.
+  bool checkName(SMLoc loc, StringRef what, StringRef name);
 
   // --- sections ------------------------------------------------------------
   void parseTop(yaml::Node *root);
@@ -211,8 +203,13 @@ private:
   void fillDefaultLocations();
   void resolveSymbolicSlots();
 
+  /// Walks every node without recursion and reports nesting deeper than
+  /// kMaxNesting; false when the text is malformed or nested too deeply.
+  bool checkSyntaxAndNesting(llvm::MemoryBufferRef buffer);
+
   DiagnosticEngine &diags;
   KernelSpec spec;
+  llvm::StringRef text;  ///< the whole spec text (locations point into it)
   bool yamlFailed = false;
   /// Where each top-level section key was written (for default locations).
   llvm::StringMap<SMLoc> sectionLoc;
@@ -406,17 +403,30 @@ void SpecParser::parseBool(yaml::Node *n, SMLoc keyLoc, StringRef path, Located<
     error(locOf(n), "expected true or false for '" + path + "', got '" + t + "'");
 }
 
+/// A name for messages: long names are cut (the caret shows where it is).
+static std::string shown(StringRef name) {
+  return name.size() <= 60 ? name.str() : name.take_front(40).str() + "...";
+}
+
+bool SpecParser::checkName(SMLoc loc, StringRef what, StringRef name) {
+  if (name.size() > kMaxNameLength) {
+    error(loc, what + " '" + shown(name) + "' is " + std::to_string(name.size()) +
+                   " characters long; use at most " + std::to_string(kMaxNameLength));
+    return false;
+  }
+  if (!isIdentifier(name)) {
+    error(loc, what + " '" + name + "' is not a valid C identifier; use letters, digits " +
+                   "and '_', not starting with a digit (e.g. '" + toIdentifier(name) + "')");
+    return false;
+  }
+  return true;
+}
+
 void SpecParser::parseIdentifier(yaml::Node *n, SMLoc keyLoc, StringRef path, StringRef what,
                                  Located<std::string> &out) {
   auto text = scalarText(n, path, "a name");
-  if (!text)
+  if (!text || !checkName(locOf(n), what, *text))
     return;
-  if (!isIdentifier(*text)) {
-    error(locOf(n), what + " '" + *text + "' is not a valid C identifier; use letters, digits " +
-                        "and '_', not starting with a digit (e.g. '" + toIdentifier(*text) +
-                        "')");
-    return;
-  }
   setGiven(out, *text, n, keyLoc);
 }
 
@@ -430,6 +440,11 @@ void SpecParser::parseTop(yaml::Node *root) {
     sectionLoc[key] = keyLoc;
     if (key == "kernel") {
       parseIdentifier(v, keyLoc, "kernel", "kernel name", spec.kernel);
+      if (spec.kernel.given) {
+        std::string why = kernelNameProblem(spec.kernel.value);
+        if (!why.empty())
+          error(spec.kernel.loc, "kernel name '" + spec.kernel.value + "' " + why);
+      }
     } else if (key == "description") {
       if (auto *b = llvm::dyn_cast<yaml::BlockScalarNode>(v))
         setGiven(spec.description, b->getValue().str(), v, keyLoc);
@@ -529,10 +544,7 @@ void SpecParser::parseRole(StringRef name, SMLoc nameLoc, yaml::Node *node) {
   role.name.given = true;
   role.loc = nameLoc;
   std::string path = "roles." + name.str();
-  if (!isIdentifier(name))
-    error(nameLoc, "role name '" + name + "' is not a valid C identifier; use letters, " +
-                       "digits and '_', not starting with a digit (e.g. '" + toIdentifier(name) +
-                       "')");
+  checkName(nameLoc, "role name", name);
   SMLoc warpLoc;  // where `warp`/`first_warp` was first given
   bool sawTasks = false;
   walkMapping(node, path, kRoleKeys, [&](StringRef k, SMLoc kl, yaml::Node *x) {
@@ -633,9 +645,7 @@ void SpecParser::parseBarrier(StringRef name, SMLoc nameLoc, yaml::Node *node) {
   bar.loc = nameLoc;
   std::string symbol;
   std::string path = "barriers." + name.str();
-  if (!isIdentifier(name))
-    error(nameLoc, "barrier name '" + name + "' is not a valid C identifier; use letters, " +
-                       "digits and '_' (e.g. '" + toIdentifier(name) + "')");
+  checkName(nameLoc, "barrier name", name);
   SMLoc phaseLoc;
   walkMapping(node, path, kBarrierKeys, [&](StringRef k, SMLoc kl, yaml::Node *x) {
     std::string p = path + "." + k.str();
@@ -749,8 +759,96 @@ void SpecParser::fillDefaultLocations() {
   fill(spec.tmemColumns, spec.loc);
 }
 
+bool SpecParser::checkSyntaxAndNesting(llvm::MemoryBufferRef buffer) {
+  llvm::SourceMgr syntaxSM;
+  syntaxSM.setDiagHandler(&SpecParser::onYamlDiag, this);
+  yaml::Stream syntax(buffer, syntaxSM, /*ShowColors=*/false);
+  // LLVM's Node::skip() recurses once per level of nesting, and a line of
+  // a few hundred thousand '[' (or '- ') overflows the stack. This walk
+  // keeps its own stack and visits each child fully before the parser moves
+  // on, so LLVM never has an unvisited collection to skip.
+  struct Frame {
+    yaml::Node *node;  ///< a mapping, a sequence or one key: value entry
+    bool started = false;
+    unsigned kvStep = 0;  ///< key: value entries: 0 key next, 1 value next, 2 done
+    yaml::MappingNode::iterator mapIt;
+    yaml::SequenceNode::iterator seqIt;
+  };
+  std::vector<Frame> stack;
+  unsigned collections = 0;
+  // Pushes a collection (nothing to do for scalars); false past the limit.
+  auto enter = [&](yaml::Node *n) {
+    if (!n || !(llvm::isa<yaml::MappingNode>(n) || llvm::isa<yaml::SequenceNode>(n)))
+      return true;
+    if (++collections > kMaxSpecNesting) {
+      error(locOf(n), "the spec nests more than " + std::to_string(kMaxSpecNesting) +
+                          " levels deep here; a spec needs 4 (roles: { name: { does: [...] } "
+                          "}); check the brackets and indentation");
+      return false;
+    }
+    stack.push_back(Frame{n});
+    return true;
+  };
+  for (yaml::Document &doc : syntax) {
+    if (yamlFailed)
+      return false;
+    if (!enter(doc.getRoot()))
+      return false;
+    while (!stack.empty() && !yamlFailed) {
+      Frame &f = stack.back();
+      yaml::Node *next = nullptr;
+      bool done = false;
+      if (auto *map = llvm::dyn_cast<yaml::MappingNode>(f.node)) {
+        if (!f.started)
+          f.mapIt = map->begin(), f.started = true;
+        else
+          ++f.mapIt;
+        if (f.mapIt == map->end())
+          done = true;
+        else
+          stack.push_back(Frame{&*f.mapIt});  // visited fully before ++mapIt
+        if (!done)
+          continue;
+      } else if (auto *seq = llvm::dyn_cast<yaml::SequenceNode>(f.node)) {
+        if (!f.started)
+          f.seqIt = seq->begin(), f.started = true;
+        else
+          ++f.seqIt;
+        if (f.seqIt == seq->end())
+          done = true;
+        else
+          next = &*f.seqIt;
+      } else {
+        auto *kv = llvm::cast<yaml::KeyValueNode>(f.node);
+        // The key first: getValue() skips an unvisited key (recursively).
+        if (f.kvStep == 0)
+          next = kv->getKey();
+        else if (f.kvStep == 1)
+          next = kv->getValue();
+        else
+          done = true;
+        ++f.kvStep;
+      }
+      if (done) {
+        if (!llvm::isa<yaml::KeyValueNode>(stack.back().node))
+          --collections;
+        stack.pop_back();
+        continue;
+      }
+      if (!enter(next))
+        return false;
+    }
+    if (yamlFailed)
+      return false;
+    stack.clear();
+    collections = 0;
+  }
+  return !yamlFailed;
+}
+
 std::optional<KernelSpec> SpecParser::run(llvm::MemoryBufferRef buffer) {
   unsigned errorsBefore = diags.errorCount();
+  text = buffer.getBuffer();
   spec.path = buffer.getBufferIdentifier().str();
   spec.loc = SMLoc::getFromPointer(buffer.getBufferStart());
 
@@ -758,17 +856,16 @@ std::optional<KernelSpec> SpecParser::run(llvm::MemoryBufferRef buffer) {
   // each message to the DiagnosticEngine. The locations point into the same
   // memory, which the engine's SourceMgr owns.
   //
+  if (text.size() > kMaxSpecBytes) {
+    error(spec.loc, "the spec is " + std::to_string(text.size()) + " bytes; a spec is at most " +
+                        std::to_string(kMaxSpecBytes) + " bytes (1 MiB)");
+    return std::nullopt;
+  }
   // First pass: only syntax. The YAML parser stops at its first error, and
   // what it built up to there would produce follow-on noise ("expected an
   // integer, got '128\nroles'"), so a malformed file reports only that.
-  {
-    llvm::SourceMgr syntaxSM;
-    syntaxSM.setDiagHandler(&SpecParser::onYamlDiag, this);
-    yaml::Stream syntax(buffer, syntaxSM, /*ShowColors=*/false);
-    syntax.skip();
-    if (yamlFailed)
-      return std::nullopt;
-  }
+  if (!checkSyntaxAndNesting(buffer))
+    return std::nullopt;
   llvm::SourceMgr yamlSM;
   yamlSM.setDiagHandler(&SpecParser::onYamlDiag, this);
   yaml::Stream stream(buffer, yamlSM, /*ShowColors=*/false);
@@ -822,6 +919,44 @@ std::optional<KernelSpec> SpecParser::run(llvm::MemoryBufferRef buffer) {
 
 } // namespace
 
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> gemmgen::readSpecFile(StringRef path) {
+  auto fail = [&](const llvm::Twine &why) {
+    return llvm::createStringError(std::make_error_code(std::errc::invalid_argument), why);
+  };
+  // Non-blocking: opening a FIFO for reading would otherwise wait for a
+  // writer forever. fstat on the opened file, not stat on the path, so the
+  // checks hold for what is read.
+  llvm::SmallString<256> cpath(path);
+  int fd = ::open(cpath.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return llvm::errorCodeToError(std::error_code(errno, std::generic_category()));
+  struct FdCloser {
+    int fd;
+    ~FdCloser() { ::close(fd); }
+  } closer{fd};
+  struct stat st;
+  if (::fstat(fd, &st) != 0)
+    return llvm::errorCodeToError(std::error_code(errno, std::generic_category()));
+  if (S_ISDIR(st.st_mode))
+    return fail("it is a directory; give the path of a spec file (.yaml)");
+  if (!S_ISREG(st.st_mode))
+    return fail(std::string("it is not a regular file (") +
+                (S_ISFIFO(st.st_mode)  ? "a FIFO"
+                 : S_ISCHR(st.st_mode) ? "a character device"
+                 : S_ISBLK(st.st_mode) ? "a block device"
+                 : S_ISSOCK(st.st_mode) ? "a socket"
+                                       : "not a file") +
+                "); give the path of a spec file (.yaml)");
+  if (uint64_t(st.st_size) > kMaxSpecBytes)
+    return fail("it is " + llvm::Twine(uint64_t(st.st_size)) + " bytes; a spec is at most " +
+                llvm::Twine(kMaxSpecBytes) + " bytes (1 MiB)");
+  auto buffer = llvm::MemoryBuffer::getOpenFile(fd, path, uint64_t(st.st_size),
+                                                /*RequiresNullTerminator=*/true);
+  if (!buffer)
+    return llvm::errorCodeToError(buffer.getError());
+  return std::move(*buffer);
+}
+
 std::optional<KernelSpec> gemmgen::parseSpec(StringRef text, StringRef bufferName,
                                              DiagnosticEngine &diags) {
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(text, bufferName);
@@ -832,9 +967,9 @@ std::optional<KernelSpec> gemmgen::parseSpec(StringRef text, StringRef bufferNam
 }
 
 std::optional<KernelSpec> gemmgen::parseSpecFile(StringRef path, DiagnosticEngine &diags) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  auto buffer = readSpecFile(path);
   if (!buffer) {
-    diags.error("cannot read spec '" + path + "': " + buffer.getError().message());
+    diags.error("cannot read spec '" + path + "': " + llvm::toString(buffer.takeError()));
     return std::nullopt;
   }
   llvm::MemoryBufferRef ref = (*buffer)->getMemBufferRef();

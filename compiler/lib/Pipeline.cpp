@@ -1,5 +1,7 @@
 //===- Pipeline.cpp - The compiler's stages, in order ----------------------===//
 #include "gemmgen/Pipeline.h"
+#include "gemmgen/DeviceHeaders.h"
+#include "gemmgen/Names.h"
 #include "gemmgen/Sm100Printer.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -23,7 +25,28 @@ std::optional<CompiledSpec> gemmgen::compileParsedSpec(KernelSpec spec, const Em
     return std::nullopt;
   }
   os.flush();
+  if (!checkKernelNameIsFree(out, diags))
+    return std::nullopt;
   return out;
+}
+
+bool gemmgen::checkKernelNameIsFree(const CompiledSpec &compiled, DiagnosticEngine &diags) {
+  // The printers are the one source of the names they write, so the check
+  // reads what they wrote: the name may appear once, where the kernel is
+  // defined, and nowhere in a device header the source includes.
+  const std::string &name = compiled.spec.kernel.value;
+  std::string where;
+  if (countIdentifier(compiled.source, name) > 1)
+    where = "the generated code";
+  for (const DeviceHeader &h : deviceHeaders())
+    if (where.empty() && countIdentifier(h.text, name) > 0)
+      where = "the device header " + h.includeName.str();
+  if (where.empty())
+    return true;
+  diags.error(compiled.spec.kernel.loc,
+              "kernel name '" + name + "' is also a name in " + where +
+                  " (NVRTC would reject the kernel); use e.g. '" + suggestKernelName(name) + "'");
+  return false;
 }
 
 static std::optional<CompiledSpec> compileParsed(std::optional<KernelSpec> spec,

@@ -9,6 +9,22 @@ G=$1; SRC=$2; W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
 head -c 2000 /dev/urandom > "$W/garbage.yaml"
 printf 'kernel: k\ntile: [1, 2]\n' > "$W/list_tile.yaml"
 S=$SRC/specs/sm90/01_ws_1consumer.yaml
+# Hostile inputs (each crashed or hung before): deep nesting, long names,
+# what is not a regular file, more than a spec's 1 MiB.
+mkfifo "$W/fifo.yaml"
+python3 - "$W" "$S" <<'PY'
+import sys
+w, s = sys.argv[1], open(sys.argv[2]).read()
+open(w + '/deep_flow.yaml', 'w').write('kernel: ' + '[' * 600000 + ']' * 400000 + '\n')
+open(w + '/deep_seq.yaml', 'w').write('kernel: k\nx:\n' + '- ' * 500000 + 'a\n')
+open(w + '/big.yaml', 'w').write(s + '#' * (1 << 20) + '\n')
+open(w + '/hashes.yaml', 'w').write('kernel: k\n' + '#' * 8000 + '\n')
+for n in (30000, 100000):
+    open(w + '/name%d.yaml' % n, 'w').write(s.replace('gemm_sm90_ws_1consumer', 'g' * n))
+PY
+mkdir -p "$W/a
+b" && cp "$S" "$W/a
+b/spec.yaml"
 fails=0
 expect() { # expected-rc stderr-substring -- command...
   local rc_want=$1 msg=$2; shift 3
@@ -21,7 +37,7 @@ expect() { # expected-rc stderr-substring -- command...
   fi
 }
 expect 1 "gemmgen: error: cannot read spec '$W/missing.yaml': No such file or directory" -- "$G" check "$W/missing.yaml"
-expect 1 "gemmgen: error: cannot read spec '$W': Is a directory" -- "$G" check "$W"
+expect 1 "gemmgen: error: cannot read spec '$W': it is a directory; give the path of a spec file (.yaml)" -- "$G" check "$W"
 expect 1 "$W/empty.yaml:1:1: error: the spec is empty; it needs at least 'kernel' and 'roles' (see docs/SPEC.md)" -- "$G" check "$W/empty.yaml"
 expect 1 "error: malformed YAML: "           -- "$G" check "$W/garbage.yaml" # random bytes: the reason varies
 expect 1 "$W/list_tile.yaml:2:7: error: expected a mapping for 'tile', got a list; write it as 'tile: { m: ... }'" -- "$G" emit "$W/list_tile.yaml"
@@ -29,6 +45,20 @@ expect 1 "gemmgen: error: cannot read spec '$W/missing.yaml': No such file or di
 expect 3 "gemmgen: error: cannot write '$W/no/such/dir/k.cu': No such file or directory" -- "$G" emit "$S" -o "$W/no/such/dir/k.cu"
 expect 3 "gemmgen: error: M and N must be positive and K non-negative (got M=-5 N=0 K=7)" -- "$G" run "$S" --m -5 --n 0 --k 7
 expect 3 "gemmgen: error: --dtype must be f16 or bf16 (got 'f32')" -- "$G" run "$S" --dtype f32 --m 256 --n 256 --k 256
+expect 1 "gemmgen: error: cannot read spec '/dev/zero': it is not a regular file (a character device); give the path of a spec file (.yaml)" -- "$G" check /dev/zero
+expect 1 "gemmgen: error: cannot read spec '$W/fifo.yaml': it is not a regular file (a FIFO); give the path of a spec file (.yaml)" -- "$G" check "$W/fifo.yaml"
+expect 1 "bytes; a spec is at most 1048576 bytes (1 MiB)" -- "$G" check "$W/big.yaml"
+expect 1 "deep_flow.yaml:1:41: error: the spec nests more than 32 levels deep here; a spec needs 4 (roles: { name: { does: [...] } }); check the brackets and indentation" -- "$G" check "$W/deep_flow.yaml"
+expect 1 "deep_seq.yaml:3:63: error: the spec nests more than 32 levels deep here" -- "$G" emit "$W/deep_seq.yaml"
+expect 1 "hashes.yaml:1:1: error: missing required key 'roles'" -- "$G" check "$W/hashes.yaml"
+expect 1 "error: kernel name 'gggggggggggggggggggggggggggggggggggggggg...' is 30000 characters long; use at most 200" -- "$G" compile "$W/name30000.yaml"
+expect 1 "error: kernel name 'gggggggggggggggggggggggggggggggggggggggg...' is 100000 characters long; use at most 200" -- "$G" compile "$W/name100000.yaml"
+expect 105 "--seeds: Value 4294967295 not in range 1 to 1000" -- "$G" check "$S" --seeds 4294967295
+expect 1 "gemmgen: error: the shape 4294967295x256x256 has 67108864 output tiles of 128x128; the simulator runs at most 1024 tiles (each CTA's memory is simulated): use a smaller M or N" -- "$G" simulate "$S" --m 4294967295
+expect 1 "gemmgen: error: the shape 65536x65536x256 has 262144 output tiles of 128x128; the simulator runs at most 1024 tiles" -- "$G" simulate "$S" --m 65536 --n 65536
+expect 1 "gemmgen: error: a grid of 4294967295 CTAs is too large to simulate; use at most 1024 (the H200 runs one CTA per SM, 132)" -- "$G" simulate "$S" --ctas 4294967295
+expect 1 "gemmgen: error: --shapes takes MxNxK[,MxNxK...] with sizes from 0 to 4294967295, got '-1x2x3'" -- "$G" simulate "$S" --shapes -1x2x3
+expect 1 "gemmgen: error: simulating 5000 interleavings is too many; use at most 1000 (each seed is a full run)" -- "$G" simulate "$S" --seeds 5000
 if ldconfig -p 2>/dev/null | grep -q 'libcuda.so.1'; then
   echo "skip: this machine has a CUDA driver (the no-GPU cases run on machines without one)"
 else
@@ -36,10 +66,21 @@ else
   expect 2 "gemmgen: error: no CUDA driver/GPU found (libcuda.so.1 could not be loaded)" -- "$G" bench "$S" --m 256 --n 256 --k 256
 fi
 expect 3 "gemmgen: error: 'tile.q' is not a tunable spec key; did you mean 'tile.m'? (tunable: tile.m, tile.n," -- "$G" tune "$S" tile.q=1 --compile-only
-expect 1 "gemmgen: error: --shapes takes MxNxK[,MxNxK...], got '12x'" -- "$G" simulate "$S" --shapes 12x
+expect 1 "gemmgen: error: --shapes takes MxNxK[,MxNxK...] with sizes from 0 to 4294967295, got '12x'" -- "$G" simulate "$S" --shapes 12x
 expect 1 "depth_1.yaml:11:20: error: pipeline.depth 1 cannot overlap the TMA load of the next k-block with the MMA of this one (the producer waits until the only stage is released); use depth: 2 or more (4 is typical)" -- "$G" simulate "$SRC/tests/sim_bugs/depth_1.yaml"
 expect 106 "spec is required
 Run with --help for more information." -- "$G" emit   # CLI11's usage error code
+# A newline in the spec's path reaches the generated banner escaped: the
+# comment stays one line, and the source still compiles.
+out=$("$G" emit "$W/a
+b/spec.yaml" | head -3)
+if [[ "$out" == *'/a\nb/spec.yaml -- do not edit.'* ]] && [ "$(printf '%s\n' "$out" | grep -c '^// ')" -eq 3 ]; then
+  echo "ok   emit: a newline in the spec path is escaped in the banner"
+else
+  echo "FAIL: emit with a newline in the path: ${out:0:300}"; fails=$((fails + 1))
+fi
+expect 0 ""                                -- "$G" compile "$W/a
+b/spec.yaml" -o "$W/k.cubin"
 # check --json: the same diagnostic, machine-readable, on stdout.
 out=$("$G" check "$SRC/tests/bad_specs/depth_1.yaml" --json); rc=$?
 if [ $rc -eq 1 ] && [[ "$out" == *'"line": 8'* ]] && [[ "$out" == *'"ok": false'* ]]; then

@@ -5,13 +5,15 @@
 //
 //   # expect: 7:10: error: unknown key 'tiel' in the spec; did you mean 'tile'?
 //
-// The test parses the file, runs checkSpec when it parsed, and requires
+// The test parses the file, runs check -> lower -> emit when it parsed (as
+// `gemmgen check` does: the kernel's name is checked against the emitted
+// code), and requires
 // exactly those diagnostics (errors, warnings and notes): nothing missing,
 // nothing more, same order.
 //
 //===----------------------------------------------------------------------===//
-#include "gemmgen/Checks.h"
 #include "gemmgen/Parser.h"
+#include "gemmgen/Pipeline.h"
 
 #include <gtest/gtest.h>
 
@@ -59,7 +61,7 @@ TEST_P(BadSpec, ReportsExactlyTheExpectedDiagnostics) {
   DiagnosticEngine engine(nullptr);
   auto spec = parseSpecFile(path.string(), engine);
   if (spec)
-    checkSpec(*spec, engine);
+    compileParsedSpec(*spec, EmitOptions(), engine);
 
   std::vector<std::string> got;
   for (const Diagnostic &d : engine.diagnostics()) {

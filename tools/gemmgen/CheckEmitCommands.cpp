@@ -62,17 +62,22 @@ void printCheckJson(const std::string &specPath, const DiagnosticEngine &diags,
 void runCheck(const CheckCliOptions &opts) {
   // With --json the diagnostics are collected, not printed as text.
   DiagnosticEngine diags(opts.json ? nullptr : &llvm::errs());
-  std::optional<KernelSpec> spec = parseSpecFile(opts.spec, diags);
-  if (spec)
-    checkSpec(*spec, diags);
+  // Through emit: what check accepts is what emit and compile produce
+  // (the kernel's name is checked against the generated code).
+  std::optional<CompiledSpec> compiled = compileSpecFile(opts.spec, EmitOptions(), diags);
   std::optional<SimulationResult> sim;
-  if (!diags.hasErrors() && !opts.noSimulate) {
+  if (compiled && !diags.hasErrors() && !opts.noSimulate) {
     // A short run of the protocol on the CPU: a wrong barrier protocol that
     // the static checks cannot see is caught here, before it hangs a GPU.
     SimulationOptions simOpts;
     simOpts.seeds = opts.seeds;
     simOpts.stopAtFirstFailure = true;
-    sim = simulate(lowerToIR(*spec), simOpts);
+    if (std::string why = checkSimulationSize(compiled->kernel, simOpts); !why.empty()) {
+      llvm::errs() << "gemmgen: error: " << why << "\n";
+      cli::setExitCode(cli::ExitSpecError);
+      return;
+    }
+    sim = simulate(compiled->kernel, simOpts);
   }
   bool failed = diags.hasErrors() || (sim && !sim->ok());
   if (failed)
@@ -143,7 +148,8 @@ void cli::registerCheckCommand(CLI::App &app) {
   cmd->add_flag("--no-simulate", opts->noSimulate,
                 "Skip the short CPU simulation of the barrier protocol");
   cmd->add_option("--seeds", opts->seeds, "Interleavings the short simulation runs")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1u, kMaxSimulationSeeds));
   cmd->callback([opts] { runCheck(*opts); });
 }
 

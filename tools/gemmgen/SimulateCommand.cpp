@@ -11,16 +11,19 @@
 #include "gemmgen/Pipeline.h"
 #include "gemmgen/Simulator.h"
 
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <CLI/CLI.hpp>
 
+#include <cctype>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -60,16 +63,25 @@ std::optional<ir::Kernel> loadKernel(const std::string &path, bool protocolCheck
   return lowerToIR(*spec);
 }
 
+/// "MxNxK[,MxNxK...]": each size a decimal integer from 0 to 2^32 - 1 (no
+/// sign: a stream would read "-1" as 4294967295).
 bool parseShapes(const std::string &text, std::vector<Shape> &out) {
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    Shape s;
-    char x1, x2;
-    std::stringstream is(item);
-    if (!(is >> s.m >> x1 >> s.n >> x2 >> s.k) || x1 != 'x' || x2 != 'x')
+  llvm::SmallVector<llvm::StringRef, 8> items;
+  llvm::StringRef(text).split(items, ',');
+  for (llvm::StringRef item : items) {
+    llvm::SmallVector<llvm::StringRef, 3> dims;
+    item.trim().split(dims, 'x');
+    if (dims.size() != 3)
       return false;
-    out.push_back(s);
+    unsigned v[3];
+    for (int i = 0; i < 3; ++i) {
+      uint64_t x;
+      if (dims[i].empty() || !std::isdigit((unsigned char)dims[i][0]) ||
+          dims[i].getAsInteger(10, x) || x > UINT32_MAX)
+        return false;
+      v[i] = unsigned(x);
+    }
+    out.push_back({v[0], v[1], v[2]});
   }
   return !out.empty();
 }
@@ -88,8 +100,8 @@ void runSimulate(const SimulateCliOptions &opts) {
   std::vector<Shape> shapes;
   if (!opts.shapes.empty()) {
     if (!parseShapes(opts.shapes, shapes)) {
-      llvm::errs() << "gemmgen: error: --shapes takes MxNxK[,MxNxK...], got '" << opts.shapes
-                   << "'\n";
+      llvm::errs() << "gemmgen: error: --shapes takes MxNxK[,MxNxK...] with sizes from 0 to "
+                   << UINT32_MAX << ", got '" << opts.shapes << "'\n";
       cli::setExitCode(cli::ExitSpecError);
       return;
     }
@@ -100,9 +112,9 @@ void runSimulate(const SimulateCliOptions &opts) {
                       opts.k.value_or(4 * kernel->tileK)});
   }
 
-  llvm::json::Array jsonShapes;
-  bool allOk = true;
-  auto start = std::chrono::steady_clock::now();
+  // Refuse what the simulator cannot hold or finish, before running any
+  // shape (the limits and why: SimulationLimits.cpp).
+  std::vector<SimulationOptions> runs;
   for (const Shape &s : shapes) {
     SimulationOptions so;
     so.m = s.m;
@@ -111,6 +123,18 @@ void runSimulate(const SimulateCliOptions &opts) {
     so.ctas = opts.ctas;
     so.seeds = opts.seed ? 1 : opts.seeds;
     so.firstSeed = opts.seed ? *opts.seed : 1;
+    if (std::string why = checkSimulationSize(*kernel, so); !why.empty()) {
+      llvm::errs() << "gemmgen: error: " << why << "\n";
+      cli::setExitCode(cli::ExitSpecError);
+      return;
+    }
+    runs.push_back(so);
+  }
+
+  llvm::json::Array jsonShapes;
+  bool allOk = true;
+  auto start = std::chrono::steady_clock::now();
+  for (const SimulationOptions &so : runs) {
     SimulationResult r = simulate(*kernel, so);
     allOk &= r.ok();
     if (opts.json) {

@@ -29,8 +29,11 @@ public:
     os << "\n";
   }
   void blank() { os << "\n"; }
-  /// A `// text` comment line.
-  void comment(const llvm::Twine &text) { line("// " + text); }
+  /// A `// text` comment line. Text from outside (a spec's path) cannot end
+  /// the comment: control characters are escaped (a newline would start a
+  /// line of code) and so is a final backslash (it would splice the next
+  /// line into the comment).
+  void comment(const llvm::Twine &text) { line("// " + escapeComment(text.str())); }
   /// Text written as is (e.g. an inlined header).
   void raw(llvm::StringRef text) { os << text; }
 
@@ -57,6 +60,23 @@ public:
     CodeEmitter &e;
     std::string tag, tail;
   };
+
+  static std::string escapeComment(llvm::StringRef text) {
+    static const char hex[] = "0123456789abcdef";
+    std::string out;
+    for (size_t i = 0; i < text.size(); ++i) {
+      unsigned char c = text[i];
+      if (c == '\n')
+        out += "\\n";
+      else if (c == '\r')
+        out += "\\r";
+      else if ((c < 0x20 && c != '\t') || c == 0x7f || (c == '\\' && text.drop_front(i + 1).rtrim(" \t").empty()))
+        out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
+      else
+        out += char(c);
+    }
+    return out;
+  }
 
 private:
   llvm::raw_ostream &os;

@@ -5,9 +5,26 @@
 #include "gemmgen/Diagnostics.h"
 #include "gemmgen/Spec.h"
 
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstdint>
+#include <memory>
 #include <optional>
 
 namespace gemmgen {
+
+/// A spec file is small (the largest in specs/ is a few KB); anything
+/// bigger is refused before it is read.
+constexpr uint64_t kMaxSpecBytes = 1u << 20;
+/// Collections nested in collections: a spec needs 4 (top, roles, a role,
+/// its `does` list); deeper input is refused before it is walked.
+constexpr unsigned kMaxSpecNesting = 32;
+
+/// Reads a spec file: a regular file of at most kMaxSpecBytes. Directories,
+/// FIFOs and devices are refused without blocking (the message says what
+/// the path is).
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readSpecFile(llvm::StringRef path);
 
 /// Parses the YAML text `text` (named `bufferName` in diagnostics) into a
 /// KernelSpec. Reports every problem it finds (malformed YAML, unknown or

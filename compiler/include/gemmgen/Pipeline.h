@@ -42,6 +42,10 @@ struct CompiledSpec {
 std::optional<CompiledSpec> compileParsedSpec(KernelSpec spec, const EmitOptions &options,
                                               DiagnosticEngine &diags,
                                               const CheckOptions &checks = CheckOptions());
+/// The kernel's name is used nowhere in the emitted source but at its
+/// definition, and nowhere in a device header; otherwise a located error
+/// (NVRTC would fail on the clash). compileParsedSpec() runs it.
+bool checkKernelNameIsFree(const CompiledSpec &compiled, DiagnosticEngine &diags);
 std::optional<CompiledSpec> compileSpecText(llvm::StringRef text, llvm::StringRef name,
                                             const EmitOptions &options,
                                             DiagnosticEngine &diags);

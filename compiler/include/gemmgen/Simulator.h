@@ -110,8 +110,17 @@ struct SimulationResult {
   const SeedResult *firstFailure() const;
 };
 
+/// Interleavings one simulate() call runs at most.
+constexpr unsigned kMaxSimulationSeeds = 1000;
+
+/// Why `options` ask for more than one simulate() call runs (too many
+/// seeds, CTAs or tiles, operands or multiply-adds; SimulationLimits.cpp),
+/// or an empty string when they do not.
+std::string checkSimulationSize(const ir::Kernel &kernel, const SimulationOptions &options);
+
 /// Runs `options.seeds` interleavings of `kernel` on random M×K and N×K
-/// inputs and returns one verdict per seed.
+/// inputs and returns one verdict per seed. Options past
+/// checkSimulationSize() give one Invalid verdict that says which limit.
 SimulationResult simulate(const ir::Kernel &kernel, const SimulationOptions &options);
 
 /// Human-readable report: a header line, the first failure in full, one

@@ -130,6 +130,8 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
   };
   if (!kernel.tileM || !kernel.tileN || !kernel.tileK)
     return invalid("the kernel has a zero tile size");
+  if (std::string why = checkSimulationSize(kernel, options); !why.empty())
+    return invalid(why);
   if (!kernel.clusterM || !kernel.clusterN)
     return invalid("the kernel has a zero cluster size");
   p.clusterSize = kernel.clusterM * kernel.clusterN;

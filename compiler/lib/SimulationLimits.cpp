@@ -1,0 +1,52 @@
+//===- SimulationLimits.cpp - How much work one simulate() call may do ----===//
+//
+// The simulator keeps A, B, D and every CTA's shared memory as real storage
+// and executes every MMA, so its memory grows with M·N, M·K, N·K and the
+// CTAs, and its time with M·N·K per interleaving. The limits below keep one
+// call within about a gigabyte and a few minutes on one core; past them the
+// call is refused with a message that names the limit, instead of running
+// out of memory or running for hours.
+//
+//===----------------------------------------------------------------------===//
+#include "gemmgen/Simulator.h"
+
+#include <algorithm>
+#include <string>
+
+using namespace gemmgen;
+
+namespace {
+constexpr uint64_t kMaxTiles = 1024;               ///< tileM × tileN blocks of D
+constexpr uint64_t kMaxCtas = 1024;                ///< CTAs of the simulated grid
+constexpr uint64_t kMaxOperandElements = 1u << 26; ///< M·K + N·K
+constexpr uint64_t kMaxWork = uint64_t(1) << 36;   ///< seeds · M·N·K multiply-adds
+
+std::string str(uint64_t v) { return std::to_string(v); }
+uint64_t ceilDiv(uint64_t a, uint64_t b) { return b ? (a + b - 1) / b : 0; }
+} // namespace
+
+std::string gemmgen::checkSimulationSize(const ir::Kernel &kernel,
+                                         const SimulationOptions &o) {
+  const std::string shape = str(o.m) + "x" + str(o.n) + "x" + str(o.k);
+  if (o.seeds > kMaxSimulationSeeds)
+    return "simulating " + str(o.seeds) + " interleavings is too many; use at most " +
+           str(kMaxSimulationSeeds) + " (each seed is a full run)";
+  if (o.ctas > kMaxCtas)
+    return "a grid of " + str(o.ctas) + " CTAs is too large to simulate; use at most " +
+           str(kMaxCtas) + " (the H200 runs one CTA per SM, 132)";
+  uint64_t tiles = ceilDiv(o.m, kernel.tileM) * ceilDiv(o.n, kernel.tileN);
+  if (tiles > kMaxTiles)
+    return "the shape " + shape + " has " + str(tiles) + " output tiles of " +
+           str(kernel.tileM) + "x" + str(kernel.tileN) + "; the simulator runs at most " +
+           str(kMaxTiles) + " tiles (each CTA's memory is simulated): use a smaller M or N";
+  uint64_t operands = (uint64_t(o.m) + o.n) * o.k;
+  if (operands > kMaxOperandElements)
+    return "the shape " + shape + " has " + str(operands) + " elements of A and B; the " +
+           "simulator holds at most " + str(kMaxOperandElements) + ": use a smaller K";
+  uint64_t work = uint64_t(o.m) * o.n * o.k * std::max(1u, o.seeds);
+  if (work > kMaxWork)
+    return "simulating " + str(o.seeds) + " interleaving(s) of " + shape + " is " + str(work) +
+           " multiply-adds, more than the " + str(kMaxWork) +
+           " the simulator runs in one call (minutes): use fewer seeds or a smaller shape";
+  return "";
+}

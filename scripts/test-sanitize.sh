@@ -3,7 +3,9 @@
 # tests, the CLI bad-input table and the fuzz regressions, with any
 # sanitizer report failing the test. CI runs it after scripts/test.sh.
 # GPU tests skip themselves here as in the normal build; the nvcc check of
-# `emit --standalone` (standalone_nvcc) runs in the normal build only.
+# `emit --standalone` (standalone_nvcc) and the installed-package test
+# (package_install_moved: an ASan library needs the ASan runtime loaded
+# first) run in the normal build only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh   # dependencies (and the normal build, if missing)
@@ -18,6 +20,6 @@ built=$(date +%s)
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=0
 export LSAN_OPTIONS=suppressions=$PWD/tests/sanitizer/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-ctest --test-dir build-asan --output-on-failure -j"$(nproc)" -E '^standalone_nvcc$'
+ctest --test-dir build-asan --output-on-failure -j"$(nproc)" -E '^(standalone_nvcc|package_install_moved)$'
 end=$(date +%s)
 echo "sanitizer build: $((built - start)) s to build, $((end - built)) s to test"

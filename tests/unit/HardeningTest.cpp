@@ -119,13 +119,19 @@ TEST(Hardening, KernelNamesThatNvrtcWouldRejectAreRefused) {
   for (const char *bad : {"int", "_", "__x", "a__b", "threadIdx", "9"})
     EXPECT_EQ(kernelNameProblem(suggestKernelName(bad)), "") << bad;
   // Names the generated code uses are found in the emitted text.
-  for (const char *used : {"BM", "STAGES", "PipelineState", "u32", "unit_coords", "smem", "M"}) {
+  for (const char *used : {"BM", "STAGES", "PipelineState", "u32", "tile_m", "smem", "M"}) {
     std::vector<std::string> e = errorsOf(std::string("kernel: ") + used + "\n" + kRoles);
     ASSERT_EQ(e.size(), 1u) << used;
     EXPECT_EQ(e[0], std::string("1:9: kernel name '") + used +
                         "' is also a name in the generated code (NVRTC would reject the "
                         "kernel); use e.g. '" + used + "_gemm'");
   }
+  // A name only a device header declares (the tile schedule's helper).
+  std::vector<std::string> e = errorsOf("kernel: hilbert_side\n" + kRoles);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0], "1:9: kernel name 'hilbert_side' is also a name in the device header "
+                  "gemmgen/device/tile_schedule.cuh (NVRTC would reject the kernel); use e.g. "
+                  "'hilbert_side_gemm'");
 }
 
 TEST(Hardening, CountIdentifierSkipsCommentsStringsAndNumbers) {

@@ -219,8 +219,8 @@ private:
     e.line(pair() ? "const u32 cta_rank = cluster_ctarank();  // [cbx]: 0 is the pair's leader"
                   : "const u32 cta_rank = 0;  // no cluster");
     e.blank();
-    e.comment("Sizes the host rejects; returning here keeps a bad launch from hanging.");
-    e.line("if (M <= 0 || N <= 0 || K <= 0) return;");
+    e.comment("Sizes the host rejects; returning here keeps a bad launch from hanging (K = 0 is valid: D = 0).");
+    e.line("if (M <= 0 || N <= 0 || K < 0) return;");
     e.blank();
     emitSetup();
     e.blank();

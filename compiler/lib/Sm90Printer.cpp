@@ -168,8 +168,8 @@ private:
     e.line(k.clusterM > 1 ? "const u32 cta_rank = cluster_ctarank();"
                           : "const u32 cta_rank = 0;  // no cluster");
     e.blank();
-    e.comment("Sizes the host rejects; returning here keeps a bad launch from hanging.");
-    e.line("if (M <= 0 || N <= 0 || K <= 0) return;");
+    e.comment("Sizes the host rejects; returning here keeps a bad launch from hanging (K = 0 is valid: D = 0).");
+    e.line("if (M <= 0 || N <= 0 || K < 0) return;");
     e.blank();
     e.comment("---- barrier setup: one thread initialises, the cluster agrees ----");
     {

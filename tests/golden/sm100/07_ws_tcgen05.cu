@@ -116,8 +116,8 @@ gemm_sm100_step7_ws(const __grid_constant__ TensorMap tmA, const __grid_constant
   const int lane = threadIdx.x % 32;
   const u32 cta_rank = 0;  // no cluster
 
-  // Sizes the host rejects; returning here keeps a bad launch from hanging.
-  if (M <= 0 || N <= 0 || K <= 0) return;
+  // Sizes the host rejects; returning here keeps a bad launch from hanging (K = 0 is valid: D = 0).
+  if (M <= 0 || N <= 0 || K < 0) return;
 
   // ---- setup: barriers (one thread), TMEM (one warp), then the whole cluster agrees ----
   if (threadIdx.x == 0) {

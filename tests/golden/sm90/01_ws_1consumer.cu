@@ -82,8 +82,8 @@ gemm_sm90_ws_1consumer(const __grid_constant__ TensorMap tmA, const __grid_const
   const int warp_in_group = (threadIdx.x / 32) % 4;
   const u32 cta_rank = 0;  // no cluster
 
-  // Sizes the host rejects; returning here keeps a bad launch from hanging.
-  if (M <= 0 || N <= 0 || K <= 0) return;
+  // Sizes the host rejects; returning here keeps a bad launch from hanging (K = 0 is valid: D = 0).
+  if (M <= 0 || N <= 0 || K < 0) return;
 
   // ---- barrier setup: one thread initialises, the cluster agrees ----
   if (threadIdx.x == 0) {

@@ -81,8 +81,10 @@ nb::dict checkSpecBinding(const SpecSource &src, bool runSimulation, unsigned se
   std::optional<KernelSpec> spec = parse(src, cd.diags);
   CheckOptions checks;
   checks.protocol = protocolChecks;
+  // Through emit, as `gemmgen check` does: a kernel name that clashes with the
+  // generated code or a device header is an error there too.
   if (spec)
-    checkSpec(*spec, cd.diags, checks);
+    (void)compileParsedSpec(*spec, EmitOptions(), cd.diags, checks);
   if (cd.diags.hasErrors())
     cd.throwSpecError(src.name);
   nb::dict out;

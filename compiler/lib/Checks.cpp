@@ -143,12 +143,15 @@ void Checker::checkTypesAndLayout() {
     error(t.accumulate.loc, std::string("types.accumulate ") + toString(t.accumulate.value) +
                                 " is not supported: gemmgen accumulates in f32; use "
                                 "accumulate: f32");
-  if (spec.layout.a.value != MatrixLayout::Row)
-    error(spec.layout.a.loc, "layout.a: col is not supported yet: gemmgen loads A K-major "
-                             "(M×K, row-major); store A row-major or use layout.a: row");
-  if (spec.layout.b.value != MatrixLayout::Col)
-    error(spec.layout.b.loc, "layout.b: row is not supported yet: gemmgen loads B K-major "
-                             "(N×K, row-major, i.e. B^T); store B that way or use layout.b: col");
+  // A column-major or B row-major tile is loaded N-major in boxes of 64
+  // elements (OperandLoadPlan); each CTA's B part must be whole boxes.
+  unsigned bRows = spec.tile.n.value / std::max(1u, spec.cluster.m.value);
+  if (spec.layout.b.value == MatrixLayout::Row && bRows % 64 != 0)
+    error(spec.layout.b.loc,
+          "layout.b: row loads B N-major in boxes of 64 columns, but each CTA loads " +
+              str(bRows) + " columns of B (tile.n " + str(spec.tile.n.value) + " / cluster.m " +
+              str(spec.cluster.m.value) +
+              "); use a tile.n that is a multiple of 64 × cluster.m, or layout.b: col");
 }
 
 void Checker::checkCluster() {

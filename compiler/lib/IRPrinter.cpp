@@ -46,6 +46,14 @@ public:
          << " [" << b.stages << " x " << b.rows << "x" << b.cols << "] x" << b.instances;
       if (b.swizzleBytes)
         os << " swizzle=" << b.swizzleBytes;
+      // Operands stored M- or N-major: how their stage is loaded (K-major,
+      // the default, prints nothing).
+      const OperandLoadPlan *load = b.name == "smemA"   ? &k.plan.loadA
+                                    : b.name == "smemB" ? &k.plan.loadB
+                                                        : nullptr;
+      if (load && load->major == OperandMajor::MN)
+        os << " " << toString(load->major) << " boxes=" << load->boxes << "x" << load->boxInner
+           << "x" << load->boxOuter;
       os << "\n";
     }
     for (const Barrier &b : k.barriers) {

@@ -62,6 +62,7 @@ public:
       for (BarrierPlan &bar : p.barriers)
         applyDeclaration(bar);
     layOut();
+    deriveOperandLoads();
     deriveSchedule();
     return std::move(p);
   }
@@ -278,6 +279,34 @@ private:
     p.sharedMemBytes = p.sharedMemUsed + kSmemAlignment;
   }
 
+  /// A's M rows and this CTA's B rows, K-major or (stored column-major A,
+  /// row-major B) MN-major; see OperandLoadPlan.
+  OperandLoadPlan operandLoad(OperandMajor major, unsigned rows) const {
+    OperandLoadPlan l;
+    l.major = major;
+    l.rows = rows;
+    unsigned elem = elemA();
+    if (major == OperandMajor::K) {
+      l.boxInner = p.tileK, l.boxOuter = rows, l.boxes = 1;
+      l.kStepBytes = 16 * elem;
+    } else {
+      l.boxInner = 128 / atLeast1(elem), l.boxOuter = p.tileK;
+      l.boxes = rows / atLeast1(l.boxInner);
+      l.kStepBytes = 16 * 128;
+    }
+    l.boxBytes = l.boxInner * l.boxOuter * elem;
+    return l;
+  }
+
+  void deriveOperandLoads() {
+    // sm_100a loads K-major only (its checks refuse other layouts).
+    bool aMN = !sm100() && spec.layout.a.value == MatrixLayout::Col;
+    bool bMN = !sm100() && spec.layout.b.value == MatrixLayout::Row;
+    unsigned bRows = p.tileN / atLeast1(p.clusterM); // the B rows one CTA loads
+    p.loadA = operandLoad(aMN ? OperandMajor::MN : OperandMajor::K, p.tileM);
+    p.loadB = operandLoad(bMN ? OperandMajor::MN : OperandMajor::K, bRows);
+  }
+
   void deriveSchedule() {
     SchedulePlan &s = p.schedule;
     s.kind = spec.scheduler.kind.value;
@@ -362,6 +391,10 @@ const char *gemmgen::toString(MemSpace s) {
   case MemSpace::Registers: return "regs";
   }
   return "?";
+}
+
+const char *gemmgen::toString(OperandMajor m) {
+  return m == OperandMajor::K ? "k_major" : "mn_major";
 }
 
 const char *gemmgen::toString(ProtocolBarrier b) {

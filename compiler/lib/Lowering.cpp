@@ -248,12 +248,17 @@ KernelABI gemmgen::deriveKernelABI(const Kernel &k) {
   abi.raster = k.plan.schedule.raster;
   abi.group = k.plan.schedule.group;
   // 128B swizzle: 64 16-bit elements per box row.
-  abi.boxA = {k.tileK, k.tileM, 128};
-  abi.boxB = {k.tileK, k.tileN / k.clusterM, 128};
+  abi.layoutA = k.plan.loadA.major == OperandMajor::K ? MatrixLayout::Row : MatrixLayout::Col;
+  abi.layoutB = k.plan.loadB.major == OperandMajor::K ? MatrixLayout::Col : MatrixLayout::Row;
+  abi.boxA = {k.plan.loadA.boxInner, k.plan.loadA.boxOuter, 128};
+  abi.boxB = {k.plan.loadB.boxInner, k.plan.loadB.boxOuter, 128};
   const Buffer *epi = k.findBuffer("smemD");
   unsigned dRows = epi ? epi->rows : k.tileM / k.consumers;
   abi.boxD = {64, dRows, 128};
-  abi.kAlignment = 16 / sizeInBytes(k.aType);
+  // K is the contiguous dimension of a K-major operand only: then its rows
+  // (K elements, packed) must be 16-byte multiples for TMA.
+  bool kContiguous = k.plan.loadA.major == OperandMajor::K || k.plan.loadB.major == OperandMajor::K;
+  abi.kAlignment = kContiguous ? 16 / sizeInBytes(k.aType) : 1;
   abi.ldAlignment = 16 / sizeInBytes(k.aType);
   return abi;
 }

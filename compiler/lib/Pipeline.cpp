@@ -11,6 +11,16 @@ using namespace gemmgen;
 std::optional<CompiledSpec> gemmgen::compileParsedSpec(KernelSpec spec, const EmitOptions &options,
                                                        DiagnosticEngine &diags,
                                                        const CheckOptions &checks) {
+  // Overrides keep the location of what they replace, so a check that
+  // refuses the layout still points at the spec's `layout` key.
+  if (options.layoutA) {
+    spec.layout.a.value = *options.layoutA;
+    spec.layout.a.given = true;
+  }
+  if (options.layoutB) {
+    spec.layout.b.value = *options.layoutB;
+    spec.layout.b.given = true;
+  }
   if (!checkSpec(spec, diags, checks))
     return std::nullopt;
   CompiledSpec out;

@@ -56,8 +56,14 @@ private:
     e.comment("Regenerate with: gemmgen emit " + spec);
     e.comment("");
     e.comment("Kernel " + k.name + " (target " + toString(k.target) + "):");
-    e.comment("  D[M,N] = A[M,K] * B[N,K]^T, A/B " + Twine(toString(k.aType)) + " K-major, D " +
-              toString(k.dType) + " row-major, " + toString(k.accType) + " accumulate");
+    if (!mnMajor(k.plan.loadA) && !mnMajor(k.plan.loadB))
+      e.comment("  D[M,N] = A[M,K] * B[N,K]^T, A/B " + Twine(toString(k.aType)) + " K-major, D " +
+                toString(k.dType) + " row-major, " + toString(k.accType) + " accumulate");
+    else
+      e.comment("  D[M,N] = A[M,K] * B[K,N], A " + Twine(toString(k.aType)) +
+                (mnMajor(k.plan.loadA) ? " column-major (M-major)" : " row-major (K-major)") +
+                ", B " + (mnMajor(k.plan.loadB) ? "row-major (N-major)" : "column-major (K-major)") +
+                ", D " + toString(k.dType) + " row-major, " + toString(k.accType) + " accumulate");
     e.comment("  tile " + str(k.tileM) + "x" + str(k.tileN) + "x" + str(k.tileK) + ", " +
               str(k.depth) + " stages, " + str(k.consumers) + " consumer warpgroup(s), cluster " +
               str(k.clusterM) + "x" + str(k.clusterN));
@@ -98,6 +104,8 @@ private:
     e.line("constexpr u32 B_PART_ROWS = BN / CLUSTER_M;  // B rows each CTA of the cluster loads");
     e.line("constexpr u32 STAGE_TX_BYTES = " + str(full.txBytes) +
            ";  // full barrier: bytes landing per stage, peers' multicast included");
+    emitOperandLoadConstants("A", k.plan.loadA, "M");
+    emitOperandLoadConstants("B", k.plan.loadB, "N");
     e.line("constexpr u32 SMEM_A = " + str(a->offset) + ";  // smemA[STAGES]");
     e.line("constexpr u32 SMEM_B = " + str(b->offset) + ";  // smemB[STAGES]");
     if (d) {
@@ -130,6 +138,21 @@ private:
     e.line("static_assert(BK * 2 == 128, \"one K block is one 128-byte swizzled row\");");
     e.blank();
   }
+
+  /// An M/N-major operand's boxes (OperandLoadPlan); K-major needs none.
+  void emitOperandLoadConstants(const std::string &x, const OperandLoadPlan &l,
+                                const std::string &mn) {
+    if (l.major != OperandMajor::MN)
+      return;
+    e.line("constexpr u32 " + x + "_BOXES = " + str(l.boxes) + ";  // " + x + " is " + mn +
+           "-major: TMA boxes of " + str(l.boxInner) + " (" + mn + ") x BK per stage");
+    e.line("constexpr u32 " + x + "_BOX_BYTES = " + str(l.boxBytes) +
+           ";  // one box; the next 64 " + mn + " elements (wgmma's leading byte offset)");
+    e.line("constexpr u32 " + x + "_K_STEP_BYTES = " + str(l.kStepBytes) +
+           ";  // 16 K rows of 128 bytes: one k16 step");
+  }
+
+  bool mnMajor(const OperandLoadPlan &l) const { return l.major == OperandMajor::MN; }
 
   void emitHelpers() {
     e.comment("Ring cursor: the slot in use and the parity of the phase to wait for.");
@@ -422,11 +445,39 @@ private:
     std::string stage = op.state + ".stage";
     std::string bar = slotAddr(op.barrier, op.state);
     if (op.operand == Operand::A) {
+      if (mnMajor(k.plan.loadA)) {
+        e.comment("A is M-major: one box per 64 rows of the tile (coordinates: m, k)");
+        e.line("#pragma unroll");
+        CodeEmitter::Block loop(e, "for (u32 j = 0; j < A_BOXES; ++j)");
+        e.line("tma_load_2d(smem + SMEM_A + A_STAGE_BYTES * " + stage + " + j * A_BOX_BYTES, &tmA, " +
+               bar + ", tile_m * BM + (int)(j * 64), kb * BK);");
+        return;
+      }
       e.line("tma_load_2d(smem + SMEM_A + A_STAGE_BYTES * " + stage + ", &tmA, " + bar +
              ", kb * BK, tile_m * BM);");
       return;
     }
-    if (op.scope == CtaScope::Cluster && op.parts > 1) {
+    bool multicast = op.scope == CtaScope::Cluster && op.parts > 1;
+    if (mnMajor(k.plan.loadB)) {
+      e.comment(multicast ? "B is N-major: this CTA loads its part of the shared B tile, one box per "
+                            "64 columns, into every CTA of the cluster"
+                          : "B is N-major: one box per 64 columns of the tile (coordinates: n, k)");
+      std::string part = multicast ? " + cta_rank * B_PART_ROWS" : "";
+      e.line("#pragma unroll");
+      CodeEmitter::Block loop(e, "for (u32 j = 0; j < B_BOXES; ++j)");
+      std::string dst = "smem + SMEM_B + B_STAGE_BYTES * " + stage +
+                        (multicast ? " + (cta_rank * B_BOXES + j) * B_BOX_BYTES"
+                                   : " + j * B_BOX_BYTES");
+      std::string coords = "tile_n * BN + (int)(" + (multicast ? std::string("cta_rank * B_PART_ROWS + ") : "") +
+                           "j * 64), kb * BK";
+      if (multicast)
+        e.line("tma_load_2d_multicast(" + dst + ", &tmB, " + bar + ", " + coords +
+               ", (u16)((1u << CLUSTER_M) - 1));");
+      else
+        e.line("tma_load_2d(" + dst + ", &tmB, " + bar + ", " + coords + ");");
+      return;
+    }
+    if (multicast) {
       e.comment("this CTA loads its part of the shared B tile into every CTA of the cluster");
       e.line("tma_load_2d_multicast(smem + SMEM_B + B_STAGE_BYTES * " + stage +
              " + cta_rank * B_PART_ROWS * 128, &tmB,");
@@ -447,18 +498,28 @@ private:
 
   void emitMma(const Op &op) {
     std::string stage = op.state + ".stage";
+    bool aMN = mnMajor(k.plan.loadA), bMN = mnMajor(k.plan.loadB);
     e.line("const u32 a_stage = smem + SMEM_A + A_STAGE_BYTES * " + stage +
-           " + consumer * WG_ROWS * 128;");
+           (aMN ? " + consumer * (WG_ROWS / 64) * A_BOX_BYTES;" : " + consumer * WG_ROWS * 128;"));
     e.line("const u32 b_stage = smem + SMEM_B + B_STAGE_BYTES * " + stage + ";");
     emitAccFence();
     e.comment("BK / 16 k-steps; the first step of a tile overwrites (scale-d = 0)");
     e.line("#pragma unroll");
     CodeEmitter::Block ks(e, "for (int ks = 0; ks < BK / 16; ++ks)");
-    e.line("const u64 desc_b = make_smem_desc_kmajor_sw128(b_stage + ks * 32);");
+    e.line(bMN ? "const u64 desc_b = make_smem_desc_mnmajor_sw128(b_stage + ks * B_K_STEP_BYTES, "
+                 "B_BOX_BYTES);"
+               : "const u64 desc_b = make_smem_desc_kmajor_sw128(b_stage + ks * 32);");
     e.line("#pragma unroll");
     CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
-    e.line("const u64 desc_a = make_smem_desc_kmajor_sw128(a_stage + m * 64 * 128 + ks * 32);");
-    e.line("Wgmma<BN, ELEM>::mma(acc[m], desc_a, desc_b, (kb > 0 || ks > 0) ? 1 : 0);");
+    e.line(aMN ? "const u64 desc_a = make_smem_desc_mnmajor_sw128(a_stage + m * A_BOX_BYTES + ks * "
+                 "A_K_STEP_BYTES, A_BOX_BYTES);"
+               : "const u64 desc_a = make_smem_desc_kmajor_sw128(a_stage + m * 64 * 128 + ks * 32);");
+    std::string wgmma = aMN || bMN ? "Wgmma<BN, ELEM, " + str(aMN) + ", " + str(bMN) + ">"
+                                   : "Wgmma<BN, ELEM>";
+    if (aMN || bMN)
+      e.comment("wgmma transposes: A " + std::string(aMN ? "M-major" : "K-major") + ", B " +
+                (bMN ? "N-major" : "K-major"));
+    e.line(wgmma + "::mma(acc[m], desc_a, desc_b, (kb > 0 || ks > 0) ? 1 : 0);");
   }
 
   void emitStoreAcc(const Op &op) {

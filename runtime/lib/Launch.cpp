@@ -61,6 +61,29 @@ static std::string hexPtr(CUdeviceptr p) {
   return buf;
 }
 
+const char *gemmgen::toString(Layout l) { return l == Layout::Row ? "row" : "col"; }
+
+StoredShape gemmgen::storedShape(const GemmArgs &a, char operand) {
+  StoredShape s;
+  long long ld = 0;
+  switch (operand) {
+  case 'A':
+    s = a.layoutA == Layout::Row ? StoredShape{a.M, a.K, 0} : StoredShape{a.K, a.M, 0};
+    ld = a.lda;
+    break;
+  case 'B':
+    s = a.layoutB == Layout::Col ? StoredShape{a.N, a.K, 0} : StoredShape{a.K, a.N, 0};
+    ld = a.ldb;
+    break;
+  default:
+    s = StoredShape{a.M, a.N, 0};
+    ld = a.ldd;
+    break;
+  }
+  s.ld = ld ? ld : s.length;
+  return s;
+}
+
 Status Kernel::check(const GemmArgs &a) const {
   if (!impl_)
     return emptyKernel();
@@ -85,34 +108,45 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
                    std::to_string(abi.kAlignment) +
                    "; TMA needs 16-byte aligned row strides (pad K with zeros to a multiple of " +
                    std::to_string(abi.kAlignment) + ")");
+  const Layout kernelA = abi.layoutA == MatrixLayout::Row ? Layout::Row : Layout::Col;
+  const Layout kernelB = abi.layoutB == MatrixLayout::Row ? Layout::Row : Layout::Col;
+  if (a.layoutA != kernelA || a.layoutB != kernelB)
+    return invalid(std::string("the arguments store A ") + toString(a.layoutA) + "-major and B " +
+                   toString(a.layoutB) + "-major, but kernel '" + abi.kernelName +
+                   "' was compiled for A " + toString(kernelA) + "-major and B " +
+                   toString(kernelB) + "-major; compile the spec with layout: { a: " +
+                   toString(a.layoutA) + ", b: " + toString(a.layoutB) +
+                   " } (SpecOverrides, `--layout`)");
   struct Operand {
     const char *name;
     CUdeviceptr ptr;
-    long long ld, cols;
-    const char *colsName, *ldName;
-  } ops[3] = {{"A", a.A, a.lda ? a.lda : a.K, a.K, "K", "lda"},
-              {"B", a.B, a.ldb ? a.ldb : a.K, a.K, "K", "ldb"},
-              {"D", a.D, a.ldd ? a.ldd : a.N, a.N, "N", "ldd"}};
-  for (const Operand &op : ops) {
-    std::string who = std::string("operand ") + op.name + ": ";
-    if (op.ld < op.cols)
-      return invalid(who + "leading dimension " + std::to_string(op.ld) +
-                     " is smaller than its row length " + op.colsName + "=" +
-                     std::to_string(op.cols));
-    if (op.ld % abi.ldAlignment != 0)
-      return invalid(who + "leading dimension " + std::to_string(op.ld) +
+    StoredShape shape;
+    const char *lengthName, *ldName;
+  } ops[3] = {{"A", a.A, storedShape(a, 'A'), a.layoutA == Layout::Row ? "K" : "M", "lda"},
+              {"B", a.B, storedShape(a, 'B'), a.layoutB == Layout::Col ? "K" : "N", "ldb"},
+              {"D", a.D, storedShape(a, 'D'), "N", "ldd"}};
+  for (const Operand &o : ops) {
+    const char *name = o.name;
+    const long long ld = o.shape.ld, length = o.shape.length;
+    std::string who = std::string("operand ") + name + ": ";
+    if (ld < length)
+      return invalid(who + "leading dimension " + std::to_string(ld) +
+                     " is smaller than its row length " + o.lengthName + "=" +
+                     std::to_string(length));
+    if (ld % abi.ldAlignment != 0)
+      return invalid(who + "leading dimension " + std::to_string(ld) +
                      " is not a multiple of " + std::to_string(abi.ldAlignment) +
                      " elements; TMA needs 16-byte aligned row strides (pad the rows: " +
-                     op.ldName + " = " +
-                     std::to_string((op.ld + abi.ldAlignment - 1) / abi.ldAlignment *
+                     o.ldName + " = " +
+                     std::to_string((ld + abi.ldAlignment - 1) / abi.ldAlignment *
                                     abi.ldAlignment) +
                      ")");
-    if (a.K == 0 && op.name[0] != 'D')
+    if (a.K == 0 && name[0] != 'D')
       continue; // K = 0: A and B are not read (D = 0), as in cuBLAS; null is fine
-    if (op.ptr == 0)
+    if (o.ptr == 0)
       return invalid(who + "null device pointer");
-    if (op.ptr % 16 != 0)
-      return invalid(who + "device pointer " + hexPtr(op.ptr) +
+    if (o.ptr % 16 != 0)
+      return invalid(who + "device pointer " + hexPtr(o.ptr) +
                      " is not 16-byte aligned; TMA needs 16-byte aligned global addresses");
   }
   return checkSharedMemoryFits(abi, dev);
@@ -144,12 +178,13 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &a) const {
   // then stand in over one box at D's (aligned) address, never read.
   const bool noK = a.K == 0;
   const TmaBox &bA = abi.boxA, &bB = abi.boxB;
+  const StoredShape sA = storedShape(a, 'A'), sB = storedShape(a, 'B');
   if (Status s = noK ? encodeTensorMap2D(drv, p.tmA, a.D, t, bA.outer, bA.inner, bA.inner, bA, "A")
-                     : encodeTensorMap2D(drv, p.tmA, a.A, t, a.M, a.K, a.lda ? a.lda : a.K, bA, "A");
+                     : encodeTensorMap2D(drv, p.tmA, a.A, t, sA.lines, sA.length, sA.ld, bA, "A");
       !s)
     return s;
   if (Status s = noK ? encodeTensorMap2D(drv, p.tmB, a.D, t, bB.outer, bB.inner, bB.inner, bB, "B")
-                     : encodeTensorMap2D(drv, p.tmB, a.B, t, a.N, a.K, a.ldb ? a.ldb : a.K, bB, "B");
+                     : encodeTensorMap2D(drv, p.tmB, a.B, t, sB.lines, sB.length, sB.ld, bB, "B");
       !s)
     return s;
   // The kernel stores whole 16-byte chunks only; the rest is the tail's.

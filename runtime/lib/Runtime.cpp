@@ -369,10 +369,26 @@ Expected<Kernel> Runtime::loadKernel(const std::string &source, const KernelABI 
   info.persistent = abi.persistent;
   info.kAlignment = abi.kAlignment;
   info.ldAlignment = abi.ldAlignment;
+  info.layoutA = abi.layoutA == MatrixLayout::Row ? Layout::Row : Layout::Col;
+  info.layoutB = abi.layoutB == MatrixLayout::Row ? Layout::Row : Layout::Col;
   info.usage = cubin->usage;
   info.fromCache = cubin->fromCache;
   info.compileSeconds = cubin->compileSeconds;
   return Kernel(k);
+}
+
+static MatrixLayout toMatrixLayout(Layout l) {
+  return l == Layout::Row ? MatrixLayout::Row : MatrixLayout::Col;
+}
+
+static EmitOptions emitOptionsFor(const CompileOptions &options) {
+  EmitOptions emit;
+  emit.debugHangs = options.debugHangs;
+  if (options.spec.layoutA)
+    emit.layoutA = toMatrixLayout(*options.spec.layoutA);
+  if (options.spec.layoutB)
+    emit.layoutB = toMatrixLayout(*options.spec.layoutB);
+  return emit;
 }
 
 static Expected<Kernel> loadCompiled(const Runtime &rt, std::optional<CompiledSpec> compiled,
@@ -391,8 +407,7 @@ Expected<Kernel> Runtime::compileFile(const std::string &specPath,
   std::string diagText;
   llvm::raw_string_ostream os(diagText);
   DiagnosticEngine diags(&os);
-  EmitOptions emit;
-  emit.debugHangs = options.debugHangs;
+  EmitOptions emit = emitOptionsFor(options);
   std::optional<CompiledSpec> c = compileSpecFile(specPath, emit, diags);
   os.flush();
   return loadCompiled(*this, std::move(c), diagText, specPath, options);
@@ -405,8 +420,7 @@ Expected<Kernel> Runtime::compileString(const std::string &yaml, const std::stri
   std::string diagText;
   llvm::raw_string_ostream os(diagText);
   DiagnosticEngine diags(&os);
-  EmitOptions emit;
-  emit.debugHangs = options.debugHangs;
+  EmitOptions emit = emitOptionsFor(options);
   std::optional<CompiledSpec> c = compileSpecText(yaml, name, emit, diags);
   os.flush();
   return loadCompiled(*this, std::move(c), diagText, name, options);

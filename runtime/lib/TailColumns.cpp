@@ -41,23 +41,35 @@ __device__ __forceinline__ float dot8(uint4 a, uint4 b, int bf16) {
   return s;
 }
 
-// D[m, n0 + j] = sum_k A[m, k] * B[n0 + j, k] for j < cols (cols <= 8).
-// K, lda, ldb are multiples of 8 and A, B 16-byte aligned (the pre-launch
-// checks), so every uint4 load is aligned.
+// D[m, n0 + j] = sum_k A[m, k] * B[k, n0 + j] for j < cols (cols <= 8), with
+// A[m, k] at A[m * sam + k * sak] and B[k, n] at B[n * sbn + k * sbk]. When
+// both are K-major (sak = sbk = 1) K, lda, ldb are multiples of 8 and A, B
+// 16-byte aligned (the pre-launch checks): 16-byte loads along K. Otherwise
+// one element per lane and step.
 extern "C" __global__ void __launch_bounds__(256)
-gg_tail_columns(const u16 *A, const u16 *B, u16 *D, int M, int K, long long lda, long long ldb,
-                long long ldd, int n0, int cols, int bf16) {
+gg_tail_columns(const u16 *A, const u16 *B, u16 *D, int M, int K, long long sam, long long sak,
+                long long sbn, long long sbk, long long ldd, int n0, int cols, int bf16) {
   const long long m = (long long)blockIdx.x * 8 + threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
   if (m >= M) return;
   float acc[8] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f};
-  const u16 *a = A + m * lda;
-  for (long long k = lane * 8; k < K; k += 256) {
-    const uint4 av = *reinterpret_cast<const uint4 *>(a + k);
+  if (sak == 1 && sbk == 1) {
+    const u16 *a = A + m * sam;
+    for (long long k = lane * 8; k < K; k += 256) {
+      const uint4 av = *reinterpret_cast<const uint4 *>(a + k);
 #pragma unroll
-    for (int j = 0; j < 8; ++j)
-      if (j < cols)
-        acc[j] += dot8(av, *reinterpret_cast<const uint4 *>(B + (n0 + j) * ldb + k), bf16);
+      for (int j = 0; j < 8; ++j)
+        if (j < cols)
+          acc[j] += dot8(av, *reinterpret_cast<const uint4 *>(B + (n0 + j) * sbn + k), bf16);
+    }
+  } else {
+    for (long long k = lane; k < K; k += 32) {
+      const float av = to_f32(A[m * sam + k * sak], bf16);
+#pragma unroll
+      for (int j = 0; j < 8; ++j)
+        if (j < cols)
+          acc[j] = fmaf(av, to_f32(B[(n0 + j) * sbn + k * sbk], bf16), acc[j]);
+    }
   }
 #pragma unroll
   for (int j = 0; j < 8; ++j)
@@ -103,8 +115,10 @@ Status gemmgen::prepareTailColumns(const Kernel::Impl &k, const GemmArgs &a, Pre
     p.tailFunction = k.tailFunction;
   }
   p.A = a.A, p.B = a.B, p.D = a.D;
-  p.lda = a.lda ? a.lda : a.K;
-  p.ldb = a.ldb ? a.ldb : a.K;
+  p.lda = storedShape(a, 'A').ld;
+  p.ldb = storedShape(a, 'B').ld;
+  p.layoutA = a.layoutA;
+  p.layoutB = a.layoutB;
   p.ldd = a.ldd ? a.ldd : a.N;
   p.tailM = (int)a.M;
   p.tailK = (int)a.K;
@@ -121,8 +135,11 @@ Status gemmgen::launchTailColumns(const Kernel::Impl &k, const PreparedLaunch &p
   CUdeviceptr A = p.A, B = p.B, D = p.D;
   int M = p.tailM, K = p.tailK, n0 = p.tailN0, cols = (int)p.tailColumns;
   int bf16 = k.info.dtype == DType::BF16;
-  long long lda = p.lda, ldb = p.ldb, ldd = p.ldd;
-  void *params[] = {&A, &B, &D, &M, &K, &lda, &ldb, &ldd, &n0, &cols, &bf16};
+  // Element strides of A[m, k] and B[k, n] in their stored layouts.
+  long long sam = p.layoutA == Layout::Row ? p.lda : 1, sak = p.layoutA == Layout::Row ? 1 : p.lda;
+  long long sbn = p.layoutB == Layout::Col ? p.ldb : 1, sbk = p.layoutB == Layout::Col ? 1 : p.ldb;
+  long long ldd = p.ldd;
+  void *params[] = {&A, &B, &D, &M, &K, &sam, &sak, &sbn, &sbk, &ldd, &n0, &cols, &bf16};
   const DriverApi &drv = *k.rt->drv;
   GG_CONTEXT_SCOPE(*k.rt);
   unsigned blocks = (unsigned)((M + 7LL) / 8);

@@ -53,10 +53,11 @@ extern "C" __global__ void gg_fill_normal(u16 *p, long long rows, long long cols
   }
 }
 
-// C[M,N] (f32, ld N) = A[M,K] · B[N,K]^T; 256 threads, 64×64 tile, 4×4 per thread.
+// C[M,N] (f32, ld N) = A[M,K] · B[K,N] with A[m,k] at A[m*sam + k*sak] and B[k,n] at
+// B[n*sbn + k*sbk] (any stored layout); 256 threads, 64×64 tile, 4×4 per thread.
 extern "C" __global__ void __launch_bounds__(256)
-gg_reference_gemm(const u16 *A, const u16 *B, float *C, int M, int N, int K, long long lda,
-                  long long ldb, int bf16) {
+gg_reference_gemm(const u16 *A, const u16 *B, float *C, int M, int N, int K, long long sam,
+                  long long sak, long long sbn, long long sbk, int bf16) {
   __shared__ float As[16][64 + 1];
   __shared__ float Bs[16][64 + 1];
   const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
@@ -69,8 +70,8 @@ gg_reference_gemm(const u16 *A, const u16 *B, float *C, int M, int N, int K, lon
       const int r = i / 16, kk = i % 16;
       const long long k = k0 + kk;
       const long long m = m0 + r, n = n0 + r;
-      As[kk][r] = (m < M && k < K) ? f16_to_f32(A[m * lda + k], bf16) : 0.f;
-      Bs[kk][r] = (n < N && k < K) ? f16_to_f32(B[n * ldb + k], bf16) : 0.f;
+      As[kk][r] = (m < M && k < K) ? f16_to_f32(A[m * sam + k * sak], bf16) : 0.f;
+      Bs[kk][r] = (n < N && k < K) ? f16_to_f32(B[n * sbn + k * sbk], bf16) : 0.f;
     }
     __syncthreads();
 #pragma unroll
@@ -173,9 +174,11 @@ Status GemmVerifier::fillNormal(CUdeviceptr p, std::size_t count, DType t, std::
 Status GemmVerifier::reference(const GemmArgs &a, DType t, CUdeviceptr refF32,
                                CUstream s) const {
   int M = (int)a.M, N = (int)a.N, K = (int)a.K, bf16 = t == DType::BF16;
-  long long lda = a.lda ? a.lda : a.K, ldb = a.ldb ? a.ldb : a.K;
+  const long long lda = storedShape(a, 'A').ld, ldb = storedShape(a, 'B').ld;
+  long long sam = a.layoutA == Layout::Row ? lda : 1, sak = a.layoutA == Layout::Row ? 1 : lda;
+  long long sbn = a.layoutB == Layout::Col ? ldb : 1, sbk = a.layoutB == Layout::Col ? 1 : ldb;
   CUdeviceptr A = a.A, B = a.B;
-  void *params[] = {&A, &B, &refF32, &M, &N, &K, &lda, &ldb, &bf16};
+  void *params[] = {&A, &B, &refF32, &M, &N, &K, &sam, &sak, &sbn, &sbk, &bf16};
   return impl_->rt.launchRaw(impl_->ref, (unsigned)((N + 63) / 64), (unsigned)((M + 63) / 64),
                              256, 0, s, params);
 }

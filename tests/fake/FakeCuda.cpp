@@ -97,8 +97,12 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned, unsigned, unsigned,
     return r;
   char line[256];
   if (std::string(nameOf(f)) == "gg_tail_columns")
-    std::snprintf(line, sizeof line, "launch gg_tail_columns grid=%u M=%d K=%d ldd=%lld n0=%d cols=%d",
-                  gx, *(int *)p[3], *(int *)p[4], *(long long *)p[7], *(int *)p[8], *(int *)p[9]);
+    std::snprintf(line, sizeof line,
+                  "launch gg_tail_columns grid=%u M=%d K=%d a=%lld,%lld b=%lld,%lld ldd=%lld n0=%d "
+                  "cols=%d",
+                  gx, *(int *)p[3], *(int *)p[4], *(long long *)p[5], *(long long *)p[6],
+                  *(long long *)p[7], *(long long *)p[8], *(long long *)p[9], *(int *)p[10],
+                  *(int *)p[11]);
   else
     std::snprintf(line, sizeof line, "launch %s grid=%u", nameOf(f), gx);
   logLine(line);

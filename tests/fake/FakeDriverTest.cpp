@@ -169,11 +169,11 @@ TEST(FakeDriver, TheStoreStopsAtWholeChunksAndTheTailTakesTheRest) {
        {"encode rows=129 cols=256 stride=528", "launchEx gemm_sm90_fast_f16 grid=2 M=129 N=256 K=72"}},
       {257, 264,
        {"encode rows=129 cols=256 stride=528", "launchEx gemm_sm90_fast_f16 grid=2 M=129 N=256 K=72",
-        "launch gg_tail_columns grid=17 M=129 K=72 ldd=264 n0=256 cols=1"}},
+        "launch gg_tail_columns grid=17 M=129 K=72 a=72,1 b=72,1 ldd=264 n0=256 cols=1"}},
       {263, 272,
        {"encode rows=129 cols=256 stride=544", "launchEx gemm_sm90_fast_f16 grid=2 M=129 N=256 K=72",
-        "launch gg_tail_columns grid=17 M=129 K=72 ldd=272 n0=256 cols=7"}},
-      {5, 8, {"launch gg_tail_columns grid=17 M=129 K=72 ldd=8 n0=0 cols=5"}},
+        "launch gg_tail_columns grid=17 M=129 K=72 a=72,1 b=72,1 ldd=272 n0=256 cols=7"}},
+      {5, 8, {"launch gg_tail_columns grid=17 M=129 K=72 a=72,1 b=72,1 ldd=8 n0=0 cols=5"}},
   };
   for (const Case &c : cases) {
     SCOPED_TRACE("N=" + std::to_string(c.N));
@@ -252,4 +252,48 @@ TEST(FakeDriver, LoadKernelRefusesNamesNvrtcCannotTake) {
                                         "' is not a C identifier (letters, digits and '_', not "
                                         "starting with a digit)");
   }
+}
+
+TEST(FakeDriver, OperandLayoutsReachTheTensorMapsAndTheTail) {
+  // One spec, compiled for a column-major A and a row-major B through the
+  // overrides: A's map covers K lines of M, B's K lines of N, each with its
+  // own leading dimension; the tail kernel reads both through strides.
+  REQUIRE_FAKE();
+  CompileOptions o;
+  o.spec.layoutA = Layout::Col;
+  o.spec.layoutB = Layout::Row;
+  Expected<Kernel> k =
+      fake.rt->compileFile(std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/05_fast_f16.yaml", o);
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  EXPECT_EQ(k->info().layoutA, Layout::Col);
+  EXPECT_EQ(k->info().layoutB, Layout::Row);
+  EXPECT_EQ(k->info().kAlignment, 1u); // K is nobody's contiguous dimension
+
+  GemmArgs a = args(129, 257, 72, 264);
+  // The arguments still say row,col: refused with what to change.
+  Status wrong = k->check(a);
+  EXPECT_EQ(wrong.code(), ErrorCode::InvalidArgument);
+  EXPECT_EQ(wrong.message(),
+            "the arguments store A row-major and B col-major, but kernel 'gemm_sm90_fast_f16' "
+            "was compiled for A col-major and B row-major; compile the spec with layout: { a: "
+            "row, b: col } (SpecOverrides, `--layout`)");
+  a.layoutA = Layout::Col, a.layoutB = Layout::Row;
+  a.lda = 129; // M = 129 elements: not a 16-byte multiple
+  a.ldb = 264;
+  Status unaligned = k->check(a);
+  EXPECT_EQ(unaligned.message(),
+            "operand A: leading dimension 129 is not a multiple of 8 elements; TMA needs 16-byte "
+            "aligned row strides (pad the rows: lda = 136)");
+  a.lda = 136;
+  fake.clear();
+  Expected<PreparedLaunch> p = k->prepare(a);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  ASSERT_TRUE(k->launch(*p, nullptr).ok());
+  std::vector<std::string> want = {
+      "encode rows=72 cols=129 stride=272", // A: K lines of M
+      "encode rows=72 cols=257 stride=528", // B: K lines of N
+      "encode rows=129 cols=256 stride=528",
+      "launchEx gemm_sm90_fast_f16 grid=2 M=129 N=256 K=72",
+      "launch gg_tail_columns grid=17 M=129 K=72 a=1,136 b=1,264 ldd=264 n0=256 cols=1"};
+  EXPECT_EQ(fake.lines(), want) << fake.log();
 }

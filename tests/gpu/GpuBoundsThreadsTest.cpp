@@ -88,10 +88,14 @@ struct Problem {
   CUdeviceptr dAlloc = 0, ref = 0;
   std::string error; ///< first failure (set by the helpers)
 
-  Problem(const Runtime &r, long long M, long long N, long long K, long long ldd, DType type)
+  Problem(const Runtime &r, long long M, long long N, long long K, long long ldd, DType type,
+          Layout layoutA = Layout::Row, Layout layoutB = Layout::Col)
       : rt(r), t(type) {
     a.M = M, a.N = N, a.K = K;
-    a.lda = a.ldb = K;
+    a.layoutA = layoutA, a.layoutB = layoutB;
+    // A's and B's lines padded to 16 bytes (a column-major A with M = 129).
+    a.lda = (storedShape(a, 'A').length + 7) / 8 * 8;
+    a.ldb = (storedShape(a, 'B').length + 7) / 8 * 8;
     a.ldd = ldd;
     auto alloc = [&](long long bytes) -> CUdeviceptr {
       Expected<CUdeviceptr> p = rt.alloc((size_t)bytes);
@@ -99,8 +103,8 @@ struct Problem {
         error = p.status().message();
       return p ? *p : 0;
     };
-    a.A = alloc(M * K * 2);
-    a.B = alloc(N * K * 2);
+    a.A = alloc(storedShape(a, 'A').lines * a.lda * 2);
+    a.B = alloc(storedShape(a, 'B').lines * a.ldb * 2);
     dAlloc = alloc((2 * guard + M * ldd) * 2);
     a.D = dAlloc + guard * 2;
     ref = alloc(M * N * 4);
@@ -113,9 +117,10 @@ struct Problem {
 
   /// Fresh inputs, D's whole allocation poisoned.
   Status fill(const GemmVerifier &v, uint64_t seed, CUstream s) {
-    if (Status st = v.fillNormal2D(a.A, a.M, a.K, a.lda, t, seed * 2 + 1, s); !st)
+    const StoredShape sA = storedShape(a, 'A'), sB = storedShape(a, 'B');
+    if (Status st = v.fillNormal2D(a.A, sA.lines, sA.length, sA.ld, t, seed * 2 + 1, s); !st)
       return st;
-    if (Status st = v.fillNormal2D(a.B, a.N, a.K, a.ldb, t, seed * 2 + 2, s); !st)
+    if (Status st = v.fillNormal2D(a.B, sB.lines, sB.length, sB.ld, t, seed * 2 + 2, s); !st)
       return st;
     return rt.fill16Async(dAlloc, GemmVerifier::kPoison, (size_t)dElements(), s);
   }
@@ -181,7 +186,7 @@ TEST_P(DBounds, WritesExactlyTheLogicalMatrix) {
   ASSERT_TRUE(v.ok()) << v.status().message();
   Expected<CUstream> s = rt.createStream();
   ASSERT_TRUE(s.ok()) << s.status().message();
-  Problem p(rt, b.M, b.N, b.K, b.ldd, k->info().dtype);
+  Problem p(rt, b.M, b.N, b.K, b.ldd, k->info().dtype, k->info().layoutA, k->info().layoutB);
   ASSERT_EQ(p.error, "");
   const uint64_t seed = std::random_device{}();
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -221,7 +226,10 @@ std::string boundsName(const ::testing::TestParamInfo<DBounds::ParamType> &info)
 INSTANTIATE_TEST_SUITE_P(Sm90, DBounds,
                          ::testing::Combine(::testing::Values("05_fast_f16.yaml",
                                                               "06_fast_bf16.yaml",
-                                                              "02_ws_cluster2.yaml"),
+                                                              "02_ws_cluster2.yaml",
+                                                              "07_fast_f16_a_col.yaml",
+                                                              "08_fast_f16_b_row.yaml",
+                                                              "09_fast_bf16_a_col_b_row.yaml"),
                                             ::testing::ValuesIn(kBounds)),
                          boundsName);
 

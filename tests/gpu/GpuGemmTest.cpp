@@ -155,8 +155,12 @@ TEST_P(SpecShape, MatchesReferenceAndWritesEveryElement) {
   const DType t = k->info().dtype;
   GemmArgs a;
   a.M = shape.M, a.N = shape.N, a.K = shape.K;
-  a.lda = a.ldb = a.K;
-  a.ldd = roundUp(a.N, 8); // TMA: 16-byte row strides (N = 257 is padded)
+  a.layoutA = k->info().layoutA, a.layoutB = k->info().layoutB;
+  // TMA: 16-byte line strides (N = 257, or M = 129 for a column-major A, padded)
+  a.lda = roundUp(storedShape(a, 'A').length, 8);
+  a.ldb = roundUp(storedShape(a, 'B').length, 8);
+  a.ldd = roundUp(a.N, 8);
+  const StoredShape sA = storedShape(a, 'A'), sB = storedShape(a, 'B');
   std::vector<CUdeviceptr> bufs;
   auto alloc = [&](size_t bytes) {
     Expected<CUdeviceptr> p = rt.alloc(bytes);
@@ -164,8 +168,8 @@ TEST_P(SpecShape, MatchesReferenceAndWritesEveryElement) {
     bufs.push_back(p.ok() ? *p : 0);
     return bufs.back();
   };
-  a.A = alloc(a.M * a.lda * 2);
-  a.B = alloc(a.N * a.ldb * 2);
+  a.A = alloc(sA.lines * sA.ld * 2);
+  a.B = alloc(sB.lines * sB.ld * 2);
   a.D = alloc(a.M * a.ldd * 2);
   CUdeviceptr ref = alloc(a.M * a.N * 4);
   struct Free {
@@ -180,8 +184,8 @@ TEST_P(SpecShape, MatchesReferenceAndWritesEveryElement) {
 
   const uint64_t seed = std::random_device{}();
   SCOPED_TRACE("seed " + std::to_string(seed));
-  ASSERT_TRUE(gpu.ver->fillNormal2D(a.A, a.M, a.K, a.lda, t, seed * 2 + 1, gpu.stream).ok());
-  ASSERT_TRUE(gpu.ver->fillNormal2D(a.B, a.N, a.K, a.ldb, t, seed * 2 + 2, gpu.stream).ok());
+  ASSERT_TRUE(gpu.ver->fillNormal2D(a.A, sA.lines, sA.length, sA.ld, t, seed * 2 + 1, gpu.stream).ok());
+  ASSERT_TRUE(gpu.ver->fillNormal2D(a.B, sB.lines, sB.length, sB.ld, t, seed * 2 + 2, gpu.stream).ok());
   ASSERT_TRUE(rt.fill16Async(a.D, GemmVerifier::kPoison, a.M * a.ldd, gpu.stream).ok());
   Status s = k->launch(a, gpu.stream);
   ASSERT_TRUE(s.ok()) << s.message();
@@ -232,6 +236,7 @@ TEST_P(ZeroK, EveryElementOfDIsZero) {
   const Runtime &rt = *gpu.rt;
   GemmArgs a;
   a.M = shape.M, a.N = shape.N, a.K = 0;
+  a.layoutA = k->info().layoutA, a.layoutB = k->info().layoutB;
   a.ldd = roundUp(a.N, 8);
   Expected<CUdeviceptr> d = rt.alloc(a.M * a.ldd * 2);
   ASSERT_TRUE(d.ok()) << d.status().message();

@@ -1,7 +1,7 @@
 //===- BenchCommand.cpp - `gemmgen bench`: side by side with cuBLAS --------===//
 //
 //   gemmgen bench SPEC [--m M --n N --k K | --shapes 4096x4096x4096,...]
-//                 [--dtype f16|bf16] [--rounds R] [--json FILE] [--csv FILE]
+//                 [--dtype f16|bf16] [--layout A,B] [--rounds R] [--json FILE] [--csv FILE]
 //
 // DESIGN.md §10: cuBLAS and the gemmgen kernel in one process on the same
 // inputs, both verified first, then timed interleaved (the tune library:
@@ -40,6 +40,7 @@ struct BenchOptions {
   long long m = 0, n = 0, k = 0;
   std::string shapes;
   std::string dtype;
+  std::string layout;
   std::string jsonFile, csvFile;
   tune::BenchSettings settings;
   bool seedGiven = false;
@@ -79,7 +80,7 @@ template <typename F> bool writeFile(const std::string &path, F write) {
 void printHeader(const tune::BenchRun &run, const tune::Cublas &cublas) {
   const DeviceInfo &dev = run.device;
   llvm::outs() << "gemmgen bench  " << run.spec << "  kernel " << run.kernel << " ("
-               << run.target << ", " << run.dtype << ")  commit " << run.commit << "  "
+               << run.target << ", " << run.dtype << ", layout " << run.layout << ")  commit " << run.commit << "  "
                << run.date << "\n"
                << "GPU " << dev.name << " (" << dev.archName() << ", " << dev.smCount
                << " SMs, max SM clock " << dev.smClockKHz / 1000 << " MHz, memory clock "
@@ -120,6 +121,9 @@ void runBench(BenchOptions o) {
   std::optional<DType> dtype;
   if (!parseDTypeOption(o.dtype, dtype))
     return;
+  LayoutOption layout;
+  if (!parseLayoutOption(o.layout, layout))
+    return;
   std::vector<std::array<long long, 3>> shapes;
   if (!o.shapes.empty()) {
     auto parsed = parseShapes(o.shapes);
@@ -148,7 +152,7 @@ void runBench(BenchOptions o) {
                               dtype && *dtype == DType::BF16 ? "bf16" : "f16");
   }
   std::optional<CompiledSpec> compiled =
-      specPath.empty() ? std::nullopt : compileSpecForGpu(specPath, false, dtype);
+      specPath.empty() ? std::nullopt : compileSpecForGpu(specPath, false, dtype, true, layout);
   if (!compiled) {
     setExitCode(ExitSpecError);
     return;
@@ -176,6 +180,7 @@ void runBench(BenchOptions o) {
   tune::BenchRun run;
   run.spec = o.spec, run.kernel = ki.name, run.target = ki.target;
   run.dtype = toString(ki.dtype);
+  run.layout = std::string(toString(ki.layoutA)) + "," + toString(ki.layoutB);
   run.commit = tune::buildCommit(), run.date = tune::isoDate();
   run.nvrtc = nvrtcVersionString();
   run.cublasVersion = (*cublas)->version(), run.cublasPath = (*cublas)->path();
@@ -225,6 +230,9 @@ void cli::registerBenchCommand(CLI::App &app) {
   cmd->add_option("--shapes", o->shapes,
                   "Comma-separated MxNxK list (default 4096x4096x4096,8192x8192x8192)");
   cmd->add_option("--dtype", o->dtype, "f16 or bf16: overrides the spec's a/b/d types");
+  cmd->add_option("--layout", o->layout,
+                  "Operand layouts A,B (each row or col; default the spec's): cuBLAS gets the "
+                  "matching transposes");
   cmd->add_option("--rounds", o->settings.rounds, "Timed interleaved rounds")
       ->capture_default_str();
   cmd->add_option("--warmup", o->settings.warmup, "Warm-up passes over all input sets")

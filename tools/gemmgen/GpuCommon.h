@@ -101,16 +101,54 @@ inline bool parseDTypeOption(const std::string &s, std::optional<DType> &out) {
   return out.has_value();
 }
 
+/// The operand layouts of `--layout A,B` (each row or col, e.g. "col,row");
+/// empty: the spec's.
+struct LayoutOption {
+  std::optional<MatrixLayout> a, b;
+};
+
+inline bool parseLayoutOption(const std::string &s, LayoutOption &out) {
+  if (s.empty())
+    return true;
+  auto one = [](llvm::StringRef v) -> std::optional<MatrixLayout> {
+    v = v.trim();
+    if (v == "row")
+      return MatrixLayout::Row;
+    if (v == "col")
+      return MatrixLayout::Col;
+    return std::nullopt;
+  };
+  auto [a, b] = llvm::StringRef(s).split(',');
+  out.a = one(a);
+  out.b = one(b);
+  if (!out.a || !out.b) {
+    llvm::errs() << "gemmgen: error: --layout takes the layouts of A and B as A,B with each row "
+                    "or col, e.g. --layout row,col (A M×K row-major, B stored N×K: the default) "
+                    "or --layout col,row (got '"
+                 << s << "')\n";
+    setExitCode(ExitFailure);
+    return false;
+  }
+  return true;
+}
+
+/// The host API's name for a spec layout.
+inline Layout toLayout(MatrixLayout l) { return l == MatrixLayout::Row ? Layout::Row : Layout::Col; }
+
 /// Parse, check, lower and emit a spec; with `dtype`, A, B and D all take
-/// that type (the spec's types are overridden before lowering). With
-/// `protocolChecks` false a declared (possibly wrong) barrier protocol is
-/// emitted as written: only `run --no-protocol-checks` asks for that.
+/// that type (the spec's types are overridden before lowering), with
+/// `layout` the operand layouts. With `protocolChecks` false a declared
+/// (possibly wrong) barrier protocol is emitted as written: only `run
+/// --no-protocol-checks` asks for that.
 inline std::optional<CompiledSpec> compileSpecForGpu(const std::string &path, bool debugHangs,
                                                      std::optional<DType> dtype,
-                                                     bool protocolChecks = true) {
+                                                     bool protocolChecks = true,
+                                                     const LayoutOption &layout = {}) {
   DiagnosticEngine diags;
   EmitOptions emit;
   emit.debugHangs = debugHangs;
+  emit.layoutA = layout.a;
+  emit.layoutB = layout.b;
   std::optional<KernelSpec> spec = parseSpecFile(path, diags);
   if (!spec)
     return std::nullopt;

@@ -1,6 +1,6 @@
 //===- RunCommand.cpp - `gemmgen run`: JIT-compile, launch, verify, time ---===//
 //
-//   gemmgen run SPEC --m M --n N --k K [--dtype f16|bf16] [--verify] [--iters I]
+//   gemmgen run SPEC --m M --n N --k K [--dtype f16|bf16] [--layout A,B] [--verify] [--iters I]
 //               [--seed S] [--debug-hangs] [--json]
 //
 // Compiles the spec (NVRTC, disk cache), fills A and B with fresh N(0,1)
@@ -39,6 +39,7 @@ struct RunOptions {
   long long m = 4096, n = 4096, k = 4096;
   long long lda = 0, ldb = 0, ldd = 0;
   std::string dtype; ///< "": the spec's types
+  std::string layout; ///< "": the spec's layouts
   bool verify = false;
   int iters = 20;
   int warmup = 3;
@@ -56,6 +57,9 @@ void runRun(const RunOptions &o) {
   std::optional<DType> dtype;
   if (!parseDTypeOption(o.dtype, dtype))
     return;
+  LayoutOption layout;
+  if (!parseLayoutOption(o.layout, layout))
+    return;
   // Sizes no GPU is needed to reject (the device-dependent checks run at launch).
   if (o.m <= 0 || o.n <= 0 || o.k < 0) {
     llvm::errs() << "gemmgen: error: M and N must be positive and K non-negative (got M=" << o.m
@@ -68,7 +72,8 @@ void runRun(const RunOptions &o) {
                                         dtype && *dtype == DType::BF16 ? "bf16" : "f16");
   std::optional<CompiledSpec> compiled =
       specPath.empty() ? std::nullopt
-                       : compileSpecForGpu(specPath, o.debugHangs, dtype, !o.noProtocolChecks);
+                       : compileSpecForGpu(specPath, o.debugHangs, dtype, !o.noProtocolChecks,
+                                                          layout);
   if (!compiled) {
     setExitCode(ExitSpecError);
     return;
@@ -88,8 +93,12 @@ void runRun(const RunOptions &o) {
 
   GemmArgs args;
   args.M = o.m, args.N = o.n, args.K = o.k;
-  args.lda = o.lda ? o.lda : o.k;
-  args.ldb = o.ldb ? o.ldb : o.k;
+  args.layoutA = ki.layoutA;
+  args.layoutB = ki.layoutB;
+  args.lda = o.lda;
+  args.ldb = o.ldb;
+  args.lda = storedShape(args, 'A').ld; // 0: packed
+  args.ldb = storedShape(args, 'B').ld;
   // D's rows must start 16-byte aligned (TMA): by default pad ldd to a
   // multiple of the kernel's ldAlignment, so any N runs (e.g. N = 257).
   args.ldd = o.ldd ? o.ldd : (o.n + ki.ldAlignment - 1) / ki.ldAlignment * ki.ldAlignment;
@@ -117,8 +126,9 @@ void runRun(const RunOptions &o) {
   };
   CUdeviceptr ref = 0;
   // K = 0 (D = 0): A and B are not read and stay null.
-  if ((args.K > 0 && (!allocOr((size_t)args.M * args.lda * es, args.A) ||
-                      !allocOr((size_t)args.N * args.ldb * es, args.B))) ||
+  const StoredShape sA = storedShape(args, 'A'), sB = storedShape(args, 'B');
+  if ((args.K > 0 && (!allocOr((size_t)sA.lines * sA.ld * es, args.A) ||
+                      !allocOr((size_t)sB.lines * sB.ld * es, args.B))) ||
       !allocOr((size_t)args.M * args.ldd * es, args.D) ||
       (o.verify && !allocOr((size_t)args.M * args.N * 4, ref)))
     return;
@@ -131,9 +141,9 @@ void runRun(const RunOptions &o) {
     return fail(ver.status());
 
   // Fresh random inputs, poisoned output.
-  if (Status s = ver->fillNormal2D(args.A, args.M, args.K, args.lda, t, seed * 2 + 1, *stream); !s)
+  if (Status s = ver->fillNormal2D(args.A, sA.lines, sA.length, sA.ld, t, seed * 2 + 1, *stream); !s)
     return fail(s);
-  if (Status s = ver->fillNormal2D(args.B, args.N, args.K, args.ldb, t, seed * 2 + 2, *stream); !s)
+  if (Status s = ver->fillNormal2D(args.B, sB.lines, sB.length, sB.ld, t, seed * 2 + 2, *stream); !s)
     return fail(s);
   if (Status s = rt->fill16Async(args.D, GemmVerifier::kPoison, (size_t)args.M * args.ldd, *stream); !s)
     return fail(s);
@@ -209,6 +219,10 @@ void runRun(const RunOptions &o) {
         {"driver_version", dev.driverVersion},
         {"M", args.M}, {"N", args.N}, {"K", args.K},
         {"lda", args.lda}, {"ldb", args.ldb}, {"ldd", args.ldd},
+        {"layout_a", toString(args.layoutA)}, {"layout_b", toString(args.layoutB)},
+        // How each operand reaches the kernel (TMA needs 16-byte aligned
+        // strides and pointers; the checks refuse what it cannot take).
+        {"path", "tma"},
         {"grid", (int64_t)prep->gridX},
         // D's last N % 8 columns are stored by a SIMT kernel (a TMA store
         // would write past column N-1): 0 when N is a multiple of 8.
@@ -240,8 +254,10 @@ void runRun(const RunOptions &o) {
                  << ki.usage.registers << " registers, spills "
                  << ki.usage.spillStoreBytes + ki.usage.spillLoadBytes << " B"
                  << (ki.fromCache ? " (cubin from cache)" : "") << "\n"
-                 << "problem M=" << args.M << " N=" << args.N << " K=" << args.K << " (lda "
-                 << args.lda << ", ldb " << args.ldb << ", ldd " << args.ldd << "), grid "
+                 << "problem M=" << args.M << " N=" << args.N << " K=" << args.K << " (A "
+                 << toString(args.layoutA) << "-major, lda " << args.lda << "; B "
+                 << toString(args.layoutB) << "-major, ldb " << args.ldb << "; ldd " << args.ldd
+                 << "), grid "
                  << prep->gridX << " CTAs, seed " << seed << "\n";
     if (prep->tailColumns)
       llvm::outs() << "        last " << prep->tailColumns
@@ -284,8 +300,14 @@ void cli::registerRunCommand(CLI::App &app) {
   cmd->add_option("--k", o->k, "Columns of A and B (multiple of 8; 0 gives D = 0)")
       ->capture_default_str();
   cmd->add_option("--dtype", o->dtype, "f16 or bf16: overrides the spec's a/b/d types");
-  cmd->add_option("--lda", o->lda, "Leading dimension of A in elements (default K)");
-  cmd->add_option("--ldb", o->ldb, "Leading dimension of B in elements (default K)");
+  cmd->add_option("--layout", o->layout,
+                  "Operand layouts A,B (each row or col): row,col (the default: A M×K "
+                  "row-major, B stored N×K), col,col, row,row or col,row; overrides the spec's "
+                  "layout");
+  cmd->add_option("--lda", o->lda,
+                  "Leading dimension of A in elements (default K, or M for a column-major A)");
+  cmd->add_option("--ldb", o->ldb,
+                  "Leading dimension of B in elements (default K, or N for a row-major B)");
   cmd->add_option("--ldd", o->ldd,
                   "Leading dimension of D in elements (default N rounded up to a multiple of 8)");
   cmd->add_flag("--verify", o->verify,

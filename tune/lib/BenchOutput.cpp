@@ -17,7 +17,8 @@ static llvm::json::Object spreadJson(const Spread &s) {
 llvm::json::Value tune::benchJson(const BenchRun &run) {
   llvm::json::Array rows;
   for (const BenchResult &r : run.results) {
-    llvm::json::Object row{{"M", r.M}, {"N", r.N}, {"K", r.K}, {"dtype", run.dtype}};
+    llvm::json::Object row{{"M", r.M}, {"N", r.N}, {"K", r.K}, {"dtype", run.dtype},
+                            {"layout", run.layout}};
     if (!r.error.empty()) {
       row["error"] = r.error;
     } else {

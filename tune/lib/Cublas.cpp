@@ -1,8 +1,10 @@
 //===- Cublas.cpp - cuBLAS, loaded at run time ----------------------------===//
 //
-// D[M,N] = A[M,K]·B[N,K]^T row-major is, in cuBLAS's column-major terms,
-// D^T (N×M, ld ldd) = op(B)·A with op = T on B (stored K×N col-major, ldb)
-// and N on A (stored K×M col-major, lda): cublasGemmEx(T, N, N, M, K, ...).
+// D[M,N] = A[M,K]·B[K,N] row-major is, in cuBLAS's column-major terms,
+// D^T (N×M, ld ldd) = op(B')·op(A') with B' and A' the buffers read
+// column-major: a B stored N×K (layout col) is K×N there, so op = T; a
+// row-major B (K×N) is N×K there, op = N. An A stored M×K row-major is K×M
+// there, op = N; a column-major A, op = T. Default: cublasGemmEx(T, N, N, M, K).
 //
 //===----------------------------------------------------------------------===//
 #include "gemmgen/tune/Cublas.h"
@@ -82,9 +84,11 @@ Status Cublas::gemm(const GemmArgs &a, DType t, CUstream s) const {
   if (int st = setStream(handle, s))
     return Status::error(ErrorCode::CudaError,
                          "cublasSetStream failed (" + std::to_string(st) + ")");
-  int st = gemmEx(handle, kCublasOpT, kCublasOpN, (int)a.N, (int)a.M, (int)a.K, &alpha,
-                  reinterpret_cast<const void *>(a.B), type, (int)(a.ldb ? a.ldb : a.K),
-                  reinterpret_cast<const void *>(a.A), type, (int)(a.lda ? a.lda : a.K), &beta,
+  const int opB = a.layoutB == Layout::Col ? kCublasOpT : kCublasOpN;
+  const int opA = a.layoutA == Layout::Row ? kCublasOpN : kCublasOpT;
+  int st = gemmEx(handle, opB, opA, (int)a.N, (int)a.M, (int)a.K, &alpha,
+                  reinterpret_cast<const void *>(a.B), type, (int)storedShape(a, 'B').ld,
+                  reinterpret_cast<const void *>(a.A), type, (int)storedShape(a, 'A').ld, &beta,
                   reinterpret_cast<void *>(a.D), type, (int)(a.ldd ? a.ldd : a.N),
                   kCublasCompute32F, kCublasGemmDefault);
   if (st)

@@ -19,7 +19,8 @@ using namespace gemmgen::tune;
 Expected<std::unique_ptr<Workload>> Workload::create(const Runtime &rt, const GemmVerifier &ver,
                                                      CUstream stream, long long M, long long N,
                                                      long long K, DType t, int outputs,
-                                                     std::uint64_t seed) {
+                                                     std::uint64_t seed, Layout layoutA,
+                                                     Layout layoutB) {
   std::unique_ptr<Workload> w(new Workload(rt, ver, stream, t));
   w->M = M, w->N = N, w->K = K;
   const double e = (double)sizeOf(t);
@@ -42,12 +43,17 @@ Expected<std::unique_ptr<Workload>> Workload::create(const Runtime &rt, const Ge
       Expected<CUdeviceptr> D = alloc(M * N, sizeOf(t));
       if (!D)
         return D.status();
-      outs.push_back(GemmArgs{*A, *B, *D, M, N, K, K, K, N});
+      GemmArgs a{*A, *B, *D, M, N, K, 0, 0, N};
+      a.layoutA = layoutA, a.layoutB = layoutB;
+      a.lda = storedShape(a, 'A').ld; // packed
+      a.ldb = storedShape(a, 'B').ld;
+      outs.push_back(a);
     }
+    const StoredShape sA = storedShape(outs[0], 'A'), sB = storedShape(outs[0], 'B');
     w->args_.push_back(std::move(outs));
-    if (Status s = ver.fillNormal2D(*A, M, K, K, t, seed * 1000 + 2 * i + 1, stream); !s)
+    if (Status s = ver.fillNormal2D(*A, sA.lines, sA.length, sA.ld, t, seed * 1000 + 2 * i + 1, stream); !s)
       return s;
-    if (Status s = ver.fillNormal2D(*B, N, K, K, t, seed * 1000 + 2 * i + 2, stream); !s)
+    if (Status s = ver.fillNormal2D(*B, sB.lines, sB.length, sB.ld, t, seed * 1000 + 2 * i + 2, stream); !s)
       return s;
   }
   Expected<CUdeviceptr> ref = alloc(M * N, 4);
@@ -87,7 +93,9 @@ Expected<GemmVerifier::Comparison> Workload::compareOutputs(int a, int b) {
 /// The kernel's pre-launch checks on the shape alone (placeholder pointers),
 /// before anything is allocated.
 static Status checkShape(const Kernel &k, long long M, long long N, long long K) {
-  return k.check(GemmArgs{256, 256, 256, M, N, K, K, K, N});
+  GemmArgs a{256, 256, 256, M, N, K, 0, 0, N};
+  a.layoutA = k.info().layoutA, a.layoutB = k.info().layoutB;
+  return k.check(a);
 }
 
 /// One prepared launch per input set.
@@ -110,7 +118,8 @@ Status tune::benchAgainstCublas(const Runtime &rt, const Kernel &kernel, const C
   if (Status s = checkShape(kernel, r.M, r.N, r.K); !s)
     return s;
   Expected<std::unique_ptr<Workload>> w =
-      Workload::create(rt, ver, stream, r.M, r.N, r.K, t, /*outputs=*/2, o.seed);
+      Workload::create(rt, ver, stream, r.M, r.N, r.K, t, /*outputs=*/2, o.seed,
+                       kernel.info().layoutA, kernel.info().layoutB);
   if (!w)
     return w.status();
   Workload &wl = **w;
@@ -176,7 +185,8 @@ Status tune::measureCandidate(const Runtime &rt, const Kernel &cand, const Kerne
   if (!ver)
     return ver.status();
   Expected<std::unique_ptr<Workload>> w =
-      Workload::create(rt, *ver, *stream, o.M, o.N, o.K, o.dtype, /*outputs=*/1, o.seed);
+      Workload::create(rt, *ver, *stream, o.M, o.N, o.K, o.dtype, /*outputs=*/1, o.seed,
+                       cand.info().layoutA, cand.info().layoutB);
   if (!w)
     return w.status();
   Workload &wl = **w;

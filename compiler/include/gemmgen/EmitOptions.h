@@ -2,6 +2,10 @@
 #ifndef GEMMGEN_EMITOPTIONS_H
 #define GEMMGEN_EMITOPTIONS_H
 
+#include "gemmgen/Spec.h"
+
+#include <optional>
+
 namespace gemmgen {
 
 struct EmitOptions {
@@ -11,6 +15,9 @@ struct EmitOptions {
   bool standalone = false;
   /// Bound every barrier wait and report role/barrier/slot/phase on timeout.
   bool debugHangs = false;
+  /// Replace the spec's operand layouts before it is checked (one spec
+  /// serves every layout: `gemmgen run --layout`, SpecOverrides).
+  std::optional<MatrixLayout> layoutA, layoutB;
 };
 
 } // namespace gemmgen

@@ -11,8 +11,9 @@
 //                                   const __grid_constant__ TensorMap tmD,
 //                                   int M, int N, int K);
 //
-// computing D[M,N] = A[M,K] · B[N,K]^T (A row-major, B row-major N×K, D
-// row-major; all K-major 16-bit operands, f32 accumulation).
+// computing D[M,N] = A[M,K] · B[K,N] (D row-major; A and B as `layoutA`,
+// `layoutB` say; 16-bit operands, f32 accumulation). The tensor maps of A
+// and B describe them as stored (see KernelPlan's OperandLoadPlan).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMMGEN_KERNELABI_H
@@ -48,6 +49,9 @@ struct KernelABI {
   /// Raster order and group of the schedule (scheduler.raster / .group).
   RasterOrder raster = RasterOrder::AlongM;
   unsigned group = 8;
+  /// Operand layouts (the spec's `layout`): A row-major (M×K, K-major) or
+  /// column-major; B column-major (stored N×K, K-major) or row-major (K×N).
+  MatrixLayout layoutA = MatrixLayout::Row, layoutB = MatrixLayout::Col;
   TmaBox boxA, boxB, boxD;       ///< tensor-map boxes the kernel expects
   /// K must be a multiple of this (TMA global strides are 16-byte multiples).
   unsigned kAlignment = 8;

@@ -57,6 +57,31 @@ struct BufferPlan {
   unsigned totalBytes() const { return bytesPerStage() * stages * instances; }
 };
 
+/// Which dimension of an operand tile is contiguous in shared memory: K (the
+/// operand is stored K-major in global memory) or M/N (stored M- or N-major;
+/// wgmma reads it transposed, 16-bit types only).
+enum class OperandMajor { K, MN };
+
+/// How one operand's stage tile is loaded and addressed (A: the tile's M
+/// rows; B: the N rows this CTA loads). Both majors use the 128-byte swizzle:
+/// a box row is 128 bytes (64 16-bit elements) and 8 rows form a 1024-byte
+/// swizzle atom.
+///   K-major   one box of tileK (inner) × rows; row r of the tile at r·128 B;
+///             a k16 step advances the descriptor by 32 B.
+///   MN-major  rows/64 boxes of 64 (inner, M or N) × tileK; box j holds MN
+///             elements [64j, 64j+64) with K row k at k·128 B; a k16 step
+///             advances by 16 rows (2048 B); boxes lie `boxBytes` apart (the
+///             descriptor's leading byte offset).
+/// In both, 64 MN rows (one m64 wgmma block) span 64·tileK·2 bytes.
+struct OperandLoadPlan {
+  OperandMajor major = OperandMajor::K;
+  unsigned rows = 0;                 ///< M or N extent of the stage tile (this CTA)
+  unsigned boxInner = 0, boxOuter = 0; ///< TMA box in elements, inner first
+  unsigned boxes = 1;                ///< TMA loads per stage
+  unsigned boxBytes = 0;             ///< bytes of one box in shared memory
+  unsigned kStepBytes = 0;           ///< descriptor advance per k16 step
+};
+
 /// The barriers of the protocols, by what they do (their names vary: the
 /// spec may call the full ring `full` or `tma2mma`).
 enum class ProtocolBarrier {
@@ -112,6 +137,7 @@ struct KernelPlan {
   unsigned tmemColumnsPerConsumer = 0, tmemColumns = 0;
 
   std::vector<BufferPlan> buffers;   ///< smemA, smemB, acc, smemD (if any)
+  OperandLoadPlan loadA, loadB;      ///< how smemA and smemB are filled and read
   std::vector<BarrierPlan> barriers; ///< in protocol order
   unsigned barrierOffset = 0;        ///< first mbarrier slot
   unsigned barrierBytes = 0;         ///< mbarrier slots, rounded up to 128
@@ -153,6 +179,7 @@ unsigned epilogueChunkColumns(const KernelSpec &spec);
 unsigned tmemColumnsPerConsumer(const KernelSpec &spec);
 
 const char *toString(MemSpace s);
+const char *toString(OperandMajor m);
 const char *toString(ProtocolBarrier b);
 
 } // namespace gemmgen

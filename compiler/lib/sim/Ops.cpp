@@ -401,14 +401,16 @@ void Machine::doLoadAcc(Actor &a, const Op &op) {
 void Machine::completeLoad(Event &e) {
   const Buffer &bd = k.buffers[e.buf];
   Region &r = ctas[e.dstCta].regions[e.buf][e.region];
-  const std::vector<float> &src = e.operand == Operand::A ? p.A : p.B;
-  unsigned srcRows = e.operand == Operand::A ? p.M : p.N;
+  // The tile in shared memory holds (row of M or N) × (k), whichever way
+  // the operand is stored; out-of-bounds elements are zero (TMA fill).
+  const bool isA = e.operand == Operand::A;
+  unsigned srcRows = isA ? p.M : p.N;
   for (unsigned i = 0; i < e.rows; ++i) {
     unsigned gr = e.gRow0 + i;
     float *dst = &r.data[size_t(e.row0 + i) * bd.cols];
     for (unsigned j = 0; j < bd.cols; ++j) {
       unsigned gc = e.gCol0 + j;
-      dst[j] = (gr < srcRows && gc < p.K) ? src[size_t(gr) * p.K + gc] : 0.0f;
+      dst[j] = (gr < srcRows && gc < p.K) ? (isA ? p.a(gr, gc) : p.b(gc, gr)) : 0.0f;
     }
     r.tags[e.row0 + i] = e.tag;
   }

@@ -178,7 +178,17 @@ struct Problem {
   /// Per cluster, the cluster tiles (units) it computes, in order: the walk
   /// of gemmgen/device/tile_schedule.cuh (SimulationResult::walks).
   std::vector<std::vector<ScheduledUnit>> walks;
+  /// A and B as stored in global memory (the kernel plan's operand majors):
+  /// A K-major M×K (a(m,k) at m·K + k) or M-major (at k·M + m); B K-major
+  /// N×K (b(k,n) at n·K + k) or N-major (at k·N + n). D and ref: M×N.
   std::vector<float> A, B, ref;
+  bool aMMajor = false, bNMajor = false;
+  float a(unsigned m, unsigned kk) const {
+    return aMMajor ? A[size_t(kk) * M + m] : A[size_t(m) * K + kk];
+  }
+  float b(unsigned kk, unsigned n) const {
+    return bNMajor ? B[size_t(kk) * N + n] : B[size_t(n) * K + kk];
+  }
   /// Per barrier: ops that arrive on it / load onto it, with their role.
   std::vector<std::vector<std::pair<unsigned, const Op *>>> arrivers, loaders;
   /// Bytes one phase of each barrier receives from all its TMA loads.

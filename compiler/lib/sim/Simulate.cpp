@@ -189,12 +189,14 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
     x = value();
   for (float &x : p.B)
     x = value();
+  p.aMMajor = kernel.plan.loadA.major == OperandMajor::MN;
+  p.bNMajor = kernel.plan.loadB.major == OperandMajor::MN;
   p.ref.assign(size_t(p.M) * p.N, 0.0f);
   for (unsigned i = 0; i < p.M; ++i)
     for (unsigned j = 0; j < p.N; ++j) {
       float s = 0;
       for (unsigned t = 0; t < p.K; ++t)
-        s += p.A[size_t(i) * p.K + t] * p.B[size_t(j) * p.K + t];
+        s += p.a(i, t) * p.b(t, j);
       p.ref[size_t(i) * p.N + j] = roundTo(kernel.dType, s);
     }
 

@@ -123,6 +123,17 @@ struct ResourceUsage {
 /// function name, returns that entry's report; else the first entry's.
 ResourceUsage parsePtxasReport(const std::string &log, const std::string &function = "");
 
+/// How a matrix is stored: row-major (a row's elements are contiguous) or
+/// column-major.
+enum class Layout { Row, Col };
+const char *toString(Layout l);
+
+/// Values that replace the spec's before it is checked (Runtime::compile*):
+/// one spec serves every operand layout (`gemmgen run --layout`).
+struct SpecOverrides {
+  std::optional<Layout> layoutA, layoutB;
+};
+
 struct CompileOptions {
   /// Adds -DGEMMGEN_DEBUG_HANGS: every barrier wait is bounded and reports
   /// role, barrier, slot and phase before trapping.
@@ -136,7 +147,10 @@ struct CompileOptions {
   bool refreshCache = false;
   /// Extra NVRTC options (e.g. "-DGG_BN=128", "-lineinfo").
   std::vector<std::string> extraOptions;
+  /// Spec values replaced before the checks (compileFile/compileString).
+  SpecOverrides spec;
 };
+
 
 struct CubinResult {
   std::vector<char> cubin;
@@ -217,13 +231,29 @@ struct DeviceInfo {
   std::string archName() const; ///< "sm_90"
 };
 
-/// Arguments of D[M,N] = A[M,K] · B[N,K]^T. Leading dimensions are in
-/// elements; 0 means packed (lda = ldb = K, ldd = N).
+/// Arguments of D[M,N] = A[M,K] · B[K,N] (D row-major). A is stored
+/// row-major (M×K, K contiguous: the default) or column-major (M contiguous);
+/// B column-major (stored N×K, K contiguous: the default) or row-major (K×N,
+/// N contiguous). A kernel is compiled for one pair of layouts (the spec's
+/// `layout`); the check refuses arguments that name another. Leading
+/// dimensions are in elements, the distance between consecutive rows (row-
+/// major) or columns (column-major); 0 means packed (see storedShape).
 struct GemmArgs {
   CUdeviceptr A = 0, B = 0, D = 0;
   long long M = 0, N = 0, K = 0;
   long long lda = 0, ldb = 0, ldd = 0;
+  Layout layoutA = Layout::Row, layoutB = Layout::Col;
 };
+
+/// One operand as it sits in memory: `lines` runs of `length` contiguous
+/// elements, `ld` elements apart (ld = length when the argument was 0).
+struct StoredShape {
+  long long lines = 0, length = 0, ld = 0;
+};
+/// The stored shape of operand 'A', 'B' or 'D' of `args` (A row-major: M
+/// lines of K; A column-major: K lines of M; B column-major: N lines of K;
+/// B row-major: K lines of N; D: M lines of N).
+StoredShape storedShape(const GemmArgs &args, char operand);
 
 enum class DType { F16, BF16 };
 const char *toString(DType t);
@@ -238,6 +268,8 @@ struct KernelInfo {
   unsigned tileM = 0, tileN = 0, tileK = 0;
   bool persistent = true;
   unsigned kAlignment = 8, ldAlignment = 8;
+  /// The operand layouts the kernel was compiled for (GemmArgs must match).
+  Layout layoutA = Layout::Row, layoutB = Layout::Col;
   ResourceUsage usage;
   bool fromCache = false;
   double compileSeconds = 0;
@@ -264,6 +296,7 @@ struct PreparedLaunch {
   CUfunction tailFunction = nullptr;
   CUdeviceptr A = 0, B = 0, D = 0;
   long long lda = 0, ldb = 0, ldd = 0;
+  Layout layoutA = Layout::Row, layoutB = Layout::Col;
   int tailM = 0, tailK = 0, tailN0 = 0;
 };
 
@@ -428,7 +461,8 @@ public:
   /// Fills a rows×cols matrix with leading dimension ld (elements).
   Status fillNormal2D(CUdeviceptr p, long long rows, long long cols, long long ld, DType t,
                       std::uint64_t seed, CUstream s) const;
-  /// ref[M,N] (f32, packed, ld = N) = A · B^T with f32 accumulation.
+  /// ref[M,N] (f32, packed, ld = N) = A · B with f32 accumulation, A and B in
+  /// the layouts `args` names.
   Status reference(const GemmArgs &args, DType t, CUdeviceptr refF32, CUstream s) const;
 
   struct Comparison {

@@ -279,6 +279,20 @@ __device__ __forceinline__ u64 make_smem_desc_kmajor_sw128(u32 addr) {
   return d;
 }
 
+// Shared-memory matrix descriptor for an M- or N-major operand in the 128-byte-swizzle canonical
+// layout ((8 elements, 8, atoms), (8 K rows, K groups)) : ((1, 8, LBO), (128 B, SBO)): a TMA box
+// of 64 MN elements (one 128-byte row) by BK K rows, row k at k x 128 B; boxes for the next 64
+// MN elements `atom_bytes` apart (leading byte offset); 8-row groups 1024 B apart (stride byte
+// offset). Advance along K by adding 16 rows x 128 B = 2048 bytes per k16 step to `addr`.
+__device__ __forceinline__ u64 make_smem_desc_mnmajor_sw128(u32 addr, u32 atom_bytes) {
+  u64 d = 0;
+  d |= (u64)((addr & 0x3FFFFu) >> 4);
+  d |= (u64)((atom_bytes & 0x3FFFFu) >> 4) << 16;
+  d |= (u64)(1024u >> 4) << 32;
+  d |= (u64)1u << 62;
+  return d;
+}
+
 // Order register/smem accesses before the following wgmma (wgmma.fence).
 __device__ __forceinline__ void wgmma_fence() {
   asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
@@ -301,18 +315,21 @@ __device__ __forceinline__ void fence_operand(float& r) {
   asm volatile("" : "+f"(r) :: "memory");
 }
 
-// wgmma m64nNk16 with f32 accumulators in registers, A and B from shared memory (descriptors),
-// both K-major: D (+)= A * B; scale_d = 0 overwrites D (the first k16 step of a tile). One
-// wrapper per N and element type; the f16 and bf16 forms share the accumulator operand lists.
-#define GEMMGEN_SM90_WGMMA(N, TY, REGS, ACC, IA, IB, IS)                                          \
+// wgmma m64nNk16 with f32 accumulators in registers, A and B from shared memory (descriptors):
+// D (+)= A * B; scale_d = 0 overwrites D (the first k16 step of a tile). TA / TB are the
+// instruction's imm-trans-a / imm-trans-b: 0 reads the operand K-major, 1 M-major (A) or
+// N-major (B), which 16-bit types allow. One wrapper per N and element type; the f16 and bf16
+// forms share the accumulator operand lists. IA, IB, IS, ITA, ITB number the input operands.
+#define GEMMGEN_SM90_WGMMA(N, TY, REGS, ACC, IA, IB, IS, ITA, ITB)                                \
+  template <int TA, int TB>                                                                      \
   __device__ __forceinline__ void wgmma_m64n##N##k16_f32_##TY(float (&d)[N / 2], u64 desc_a,     \
                                                              u64 desc_b, int scale_d) {          \
     asm volatile("{\n.reg .pred p;\n"                                                            \
                  "setp.ne.b32 p, %" #IS ", 0;\n"                                                  \
                  "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32." #TY "." #TY " " REGS ", "      \
-                 "%" #IA ", %" #IB ", p, 1, 1, 0, 0;\n}\n"                                         \
+                 "%" #IA ", %" #IB ", p, 1, 1, %" #ITA ", %" #ITB ";\n}\n"                        \
                  : ACC                                                                           \
-                 : "l"(desc_a), "l"(desc_b), "r"(scale_d));                                      \
+                 : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TA), "n"(TB));                    \
   }
 
 // Accumulator registers of one m64n64 fragment (32 per thread).
@@ -326,8 +343,8 @@ __device__ __forceinline__ void fence_operand(float& r) {
   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-GEMMGEN_SM90_WGMMA(64, f16, GEMMGEN_SM90_REGS_32, GEMMGEN_SM90_ACC_32, 32, 33, 34)
-GEMMGEN_SM90_WGMMA(64, bf16, GEMMGEN_SM90_REGS_32, GEMMGEN_SM90_ACC_32, 32, 33, 34)
+GEMMGEN_SM90_WGMMA(64, f16, GEMMGEN_SM90_REGS_32, GEMMGEN_SM90_ACC_32, 32, 33, 34, 35, 36)
+GEMMGEN_SM90_WGMMA(64, bf16, GEMMGEN_SM90_REGS_32, GEMMGEN_SM90_ACC_32, 32, 33, 34, 35, 36)
 #undef GEMMGEN_SM90_REGS_32
 #undef GEMMGEN_SM90_ACC_32
 
@@ -348,8 +365,8 @@ GEMMGEN_SM90_WGMMA(64, bf16, GEMMGEN_SM90_REGS_32, GEMMGEN_SM90_ACC_32, 32, 33, 
   "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-GEMMGEN_SM90_WGMMA(128, f16, GEMMGEN_SM90_REGS_64, GEMMGEN_SM90_ACC_64, 64, 65, 66)
-GEMMGEN_SM90_WGMMA(128, bf16, GEMMGEN_SM90_REGS_64, GEMMGEN_SM90_ACC_64, 64, 65, 66)
+GEMMGEN_SM90_WGMMA(128, f16, GEMMGEN_SM90_REGS_64, GEMMGEN_SM90_ACC_64, 64, 65, 66, 67, 68)
+GEMMGEN_SM90_WGMMA(128, bf16, GEMMGEN_SM90_REGS_64, GEMMGEN_SM90_ACC_64, 64, 65, 66, 67, 68)
 #undef GEMMGEN_SM90_REGS_64
 #undef GEMMGEN_SM90_ACC_64
 
@@ -376,8 +393,8 @@ GEMMGEN_SM90_WGMMA(128, bf16, GEMMGEN_SM90_REGS_64, GEMMGEN_SM90_ACC_64, 64, 65,
   "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), \
   "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), \
   "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])
-GEMMGEN_SM90_WGMMA(192, f16, GEMMGEN_SM90_REGS_96, GEMMGEN_SM90_ACC_96, 96, 97, 98)
-GEMMGEN_SM90_WGMMA(192, bf16, GEMMGEN_SM90_REGS_96, GEMMGEN_SM90_ACC_96, 96, 97, 98)
+GEMMGEN_SM90_WGMMA(192, f16, GEMMGEN_SM90_REGS_96, GEMMGEN_SM90_ACC_96, 96, 97, 98, 99, 100)
+GEMMGEN_SM90_WGMMA(192, bf16, GEMMGEN_SM90_REGS_96, GEMMGEN_SM90_ACC_96, 96, 97, 98, 99, 100)
 #undef GEMMGEN_SM90_REGS_96
 #undef GEMMGEN_SM90_ACC_96
 
@@ -410,8 +427,8 @@ GEMMGEN_SM90_WGMMA(192, bf16, GEMMGEN_SM90_REGS_96, GEMMGEN_SM90_ACC_96, 96, 97,
   "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), \
   "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), \
   "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-GEMMGEN_SM90_WGMMA(256, f16, GEMMGEN_SM90_REGS_128, GEMMGEN_SM90_ACC_128, 128, 129, 130)
-GEMMGEN_SM90_WGMMA(256, bf16, GEMMGEN_SM90_REGS_128, GEMMGEN_SM90_ACC_128, 128, 129, 130)
+GEMMGEN_SM90_WGMMA(256, f16, GEMMGEN_SM90_REGS_128, GEMMGEN_SM90_ACC_128, 128, 129, 130, 131, 132)
+GEMMGEN_SM90_WGMMA(256, bf16, GEMMGEN_SM90_REGS_128, GEMMGEN_SM90_ACC_128, 128, 129, 130, 131, 132)
 #undef GEMMGEN_SM90_REGS_128
 #undef GEMMGEN_SM90_ACC_128
 
@@ -420,20 +437,21 @@ GEMMGEN_SM90_WGMMA(256, bf16, GEMMGEN_SM90_REGS_128, GEMMGEN_SM90_ACC_128, 128, 
 // Element kinds for the wgmma dispatcher.
 enum ElemKind : int { ELEM_F16 = 0, ELEM_BF16 = 1 };
 
-// wgmma m64nNk16 dispatcher over N and element kind (f32 accumulate, both operands K-major).
-template <int N, int E>
+// wgmma m64nNk16 dispatcher over N and element kind (f32 accumulate); TA / TB: 1 reads A
+// M-major / B N-major (see the wrappers above).
+template <int N, int E, int TA = 0, int TB = 0>
 struct Wgmma;
 #define GEMMGEN_SM90_WGMMA_SPEC(N_)                                                              \
-  template <>                                                                                    \
-  struct Wgmma<N_, ELEM_F16> {                                                                   \
+  template <int TA, int TB>                                                                      \
+  struct Wgmma<N_, ELEM_F16, TA, TB> {                                                           \
     static __device__ __forceinline__ void mma(float (&d)[N_ / 2], u64 a, u64 b, int scale_d) {  \
-      wgmma_m64n##N_##k16_f32_f16(d, a, b, scale_d);                                             \
+      wgmma_m64n##N_##k16_f32_f16<TA, TB>(d, a, b, scale_d);                                     \
     }                                                                                            \
   };                                                                                             \
-  template <>                                                                                    \
-  struct Wgmma<N_, ELEM_BF16> {                                                                  \
+  template <int TA, int TB>                                                                      \
+  struct Wgmma<N_, ELEM_BF16, TA, TB> {                                                          \
     static __device__ __forceinline__ void mma(float (&d)[N_ / 2], u64 a, u64 b, int scale_d) {  \
-      wgmma_m64n##N_##k16_f32_bf16(d, a, b, scale_d);                                            \
+      wgmma_m64n##N_##k16_f32_bf16<TA, TB>(d, a, b, scale_d);                                    \
     }                                                                                            \
   };
 GEMMGEN_SM90_WGMMA_SPEC(64)

@@ -23,6 +23,7 @@ namespace gemmgen::tune {
 /// One `gemmgen bench` run: what was timed, where, and the results.
 struct BenchRun {
   std::string spec, kernel, target, dtype;
+  std::string layout = "row,col"; ///< A,B as `--layout` spells it
   std::string commit, date, nvrtc, cublasPath;
   int cublasVersion = 0;
   DeviceInfo device;

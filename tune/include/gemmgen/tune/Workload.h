@@ -32,7 +32,9 @@ public:
   static Expected<std::unique_ptr<Workload>> create(const Runtime &rt, const GemmVerifier &ver,
                                                     CUstream stream, long long M, long long N,
                                                     long long K, DType t, int outputs,
-                                                    std::uint64_t seed);
+                                                    std::uint64_t seed,
+                                                    Layout layoutA = Layout::Row,
+                                                    Layout layoutB = Layout::Col);
   ~Workload();
   Workload(const Workload &) = delete;
   Workload &operator=(const Workload &) = delete;

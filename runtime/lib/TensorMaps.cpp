@@ -8,7 +8,26 @@
 //===----------------------------------------------------------------------===//
 #include "Internal.h"
 
+#include <cstdlib>
+#include <string>
+
 using namespace gemmgen;
+
+/// L2 sector promotion of the operand loads. 256 B unless the environment
+/// names another (GEMMGEN_TMA_L2_PROMOTION = none, 64, 128 or 256): a
+/// measurement knob for rows that do not start on a 128-byte line (K
+/// residues, docs/PERF.md), not an API.
+static CUtensorMapL2promotion l2Promotion() {
+  const char *v = getenv("GEMMGEN_TMA_L2_PROMOTION");
+  std::string s = v ? v : "";
+  if (s == "none")
+    return CU_TENSOR_MAP_L2_PROMOTION_NONE;
+  if (s == "64")
+    return CU_TENSOR_MAP_L2_PROMOTION_L2_64B;
+  if (s == "128")
+    return CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
+  return CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+}
 
 Status gemmgen::encodeTensorMap2D(const DriverApi &drv, void *out, CUdeviceptr base, DType t,
                                   long long rows, long long cols, long long ld,
@@ -43,7 +62,7 @@ Status gemmgen::encodeTensorMap2D(const DriverApi &drv, void *out, CUdeviceptr b
       static_cast<CUtensorMap *>(out),
       t == DType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
       reinterpret_cast<void *>(base), dims, strides, boxDim, elemStrides,
-      CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+      CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, l2Promotion(),
       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     return Status::error(ErrorCode::InvalidArgument,

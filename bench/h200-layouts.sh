@@ -32,3 +32,5 @@ for pr in 256 128 64 none; do
 done | tee "$L/promotion.txt"
 echo "== gpu tests rc=$GT: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$L/gpu_tests.log" | tr '\n' ' ')"
 grep -E '^\[  FAILED  \] [A-Z]' "$L/gpu_tests.log" | head -12
+# Few files come back from the device: one archive of the logs.
+tar czf "${OUT:-/tmp}/layouts-logs.tgz" -C "$L" . && rm -rf "$L"

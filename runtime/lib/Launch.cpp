@@ -128,6 +128,8 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
   for (const Operand &o : ops) {
     const char *name = o.name;
     const long long ld = o.shape.ld, length = o.shape.length;
+    if (a.K == 0 && name[0] != 'D')
+      continue; // K = 0: A and B are not read (D = 0), as in cuBLAS; null is fine
     std::string who = std::string("operand ") + name + ": ";
     if (ld < length)
       return invalid(who + "leading dimension " + std::to_string(ld) +
@@ -141,8 +143,6 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
                      std::to_string((ld + abi.ldAlignment - 1) / abi.ldAlignment *
                                     abi.ldAlignment) +
                      ")");
-    if (a.K == 0 && name[0] != 'D')
-      continue; // K = 0: A and B are not read (D = 0), as in cuBLAS; null is fine
     if (o.ptr == 0)
       return invalid(who + "null device pointer");
     if (o.ptr % 16 != 0)

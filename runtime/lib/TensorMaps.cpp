@@ -13,11 +13,14 @@
 
 using namespace gemmgen;
 
-/// L2 sector promotion of the operand loads. 256 B unless the environment
-/// names another (GEMMGEN_TMA_L2_PROMOTION = none, 64, 128 or 256): a
-/// measurement knob for rows that do not start on a 128-byte line (K
-/// residues, docs/PERF.md), not an API.
-static CUtensorMapL2promotion l2Promotion() {
+/// L2 sector promotion of a map whose rows are `strideBytes` apart. Rows on
+/// 128-byte lines take 256 B; rows that are not (a packed K = 4104: 16 B
+/// past a line) take 128 B: on the H200 4096x4096x4104 ran at 497 TFLOP/s
+/// with 256 B and 576 with 128 B, while 4096^3 ran the same with both
+/// (bench/results/2026-12-01_layouts_h200, docs/PERF.md).
+/// GEMMGEN_TMA_L2_PROMOTION = none, 64, 128 or 256 overrides it (a
+/// measurement knob, not an API).
+static CUtensorMapL2promotion l2Promotion(unsigned long long strideBytes) {
   const char *v = getenv("GEMMGEN_TMA_L2_PROMOTION");
   std::string s = v ? v : "";
   if (s == "none")
@@ -26,7 +29,10 @@ static CUtensorMapL2promotion l2Promotion() {
     return CU_TENSOR_MAP_L2_PROMOTION_L2_64B;
   if (s == "128")
     return CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
-  return CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+  if (s == "256")
+    return CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+  return strideBytes % 128 == 0 ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B
+                                : CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
 }
 
 Status gemmgen::encodeTensorMap2D(const DriverApi &drv, void *out, CUdeviceptr base, DType t,
@@ -62,7 +68,7 @@ Status gemmgen::encodeTensorMap2D(const DriverApi &drv, void *out, CUdeviceptr b
       static_cast<CUtensorMap *>(out),
       t == DType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
       reinterpret_cast<void *>(base), dims, strides, boxDim, elemStrides,
-      CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, l2Promotion(),
+      CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, l2Promotion(strides[0]),
       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     return Status::error(ErrorCode::InvalidArgument,

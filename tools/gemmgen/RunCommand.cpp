@@ -95,10 +95,13 @@ void runRun(const RunOptions &o) {
   args.M = o.m, args.N = o.n, args.K = o.k;
   args.layoutA = ki.layoutA;
   args.layoutB = ki.layoutB;
-  args.lda = o.lda;
-  args.ldb = o.ldb;
-  args.lda = storedShape(args, 'A').ld; // 0: packed
-  args.ldb = storedShape(args, 'B').ld;
+  // A's and B's lines, like D's rows, are padded to 16 bytes by default, so
+  // any M (column-major A) or N (row-major B) runs.
+  auto padded = [&](long long length) {
+    return (length + ki.ldAlignment - 1) / ki.ldAlignment * ki.ldAlignment;
+  };
+  args.lda = o.lda ? o.lda : padded(storedShape(args, 'A').length);
+  args.ldb = o.ldb ? o.ldb : padded(storedShape(args, 'B').length);
   // D's rows must start 16-byte aligned (TMA): by default pad ldd to a
   // multiple of the kernel's ldAlignment, so any N runs (e.g. N = 257).
   args.ldd = o.ldd ? o.ldd : (o.n + ki.ldAlignment - 1) / ki.ldAlignment * ki.ldAlignment;
@@ -305,9 +308,11 @@ void cli::registerRunCommand(CLI::App &app) {
                   "row-major, B stored N×K), col,col, row,row or col,row; overrides the spec's "
                   "layout");
   cmd->add_option("--lda", o->lda,
-                  "Leading dimension of A in elements (default K, or M for a column-major A)");
+                  "Leading dimension of A in elements (default K, or M for a column-major A, "
+                  "rounded up to a multiple of 8)");
   cmd->add_option("--ldb", o->ldb,
-                  "Leading dimension of B in elements (default K, or N for a row-major B)");
+                  "Leading dimension of B in elements (default K, or N for a row-major B, "
+                  "rounded up to a multiple of 8)");
   cmd->add_option("--ldd", o->ldd,
                   "Leading dimension of D in elements (default N rounded up to a multiple of 8)");
   cmd->add_flag("--verify", o->verify,

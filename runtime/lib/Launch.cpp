@@ -76,12 +76,30 @@ StoredShape gemmgen::storedShape(const GemmArgs &a, char operand) {
     ld = a.ldb;
     break;
   default:
-    s = StoredShape{a.M, a.N, 0};
+    s = a.layoutD == Layout::Row ? StoredShape{a.M, a.N, 0} : StoredShape{a.N, a.M, 0};
     ld = a.ldd;
     break;
   }
   s.ld = ld ? ld : s.length;
   return s;
+}
+
+static Layout opposite(Layout l) { return l == Layout::Row ? Layout::Col : Layout::Row; }
+
+GemmArgs gemmgen::rowMajorProblem(const GemmArgs &a) {
+  if (a.layoutD == Layout::Row)
+    return a;
+  // D^T = B^T · A^T: the new A is B^T (N×K), stored as B is, so its layout
+  // is the opposite of B's (B stored N×K row-major is B^T row-major); the
+  // new B is A^T (K×M), likewise.
+  GemmArgs t = a;
+  t.A = a.B, t.B = a.A;
+  t.M = a.N, t.N = a.M;
+  t.lda = a.ldb, t.ldb = a.lda;
+  t.layoutA = opposite(a.layoutB);
+  t.layoutB = opposite(a.layoutA);
+  t.layoutD = Layout::Row;
+  return t;
 }
 
 Status Kernel::check(const GemmArgs &a) const {
@@ -110,13 +128,18 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
                    std::to_string(abi.kAlignment) + ")");
   const Layout kernelA = abi.layoutA == MatrixLayout::Row ? Layout::Row : Layout::Col;
   const Layout kernelB = abi.layoutB == MatrixLayout::Row ? Layout::Row : Layout::Col;
-  if (a.layoutA != kernelA || a.layoutB != kernelB)
-    return invalid(std::string("the arguments store A ") + toString(a.layoutA) + "-major and B " +
-                   toString(a.layoutB) + "-major, but kernel '" + abi.kernelName +
-                   "' was compiled for A " + toString(kernelA) + "-major and B " +
-                   toString(kernelB) + "-major; compile the spec with layout: { a: " +
-                   toString(a.layoutA) + ", b: " + toString(a.layoutB) +
-                   " } (SpecOverrides, `--layout`)");
+  const GemmArgs rm = rowMajorProblem(a);
+  if (rm.layoutA != kernelA || rm.layoutB != kernelB) {
+    std::string stored = std::string("the arguments store A ") + toString(a.layoutA) +
+                         "-major and B " + toString(a.layoutB) + "-major";
+    if (a.layoutD == Layout::Col)
+      stored += " with D col-major (computed as D^T = B^T·A^T: A " +
+                std::string(toString(rm.layoutA)) + "-major, B " + toString(rm.layoutB) + "-major)";
+    return invalid(stored + ", but kernel '" + abi.kernelName + "' was compiled for A " +
+                   toString(kernelA) + "-major and B " + toString(kernelB) +
+                   "-major; compile the spec with layout: { a: " + toString(rm.layoutA) +
+                   ", b: " + toString(rm.layoutB) + " } (SpecOverrides, `--layout`)");
+  }
   struct Operand {
     const char *name;
     CUdeviceptr ptr;
@@ -124,7 +147,7 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
     const char *lengthName, *ldName;
   } ops[3] = {{"A", a.A, storedShape(a, 'A'), a.layoutA == Layout::Row ? "K" : "M", "lda"},
               {"B", a.B, storedShape(a, 'B'), a.layoutB == Layout::Col ? "K" : "N", "ldb"},
-              {"D", a.D, storedShape(a, 'D'), "N", "ldd"}};
+              {"D", a.D, storedShape(a, 'D'), a.layoutD == Layout::Row ? "N" : "M", "ldd"}};
   for (const Operand &o : ops) {
     const char *name = o.name;
     const long long ld = o.shape.ld, length = o.shape.length;
@@ -163,13 +186,14 @@ Status gemmgen::checkSharedMemoryFits(const KernelABI &abi, const DeviceInfo &de
                            " (opt-in); use fewer pipeline stages or a smaller tile");
 }
 
-Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &a) const {
-  if (Status s = check(a); !s)
+Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
+  if (Status s = check(args); !s)
     return s;
   const KernelABI &abi = impl_->abi;
   const DriverApi &drv = *impl_->rt->drv;
   GG_CONTEXT_SCOPE(*impl_->rt); // cuTensorMapEncodeTiled needs a current context
   DType t = impl_->info.dtype;
+  const GemmArgs a = rowMajorProblem(args); // what the kernel computes (D row-major)
   PreparedLaunch p;
   std::memset(p.tmA, 0, sizeof p.tmA);
   std::memset(p.tmB, 0, sizeof p.tmB);

@@ -92,8 +92,8 @@ gg_reference_gemm(const u16 *A, const u16 *B, float *C, int M, int N, int K, lon
 }
 
 // out[0] += Σ(D−ref)², out[1] += Σref², out[2] = max |D−ref| (as ordered bits), cnt += #non-finite D
-extern "C" __global__ void gg_compare(const u16 *D, long long ldd, const void *ref, int refIs16,
-                                      int M, int N, int bf16, double *out,
+extern "C" __global__ void gg_compare(const u16 *D, long long ldd, int dColMajor, const void *ref,
+                                      int refIs16, int M, int N, int bf16, double *out,
                                       unsigned long long *nonFinite) {
   double err2 = 0, ref2 = 0, maxAbs = 0;
   unsigned long long bad = 0;
@@ -101,7 +101,7 @@ extern "C" __global__ void gg_compare(const u16 *D, long long ldd, const void *r
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
        i += (long long)gridDim.x * blockDim.x) {
     const long long r = i / N, c = i - r * N;
-    const float d = f16_to_f32(D[r * ldd + c], bf16);
+    const float d = f16_to_f32(D[dColMajor ? c * ldd + r : r * ldd + c], bf16);
     const float x = refIs16 ? f16_to_f32(((const u16 *)ref)[i], bf16) : ((const float *)ref)[i];
     if (!isfinite(d)) { ++bad; continue; }
     const double e = (double)d - (double)x;
@@ -192,9 +192,10 @@ Expected<GemmVerifier::Comparison> GemmVerifier::compare(const GemmArgs &a, DTyp
   if (r != CUDA_SUCCESS)
     return drv.fail(r, "cuMemsetD32Async");
   CUdeviceptr D = a.D, out = impl_->scratch, cnt = impl_->scratch + 24;
-  long long ldd = a.ldd ? a.ldd : a.N;
+  long long ldd = storedShape(a, 'D').ld;
   int M = (int)a.M, N = (int)a.N, bf16 = t == DType::BF16, is16 = refIs16Bit;
-  void *params[] = {&D, &ldd, &ref, &is16, &M, &N, &bf16, &out, &cnt};
+  int dColMajor = a.layoutD == Layout::Col;
+  void *params[] = {&D, &ldd, &dColMajor, &ref, &is16, &M, &N, &bf16, &out, &cnt};
   long long total = a.M * a.N;
   unsigned blocks = (unsigned)std::max<long long>(1, std::min<long long>((total + 255) / 256, 2048));
   if (Status st = impl_->rt.launchRaw(impl_->cmp, blocks, 1, 256, 0, s, params); !st)

@@ -301,3 +301,38 @@ TEST(FakeDriver, OperandLayoutsReachTheTensorMapsAndTheTail) {
       "launch gg_tail_columns grid=17 M=129 K=72 a=1,136 b=1,264 ldd=264 n0=256 cols=1"};
   EXPECT_EQ(fake.lines(), want) << fake.log();
 }
+
+TEST(FakeDriver, AColumnMajorDIsTheTransposedProblem) {
+  // D col-major (N lines of M) = D^T row-major = B^T·A^T: the kernel for
+  // A row, B col (05) computes it with A and B swapped, M and N swapped.
+  REQUIRE_FAKE();
+  GemmArgs a = args(129, 257, 72, 136); // ldd >= M = 129, a multiple of 8
+  a.layoutD = Layout::Col;
+  GemmArgs t = rowMajorProblem(a);
+  EXPECT_EQ(t.A, a.B);
+  EXPECT_EQ(t.B, a.A);
+  EXPECT_EQ(t.M, 257);
+  EXPECT_EQ(t.N, 129);
+  EXPECT_EQ(t.layoutA, Layout::Row); // B stored N×K is B^T row-major
+  EXPECT_EQ(t.layoutB, Layout::Col); // A stored M×K is A^T (K×M) column-major
+  EXPECT_EQ(storedShape(a, 'D').lines, 257);
+  EXPECT_EQ(storedShape(a, 'D').length, 129);
+  fake.clear();
+  Expected<PreparedLaunch> p = fake.kernel->prepare(a);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ(p->tailColumns, 1u); // the transposed problem's N = 129
+  ASSERT_TRUE(fake.kernel->launch(*p, nullptr).ok());
+  std::vector<std::string> want = {
+      "encode rows=257 cols=72 stride=144", "encode rows=129 cols=72 stride=144",
+      "encode rows=257 cols=128 stride=272",
+      "launchEx gemm_sm90_fast_f16 grid=3 M=257 N=128 K=72",
+      "launch gg_tail_columns grid=33 M=257 K=72 a=72,1 b=72,1 ldd=136 n0=128 cols=1"};
+  EXPECT_EQ(fake.lines(), want) << fake.log();
+  // Row-major A and B with a column-major D need the kernel for A col, B col.
+  a.layoutB = Layout::Row;
+  EXPECT_EQ(fake.kernel->check(a).message(),
+            "the arguments store A row-major and B row-major with D col-major (computed as D^T "
+            "= B^T·A^T: A col-major, B col-major), but kernel 'gemm_sm90_fast_f16' was compiled "
+            "for A row-major and B col-major; compile the spec with layout: { a: col, b: col } "
+            "(SpecOverrides, `--layout`)");
+}

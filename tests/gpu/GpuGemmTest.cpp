@@ -375,3 +375,93 @@ TEST(WatchdogDeathTest, ReportsAHungKernelAndExits) {
 }
 
 } // namespace
+
+/// D column-major: computed as D^T = B^T·A^T by a kernel compiled for that
+/// problem's layouts (rowMajorProblem). Each case names the spec whose
+/// layouts serve the user's A and B: fresh inputs, D (with padding) poisoned,
+/// every element compared with the reference through the column-major index.
+struct ColumnMajorDCase {
+  const char *spec;
+  Layout a, b; ///< as the user stores A and B
+};
+class ColumnMajorD : public ::testing::TestWithParam<std::tuple<ColumnMajorDCase, Shape>> {};
+
+TEST_P(ColumnMajorD, MatchesReference) {
+  REQUIRE_GPU();
+  Gpu &gpu = Gpu::get();
+  const auto &[c, shape] = GetParam();
+  const Expected<Kernel> &k = gpu.kernel(c.spec);
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  const Runtime &rt = *gpu.rt;
+  const DType t = k->info().dtype;
+  GemmArgs a;
+  a.M = shape.M, a.N = shape.N, a.K = shape.K;
+  a.layoutA = c.a, a.layoutB = c.b, a.layoutD = Layout::Col;
+  a.lda = roundUp(storedShape(a, 'A').length, 8);
+  a.ldb = roundUp(storedShape(a, 'B').length, 8);
+  a.ldd = roundUp(storedShape(a, 'D').length, 8);
+  const StoredShape sA = storedShape(a, 'A'), sB = storedShape(a, 'B'), sD = storedShape(a, 'D');
+  EXPECT_EQ(sD.lines, a.N);
+  std::vector<CUdeviceptr> bufs;
+  auto alloc = [&](size_t bytes) {
+    Expected<CUdeviceptr> p = rt.alloc(bytes);
+    EXPECT_TRUE(p.ok()) << p.status().message();
+    bufs.push_back(p.ok() ? *p : 0);
+    return bufs.back();
+  };
+  a.A = alloc(sA.lines * sA.ld * 2);
+  a.B = alloc(sB.lines * sB.ld * 2);
+  a.D = alloc(sD.lines * sD.ld * 2);
+  CUdeviceptr ref = alloc(a.M * a.N * 4);
+  struct Free {
+    const Runtime &rt;
+    std::vector<CUdeviceptr> &b;
+    ~Free() {
+      for (CUdeviceptr p : b)
+        (void)rt.free(p);
+    }
+  } freeAll{rt, bufs};
+  ASSERT_FALSE(HasFailure());
+  const uint64_t seed = std::random_device{}();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  ASSERT_TRUE(gpu.ver->fillNormal2D(a.A, sA.lines, sA.length, sA.ld, t, seed * 2 + 1, gpu.stream).ok());
+  ASSERT_TRUE(gpu.ver->fillNormal2D(a.B, sB.lines, sB.length, sB.ld, t, seed * 2 + 2, gpu.stream).ok());
+  ASSERT_TRUE(rt.fill16Async(a.D, GemmVerifier::kPoison, sD.lines * sD.ld, gpu.stream).ok());
+  Status s = k->launch(a, gpu.stream);
+  ASSERT_TRUE(s.ok()) << s.message();
+  s = rt.wait(gpu.stream, watchdogSeconds(a.M, a.N, a.K));
+  if (s.code() == ErrorCode::Timeout)
+    std::_Exit(4);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_TRUE(gpu.ver->reference(a, t, ref, gpu.stream).ok());
+  Expected<GemmVerifier::Comparison> cmp = gpu.ver->compare(a, t, ref, false, gpu.stream);
+  ASSERT_TRUE(cmp.ok()) << cmp.status().message();
+  EXPECT_EQ(cmp->nonFinite, 0) << "elements left unwritten (poison) or NaN";
+  EXPECT_LE(cmp->relFrobenius, GemmVerifier::kTolerance);
+  // The padding of every column (rows M..ldd-1) keeps its poison.
+  std::vector<uint16_t> host(size_t(sD.lines * sD.ld));
+  ASSERT_TRUE(rt.copyToHost(host.data(), a.D, host.size() * 2).ok());
+  long long touched = 0;
+  for (long long n = 0; n < sD.lines; ++n)
+    for (long long m = sD.length; m < sD.ld; ++m)
+      touched += host[size_t(n * sD.ld + m)] != GemmVerifier::kPoison;
+  EXPECT_EQ(touched, 0) << "padding elements written";
+}
+
+const ColumnMajorDCase kColumnMajorD[] = {
+    {"05_fast_f16.yaml", Layout::Row, Layout::Col},        // D^T: A row, B col again
+    {"07_fast_f16_a_col.yaml", Layout::Row, Layout::Row},  // D^T: A col, B col
+    {"08_fast_f16_b_row.yaml", Layout::Col, Layout::Col},  // D^T: A row, B row
+    {"09_fast_bf16_a_col_b_row.yaml", Layout::Col, Layout::Row},
+};
+const Shape kColumnMajorDShapes[] = {{129, 257, 72}, {1000, 1001, 520}, {4096, 4096, 4096}};
+
+INSTANTIATE_TEST_SUITE_P(
+    Sm90, ColumnMajorD,
+    ::testing::Combine(::testing::ValuesIn(kColumnMajorD), ::testing::ValuesIn(kColumnMajorDShapes)),
+    [](const ::testing::TestParamInfo<ColumnMajorD::ParamType> &info) {
+      std::string n = std::get<0>(info.param).spec;
+      n = n.substr(0, n.find('.'));
+      const Shape &s = std::get<1>(info.param);
+      return n + "_" + std::to_string(s.M) + "x" + std::to_string(s.N) + "x" + std::to_string(s.K);
+    });

@@ -124,6 +124,12 @@ void runBench(BenchOptions o) {
   LayoutOption layout;
   if (!parseLayoutOption(o.layout, layout))
     return;
+  if (layout.d == Layout::Col) {
+    llvm::errs() << "gemmgen: error: bench measures a row-major D (cuBLAS computes the same "
+                    "problem); time a column-major D with `gemmgen run --layout A,B,col`\n";
+    setExitCode(ExitFailure);
+    return;
+  }
   std::vector<std::array<long long, 3>> shapes;
   if (!o.shapes.empty()) {
     auto parsed = parseShapes(o.shapes);

@@ -104,8 +104,13 @@ inline bool parseDTypeOption(const std::string &s, std::optional<DType> &out) {
 /// The operand layouts of `--layout A,B` (each row or col, e.g. "col,row");
 /// empty: the spec's.
 struct LayoutOption {
-  std::optional<MatrixLayout> a, b;
+  std::optional<MatrixLayout> a, b; ///< the kernel's (for a column-major D: of D^T = B^T·A^T)
+  Layout d = Layout::Row;           ///< D's (a host-side transform, not a spec value)
+  std::optional<Layout> userA, userB; ///< as the user wrote them
 };
+
+/// The host API's name for a spec layout.
+inline Layout toLayout(MatrixLayout l) { return l == MatrixLayout::Row ? Layout::Row : Layout::Col; }
 
 inline bool parseLayoutOption(const std::string &s, LayoutOption &out) {
   if (s.empty())
@@ -118,22 +123,30 @@ inline bool parseLayoutOption(const std::string &s, LayoutOption &out) {
       return MatrixLayout::Col;
     return std::nullopt;
   };
-  auto [a, b] = llvm::StringRef(s).split(',');
-  out.a = one(a);
-  out.b = one(b);
-  if (!out.a || !out.b) {
-    llvm::errs() << "gemmgen: error: --layout takes the layouts of A and B as A,B with each row "
-                    "or col, e.g. --layout row,col (A M×K row-major, B stored N×K: the default) "
-                    "or --layout col,row (got '"
+  llvm::SmallVector<llvm::StringRef, 3> parts;
+  llvm::StringRef(s).split(parts, ',');
+  std::optional<MatrixLayout> a = one(parts[0]);
+  std::optional<MatrixLayout> b = parts.size() > 1 ? one(parts[1]) : std::nullopt;
+  std::optional<MatrixLayout> d =
+      parts.size() > 2 ? one(parts[2]) : std::optional<MatrixLayout>(MatrixLayout::Row);
+  if (!a || !b || !d || parts.size() > 3) {
+    llvm::errs() << "gemmgen: error: --layout takes the layouts of A and B (and optionally D) as "
+                    "A,B[,D] with each row or col, e.g. --layout row,col (A M×K row-major, B "
+                    "stored N×K, D row-major: the default), --layout col,row or --layout "
+                    "row,col,col (got '"
                  << s << "')\n";
     setExitCode(ExitFailure);
     return false;
   }
+  out.userA = toLayout(*a), out.userB = toLayout(*b);
+  out.d = toLayout(*d);
+  // A column-major D is D^T = B^T·A^T row-major: the kernel's operands are
+  // B^T and A^T, each stored the opposite way of B and A.
+  auto flip = [](MatrixLayout l) { return l == MatrixLayout::Row ? MatrixLayout::Col : MatrixLayout::Row; };
+  out.a = out.d == Layout::Row ? *a : flip(*b);
+  out.b = out.d == Layout::Row ? *b : flip(*a);
   return true;
 }
-
-/// The host API's name for a spec layout.
-inline Layout toLayout(MatrixLayout l) { return l == MatrixLayout::Row ? Layout::Row : Layout::Col; }
 
 /// Parse, check, lower and emit a spec; with `dtype`, A, B and D all take
 /// that type (the spec's types are overridden before lowering), with

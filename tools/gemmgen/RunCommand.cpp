@@ -93,8 +93,9 @@ void runRun(const RunOptions &o) {
 
   GemmArgs args;
   args.M = o.m, args.N = o.n, args.K = o.k;
-  args.layoutA = ki.layoutA;
-  args.layoutB = ki.layoutB;
+  args.layoutA = layout.userA.value_or(ki.layoutA);
+  args.layoutB = layout.userB.value_or(ki.layoutB);
+  args.layoutD = layout.d;
   // A's and B's lines, like D's rows, are padded to 16 bytes by default, so
   // any M (column-major A) or N (row-major B) runs.
   auto padded = [&](long long length) {
@@ -104,7 +105,7 @@ void runRun(const RunOptions &o) {
   args.ldb = o.ldb ? o.ldb : padded(storedShape(args, 'B').length);
   // D's rows must start 16-byte aligned (TMA): by default pad ldd to a
   // multiple of the kernel's ldAlignment, so any N runs (e.g. N = 257).
-  args.ldd = o.ldd ? o.ldd : (o.n + ki.ldAlignment - 1) / ki.ldAlignment * ki.ldAlignment;
+  args.ldd = o.ldd ? o.ldd : padded(storedShape(args, 'D').length);
   // Sizes and strides are checked before anything is allocated (pointers
   // come later: a placeholder aligned address stands in for them here).
   {
@@ -132,7 +133,7 @@ void runRun(const RunOptions &o) {
   const StoredShape sA = storedShape(args, 'A'), sB = storedShape(args, 'B');
   if ((args.K > 0 && (!allocOr((size_t)sA.lines * sA.ld * es, args.A) ||
                       !allocOr((size_t)sB.lines * sB.ld * es, args.B))) ||
-      !allocOr((size_t)args.M * args.ldd * es, args.D) ||
+      !allocOr((size_t)storedShape(args, 'D').lines * args.ldd * es, args.D) ||
       (o.verify && !allocOr((size_t)args.M * args.N * 4, ref)))
     return;
   Expected<CUstream> stream = rt->createStream();
@@ -148,7 +149,8 @@ void runRun(const RunOptions &o) {
     return fail(s);
   if (Status s = ver->fillNormal2D(args.B, sB.lines, sB.length, sB.ld, t, seed * 2 + 2, *stream); !s)
     return fail(s);
-  if (Status s = rt->fill16Async(args.D, GemmVerifier::kPoison, (size_t)args.M * args.ldd, *stream); !s)
+  if (Status s = rt->fill16Async(args.D, GemmVerifier::kPoison,
+                                 (size_t)storedShape(args, 'D').lines * args.ldd, *stream); !s)
     return fail(s);
   if (Status s = rt->wait(*stream, 60); !s)
     return fail(s);
@@ -223,6 +225,7 @@ void runRun(const RunOptions &o) {
         {"M", args.M}, {"N", args.N}, {"K", args.K},
         {"lda", args.lda}, {"ldb", args.ldb}, {"ldd", args.ldd},
         {"layout_a", toString(args.layoutA)}, {"layout_b", toString(args.layoutB)},
+        {"layout_d", toString(args.layoutD)},
         // How each operand reaches the kernel (TMA needs 16-byte aligned
         // strides and pointers; the checks refuse what it cannot take).
         {"path", "tma"},
@@ -259,7 +262,8 @@ void runRun(const RunOptions &o) {
                  << (ki.fromCache ? " (cubin from cache)" : "") << "\n"
                  << "problem M=" << args.M << " N=" << args.N << " K=" << args.K << " (A "
                  << toString(args.layoutA) << "-major, lda " << args.lda << "; B "
-                 << toString(args.layoutB) << "-major, ldb " << args.ldb << "; ldd " << args.ldd
+                 << toString(args.layoutB) << "-major, ldb " << args.ldb << "; D "
+                 << toString(args.layoutD) << "-major, ldd " << args.ldd
                  << "), grid "
                  << prep->gridX << " CTAs, seed " << seed << "\n";
     if (prep->tailColumns)
@@ -304,8 +308,9 @@ void cli::registerRunCommand(CLI::App &app) {
       ->capture_default_str();
   cmd->add_option("--dtype", o->dtype, "f16 or bf16: overrides the spec's a/b/d types");
   cmd->add_option("--layout", o->layout,
-                  "Operand layouts A,B (each row or col): row,col (the default: A M×K "
-                  "row-major, B stored N×K), col,col, row,row or col,row; overrides the spec's "
+                  "Operand layouts A,B[,D] (each row or col): row,col (the default: A M×K "
+                  "row-major, B stored N×K, D row-major), col,col, row,row, col,row; a third "
+                  "`col` stores D column-major (computed as D^T = B^T·A^T); overrides the spec's "
                   "layout");
   cmd->add_option("--lda", o->lda,
                   "Leading dimension of A in elements (default K, or M for a column-major A, "

@@ -243,7 +243,17 @@ struct GemmArgs {
   long long M = 0, N = 0, K = 0;
   long long lda = 0, ldb = 0, ldd = 0;
   Layout layoutA = Layout::Row, layoutB = Layout::Col;
+  /// D row-major (M lines of N) or column-major (N lines of M). A column-
+  /// major D is computed as D^T = B^T · A^T row-major (rowMajorProblem), by a
+  /// kernel compiled for the layouts that problem has.
+  Layout layoutD = Layout::Row;
 };
+
+/// The row-major-D problem a kernel computes for `args`: `args` itself when
+/// D is row-major; for a column-major D, D^T[N,M] = B^T · A^T with A and B
+/// swapped (B^T's layout is the opposite of B's, A^T's of A's), M and N
+/// swapped, D row-major. Kernel::check/prepare do this themselves.
+GemmArgs rowMajorProblem(const GemmArgs &args);
 
 /// One operand as it sits in memory: `lines` runs of `length` contiguous
 /// elements, `ld` elements apart (ld = length when the argument was 0).
@@ -252,7 +262,8 @@ struct StoredShape {
 };
 /// The stored shape of operand 'A', 'B' or 'D' of `args` (A row-major: M
 /// lines of K; A column-major: K lines of M; B column-major: N lines of K;
-/// B row-major: K lines of N; D: M lines of N).
+/// B row-major: K lines of N; D row-major: M lines of N, column-major: N
+/// lines of M).
 StoredShape storedShape(const GemmArgs &args, char operand);
 
 enum class DType { F16, BF16 };
@@ -471,8 +482,9 @@ public:
     long long nonFinite = 0; ///< NaN/Inf (includes never-written poison)
     long long count = 0;
   };
-  /// Compares D (16-bit, ld = args.ldd) with a reference that is f32
-  /// (refIs16Bit false, packed ld = N) or 16-bit (ld = N).
+  /// Compares D (16-bit, stored as args.layoutD says, ld = args.ldd) with a
+  /// row-major reference that is f32 (refIs16Bit false, packed ld = N) or
+  /// 16-bit (ld = N).
   Expected<Comparison> compare(const GemmArgs &args, DType t, CUdeviceptr ref, bool refIs16Bit,
                                CUstream s) const;
 

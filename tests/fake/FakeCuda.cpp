@@ -9,11 +9,21 @@
 // logs tensor-map encodes and launches so tests can check what the runtime
 // asked for. Nothing runs: memory is fake addresses, streams are always done.
 //
+// For the multi-GPU tune test (tests/cli/tune_gpus.sh) the environment
+// shapes the host: GEMMGEN_FAKE_CUDA_DEVICES (device count, default 1),
+// GEMMGEN_FAKE_CUDA_NAMES (comma-separated names by ordinal, default "Fake
+// H200" for all), GEMMGEN_FAKE_CUDA_SLOW_MS (opening device d sleeps
+// (count - d) times this long: lower ordinals finish later, so a child's
+// completion order differs from the order the parent started them in).
+//
 //===----------------------------------------------------------------------===//
 #include <cuda.h>
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <thread>
 #include <deque>
 #include <map>
 #include <set>
@@ -43,6 +53,11 @@ void logLine(const std::string &line) {
 }
 CUresult needContext() { return current == kPrimary ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT; }
 const char *nameOf(CUfunction f) { return reinterpret_cast<const std::string *>(f)->c_str(); }
+
+int envInt(const char *name, int fallback) {
+  const char *v = std::getenv(name);
+  return v && *v ? std::atoi(v) : fallback;
+}
 } // namespace
 
 namespace fake {
@@ -56,10 +71,20 @@ CUresult cuGetErrorString(CUresult r, const char **s) {
   *s = r == CUDA_ERROR_INVALID_CONTEXT ? "invalid device context" : "fake error";
   return CUDA_SUCCESS;
 }
-CUresult cuDeviceGetCount(int *n) { *n = 1; return CUDA_SUCCESS; }
+CUresult cuDeviceGetCount(int *n) { *n = envInt("GEMMGEN_FAKE_CUDA_DEVICES", 1); return CUDA_SUCCESS; }
 CUresult cuDeviceGet(CUdevice *d, int o) { *d = o; return CUDA_SUCCESS; }
-CUresult cuDeviceGetName(char *name, int len, CUdevice) {
-  std::snprintf(name, (size_t)len, "Fake H200");
+CUresult cuDeviceGetName(char *name, int len, CUdevice d) {
+  std::string names = std::getenv("GEMMGEN_FAKE_CUDA_NAMES") ? std::getenv("GEMMGEN_FAKE_CUDA_NAMES") : "";
+  std::string n = "Fake H200";
+  for (int i = 0, start = 0; start <= (int)names.size() && !names.empty(); ++i) {
+    size_t end = names.find(',', start);
+    if (end == std::string::npos)
+      end = names.size();
+    if (i == d)
+      n = names.substr(start, end - start);
+    start = (int)end + 1;
+  }
+  std::snprintf(name, (size_t)len, "%s", n.c_str());
   return CUDA_SUCCESS;
 }
 CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice) {
@@ -74,7 +99,13 @@ CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice) {
   return CUDA_SUCCESS;
 }
 CUresult cuDeviceTotalMem(size_t *b, CUdevice) { *b = 141ull << 30; return CUDA_SUCCESS; }
-CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice) { *c = kPrimary; return CUDA_SUCCESS; }
+CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d) {
+  if (int ms = envInt("GEMMGEN_FAKE_CUDA_SLOW_MS", 0); ms > 0)
+    std::this_thread::sleep_for(
+        std::chrono::milliseconds(ms * (envInt("GEMMGEN_FAKE_CUDA_DEVICES", 1) - d)));
+  *c = kPrimary;
+  return CUDA_SUCCESS;
+}
 CUresult cuDevicePrimaryCtxRelease(CUdevice) { return CUDA_SUCCESS; }
 CUresult cuCtxSetCurrent(CUcontext c) { current = c; return CUDA_SUCCESS; }
 CUresult cuCtxGetCurrent(CUcontext *c) { *c = current; return CUDA_SUCCESS; }

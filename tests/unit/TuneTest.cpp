@@ -473,7 +473,7 @@ TEST(TuneDriver, MeasuresRecordsFailuresAndResumes) {
     return o;
   };
   // A fake timer: hilbert "hangs", deeper is faster.
-  hooks.measure = [&](const CandidateState &c) {
+  hooks.measure = [&](const CandidateState &c, int) {
     ++calls;
     Measurement m;
     if (*c.cand.value("scheduler.raster") == "hilbert") {

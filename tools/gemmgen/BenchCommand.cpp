@@ -2,6 +2,7 @@
 //
 //   gemmgen bench SPEC [--m M --n N --k K | --shapes 4096x4096x4096,...]
 //                 [--dtype f16|bf16] [--layout A,B] [--rounds R] [--json FILE] [--csv FILE]
+//                 [--device ORDINAL]
 //
 // DESIGN.md §10: cuBLAS and the gemmgen kernel in one process on the same
 // inputs, both verified first, then timed interleaved (the tune library:
@@ -44,6 +45,7 @@ struct BenchOptions {
   std::string jsonFile, csvFile;
   tune::BenchSettings settings;
   bool seedGiven = false;
+  int device = 0;
 };
 
 std::optional<std::vector<std::array<long long, 3>>> parseShapes(const std::string &s) {
@@ -163,7 +165,7 @@ void runBench(BenchOptions o) {
     setExitCode(ExitSpecError);
     return;
   }
-  Expected<Runtime> rt = Runtime::open();
+  Expected<Runtime> rt = Runtime::open(o.device);
   if (!rt)
     return fail(rt.status());
   Expected<Kernel> kernel = rt->loadKernel(compiled->source, compiled->abi);
@@ -247,5 +249,6 @@ void cli::registerBenchCommand(CLI::App &app) {
       ->each([o](const std::string &) { o->seedGiven = true; });
   cmd->add_option("--json", o->jsonFile, "Write results as JSON to FILE");
   cmd->add_option("--csv", o->csvFile, "Write results as CSV to FILE");
+  cmd->add_option("--device", o->device, "GPU ordinal (default 0)")->capture_default_str();
   cmd->callback([o] { runBench(*o); });
 }

@@ -3,6 +3,7 @@
 //   gemmgen tune SPEC --m M --n N --k K [--dtype f16|bf16]
 //                [--space FILE] [KEY=V1,V2 ...] [--compile-only] [--jobs J]
 //                [--db FILE] [--out BEST.yaml] [--report DIR] [--time-budget S]
+//                [--gpus N|all]
 //
 // A thin driver over runTune (gemmgen/tune/Tuner.h): it supplies the two hooks
 // the library leaves open, both from the tune library —
@@ -10,6 +11,7 @@
 //   measure: measureInChild (ChildRun.h), `gemmgen tune-measure` in a child
 //            process per candidate with a hard time limit on top of the
 //            child's own watchdog: a hang or fault costs that child only;
+//            with --gpus N, one child per GPU at a time (--device ORDINAL);
 // and records cuBLAS's time for the shape once (cublasInChild: `gemmgen
 // bench` on the base spec, in a child process as well).
 //
@@ -25,6 +27,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 #include "TuneCommand.h"
+#include "TuneCommon.h"
 #include "GpuCommon.h"
 
 #include "CompilerCommands.h"
@@ -35,6 +38,7 @@
 #include "gemmgen/tune/BuildInfo.h"
 #include "gemmgen/tune/ChildRun.h"
 #include "gemmgen/tune/CompileHook.h"
+#include "gemmgen/tune/Gpus.h"
 #include "gemmgen/tune/Report.h"
 #include "gemmgen/tune/TuneDB.h"
 #include "gemmgen/tune/TuneSpace.h"
@@ -52,10 +56,12 @@
 
 #include <random>
 #include <thread>
+#include <unistd.h>
 
 using namespace gemmgen;
 using namespace gemmgen::cli;
 using namespace gemmgen::tune;
+using namespace gemmgen::cli::tunecli;
 
 namespace {
 
@@ -75,33 +81,41 @@ struct TuneOptions {
   std::optional<unsigned long long> seed;
   double childTimeout = 0;
   std::string colorBy;
+  std::string gpus = "1"; ///< N or `all`
 };
 
-void error(const llvm::Twine &msg, int code) {
-  llvm::outs().flush();
-  llvm::errs() << "gemmgen: error: " << msg << "\n";
-  setExitCode(code);
-}
-
-std::optional<std::string> readText(const std::string &path) {
-  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-  if (!buf)
-    return std::nullopt;
-  return (*buf)->getBuffer().str();
-}
-
-bool writeText(const std::string &path, llvm::StringRef text) {
-  llvm::StringRef dir = llvm::sys::path::parent_path(path);
-  if (!dir.empty())
-    llvm::sys::fs::create_directories(dir);
-  std::error_code ec;
-  llvm::raw_fd_ostream f(path, ec, llvm::sys::fs::OF_Text);
-  if (ec) {
-    error("cannot write '" + path + "': " + ec.message(), ExitFailure);
-    return false;
+/// Opens GPU 0, 1, ... in turn (each context released at once: the children
+/// own the GPUs) for their names, up to `want` (0: until the driver says
+/// there is no next one). The runtime has no context-free device count;
+/// a primary context costs ~0.2 s, once per GPU per tune. Fills the shape's
+/// GPU and driver from GPU 0. False, with the error reported, when there is
+/// no GPU (exit 2) or a GPU cannot be opened (exit 3).
+bool openGpus(int want, ShapeKey &shape, std::vector<std::string> &names) {
+  for (int i = 0; want == 0 || i < want; ++i) {
+    Expected<Runtime> rt = Runtime::open(i);
+    if (!rt) {
+      if (i > 0 && rt.status().code() == ErrorCode::InvalidArgument)
+        return true; // past the last GPU
+      error(rt.status().message(), rt.status().code() == ErrorCode::NoDriver ? ExitNoGpu
+                                                                              : ExitFailure);
+      if (rt.status().code() == ErrorCode::NoDriver)
+        llvm::errs() << "gemmgen: note: `gemmgen tune --compile-only` enumerates, prunes and "
+                        "compiles without a GPU\n";
+      return false;
+    }
+    if (i == 0) {
+      shape.gpu = rt->device().name;
+      shape.driver = rt->device().driverVersion;
+    }
+    names.push_back(rt->device().name);
   }
-  f << text;
   return true;
+}
+
+/// This machine's name, recorded with every measurement.
+std::string hostName() {
+  char buf[256] = {};
+  return gethostname(buf, sizeof buf - 1) == 0 && buf[0] ? buf : "unknown";
 }
 
 /// What each timing child is asked to do.
@@ -149,20 +163,22 @@ void runTuneCommand(const TuneOptions &o) {
     llvm::outs() << "no --space or KEY=VALUES given: the default space (docs/TUNING.md)\n";
   }
 
-  // The GPU, before any work: without one, only --compile-only makes sense.
+  llvm::Expected<int> wantGpus = parseGpusOption(o.gpus);
+  if (!wantGpus)
+    return error(llvm::toString(wantGpus.takeError()), ExitFailure);
+
+  // The GPUs, before any work: without one, only --compile-only makes sense.
   ShapeKey shape{"", 0, o.m, o.n, o.k, dtype};
+  std::vector<int> gpus = {0};
   if (!o.compileOnly) {
-    Expected<Runtime> rt = Runtime::open();
-    if (!rt) {
-      error(rt.status().message(), rt.status().code() == ErrorCode::NoDriver ? ExitNoGpu
-                                                                              : ExitFailure);
-      llvm::errs() << "gemmgen: note: `gemmgen tune --compile-only` enumerates, prunes and "
-                      "compiles without a GPU\n";
+    std::vector<std::string> names;
+    if (!openGpus(*wantGpus, shape, names))
       return;
-    }
-    shape.gpu = rt->device().name;
-    shape.driver = rt->device().driverVersion;
-  } // the context is released here: the children own the GPU
+    llvm::Expected<std::vector<int>> sel = selectGpus(*wantGpus, names);
+    if (!sel)
+      return error(llvm::toString(sel.takeError()), ExitFailure);
+    gpus = *sel;
+  }
 
   llvm::Expected<ResultsDB> db = o.compileOnly ? llvm::Expected<ResultsDB>(ResultsDB())
                                                : ResultsDB::open(o.db);
@@ -200,15 +216,20 @@ void runTuneCommand(const TuneOptions &o) {
                << dtype << "  " << space.size() << " candidates over "
                << space.params.size() << " keys"
                << (o.compileOnly ? "  (compile only)"
-                                 : "  on " + shape.gpu + " (driver " +
-                                       std::to_string(shape.driver) + "), DB " + o.db +
-                                       ", seed " + std::to_string(seed))
+                                 : "  on " +
+                                       (gpus.size() > 1 ? std::to_string(gpus.size()) + " x " +
+                                                              shape.gpu + " (" +
+                                                              describeGpus(gpus) + ", "
+                                                        : shape.gpu + " (") +
+                                       "driver " + std::to_string(shape.driver) + "), DB " +
+                                       o.db + ", seed " + std::to_string(seed))
                << "\n";
   for (const Param &p : space.params)
     llvm::outs() << "  " << p.key << ": [" << llvm::join(p.values, ", ") << "]\n";
   llvm::outs().flush();
 
   // cuBLAS once per shape (and GPU/driver).
+  const std::string host = hostName();
   double cublasMs = 0;
   if (!o.compileOnly) {
     if (const Record *c = db->cublas(shape)) {
@@ -218,7 +239,9 @@ void runTuneCommand(const TuneOptions &o) {
       llvm::outs().flush();
       ChildTiming t = childTiming(o, dtype);
       std::string whyNot;
-      if (std::optional<Record> c = cublasInChild(t, shape, logDir, whyNot)) {
+      if (std::optional<Record> c = cublasInChild(t, shape, logDir, whyNot, gpus[0])) {
+        c->host = host;
+        c->gpuOrdinal = gpus[0];
         if (llvm::Error e = db->append(*c))
           return error(llvm::toString(std::move(e)), ExitFailure);
         cublasMs = c->msMedian;
@@ -243,6 +266,8 @@ void runTuneCommand(const TuneOptions &o) {
   cfg.allowSpills = o.allowSpills;
   cfg.commit = buildCommit();
   cfg.nvrtc = nvrtcVersionString();
+  cfg.gpus = gpus;
+  cfg.host = host;
 
   TuneHooks hooks;
   hooks.log = [](const std::string &line) {
@@ -251,10 +276,10 @@ void runTuneCommand(const TuneOptions &o) {
   };
   hooks.compile = [](const CandidateState &c) { return compileCandidate(c); };
   ChildTiming timing = childTiming(o, dtype);
-  hooks.measure = [&](const CandidateState &c) {
+  hooks.measure = [&](const CandidateState &c, int gpu) {
     return measureInChild(timing, c, seed + c.cand.index, specDir + "/" + c.cand.id + ".yaml",
                           logDir + "/" + c.cand.id + ".result.json",
-                          logDir + "/" + c.cand.id + ".log");
+                          logDir + "/" + c.cand.id + ".log", gpu);
   };
 
   llvm::Expected<TuneResult> result = runTune(cfg, *db, hooks);
@@ -324,221 +349,6 @@ void runTuneCommand(const TuneOptions &o) {
   }
 }
 
-//===----------------------------------------------------------------------===//
-// tune-db
-//===----------------------------------------------------------------------===//
-
-struct DbOptions {
-  std::string db = "gemmgen-tune.jsonl";
-  std::vector<std::string> inputs;
-  std::string csv, jsonl, out, outDir, report, gpu, dtype;
-  long long m = 0, n = 0, k = 0;
-};
-
-bool matches(const DbOptions &o, const ShapeKey &s) {
-  return (o.gpu.empty() || llvm::StringRef(s.gpu).contains_insensitive(o.gpu)) &&
-         (!o.m || o.m == s.M) && (!o.n || o.n == s.N) && (!o.k || o.k == s.K) &&
-         (o.dtype.empty() || o.dtype == s.dtype);
-}
-
-std::optional<ResultsDB> openDb(const DbOptions &o, bool mustExist = true) {
-  if (mustExist && !llvm::sys::fs::exists(o.db)) {
-    error("no results DB '" + o.db + "'", ExitFailure);
-    return std::nullopt;
-  }
-  llvm::Expected<ResultsDB> db = ResultsDB::open(o.db);
-  if (!db) {
-    error(llvm::toString(db.takeError()), ExitFailure);
-    return std::nullopt;
-  }
-  return std::move(*db);
-}
-
-std::string slug(llvm::StringRef s) {
-  std::string out;
-  for (char c : s.lower())
-    out += llvm::isAlnum(c) ? c : '_';
-  return out;
-}
-
-void addFilters(CLI::App *cmd, const std::shared_ptr<DbOptions> &o) {
-  cmd->add_option("--db", o->db, "Results DB (JSON lines)")->capture_default_str();
-  cmd->add_option("--gpu", o->gpu, "Only records of GPUs whose name contains this");
-  cmd->add_option("--m", o->m, "Only this M");
-  cmd->add_option("--n", o->n, "Only this N");
-  cmd->add_option("--k", o->k, "Only this K");
-  cmd->add_option("--dtype", o->dtype, "Only this dtype (f16|bf16)");
-}
-
-void registerTuneDb(CLI::App &app) {
-  CLI::App *db = app.add_subcommand(
-      "tune-db", "Export, import and use the results DB of `gemmgen tune` (docs/TUNING.md)");
-  db->require_subcommand(1);
-
-  auto ex = std::make_shared<DbOptions>();
-  CLI::App *exp = db->add_subcommand("export", "Write the latest record of every key as CSV "
-                                               "(default: stdout) or JSON lines");
-  addFilters(exp, ex);
-  exp->add_option("--csv", ex->csv, "CSV file");
-  exp->add_option("--jsonl", ex->jsonl, "JSON-lines file (a DB itself: importable)");
-  exp->callback([ex] {
-    std::optional<ResultsDB> d = openDb(*ex);
-    if (!d)
-      return;
-    std::vector<Record> recs;
-    for (const Record &r : d->latest())
-      if (matches(*ex, r.shape))
-        recs.push_back(r);
-    if (!ex->jsonl.empty()) {
-      llvm::sys::fs::remove(ex->jsonl);
-      llvm::Expected<ResultsDB> outDb = ResultsDB::open(ex->jsonl);
-      if (!outDb)
-        return error(llvm::toString(outDb.takeError()), ExitFailure);
-      for (const Record &r : recs)
-        if (llvm::Error e = outDb->append(r))
-          return error(llvm::toString(std::move(e)), ExitFailure);
-    }
-    if (!ex->csv.empty()) {
-      std::error_code ec;
-      llvm::raw_fd_ostream f(ex->csv, ec, llvm::sys::fs::OF_Text);
-      if (ec)
-        return error("cannot write '" + ex->csv + "': " + ec.message(), ExitFailure);
-      writeCsv(f, recs);
-    }
-    if (ex->csv.empty() && ex->jsonl.empty())
-      writeCsv(llvm::outs(), recs);
-  });
-
-  auto im = std::make_shared<DbOptions>();
-  CLI::App *imp = db->add_subcommand("import", "Merge other DB files into --db (records "
-                                               "already present are skipped)");
-  imp->add_option("--db", im->db, "Results DB to merge into")->capture_default_str();
-  imp->add_option("inputs", im->inputs, "DB files to import")->required();
-  imp->callback([im] {
-    std::optional<ResultsDB> d = openDb(*im, false);
-    if (!d)
-      return;
-    for (const std::string &in : im->inputs) {
-      llvm::Expected<size_t> n = d->import(in);
-      if (!n)
-        return error(llvm::toString(n.takeError()), ExitFailure);
-      llvm::outs() << in << ": " << *n << " records added\n";
-    }
-  });
-
-  auto be = std::make_shared<DbOptions>();
-  CLI::App *bst = db->add_subcommand("best", "Print the best candidate of each shape; with "
-                                             "--out, write the (single) best spec");
-  addFilters(bst, be);
-  bst->add_option("--out", be->out, "Write the best spec (YAML) here");
-  bst->callback([be] {
-    std::optional<ResultsDB> d = openDb(*be);
-    if (!d)
-      return;
-    const Record *chosen = nullptr;
-    size_t n = 0;
-    for (const ShapeKey &s : d->shapes()) {
-      if (!matches(*be, s))
-        continue;
-      const Record *b = d->best(s);
-      if (!b)
-        continue;
-      ++n;
-      chosen = b;
-      const Record *c = d->cublas(s);
-      llvm::outs() << llvm::formatv("{0}  best {1} {2:f4} ms {3:f1} TFLOP/s{4}  {5}\n", s.str(),
-                                    b->candidate, b->msMedian, b->tflops,
-                                    c ? llvm::formatv(" (cuBLAS {0:f1})", c->tflops).str() : "",
-                                    b->base);
-    }
-    if (!be->out.empty()) {
-      if (n != 1)
-        return error(llvm::formatv("--out needs exactly one shape; {0} match (use --gpu --m "
-                                   "--n --k --dtype)",
-                                   n)
-                         .str(),
-                     ExitFailure);
-      if (writeText(be->out, chosen->specYaml))
-        llvm::outs() << "best spec written to " << be->out << "\n";
-    }
-  });
-
-  auto de = std::make_shared<DbOptions>();
-  CLI::App *def = db->add_subcommand(
-      "defaults", "Write a tuned-defaults file (shape -> best spec) and the spec files");
-  addFilters(def, de);
-  def->add_option("--out-dir", de->outDir, "Directory (e.g. specs/tuned)")->required();
-  def->callback([de] {
-    std::optional<ResultsDB> d = openDb(*de);
-    if (!d)
-      return;
-    TunedDefaults td;
-    std::string defaults = de->outDir + "/defaults.yaml";
-    if (llvm::sys::fs::exists(defaults)) { // update, keeping other entries
-      llvm::Expected<TunedDefaults> old = loadTunedDefaults(defaults);
-      if (!old)
-        return error(llvm::toString(old.takeError()), ExitFailure);
-      td = std::move(*old);
-    }
-    for (const ShapeKey &s : d->shapes()) {
-      if (!matches(*de, s))
-        continue;
-      const Record *b = d->best(s);
-      if (!b)
-        continue;
-      if (td.gpu.empty())
-        td.gpu = s.gpu;
-      std::string rel = slug(s.gpu) + "/" + s.dtype + "_" + std::to_string(s.M) + "x" +
-                        std::to_string(s.N) + "x" + std::to_string(s.K) + ".yaml";
-      if (!writeText(de->outDir + "/" + rel, b->specYaml))
-        return;
-      TunedEntry e{s.M, s.N, s.K, s.dtype, rel, b->tflops, 0};
-      if (const Record *c = d->cublas(s))
-        e.cublasTflops = c->tflops;
-      bool replaced = false;
-      for (TunedEntry &x : td.entries)
-        if (x.M == e.M && x.N == e.N && x.K == e.K && x.dtype == e.dtype)
-          x = e, replaced = true;
-      if (!replaced)
-        td.entries.push_back(e);
-      llvm::outs() << rel << "  " << llvm::formatv("{0:f1}", b->tflops) << " TFLOP/s\n";
-    }
-    if (writeText(defaults, td.str()))
-      llvm::outs() << "wrote " << defaults << " (" << td.entries.size() << " shapes)\n";
-  });
-
-  auto re = std::make_shared<DbOptions>();
-  CLI::App *rep = db->add_subcommand("report", "Write a report (SVG, CSV, table) per shape");
-  addFilters(rep, re);
-  rep->add_option("--report", re->report, "Directory")->required();
-  rep->callback([re] {
-    std::optional<ResultsDB> d = openDb(*re);
-    if (!d)
-      return;
-    for (const ShapeKey &s : d->shapes()) {
-      if (!matches(*re, s))
-        continue;
-      std::vector<Record> recs;
-      for (const Record &r : d->latest(s))
-        if (r.kind == "candidate")
-          recs.push_back(r);
-      if (recs.empty())
-        continue;
-      ReportOptions ro;
-      ro.title = llvm::formatv("{0}x{1}x{2} {3}  {4}", s.M, s.N, s.K, s.dtype, s.gpu).str();
-      if (const Record *c = d->cublas(s))
-        ro.cublasMs = c->msMedian;
-      std::string dir = re->report + "/" + slug(s.gpu) + "_" + s.dtype + "_" +
-                        std::to_string(s.M) + "x" + std::to_string(s.N) + "x" +
-                        std::to_string(s.K);
-      printTable(llvm::outs(), recs, ro);
-      if (llvm::Error e = writeReport(dir, recs, ro))
-        return error(llvm::toString(std::move(e)), ExitFailure);
-      llvm::outs() << "report: " << dir << "/report.svg\n\n";
-    }
-  });
-}
-
 } // namespace
 
 void cli::registerTuneCommand(CLI::App &app) {
@@ -576,8 +386,12 @@ void cli::registerTuneCommand(CLI::App &app) {
                   "Seconds before a candidate's child process is killed (default 60 + 6 x "
                   "the watchdog)");
   cmd->add_option("--color-by", o->colorBy, "Space key that colours the SVG plot");
+  cmd->add_option("--gpus", o->gpus,
+                  "Time on N GPUs of this host at once (ordinals 0..N-1), or `all`: one child "
+                  "per GPU, records in candidate order")
+      ->capture_default_str();
   cmd->callback([o] { runTuneCommand(*o); });
 
-  registerTuneDb(app);
+  registerTuneDbCommand(app);
   registerTuneMeasureCommand(app);
 }

@@ -2,7 +2,7 @@
 //
 //   gemmgen tune-measure --spec VARIANT.yaml [--spec-name NAME] [--baseline BASE.yaml]
 //                        --m M --n N --k K --dtype f16|bf16 --result FILE.json
-//                        [--rounds R] [--warmup W] [--seed S]
+//                        [--rounds R] [--warmup W] [--seed S] [--device ORDINAL]
 //
 // Run by `gemmgen tune` in a child process, one per candidate: if the
 // kernel hangs (the watchdog fires) or faults, the CUDA context is lost with
@@ -37,6 +37,7 @@ namespace {
 
 struct MeasureOptions {
   std::string spec, specName, baseline, dtype = "f16", result;
+  int device = 0; ///< the GPU the parent gave this child (`tune --gpus`)
   tune::MeasureSettings settings;
 };
 
@@ -96,7 +97,7 @@ void runMeasure(MeasureOptions o) {
     return setExitCode(ExitFailure);
   }
   o.settings.dtype = *dtype;
-  Expected<Runtime> rt = Runtime::open();
+  Expected<Runtime> rt = Runtime::open(o.device);
   tune::MeasureResult r;
   Status s = rt ? measure(o, *rt, r) : rt.status();
   const DeviceInfo *dev = rt ? &rt->device() : nullptr;
@@ -132,5 +133,6 @@ void cli::registerTuneMeasureCommand(CLI::App &app) {
   cmd->add_option("--seed", o->settings.seed);
   cmd->add_option("--tolerance", o->settings.tolerance);
   cmd->add_option("--result", o->result, "Where to write the JSON result")->required();
+  cmd->add_option("--device", o->device, "GPU ordinal to time on");
   cmd->callback([o] { runMeasure(*o); });
 }

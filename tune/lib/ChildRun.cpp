@@ -122,6 +122,7 @@ llvm::json::Object tune::measureResultJson(const std::string &status, const std:
   }
   if (device) {
     out["gpu"] = device->name;
+    out["ordinal"] = device->ordinal;
     out["driver"] = device->driverVersion;
   }
   return out;
@@ -163,6 +164,7 @@ Measurement tune::readMeasurement(const ChildExit &exit, const std::optional<std
     }
     m.baselineMs = r->getNumber("baseline_ms").value_or(0);
     m.relErr = r->getNumber("rel_err").value_or(0);
+    m.gpuOrdinal = (int)r->getInteger("ordinal").value_or(-1);
     if (m.status == "ok" && m.msMedian <= 0) {
       m.status = "failed";
       m.error = "no time measured";
@@ -180,7 +182,8 @@ static std::optional<std::string> readText(const std::string &path) {
 
 Measurement tune::measureInChild(const ChildTiming &t, const CandidateState &c,
                                  unsigned long long seed, const std::string &specFile,
-                                 const std::string &resultFile, const std::string &logFile) {
+                                 const std::string &resultFile, const std::string &logFile,
+                                 int gpu) {
   llvm::sys::fs::remove(resultFile);
   {
     std::error_code ec;
@@ -202,7 +205,7 @@ Measurement tune::measureInChild(const ChildTiming &t, const CandidateState &c,
        "--baseline", t.basePath, "--m", std::to_string(t.M), "--n", std::to_string(t.N), "--k",
        std::to_string(t.K), "--dtype", t.dtype, "--rounds", std::to_string(t.rounds),
        "--warmup", std::to_string(t.warmup), "--seed", std::to_string(seed), "--result",
-       resultFile},
+       resultFile, "--device", std::to_string(gpu)},
       logFile, t.limitSeconds);
   Measurement m = readMeasurement(exit, readText(resultFile), lastLines(logFile, 2),
                                   t.limitSeconds);
@@ -211,13 +214,14 @@ Measurement tune::measureInChild(const ChildTiming &t, const CandidateState &c,
 }
 
 std::optional<Record> tune::cublasInChild(const ChildTiming &t, const ShapeKey &shape,
-                                          const std::string &workDir, std::string &whyNot) {
+                                          const std::string &workDir, std::string &whyNot,
+                                          int gpu) {
   std::string json = workDir + "/cublas-bench.json", log = workDir + "/cublas-bench.log";
   ChildExit exit =
       runChild(t.exe,
                {"bench", t.basePath, "--m", std::to_string(t.M), "--n", std::to_string(t.N),
                 "--k", std::to_string(t.K), "--dtype", shape.dtype, "--rounds", "20", "--json",
-                json},
+                json, "--device", std::to_string(gpu)},
                log, 300);
   std::optional<std::string> text = readText(json);
   if (!exit.started || exit.killed || exit.signaled || !text) {

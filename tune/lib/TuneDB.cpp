@@ -1,7 +1,8 @@
 //===- TuneDB.cpp - The tuning results database and tuned defaults --------===//
 //
-// Entry points: ResultsDB (a JSON-lines file of measured candidates) and
-// loadTunedDefaults (shape -> spec file). See TuneDB.h and docs/TUNING.md.
+// Entry point: ResultsDB (a JSON-lines file of measured candidates). The
+// tuned defaults are in TunedDefaults.cpp, merging files in TuneDBMerge.cpp.
+// See TuneDB.h and docs/TUNING.md.
 //
 //===----------------------------------------------------------------------===//
 // LLVM 16 formatv trips a GCC -Wmaybe-uninitialized false positive (FormatProviders.h).
@@ -9,7 +10,6 @@
 
 #include "gemmgen/tune/TuneDB.h"
 #include "gemmgen/tune/TuneSpace.h"
-#include "gemmgen/tune/YamlTree.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -84,6 +84,8 @@ std::string Record::toJson() const {
       {"commit", commit},
       {"cublas_version", cublasVersion},
       {"nvrtc", nvrtc},
+      {"host", host},
+      {"gpu_ordinal", gpuOrdinal},
       {"spec_yaml", specYaml},
   };
   std::string out;
@@ -180,6 +182,9 @@ llvm::Expected<Record> Record::fromJson(StringRef line) {
     }
   }
   str("nvrtc", r.nvrtc);
+  str("host", r.host);
+  if (auto g = o->getInteger("gpu_ordinal"))
+    r.gpuOrdinal = (int)*g;
   str("spec_yaml", r.specYaml);
   return r;
 }
@@ -190,12 +195,19 @@ llvm::Expected<Record> Record::fromJson(StringRef line) {
 
 static constexpr const char *kHeader = "{\"gemmgen_tune_db\":1}";
 
-std::string ResultsDB::keyOf(const Record &r) {
+static std::string groupOf(const Record &r) {
   return r.kind + "|" + r.shape.str() + "|" + r.specHash;
 }
 
+std::string ResultsDB::keyOf(const Record &r) {
+  return groupOf(r) + "|" + r.host + "|" + std::to_string(r.gpuOrdinal);
+}
+
 void ResultsDB::add(Record r, std::string line) {
-  index_[keyOf(r)] = records_.size();
+  std::string key = keyOf(r);
+  if (!index_.count(key))
+    groups_[groupOf(r)].push_back(key);
+  index_[key] = records_.size();
   records_.push_back(std::move(r));
   lines_.push_back(std::move(line));
 }
@@ -241,20 +253,43 @@ llvm::Expected<ResultsDB> ResultsDB::open(const std::string &path) {
   return db;
 }
 
+/// Ranks "ok" records: by the in-process ratio to the base when both have
+/// one (figures from one run, DESIGN.md §10), else by the median time.
+static bool betterOk(const Record &a, const Record &b) {
+  return a.speedup() && b.speedup() ? a.speedup() > b.speedup() : a.msMedian < b.msMedian;
+}
+
 const Record *ResultsDB::find(const ShapeKey &shape, const std::string &specHash) const {
   Record probe;
   probe.shape = shape;
   probe.specHash = specHash;
-  auto it = index_.find(keyOf(probe));
-  return it == index_.end() ? nullptr : &records_[it->second];
+  auto g = groups_.find(groupOf(probe));
+  if (g == groups_.end())
+    return nullptr;
+  const Record *bestOk = nullptr, *latest = nullptr;
+  size_t latestAt = 0;
+  for (const std::string &key : g->second) {
+    size_t i = index_.at(key);
+    const Record &r = records_[i];
+    if (r.ok() && r.msMedian > 0 && (!bestOk || betterOk(r, *bestOk)))
+      bestOk = &r;
+    if (!latest || i > latestAt)
+      latest = &r, latestAt = i;
+  }
+  return bestOk ? bestOk : latest;
 }
 
 const Record *ResultsDB::cublas(const ShapeKey &shape) const {
   Record probe;
   probe.kind = "cublas";
   probe.shape = shape;
-  auto it = index_.find(keyOf(probe));
-  return it == index_.end() ? nullptr : &records_[it->second];
+  auto g = groups_.find(groupOf(probe));
+  if (g == groups_.end())
+    return nullptr;
+  size_t latest = 0;
+  for (const std::string &key : g->second)
+    latest = std::max(latest, index_.at(key));
+  return &records_[latest];
 }
 
 std::vector<Record> ResultsDB::latest(const std::optional<ShapeKey> &shape) const {
@@ -287,10 +322,7 @@ const Record *ResultsDB::best(const ShapeKey &shape) const {
     const Record &r = records_[i];
     if (r.kind != "candidate" || !r.ok() || !(r.shape == shape) || r.msMedian <= 0)
       continue;
-    // Rank by the in-process ratio to the base when both have one (figures
-    // from one run, DESIGN.md §10), else by the median time.
-    if (!b || (r.speedup() && b->speedup() ? r.speedup() > b->speedup()
-                                           : r.msMedian < b->msMedian))
+    if (!b || betterOk(r, *b))
       b = &r;
   }
   return b;
@@ -377,128 +409,4 @@ void tune::writeCsv(llvm::raw_ostream &os, const std::vector<Record> &records) {
        << "," << r.registers << "," << r.smemBytes << "," << r.date << "," << r.commit << ","
        << csvField(r.base) << "," << csvField(r.error) << "," << r.cublasVersion << "\n";
   }
-}
-
-//===----------------------------------------------------------------------===//
-// Tuned defaults
-//===----------------------------------------------------------------------===//
-
-const TunedEntry *TunedDefaults::lookup(long long M, long long N, long long K, StringRef dtype,
-                                        bool exactOnly) const {
-  const TunedEntry *bestE = nullptr;
-  double bestD = 1e300;
-  for (const TunedEntry &e : entries) {
-    if (e.dtype != dtype)
-      continue;
-    if (e.M == M && e.N == N && e.K == K)
-      return &e;
-    if (exactOnly)
-      continue;
-    double d = std::fabs(std::log2((double)e.M / M)) + std::fabs(std::log2((double)e.N / N)) +
-               std::fabs(std::log2((double)e.K / K));
-    if (d < bestD)
-      bestD = d, bestE = &e;
-  }
-  return bestE;
-}
-
-std::string TunedDefaults::specPath(const TunedEntry &e) const {
-  if (llvm::sys::path::is_absolute(e.spec) || directory.empty())
-    return e.spec;
-  llvm::SmallString<256> p(directory);
-  llvm::sys::path::append(p, e.spec);
-  return std::string(p);
-}
-
-std::string TunedDefaults::str() const {
-  auto scalar = [](std::string s) { return YamlNode::makeScalar(std::move(s)); };
-  auto root = YamlNode::makeMapping();
-  root->set("version", scalar(std::to_string(version)));
-  root->set("gpu", scalar(doubleQuote(gpu)));
-  auto shapes = std::make_unique<YamlNode>();
-  shapes->kind = YamlNode::Sequence;
-  for (const TunedEntry &e : entries) {
-    auto m = YamlNode::makeMapping();
-    m->set("m", scalar(std::to_string(e.M)));
-    m->set("n", scalar(std::to_string(e.N)));
-    m->set("k", scalar(std::to_string(e.K)));
-    m->set("dtype", scalar(e.dtype));
-    m->set("spec", scalar(e.spec));
-    m->set("tflops", scalar(llvm::formatv("{0:f1}", e.tflops).str()));
-    m->set("cublas_tflops", scalar(llvm::formatv("{0:f1}", e.cublasTflops).str()));
-    shapes->items.push_back(std::move(m));
-  }
-  root->set("shapes", std::move(shapes));
-  return "# gemmgen tuned defaults: the best spec known for each shape (docs/TUNING.md)\n"
-         "# Written by `gemmgen tune-db defaults`; spec paths are relative to this file.\n" +
-         writeYamlTree(*root);
-}
-
-llvm::Expected<TunedDefaults> tune::parseTunedDefaults(StringRef text, StringRef name,
-                                                       StringRef directory) {
-  auto tree = parseYamlTree(text, name);
-  if (!tree)
-    return tree.takeError();
-  const YamlNode &root = **tree;
-  if (root.kind != YamlNode::Mapping)
-    return makeError(name + ": a tuned-defaults file is a mapping (version, gpu, shapes)");
-  TunedDefaults d;
-  d.directory = directory.str();
-  auto asInt = [&](const YamlNode *n, StringRef what, long long &out) -> llvm::Error {
-    if (!n || n->kind != YamlNode::Scalar || StringRef(n->text()).getAsInteger(10, out))
-      return makeError(name + ": '" + what + "' must be an integer");
-    return llvm::Error::success();
-  };
-  long long version = 0;
-  if (llvm::Error e = asInt(root.get("version"), "version", version))
-    return e;
-  if (version != 1)
-    return makeError(name + ": tuned-defaults version " + std::to_string(version) +
-                     " is not supported (this gemmgen reads version 1)");
-  d.version = (int)version;
-  if (const YamlNode *g = root.get("gpu"))
-    d.gpu = g->text();
-  const YamlNode *shapes = root.get("shapes");
-  if (shapes && shapes->kind == YamlNode::Scalar && shapes->text().empty())
-    return d; // "shapes:" with nothing yet
-  if (!shapes || shapes->kind != YamlNode::Sequence)
-    return makeError(name + ": 'shapes' must be a list of { m, n, k, dtype, spec }");
-  for (const auto &item : shapes->items) {
-    if (item->kind != YamlNode::Mapping)
-      return makeError(name + ": each entry of 'shapes' is a mapping { m, n, k, dtype, spec }");
-    TunedEntry e;
-    if (llvm::Error err = asInt(item->get("m"), "m", e.M))
-      return err;
-    if (llvm::Error err = asInt(item->get("n"), "n", e.N))
-      return err;
-    if (llvm::Error err = asInt(item->get("k"), "k", e.K))
-      return err;
-    const YamlNode *dt = item->get("dtype"), *spec = item->get("spec");
-    if (!dt || !spec || dt->kind != YamlNode::Scalar || spec->kind != YamlNode::Scalar)
-      return makeError(name + ": each entry of 'shapes' needs dtype and spec");
-    e.dtype = dt->text();
-    e.spec = spec->text();
-    if (e.dtype != "f16" && e.dtype != "bf16")
-      return makeError(name + ": dtype must be f16 or bf16 (got '" + e.dtype + "')");
-    if (const YamlNode *t = item->get("tflops"))
-      StringRef(t->text()).getAsDouble(e.tflops);
-    if (const YamlNode *t = item->get("cublas_tflops"))
-      StringRef(t->text()).getAsDouble(e.cublasTflops);
-    d.entries.push_back(std::move(e));
-  }
-  return d;
-}
-
-llvm::Expected<TunedDefaults> tune::loadTunedDefaults(const std::string &path) {
-  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-  if (!buf)
-    return makeError("cannot read tuned defaults '" + path + "': " + buf.getError().message());
-  return parseTunedDefaults((*buf)->getBuffer(), path, llvm::sys::path::parent_path(path));
-}
-
-std::string tune::defaultTunedDefaultsPath() {
-  if (const char *e = std::getenv("GEMMGEN_TUNED_DEFAULTS"); e && *e)
-    return e;
-  const char *local = "specs/tuned/defaults.yaml";
-  return llvm::sys::fs::exists(local) ? local : "";
 }

@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <thread>
 
@@ -222,7 +223,8 @@ llvm::Expected<TuneResult> tune::runTune(const TuneConfig &config, ResultsDB &db
     return result;
   }
 
-  // 4. Time, one at a time, recording each as it finishes.
+  // 4. Time: one candidate at a time per GPU. Records are committed (DB,
+  // progress, best) in candidate order whatever the order they finish in.
   std::vector<size_t> toTime;
   for (size_t i : toCompile)
     if (result.candidates[i].stage == Stage::Compiled)
@@ -231,24 +233,41 @@ llvm::Expected<TuneResult> tune::runTune(const TuneConfig &config, ResultsDB &db
   for (const CandidateState &c : result.candidates)
     if (c.record && c.record->ok() && (!best || better(*c.record, *best)))
       best = *c.record;
+  const std::vector<int> gpus = config.gpus.empty() ? std::vector<int>{0} : config.gpus;
   const size_t total = toTime.size() + result.reused;
   size_t done = result.reused;
   auto t1 = std::chrono::steady_clock::now();
-  for (size_t i : toTime) {
-    CandidateState &c = result.candidates[i];
+
+  // One slot per candidate to time, filled by whichever GPU timed it.
+  struct Slot {
+    bool finished = false, timed = false;
+    int gpu = 0;
+    Measurement m;
+  };
+  std::vector<Slot> slots(toTime.size());
+  auto timeOne = [&](size_t k, int gpu) {
+    Slot s;
+    s.gpu = gpu;
     double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
-    if (config.timeBudgetSeconds > 0 && elapsed > config.timeBudgetSeconds) {
+    if (config.timeBudgetSeconds > 0 && elapsed > config.timeBudgetSeconds)
+      return s; // not started: the budget is spent
+    s.timed = true;
+    if (hooks.measure) {
+      s.m = hooks.measure(result.candidates[toTime[k]], gpu);
+    } else {
+      s.m.status = "failed";
+      s.m.error = "no timer";
+    }
+    return s;
+  };
+  auto commit = [&](size_t k, Slot &s) -> llvm::Error {
+    CandidateState &c = result.candidates[toTime[k]];
+    if (!s.timed) {
       c.stage = Stage::NotTimed;
       ++result.notTimed;
-      continue;
+      return llvm::Error::success();
     }
-    Measurement m;
-    if (hooks.measure) {
-      m = hooks.measure(c);
-    } else {
-      m.status = "failed";
-      m.error = "no timer";
-    }
+    const Measurement &m = s.m;
     Record r = baseRecord(config, c);
     r.status = m.status;
     r.error = m.error;
@@ -258,6 +277,8 @@ llvm::Expected<TuneResult> tune::runTune(const TuneConfig &config, ResultsDB &db
     r.relErr = m.relErr;
     r.seed = m.seed;
     r.tflops = r.ok() ? tflops(config.shape.M, config.shape.N, config.shape.K, r.msMedian) : 0;
+    r.host = config.host;
+    r.gpuOrdinal = m.gpuOrdinal >= 0 ? m.gpuOrdinal : s.gpu; // what the child opened
     if (llvm::Error e = db.append(r))
       return e;
     c.record = r;
@@ -276,9 +297,64 @@ llvm::Expected<TuneResult> tune::runTune(const TuneConfig &config, ResultsDB &db
     std::string bestStr =
         best ? llvm::formatv("best {0} {1:f1} TFLOP/s", best->candidate, best->tflops).str()
              : "best -";
-    log(llvm::formatv("[{0}/{1}] {2} {3}: {4} | {5}", done, total, c.cand.id, c.cand.describe(),
-                      what, bestStr)
+    std::string on = gpus.size() > 1 ? " on GPU " + std::to_string(r.gpuOrdinal) : "";
+    log(llvm::formatv("[{0}/{1}] {2} {3}{4}: {5} | {6}", done, total, c.cand.id,
+                      c.cand.describe(), on, what, bestStr)
             .str());
+    return llvm::Error::success();
+  };
+
+  if (gpus.size() == 1) {
+    for (size_t k = 0; k < toTime.size(); ++k) {
+      Slot s = timeOne(k, gpus[0]);
+      if (llvm::Error e = commit(k, s))
+        return e;
+    }
+  } else {
+    // A worker per GPU takes the next candidate when its GPU is free; this
+    // thread commits finished slots in order.
+    std::mutex mu;
+    std::condition_variable cv;
+    size_t next = 0;
+    bool stop = false;
+    auto worker = [&](int gpu) {
+      for (;;) {
+        size_t k;
+        {
+          std::lock_guard<std::mutex> lock(mu);
+          if (stop || next >= toTime.size())
+            return;
+          k = next++;
+        }
+        Slot s = timeOne(k, gpu);
+        std::lock_guard<std::mutex> lock(mu);
+        slots[k] = std::move(s);
+        slots[k].finished = true;
+        cv.notify_all();
+      }
+    };
+    std::vector<std::thread> threads;
+    for (int gpu : gpus)
+      threads.emplace_back(worker, gpu);
+    llvm::Error failure = llvm::Error::success();
+    for (size_t k = 0; k < toTime.size(); ++k) {
+      Slot s;
+      {
+        std::unique_lock<std::mutex> lock(mu);
+        cv.wait(lock, [&] { return slots[k].finished; });
+        s = std::move(slots[k]);
+      }
+      if (llvm::Error e = commit(k, s)) {
+        failure = std::move(e);
+        std::lock_guard<std::mutex> lock(mu);
+        stop = true; // the ones running finish; no new one starts
+        break;
+      }
+    }
+    for (std::thread &t : threads)
+      t.join();
+    if (failure)
+      return failure;
   }
   result.measureSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();

@@ -47,7 +47,7 @@ std::string lastLines(const std::string &path, size_t n);
 /// The tune-measure result file: {"status", "error", "seed", "ms": {median,
 /// p25, p75, min, max}, "baseline_ms", "rel_err", "non_finite",
 /// "registers", "input_sets", "launches_per_sample", "rounds", "gpu",
-/// "driver"}. `status` is "ok", "wrong", "failed" or "timeout".
+/// "ordinal", "driver"}. `status` is "ok", "wrong", "failed" or "timeout".
 llvm::json::Object measureResultJson(const std::string &status, const std::string &error,
                                      unsigned long long seed, const MeasureResult *result,
                                      const DeviceInfo *device);
@@ -55,7 +55,8 @@ llvm::json::Object measureResultJson(const std::string &status, const std::strin
 /// What the parent makes of a child's exit and result file text: the
 /// file's status and times when it has one (an "ok" without a time is a
 /// failure), else "timeout" (killed at the limit), "crashed" (a signal) or
-/// "failed", with the log's last lines.
+/// "failed", with the log's last lines. The file's "ordinal" becomes
+/// Measurement::gpuOrdinal.
 Measurement readMeasurement(const ChildExit &exit, const std::optional<std::string> &resultText,
                             const std::string &logTail, double limitSeconds);
 
@@ -69,17 +70,24 @@ struct ChildTiming {
   double limitSeconds = 60; ///< a child's hard limit
 };
 
-/// Times a candidate in `gemmgen tune-measure`: writes its spec to
-/// `specFile`, runs the child (log to `logFile`, result to `resultFile`),
-/// reads the result. Never fails: a failure is the Measurement's status.
+/// Times a candidate in `gemmgen tune-measure --device GPU`: writes its
+/// spec to `specFile`, runs the child (log to `logFile`, result to
+/// `resultFile`), reads the result. Never fails: a failure is the
+/// Measurement's status. The child is pinned by ordinal, not by
+/// CUDA_VISIBLE_DEVICES: it inherits the parent's environment, so an
+/// ordinal names the same GPU in both, also when a job scheduler has set
+/// CUDA_VISIBLE_DEVICES (to indices, UUIDs or MIG ids) for the job.
 Measurement measureInChild(const ChildTiming &t, const CandidateState &c,
                            unsigned long long seed, const std::string &specFile,
-                           const std::string &resultFile, const std::string &logFile);
+                           const std::string &resultFile, const std::string &logFile,
+                           int gpu = 0);
 
-/// cuBLAS's time for the shape: `gemmgen bench BASE --json` in a child
-/// (files in `workDir`). nullopt, with `whyNot` set, when it did not work.
+/// cuBLAS's time for the shape: `gemmgen bench BASE --device GPU --json` in
+/// a child (files in `workDir`). nullopt, with `whyNot` set, when it did
+/// not work.
 std::optional<Record> cublasInChild(const ChildTiming &t, const ShapeKey &shape,
-                                    const std::string &workDir, std::string &whyNot);
+                                    const std::string &workDir, std::string &whyNot,
+                                    int gpu = 0);
 
 } // namespace gemmgen::tune
 

@@ -9,9 +9,12 @@
 // concatenation (`gemmgen tune-db import`). docs/TUNING.md says why this
 // format and lists the fields.
 //
-// A record's key: GPU name, driver version, M, N, K, dtype and the variant
-// spec's hash. A record is reused only when the generated CUDA source hash
-// matches too (a newer gemmgen that emits different code re-measures).
+// A record's key: GPU name, driver version, M, N, K, dtype, the variant
+// spec's hash, and the host and GPU ordinal that measured it: the same
+// candidate measured on two GPUs or hosts is two records (a tuning farm's
+// DBs merge without losing either, `gemmgen tune-db merge`). A record is
+// reused only when the generated CUDA source hash matches too (a newer
+// gemmgen that emits different code re-measures).
 //
 // The tuned-defaults file (specs/tuned/*.yaml) maps shapes to spec files.
 //
@@ -77,6 +80,12 @@ struct Record {
   /// When, and the commit of the gemmgen that measured it (baked in at
   /// build time: tune/BuildInfo.h).
   std::string date, commit, nvrtc;
+  /// Where it was measured: the host name and the GPU's ordinal on it (as
+  /// the measuring process saw it, i.e. within CUDA_VISIBLE_DEVICES). Files
+  /// written before these fields read as host "" and ordinal 0 (tunes then
+  /// always ran on ordinal 0).
+  std::string host;
+  int gpuOrdinal = 0;
   std::string specYaml; ///< the whole variant spec (so the DB alone can write it)
 
   bool ok() const { return status == "ok"; }
@@ -97,9 +106,11 @@ public:
 
   const std::string &path() const { return path_; }
   size_t skippedLines() const { return skipped_; }
-  /// Latest record for (shape, specHash), or nullptr.
+  /// The record for (shape, specHash): of the latest record of each
+  /// host/GPU that measured it, the best "ok" one, else the latest; nullptr
+  /// if none.
   const Record *find(const ShapeKey &shape, const std::string &specHash) const;
-  /// Latest cuBLAS record for the shape, or nullptr.
+  /// Latest cuBLAS record for the shape (any host/GPU), or nullptr.
   const Record *cublas(const ShapeKey &shape) const;
   /// Latest record of each key, in first-seen order, optionally filtered.
   std::vector<Record> latest(const std::optional<ShapeKey> &shape = std::nullopt) const;
@@ -111,18 +122,57 @@ public:
   /// Appends the records of another DB file whose lines are not already
   /// present (same JSON text). Returns how many were added.
   llvm::Expected<size_t> import(const std::string &otherPath);
-  /// The best "ok" candidate of a shape (smallest median), or nullptr.
+  /// The best "ok" candidate record of a shape (GPU name, driver, M, N, K,
+  /// dtype) over every host and GPU that measured it: the largest speedup
+  /// over the base measured in the same process, else the smallest median;
+  /// nullptr if none.
   const Record *best(const ShapeKey &shape) const;
+  /// Every record read or appended, in file order (superseded ones too).
+  const std::vector<Record> &all() const { return records_; }
+  /// Each record's JSON line as read or written (parallel to all()).
+  const std::vector<std::string> &lines() const { return lines_; }
+
+  /// A record's identity: kind, shape, spec hash, host, GPU ordinal. A later
+  /// record with the same identity replaces an earlier one.
+  static std::string keyOf(const Record &r);
 
 private:
   std::string path_;
   std::vector<Record> records_;
   std::vector<std::string> lines_;
   std::map<std::string, size_t> index_; ///< key -> latest record
+  /// kind|shape|specHash -> the keys of the hosts/GPUs that measured it.
+  std::map<std::string, std::vector<std::string>> groups_;
   size_t skipped_ = 0;
   void add(Record r, std::string line);
-  static std::string keyOf(const Record &r);
 };
+
+/// What `mergeDbFiles` read and wrote.
+struct MergeStats {
+  size_t inputs = 0, read = 0, duplicates = 0, written = 0;
+  size_t tornLines = 0;      ///< interrupted last lines skipped (with a note)
+  size_t multiMeasured = 0;  ///< (kind, shape, spec) measured on > 1 host/GPU
+  std::vector<std::string> notes; ///< "FILE:LINE: ..." for each skipped torn line
+};
+
+/// Merges results DB files into `outPath` (docs/TUNING.md "Merging DBs"):
+/// every distinct record of every input is kept (a candidate measured on
+/// several hosts/GPUs stays one record per host/GPU); identical lines are
+/// written once; the output is sorted by shape, kind, spec hash, host,
+/// ordinal, date and line text, so it does not depend on the inputs' order.
+/// Inputs are read strictly: a line that is not a valid record is an error
+/// "FILE:LINE: what; what to do", and nothing is written. Only a file's
+/// last line may be torn (an interrupted write, no newline after it): it is
+/// skipped with a note. `outPath` may be one of the inputs; it is replaced
+/// atomically (written next to it, then renamed).
+llvm::Expected<MergeStats> mergeDbFiles(const std::vector<std::string> &inputs,
+                                        const std::string &outPath);
+
+/// Reads one record line strictly (the merge's reader): the JSON must be an
+/// object with a supported "v", "kind" candidate|cublas, a GPU name, M, N,
+/// K > 0 (K >= 0), dtype f16|bf16 and a status; a candidate needs its
+/// spec_hash. The error says which field is wrong.
+llvm::Expected<Record> parseRecordStrict(llvm::StringRef line);
 
 /// CSV summary: one row per record (header included).
 void writeCsv(llvm::raw_ostream &os, const std::vector<Record> &records);

@@ -50,6 +50,8 @@ struct Measurement {
   double baselineMs = 0; ///< the base spec, interleaved in the same process
   double relErr = 0;
   unsigned long long seed = 0;
+  /// The GPU ordinal the child reports it opened (-1: it did not say).
+  int gpuOrdinal = -1;
 };
 
 enum class Stage {
@@ -85,13 +87,20 @@ struct TuneConfig {
   bool retryFailed = false;     ///< re-time candidates the DB has as failed
   bool allowSpills = false;
   std::string commit, nvrtc;
+  /// The GPU ordinals to time on (`--gpus`): one candidate at a time on
+  /// each, so up to gpus.size() at once. Empty: ordinal 0 alone.
+  std::vector<int> gpus;
+  std::string host; ///< recorded with every measurement (DBs of hosts merge)
 };
 
 struct TuneHooks {
   /// Called from up to `jobs` threads at once.
   std::function<CompileOutcome(const CandidateState &)> compile;
-  /// Called on the tuning thread, one at a time. Unused with compileOnly.
-  std::function<Measurement(const CandidateState &)> measure;
+  /// Times one candidate on GPU `gpu` (an ordinal of TuneConfig::gpus).
+  /// With one GPU it is called on the tuning thread, one at a time; with
+  /// several, from one thread per GPU, each call with that thread's
+  /// ordinal. Unused with compileOnly.
+  std::function<Measurement(const CandidateState &, int gpu)> measure;
   /// Progress and messages, one line each (no newline).
   std::function<void(const std::string &)> log;
 };
@@ -111,7 +120,10 @@ struct TuneResult {
 
 /// Runs a tune. Errors: the base spec does not parse/check, the space does
 /// not apply, or the DB cannot be written. Candidates that fail do not make
-/// the tune fail.
+/// the tune fail. With several GPUs the candidates are handed to whichever
+/// GPU is free, but records are appended to the DB, and progress printed,
+/// in candidate order (a finished candidate waits for the ones before it),
+/// so the DB's content and order do not depend on which finished first.
 llvm::Expected<TuneResult> runTune(const TuneConfig &config, ResultsDB &db,
                                    const TuneHooks &hooks);
 

@@ -1,0 +1,50 @@
+//===- TuneCommon.h - Helpers shared by the tune and tune-db verbs -*- C++ -*-===//
+#ifndef GEMMGEN_TOOLS_TUNECOMMON_H
+#define GEMMGEN_TOOLS_TUNECOMMON_H
+
+#include "CompilerCommands.h"
+
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+
+namespace gemmgen::cli::tunecli {
+
+/// "gemmgen: error: MSG" on stderr (after flushing stdout) and the exit code.
+inline void error(const llvm::Twine &msg, int code) {
+  llvm::outs().flush();
+  llvm::errs() << "gemmgen: error: " << msg << "\n";
+  setExitCode(code);
+}
+
+inline std::optional<std::string> readText(const std::string &path) {
+  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buf)
+    return std::nullopt;
+  return (*buf)->getBuffer().str();
+}
+
+/// Writes `text` to `path` (creating its directory); false, with the error
+/// reported (exit 3), when it cannot.
+inline bool writeText(const std::string &path, llvm::StringRef text) {
+  llvm::StringRef dir = llvm::sys::path::parent_path(path);
+  if (!dir.empty())
+    llvm::sys::fs::create_directories(dir);
+  std::error_code ec;
+  llvm::raw_fd_ostream f(path, ec, llvm::sys::fs::OF_Text);
+  if (ec) {
+    error("cannot write '" + path + "': " + ec.message(), ExitFailure);
+    return false;
+  }
+  f << text;
+  return true;
+}
+
+} // namespace gemmgen::cli::tunecli
+
+#endif // GEMMGEN_TOOLS_TUNECOMMON_H

@@ -170,6 +170,24 @@ int targetComputeCapability(Target t);
 Status checkTargetRunsOn(Target t, const DeviceInfo &dev);
 
 /// Builds a 2-D row-major tensor map (rows × cols, ld elements, 16-bit).
+/// The host API's layout for a spec layout and back.
+inline Layout toLayout(MatrixLayout l) { return l == MatrixLayout::Row ? Layout::Row : Layout::Col; }
+inline MatrixLayout toMatrixLayout(Layout l) {
+  return l == Layout::Row ? MatrixLayout::Row : MatrixLayout::Col;
+}
+
+/// Element strides of A[m, k] (at m·am + k·ak) and B[k, n] (at n·bn + k·bk)
+/// as stored in the given layouts with leading dimensions lda, ldb: what
+/// the SIMT helper kernels (reference GEMM, tail columns) index with.
+struct OperandStrides {
+  long long am, ak, bn, bk;
+};
+inline OperandStrides operandStrides(Layout layoutA, long long lda, Layout layoutB,
+                                     long long ldb) {
+  const bool aRow = layoutA == Layout::Row, bCol = layoutB == Layout::Col;
+  return {aRow ? lda : 1, aRow ? 1 : lda, bCol ? ldb : 1, bCol ? 1 : ldb};
+}
+
 Status encodeTensorMap2D(const DriverApi &drv, void *out, CUdeviceptr base, DType t,
                          long long rows, long long cols, long long ld, const TmaBox &box,
                          const char *operand);

@@ -126,8 +126,7 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
                    std::to_string(abi.kAlignment) +
                    "; TMA needs 16-byte aligned row strides (pad K with zeros to a multiple of " +
                    std::to_string(abi.kAlignment) + ")");
-  const Layout kernelA = abi.layoutA == MatrixLayout::Row ? Layout::Row : Layout::Col;
-  const Layout kernelB = abi.layoutB == MatrixLayout::Row ? Layout::Row : Layout::Col;
+  const Layout kernelA = toLayout(abi.layoutA), kernelB = toLayout(abi.layoutB);
   const GemmArgs rm = rowMajorProblem(a);
   if (rm.layoutA != kernelA || rm.layoutB != kernelB) {
     std::string stored = std::string("the arguments store A ") + toString(a.layoutA) +
@@ -214,7 +213,7 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
   // The kernel stores whole 16-byte chunks only; the rest is the tail's.
   const long long stored = tmaStoreColumns(a.N, t);
   if (stored > 0)
-    if (Status s = encodeTensorMap2D(drv, p.tmD, a.D, t, a.M, stored, a.ldd ? a.ldd : a.N, abi.boxD, "D"); !s)
+    if (Status s = encodeTensorMap2D(drv, p.tmD, a.D, t, a.M, stored, storedShape(a, 'D').ld, abi.boxD, "D"); !s)
       return s;
   p.M = (int)a.M;
   p.N = (int)stored;

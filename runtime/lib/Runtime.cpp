@@ -369,16 +369,12 @@ Expected<Kernel> Runtime::loadKernel(const std::string &source, const KernelABI 
   info.persistent = abi.persistent;
   info.kAlignment = abi.kAlignment;
   info.ldAlignment = abi.ldAlignment;
-  info.layoutA = abi.layoutA == MatrixLayout::Row ? Layout::Row : Layout::Col;
-  info.layoutB = abi.layoutB == MatrixLayout::Row ? Layout::Row : Layout::Col;
+  info.layoutA = toLayout(abi.layoutA);
+  info.layoutB = toLayout(abi.layoutB);
   info.usage = cubin->usage;
   info.fromCache = cubin->fromCache;
   info.compileSeconds = cubin->compileSeconds;
   return Kernel(k);
-}
-
-static MatrixLayout toMatrixLayout(Layout l) {
-  return l == Layout::Row ? MatrixLayout::Row : MatrixLayout::Col;
 }
 
 static EmitOptions emitOptionsFor(const CompileOptions &options) {

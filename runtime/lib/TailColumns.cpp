@@ -135,9 +135,8 @@ Status gemmgen::launchTailColumns(const Kernel::Impl &k, const PreparedLaunch &p
   CUdeviceptr A = p.A, B = p.B, D = p.D;
   int M = p.tailM, K = p.tailK, n0 = p.tailN0, cols = (int)p.tailColumns;
   int bf16 = k.info.dtype == DType::BF16;
-  // Element strides of A[m, k] and B[k, n] in their stored layouts.
-  long long sam = p.layoutA == Layout::Row ? p.lda : 1, sak = p.layoutA == Layout::Row ? 1 : p.lda;
-  long long sbn = p.layoutB == Layout::Col ? p.ldb : 1, sbk = p.layoutB == Layout::Col ? 1 : p.ldb;
+  OperandStrides st = operandStrides(p.layoutA, p.lda, p.layoutB, p.ldb);
+  long long sam = st.am, sak = st.ak, sbn = st.bn, sbk = st.bk;
   long long ldd = p.ldd;
   void *params[] = {&A, &B, &D, &M, &K, &sam, &sak, &sbn, &sbk, &ldd, &n0, &cols, &bf16};
   const DriverApi &drv = *k.rt->drv;

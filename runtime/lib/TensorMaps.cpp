@@ -21,8 +21,11 @@ using namespace gemmgen;
 /// GEMMGEN_TMA_L2_PROMOTION = none, 64, 128 or 256 overrides it (a
 /// measurement knob, not an API).
 static CUtensorMapL2promotion l2Promotion(unsigned long long strideBytes) {
-  const char *v = getenv("GEMMGEN_TMA_L2_PROMOTION");
-  std::string s = v ? v : "";
+  // Read once: prepare() runs on every launch by arguments.
+  static const std::string s = [] {
+    const char *v = getenv("GEMMGEN_TMA_L2_PROMOTION");
+    return std::string(v ? v : "");
+  }();
   if (s == "none")
     return CU_TENSOR_MAP_L2_PROMOTION_NONE;
   if (s == "64")

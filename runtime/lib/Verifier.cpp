@@ -175,8 +175,8 @@ Status GemmVerifier::reference(const GemmArgs &a, DType t, CUdeviceptr refF32,
                                CUstream s) const {
   int M = (int)a.M, N = (int)a.N, K = (int)a.K, bf16 = t == DType::BF16;
   const long long lda = storedShape(a, 'A').ld, ldb = storedShape(a, 'B').ld;
-  long long sam = a.layoutA == Layout::Row ? lda : 1, sak = a.layoutA == Layout::Row ? 1 : lda;
-  long long sbn = a.layoutB == Layout::Col ? ldb : 1, sbk = a.layoutB == Layout::Col ? 1 : ldb;
+  OperandStrides st = operandStrides(a.layoutA, lda, a.layoutB, ldb);
+  long long sam = st.am, sak = st.ak, sbn = st.bn, sbk = st.bk;
   CUdeviceptr A = a.A, B = a.B;
   void *params[] = {&A, &B, &refF32, &M, &N, &K, &sam, &sak, &sbn, &sbk, &bf16};
   return impl_->rt.launchRaw(impl_->ref, (unsigned)((N + 63) / 64), (unsigned)((M + 63) / 64),

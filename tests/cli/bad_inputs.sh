@@ -45,6 +45,9 @@ expect 1 "gemmgen: error: cannot read spec '$W/missing.yaml': No such file or di
 expect 3 "gemmgen: error: cannot write '$W/no/such/dir/k.cu': No such file or directory" -- "$G" emit "$S" -o "$W/no/such/dir/k.cu"
 expect 3 "gemmgen: error: M and N must be positive and K non-negative (got M=-5 N=0 K=7)" -- "$G" run "$S" --m -5 --n 0 --k 7
 expect 3 "gemmgen: error: --dtype must be f16 or bf16 (got 'f32')" -- "$G" run "$S" --dtype f32 --m 256 --n 256 --k 256
+expect 3 "gemmgen: error: --layout takes the layouts of A and B (and optionally D) as A,B[,D] with each row or col, e.g. --layout row,col (A M×K row-major, B stored N×K, D row-major: the default), --layout col,row or --layout row,col,col (got 'row,diag')" -- "$G" run "$S" --layout row,diag
+expect 3 "(got 'row,col,col,row')" -- "$G" run "$S" --layout row,col,col,row
+expect 3 "gemmgen: error: bench measures a row-major D (cuBLAS computes the same problem); time a column-major D with \`gemmgen run --layout A,B,col\`" -- "$G" bench "$S" --layout row,col,col
 expect 1 "gemmgen: error: cannot read spec '/dev/zero': it is not a regular file (a character device); give the path of a spec file (.yaml)" -- "$G" check /dev/zero
 expect 1 "gemmgen: error: cannot read spec '$W/fifo.yaml': it is not a regular file (a FIFO); give the path of a spec file (.yaml)" -- "$G" check "$W/fifo.yaml"
 expect 1 "bytes; a spec is at most 1048576 bytes (1 MiB)" -- "$G" check "$W/big.yaml"

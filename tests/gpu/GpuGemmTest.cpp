@@ -142,25 +142,16 @@ long long roundUp(long long x, long long m) { return (x + m - 1) / m * m; }
 
 class SpecShape : public ::testing::TestWithParam<std::tuple<std::string, Shape>> {};
 
-TEST_P(SpecShape, MatchesReferenceAndWritesEveryElement) {
-  REQUIRE_GPU();
+/// One launch checked end to end: A, B and D allocated as `a`'s layouts and
+/// leading dimensions say (storedShape), fresh random A and B, all of D's
+/// allocation poisoned, one launch under the watchdog, every element
+/// compared with the reference (through D's layout), and the padding of
+/// every line of D (ld > length) still poison afterwards.
+void expectMatchesReference(const std::string &name, const Kernel &k, GemmArgs a) {
   Gpu &gpu = Gpu::get();
-  const auto &[name, shape] = GetParam();
-  ASSERT_NE(name, "(no specs found)") << "no specs in " << specsDir();
-  const Expected<Kernel> &k = gpu.kernel(name);
-  ASSERT_TRUE(k.ok()) << k.status().message();
-  if (k->info().target != "sm_90a")
-    GTEST_SKIP() << name << " targets " << k->info().target;
   const Runtime &rt = *gpu.rt;
-  const DType t = k->info().dtype;
-  GemmArgs a;
-  a.M = shape.M, a.N = shape.N, a.K = shape.K;
-  a.layoutA = k->info().layoutA, a.layoutB = k->info().layoutB;
-  // TMA: 16-byte line strides (N = 257, or M = 129 for a column-major A, padded)
-  a.lda = roundUp(storedShape(a, 'A').length, 8);
-  a.ldb = roundUp(storedShape(a, 'B').length, 8);
-  a.ldd = roundUp(a.N, 8);
-  const StoredShape sA = storedShape(a, 'A'), sB = storedShape(a, 'B');
+  const DType t = k.info().dtype;
+  const StoredShape sA = storedShape(a, 'A'), sB = storedShape(a, 'B'), sD = storedShape(a, 'D');
   std::vector<CUdeviceptr> bufs;
   auto alloc = [&](size_t bytes) {
     Expected<CUdeviceptr> p = rt.alloc(bytes);
@@ -170,7 +161,7 @@ TEST_P(SpecShape, MatchesReferenceAndWritesEveryElement) {
   };
   a.A = alloc(sA.lines * sA.ld * 2);
   a.B = alloc(sB.lines * sB.ld * 2);
-  a.D = alloc(a.M * a.ldd * 2);
+  a.D = alloc(sD.lines * sD.ld * 2);
   CUdeviceptr ref = alloc(a.M * a.N * 4);
   struct Free {
     const Runtime &rt;
@@ -180,14 +171,14 @@ TEST_P(SpecShape, MatchesReferenceAndWritesEveryElement) {
         (void)rt.free(p);
     }
   } freeAll{rt, bufs};
-  ASSERT_FALSE(HasFailure());
+  ASSERT_FALSE(::testing::Test::HasFailure());
 
   const uint64_t seed = std::random_device{}();
   SCOPED_TRACE("seed " + std::to_string(seed));
   ASSERT_TRUE(gpu.ver->fillNormal2D(a.A, sA.lines, sA.length, sA.ld, t, seed * 2 + 1, gpu.stream).ok());
   ASSERT_TRUE(gpu.ver->fillNormal2D(a.B, sB.lines, sB.length, sB.ld, t, seed * 2 + 2, gpu.stream).ok());
-  ASSERT_TRUE(rt.fill16Async(a.D, GemmVerifier::kPoison, a.M * a.ldd, gpu.stream).ok());
-  Status s = k->launch(a, gpu.stream);
+  ASSERT_TRUE(rt.fill16Async(a.D, GemmVerifier::kPoison, sD.lines * sD.ld, gpu.stream).ok());
+  Status s = k.launch(a, gpu.stream);
   ASSERT_TRUE(s.ok()) << s.message();
   s = rt.wait(gpu.stream, watchdogSeconds(a.M, a.N, a.K));
   if (s.code() == ErrorCode::Timeout) {
@@ -200,9 +191,36 @@ TEST_P(SpecShape, MatchesReferenceAndWritesEveryElement) {
   ASSERT_TRUE(c.ok()) << c.status().message();
   EXPECT_EQ(c->nonFinite, 0) << "elements left unwritten (poison) or NaN";
   EXPECT_LE(c->relFrobenius, GemmVerifier::kTolerance);
-  printf("[ result ] %s %lldx%lldx%lld %s: rel err %.3e, max |err| %.3e, unwritten %lld\n",
-         name.c_str(), a.M, a.N, a.K, toString(t), c->relFrobenius, c->maxAbsError,
-         c->nonFinite);
+  std::vector<uint16_t> host(size_t(sD.lines * sD.ld));
+  ASSERT_TRUE(rt.copyToHost(host.data(), a.D, host.size() * 2).ok());
+  long long touched = 0;
+  for (long long l = 0; l < sD.lines; ++l)
+    for (long long e = sD.length; e < sD.ld; ++e)
+      touched += host[size_t(l * sD.ld + e)] != GemmVerifier::kPoison;
+  EXPECT_EQ(touched, 0) << "padding elements of D written";
+  printf("[ result ] %s %lldx%lldx%lld %s (A %s, B %s, D %s): rel err %.3e, max |err| %.3e, "
+         "unwritten %lld\n",
+         name.c_str(), a.M, a.N, a.K, toString(t), toString(a.layoutA), toString(a.layoutB),
+         toString(a.layoutD), c->relFrobenius, c->maxAbsError, c->nonFinite);
+}
+
+TEST_P(SpecShape, MatchesReferenceAndWritesEveryElement) {
+  REQUIRE_GPU();
+  Gpu &gpu = Gpu::get();
+  const auto &[name, shape] = GetParam();
+  ASSERT_NE(name, "(no specs found)") << "no specs in " << specsDir();
+  const Expected<Kernel> &k = gpu.kernel(name);
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  if (k->info().target != "sm_90a")
+    GTEST_SKIP() << name << " targets " << k->info().target;
+  GemmArgs a;
+  a.M = shape.M, a.N = shape.N, a.K = shape.K;
+  a.layoutA = k->info().layoutA, a.layoutB = k->info().layoutB;
+  // TMA: 16-byte line strides (N = 257, or M = 129 for a column-major A, padded)
+  a.lda = roundUp(storedShape(a, 'A').length, 8);
+  a.ldb = roundUp(storedShape(a, 'B').length, 8);
+  a.ldd = roundUp(a.N, 8);
+  expectMatchesReference(name, *k, a);
 }
 
 std::string paramName(const ::testing::TestParamInfo<SpecShape::ParamType> &info) {
@@ -392,60 +410,14 @@ TEST_P(ColumnMajorD, MatchesReference) {
   const auto &[c, shape] = GetParam();
   const Expected<Kernel> &k = gpu.kernel(c.spec);
   ASSERT_TRUE(k.ok()) << k.status().message();
-  const Runtime &rt = *gpu.rt;
-  const DType t = k->info().dtype;
   GemmArgs a;
   a.M = shape.M, a.N = shape.N, a.K = shape.K;
   a.layoutA = c.a, a.layoutB = c.b, a.layoutD = Layout::Col;
   a.lda = roundUp(storedShape(a, 'A').length, 8);
   a.ldb = roundUp(storedShape(a, 'B').length, 8);
   a.ldd = roundUp(storedShape(a, 'D').length, 8);
-  const StoredShape sA = storedShape(a, 'A'), sB = storedShape(a, 'B'), sD = storedShape(a, 'D');
-  EXPECT_EQ(sD.lines, a.N);
-  std::vector<CUdeviceptr> bufs;
-  auto alloc = [&](size_t bytes) {
-    Expected<CUdeviceptr> p = rt.alloc(bytes);
-    EXPECT_TRUE(p.ok()) << p.status().message();
-    bufs.push_back(p.ok() ? *p : 0);
-    return bufs.back();
-  };
-  a.A = alloc(sA.lines * sA.ld * 2);
-  a.B = alloc(sB.lines * sB.ld * 2);
-  a.D = alloc(sD.lines * sD.ld * 2);
-  CUdeviceptr ref = alloc(a.M * a.N * 4);
-  struct Free {
-    const Runtime &rt;
-    std::vector<CUdeviceptr> &b;
-    ~Free() {
-      for (CUdeviceptr p : b)
-        (void)rt.free(p);
-    }
-  } freeAll{rt, bufs};
-  ASSERT_FALSE(HasFailure());
-  const uint64_t seed = std::random_device{}();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  ASSERT_TRUE(gpu.ver->fillNormal2D(a.A, sA.lines, sA.length, sA.ld, t, seed * 2 + 1, gpu.stream).ok());
-  ASSERT_TRUE(gpu.ver->fillNormal2D(a.B, sB.lines, sB.length, sB.ld, t, seed * 2 + 2, gpu.stream).ok());
-  ASSERT_TRUE(rt.fill16Async(a.D, GemmVerifier::kPoison, sD.lines * sD.ld, gpu.stream).ok());
-  Status s = k->launch(a, gpu.stream);
-  ASSERT_TRUE(s.ok()) << s.message();
-  s = rt.wait(gpu.stream, watchdogSeconds(a.M, a.N, a.K));
-  if (s.code() == ErrorCode::Timeout)
-    std::_Exit(4);
-  ASSERT_TRUE(s.ok()) << s.message();
-  ASSERT_TRUE(gpu.ver->reference(a, t, ref, gpu.stream).ok());
-  Expected<GemmVerifier::Comparison> cmp = gpu.ver->compare(a, t, ref, false, gpu.stream);
-  ASSERT_TRUE(cmp.ok()) << cmp.status().message();
-  EXPECT_EQ(cmp->nonFinite, 0) << "elements left unwritten (poison) or NaN";
-  EXPECT_LE(cmp->relFrobenius, GemmVerifier::kTolerance);
-  // The padding of every column (rows M..ldd-1) keeps its poison.
-  std::vector<uint16_t> host(size_t(sD.lines * sD.ld));
-  ASSERT_TRUE(rt.copyToHost(host.data(), a.D, host.size() * 2).ok());
-  long long touched = 0;
-  for (long long n = 0; n < sD.lines; ++n)
-    for (long long m = sD.length; m < sD.ld; ++m)
-      touched += host[size_t(n * sD.ld + m)] != GemmVerifier::kPoison;
-  EXPECT_EQ(touched, 0) << "padding elements written";
+  EXPECT_EQ(storedShape(a, 'D').lines, a.N); // N columns of M
+  expectMatchesReference(c.spec, *k, a);
 }
 
 const ColumnMajorDCase kColumnMajorD[] = {

@@ -140,11 +140,14 @@ inline bool parseLayoutOption(const std::string &s, LayoutOption &out) {
   }
   out.userA = toLayout(*a), out.userB = toLayout(*b);
   out.d = toLayout(*d);
-  // A column-major D is D^T = B^T·A^T row-major: the kernel's operands are
-  // B^T and A^T, each stored the opposite way of B and A.
-  auto flip = [](MatrixLayout l) { return l == MatrixLayout::Row ? MatrixLayout::Col : MatrixLayout::Row; };
-  out.a = out.d == Layout::Row ? *a : flip(*b);
-  out.b = out.d == Layout::Row ? *b : flip(*a);
+  // The kernel computes the row-major problem (for a column-major D,
+  // D^T = B^T·A^T): compile it for that problem's layouts.
+  GemmArgs user;
+  user.layoutA = *out.userA, user.layoutB = *out.userB, user.layoutD = out.d;
+  const GemmArgs kernel = rowMajorProblem(user);
+  auto spec = [](Layout l) { return l == Layout::Row ? MatrixLayout::Row : MatrixLayout::Col; };
+  out.a = spec(kernel.layoutA);
+  out.b = spec(kernel.layoutB);
   return true;
 }
 

@@ -3,13 +3,15 @@
 // The property behind `gemmgen check`: a spec it accepts compiles with
 // NVRTC without spills or ptxas warnings and simulates clean. The test
 // builds a grid of sm_90a spec variants (tile, depth, MMAs in flight,
-// consumers, cluster, registers, scheduler, epilogue, types, kernel names),
+// consumers, cluster, registers, scheduler, epilogue, types, operand layouts,
+// kernel names),
 // takes a fixed pseudo-random sample of it (the same every run), and for
 // every variant that check accepts compiles it with NVRTC and simulates two
 // interleavings. Variants check refuses need nothing more: refusing is
 // always allowed, a false "ok" is not.
 //
 //===----------------------------------------------------------------------===//
+#include "gemmgen/KernelPlan.h"
 #include "gemmgen/Pipeline.h"
 #include "gemmgen/Simulator.h"
 #include "gemmgen/gemmgen.h"
@@ -42,6 +44,8 @@ struct Grid {
   std::vector<std::string> epilogue{"{ store: tma }", "{ store: tma, chunk_n: 64 }",
                                     "{ store: tma, overlap: false }", "{ store: direct }"};
   std::vector<std::string> types{"f16", "bf16"};
+  std::vector<std::string> layouts{"{ a: row, b: col }", "{ a: col, b: col }",
+                                   "{ a: row, b: row }", "{ a: col, b: row }"};
   // Common names, and names that clash with C++, CUDA or the generated code.
   std::vector<std::string> names{"grid_gemm", "gemm2", "int", "BM", "u32", "printf",
                                  "PipelineState", "_g", "threadIdx", "STAGES"};
@@ -67,9 +71,10 @@ std::vector<Variant> sampleGrid(unsigned count) {
     unsigned c = pick(g.consumers), cm = pick(g.clusterM), pr = pick(g.producerRegs),
              cr = pick(g.consumerRegs);
     const std::string &sched = pick(g.scheduler), &epi = pick(g.epilogue), &ty = pick(g.types),
-                      &name = pick(g.names);
+                      &name = pick(g.names), &layout = pick(g.layouts);
     std::string s = "kernel: " + name + "\ntarget: sm_90a\n";
     s += "types: { a: " + ty + ", b: " + ty + ", d: " + ty + ", accumulate: f32 }\n";
+    s += "layout: " + layout + "\n";
     s += "tile: { m: " + std::to_string(m) + ", n: " + std::to_string(n) + ", k: 64 }\n";
     s += "cluster: { m: " + std::to_string(cm) + ", n: 1 }\n";
     s += "pipeline: { depth: " + std::to_string(d) + ", mma_in_flight: " + std::to_string(f) +
@@ -83,14 +88,15 @@ std::vector<Variant> sampleGrid(unsigned count) {
     out.push_back({s, name + " " + std::to_string(m) + "x" + std::to_string(n) + " d" +
                           std::to_string(d) + " c" + std::to_string(c) + " cl" +
                           std::to_string(cm) + " regs " + std::to_string(pr) + "/" +
-                          std::to_string(cr) + " " + ty + " " + sched + " " + epi});
+                          std::to_string(cr) + " " + ty + " " + layout + " " + sched + " " +
+                          epi});
   }
   return out;
 }
 
 TEST(SpecGrid, WhatCheckAcceptsCompilesWithoutSpillsAndSimulatesClean) {
   std::vector<Variant> variants = sampleGrid(96);
-  unsigned accepted = 0;
+  unsigned accepted = 0, mnMajor = 0;
   for (const Variant &v : variants) {
     DiagnosticEngine diags(nullptr);
     auto compiled = compileSpecText(v.text, "grid.yaml", EmitOptions{}, diags);
@@ -99,6 +105,8 @@ TEST(SpecGrid, WhatCheckAcceptsCompilesWithoutSpillsAndSimulatesClean) {
       continue;
     }
     ++accepted;
+    mnMajor += compiled->kernel.plan.loadA.major == OperandMajor::MN ||
+               compiled->kernel.plan.loadB.major == OperandMajor::MN;
     SCOPED_TRACE(v.summary + "\n" + v.text);
     CompileOptions opts;
     opts.useCache = false;
@@ -125,8 +133,10 @@ TEST(SpecGrid, WhatCheckAcceptsCompilesWithoutSpillsAndSimulatesClean) {
   // The sample must exercise both sides of the property.
   EXPECT_GE(accepted, 20u);
   EXPECT_LE(accepted, variants.size() - 20);
-  std::printf("%u of %zu grid variants accepted, compiled and simulated\n", accepted,
-              variants.size());
+  EXPECT_GE(mnMajor, 3u) << "too few accepted variants with an M- or N-major operand";
+  std::printf("%u of %zu grid variants accepted, compiled and simulated (%u with an M- or "
+              "N-major operand)\n",
+              accepted, variants.size(), mnMajor);
 }
 
 } // namespace

@@ -260,5 +260,7 @@ KernelABI gemmgen::deriveKernelABI(const Kernel &k) {
   bool kContiguous = k.plan.loadA.major == OperandMajor::K || k.plan.loadB.major == OperandMajor::K;
   abi.kAlignment = kContiguous ? 16 / sizeInBytes(k.aType) : 1;
   abi.ldAlignment = 16 / sizeInBytes(k.aType);
+  // The sm_90a printer walks batch entries with 3-D maps; sm_100a does not yet.
+  abi.batched = k.target == Target::SM90a;
   return abi;
 }

@@ -21,6 +21,9 @@ void gemmgen::emitLaunchContractComment(CodeEmitter &e, const KernelABI &abi) {
             " (elements, inner first), 128B swizzle;");
   e.comment("  K a multiple of " + str(abi.kAlignment) +
             "; M and N any (TMA zero-fills loads, clips stores).");
+  if (abi.batched)
+    e.comment("  batched: int batch after K; 3-D tensor maps, the batch entry outermost "
+              "(stride: the batch stride).");
 }
 
 void gemmgen::emitDeviceHeader(CodeEmitter &e, const EmitOptions &opts, llvm::StringRef header,

@@ -176,7 +176,7 @@ private:
     const Role &producer = k.roles[0], &consumer = k.roles[1];
     e.line("extern \"C\" __global__ void __launch_bounds__(THREADS, 1)");
     e.line(k.name + "(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB,");
-    e.line(std::string(k.name.size() + 1, ' ') + "const __grid_constant__ TensorMap tmD, int M, int N, int K)");
+    e.line(std::string(k.name.size() + 1, ' ') + "const __grid_constant__ TensorMap tmD, int M, int N, int K, int batch)");
     CodeEmitter::Block fn(e, "", k.name);
     e.line("extern __shared__ __align__(1024) unsigned char smem_raw[];");
     e.comment("TMA and wgmma need 1024-byte aligned swizzled tiles.");
@@ -192,7 +192,7 @@ private:
                           : "const u32 cta_rank = 0;  // no cluster");
     e.blank();
     e.comment("Sizes the host rejects; returning here keeps a bad launch from hanging (K = 0 is valid: D = 0).");
-    e.line("if (M <= 0 || N <= 0 || K < 0) return;");
+    e.line("if (M <= 0 || N <= 0 || K < 0 || batch <= 0) return;");
     e.blank();
     e.comment("---- barrier setup: one thread initialises, the cluster agrees ----");
     {
@@ -214,6 +214,7 @@ private:
     e.line("const int tiles_n = (N + BN - 1) / BN;");
     e.line("const int units_m = (tiles_m + CLUSTER_M - 1) / CLUSTER_M;  // a unit: CLUSTER_M x 1 tiles");
     e.line("const int unit_slots = tile_slots<RASTER, GROUP>(units_m, tiles_n);  // the schedule's walk");
+    e.line("const int batch_slots = unit_slots * batch;  // every batch entry's walk, one after another");
     e.line("const int k_blocks = (K + BK - 1) / BK;");
     e.line("const int cluster_id = blockIdx.x / CLUSTER_M;");
     e.line("const int clusters = gridDim.x / CLUSTER_M;");
@@ -411,14 +412,16 @@ private:
   void emitTmaStore() {
     e.line("#pragma unroll");
     CodeEmitter::Block loop(e, "for (int slab = 0; slab < EPI_COLS / 64; ++slab)");
-    e.line("tma_store_2d(&tmD, smem + SMEM_D + consumer * D_STAGE_BYTES + slab * D_SLAB_BYTES,");
-    e.line("             tile_n * BN + chunk * EPI_COLS + slab * 64, tile_m * BM + consumer * WG_ROWS);");
+    e.line("tma_store_3d(&tmD, smem + SMEM_D + consumer * D_STAGE_BYTES + slab * D_SLAB_BYTES,");
+    e.line("             tile_n * BN + chunk * EPI_COLS + slab * 64, tile_m * BM + consumer * WG_ROWS, entry);");
   }
 
   llvm::Error emitForEachTile(const Op &op) {
     e.comment("persistent loop: this cluster walks units of CLUSTER_M x 1 tiles");
-    CodeEmitter::Block loop(e, "for (int unit = cluster_id; unit < unit_slots; unit += clusters)",
+    CodeEmitter::Block loop(e, "for (int slot = cluster_id; slot < batch_slots; slot += clusters)",
                             "tile");
+    e.line("int unit;");
+    e.line("const int entry = batch_entry(slot, unit_slots, unit);  // the batch entry: TMA's 3rd coordinate");
     e.line("int unit_m, unit_n;");
     e.line("if (!tile_coords<RASTER, GROUP>(unit, units_m, tiles_n, unit_m, unit_n)) continue;  // "
            "a Hilbert hole");
@@ -449,12 +452,12 @@ private:
         e.comment("A is M-major: one box per 64 rows of the tile (coordinates: m, k)");
         e.line("#pragma unroll");
         CodeEmitter::Block loop(e, "for (u32 j = 0; j < A_BOXES; ++j)");
-        e.line("tma_load_2d(smem + SMEM_A + A_STAGE_BYTES * " + stage + " + j * A_BOX_BYTES, &tmA, " +
-               bar + ", tile_m * BM + (int)(j * 64), kb * BK);");
+        e.line("tma_load_3d(smem + SMEM_A + A_STAGE_BYTES * " + stage + " + j * A_BOX_BYTES, &tmA, " +
+               bar + ", tile_m * BM + (int)(j * 64), kb * BK, entry);");
         return;
       }
-      e.line("tma_load_2d(smem + SMEM_A + A_STAGE_BYTES * " + stage + ", &tmA, " + bar +
-             ", kb * BK, tile_m * BM);");
+      e.line("tma_load_3d(smem + SMEM_A + A_STAGE_BYTES * " + stage + ", &tmA, " + bar +
+             ", kb * BK, tile_m * BM, entry);");
       return;
     }
     bool multicast = op.scope == CtaScope::Cluster && op.parts > 1;
@@ -469,24 +472,24 @@ private:
                         (multicast ? " + (cta_rank * B_BOXES + j) * B_BOX_BYTES"
                                    : " + j * B_BOX_BYTES");
       std::string coords = "tile_n * BN + (int)(" + (multicast ? std::string("cta_rank * B_PART_ROWS + ") : "") +
-                           "j * 64), kb * BK";
+                           "j * 64), kb * BK, entry";
       if (multicast)
-        e.line("tma_load_2d_multicast(" + dst + ", &tmB, " + bar + ", " + coords +
+        e.line("tma_load_3d_multicast(" + dst + ", &tmB, " + bar + ", " + coords +
                ", (u16)((1u << CLUSTER_M) - 1));");
       else
-        e.line("tma_load_2d(" + dst + ", &tmB, " + bar + ", " + coords + ");");
+        e.line("tma_load_3d(" + dst + ", &tmB, " + bar + ", " + coords + ");");
       return;
     }
     if (multicast) {
       e.comment("this CTA loads its part of the shared B tile into every CTA of the cluster");
-      e.line("tma_load_2d_multicast(smem + SMEM_B + B_STAGE_BYTES * " + stage +
+      e.line("tma_load_3d_multicast(smem + SMEM_B + B_STAGE_BYTES * " + stage +
              " + cta_rank * B_PART_ROWS * 128, &tmB,");
       e.line("                      " + bar +
-             ", kb * BK, tile_n * BN + (int)(cta_rank * B_PART_ROWS), (u16)((1u << CLUSTER_M) - 1));");
+             ", kb * BK, tile_n * BN + (int)(cta_rank * B_PART_ROWS), entry, (u16)((1u << CLUSTER_M) - 1));");
       return;
     }
-    e.line("tma_load_2d(smem + SMEM_B + B_STAGE_BYTES * " + stage + ", &tmB, " + bar +
-           ", kb * BK, tile_n * BN);");
+    e.line("tma_load_3d(smem + SMEM_B + B_STAGE_BYTES * " + stage + ", &tmB, " + bar +
+           ", kb * BK, tile_n * BN, entry);");
   }
 
   void emitAccFence() {

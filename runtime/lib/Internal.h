@@ -169,7 +169,6 @@ int targetComputeCapability(Target t);
 /// The pre-launch compatibility check (capability vs target).
 Status checkTargetRunsOn(Target t, const DeviceInfo &dev);
 
-/// Builds a 2-D row-major tensor map (rows × cols, ld elements, 16-bit).
 /// The host API's layout for a spec layout and back.
 inline Layout toLayout(MatrixLayout l) { return l == MatrixLayout::Row ? Layout::Row : Layout::Col; }
 inline MatrixLayout toMatrixLayout(Layout l) {
@@ -188,9 +187,16 @@ inline OperandStrides operandStrides(Layout layoutA, long long lda, Layout layou
   return {aRow ? lda : 1, aRow ? 1 : lda, bCol ? ldb : 1, bCol ? 1 : ldb};
 }
 
-Status encodeTensorMap2D(const DriverApi &drv, void *out, CUdeviceptr base, DType t,
-                         long long rows, long long cols, long long ld, const TmaBox &box,
-                         const char *operand);
+/// One operand as a tensor map sees it: `lines` rows of `length` elements,
+/// `ld` apart, in `batch` entries `batchStride` elements apart.
+struct MapGeometry {
+  long long lines = 0, length = 0, ld = 0;
+  long long batch = 1, batchStride = 0;
+};
+/// Builds a rank-2 (one entry) or rank-3 (entries outermost) tensor map of a
+/// 16-bit operand with the box and swizzle the kernel's ABI asks for.
+Status encodeTensorMap(const DriverApi &drv, void *out, CUdeviceptr base, DType t, int rank,
+                       const MapGeometry &g, const TmaBox &box, const char *operand);
 
 } // namespace gemmgen
 

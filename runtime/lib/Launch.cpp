@@ -35,13 +35,15 @@ const std::string &Kernel::source() const {
 }
 CUfunction Kernel::function() const { return impl_ ? impl_->fn : nullptr; }
 
-unsigned Kernel::gridSize(long long M, long long N) const {
-  if (!impl_ || M <= 0 || N <= 0)
+unsigned Kernel::gridSize(long long M, long long N, long long batch) const {
+  if (!impl_ || M <= 0 || N <= 0 || batch <= 0)
     return 0;
   const KernelABI &abi = impl_->abi;
-  // The schedule's units (loadKernel refused an ABI without them).
+  // The schedule's units (loadKernel refused an ABI without them), in every
+  // batch entry.
   long long unitRows = abi.unitRows, unitCols = abi.unitCols, perUnit = abi.ctasPerUnit;
-  long long units = ((M + unitRows - 1) / unitRows) * ((N + unitCols - 1) / unitCols);
+  long long units = ((M + unitRows - 1) / unitRows) * ((N + unitCols - 1) / unitCols) *
+                    (abi.batched ? batch : 1);
   if (!abi.persistent)
     return (unsigned)std::min<long long>(units * perUnit, INT_MAX / perUnit * perUnit);
   long long resident = impl_->maxActiveClusters > 0
@@ -96,10 +98,22 @@ GemmArgs gemmgen::rowMajorProblem(const GemmArgs &a) {
   t.A = a.B, t.B = a.A;
   t.M = a.N, t.N = a.M;
   t.lda = a.ldb, t.ldb = a.lda;
+  t.strideA = a.strideB, t.strideB = a.strideA;
   t.layoutA = opposite(a.layoutB);
   t.layoutB = opposite(a.layoutA);
   t.layoutD = Layout::Row;
   return t;
+}
+
+GemmArgs gemmgen::batchEntry(const GemmArgs &a, long long l, DType t) {
+  GemmArgs e = a;
+  const long long bytes = (long long)sizeOf(t);
+  e.A = a.A + (CUdeviceptr)(l * a.strideA * bytes);
+  e.B = a.B + (CUdeviceptr)(l * a.strideB * bytes);
+  e.D = a.D + (CUdeviceptr)(l * a.strideD * bytes);
+  e.batch = 1;
+  e.strideA = e.strideB = e.strideD = 0;
+  return e;
 }
 
 Status Kernel::check(const GemmArgs &a) const {
@@ -121,6 +135,24 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
     return invalid("M, N and K must be at most " + std::to_string(INT_MAX) + " (got M=" +
                    std::to_string(a.M) + ", N=" + std::to_string(a.N) +
                    ", K=" + std::to_string(a.K) + ")");
+  if (a.batch < 1 || a.batch > INT_MAX)
+    return invalid("batch must be between 1 and " + std::to_string(INT_MAX) + " (got " +
+                   std::to_string(a.batch) + ")");
+  if (a.batch > 1 && !abi.batched)
+    return invalid("kernel '" + abi.kernelName + "' (" + targetArch(abi.target) +
+                   ") computes one problem per launch, and batch is " + std::to_string(a.batch) +
+                   "; launch it once per batch entry (batchEntry()), or use an sm_90a kernel");
+  if (a.batch > 1) {
+    // The kernel walks batch × units slots in an int.
+    const long long units = ((a.M + abi.unitRows - 1) / std::max(1u, abi.unitRows)) *
+                            ((a.N + abi.unitCols - 1) / std::max(1u, abi.unitCols));
+    if (units > INT_MAX / a.batch)
+      return invalid("batch " + std::to_string(a.batch) + " of " + std::to_string(a.M) + "x" +
+                     std::to_string(a.N) + " has " + std::to_string(units) +
+                     " tiles per entry, more than 2^31 tiles in all; split the batch into "
+                     "launches of at most " + std::to_string(INT_MAX / std::max(1LL, units)) +
+                     " entries");
+  }
   if (a.K % abi.kAlignment != 0)
     return invalid("K=" + std::to_string(a.K) + " is not a multiple of " +
                    std::to_string(abi.kAlignment) +
@@ -144,9 +176,14 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
     CUdeviceptr ptr;
     StoredShape shape;
     const char *lengthName, *ldName;
-  } ops[3] = {{"A", a.A, storedShape(a, 'A'), a.layoutA == Layout::Row ? "K" : "M", "lda"},
-              {"B", a.B, storedShape(a, 'B'), a.layoutB == Layout::Col ? "K" : "N", "ldb"},
-              {"D", a.D, storedShape(a, 'D'), a.layoutD == Layout::Row ? "N" : "M", "ldd"}};
+    long long stride;
+    const char *strideName;
+  } ops[3] = {{"A", a.A, storedShape(a, 'A'), a.layoutA == Layout::Row ? "K" : "M", "lda",
+               a.strideA, "strideA"},
+              {"B", a.B, storedShape(a, 'B'), a.layoutB == Layout::Col ? "K" : "N", "ldb",
+               a.strideB, "strideB"},
+              {"D", a.D, storedShape(a, 'D'), a.layoutD == Layout::Row ? "N" : "M", "ldd",
+               a.strideD, "strideD"}};
   for (const Operand &o : ops) {
     const char *name = o.name;
     const long long ld = o.shape.ld, length = o.shape.length;
@@ -165,6 +202,25 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
                      std::to_string((ld + abi.ldAlignment - 1) / abi.ldAlignment *
                                     abi.ldAlignment) +
                      ")");
+    if (a.batch > 1) {
+      const long long size = o.shape.lines * ld; // one entry as stored
+      if (o.stride < 0)
+        return invalid(who + o.strideName + " " + std::to_string(o.stride) + " is negative");
+      if (name[0] == 'D' && o.stride < size)
+        return invalid(who + "batch stride " + std::to_string(o.stride) +
+                       " is smaller than one entry (" + std::to_string(o.shape.lines) + " x ldd " +
+                       std::to_string(ld) + " = " + std::to_string(size) +
+                       " elements): the entries' outputs would overlap; pass strideD >= " +
+                       std::to_string(size));
+      if (o.stride % abi.ldAlignment != 0)
+        return invalid(who + "batch stride " + std::to_string(o.stride) +
+                       " is not a multiple of " + std::to_string(abi.ldAlignment) +
+                       " elements; TMA needs 16-byte aligned strides (pad the entries: " +
+                       o.strideName + " = " +
+                       std::to_string((o.stride + abi.ldAlignment - 1) / abi.ldAlignment *
+                                      abi.ldAlignment) +
+                       ")");
+    }
     if (o.ptr == 0)
       return invalid(who + "null device pointer");
     if (o.ptr % 16 != 0)
@@ -201,24 +257,33 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
   // then stand in over one box at D's (aligned) address, never read.
   const bool noK = a.K == 0;
   const TmaBox &bA = abi.boxA, &bB = abi.boxB;
-  const StoredShape sA = storedShape(a, 'A'), sB = storedShape(a, 'B');
-  if (Status s = noK ? encodeTensorMap2D(drv, p.tmA, a.D, t, bA.outer, bA.inner, bA.inner, bA, "A")
-                     : encodeTensorMap2D(drv, p.tmA, a.A, t, sA.lines, sA.length, sA.ld, bA, "A");
+  const StoredShape sA = storedShape(a, 'A'), sB = storedShape(a, 'B'), sD = storedShape(a, 'D');
+  // A batched kernel takes 3-D maps (the batch entry outermost); with one
+  // entry its stride is never used.
+  const int rank = abi.batched ? 3 : 2;
+  auto map = [&](void *out, CUdeviceptr base, StoredShape s, long long stride, const TmaBox &box,
+                 const char *operand) {
+    MapGeometry g{s.lines, s.length, s.ld, a.batch, a.batch > 1 ? stride : s.lines * s.ld};
+    return encodeTensorMap(drv, out, base, t, rank, g, box, operand);
+  };
+  // K = 0: one box's extent, at D's address, in every entry.
+  const StoredShape standInA{bA.outer, bA.inner, bA.inner}, standInB{bB.outer, bB.inner, bB.inner};
+  if (Status s = noK ? map(p.tmA, a.D, standInA, 0, bA, "A") : map(p.tmA, a.A, sA, a.strideA, bA, "A");
       !s)
     return s;
-  if (Status s = noK ? encodeTensorMap2D(drv, p.tmB, a.D, t, bB.outer, bB.inner, bB.inner, bB, "B")
-                     : encodeTensorMap2D(drv, p.tmB, a.B, t, sB.lines, sB.length, sB.ld, bB, "B");
+  if (Status s = noK ? map(p.tmB, a.D, standInB, 0, bB, "B") : map(p.tmB, a.B, sB, a.strideB, bB, "B");
       !s)
     return s;
   // The kernel stores whole 16-byte chunks only; the rest is the tail's.
   const long long stored = tmaStoreColumns(a.N, t);
   if (stored > 0)
-    if (Status s = encodeTensorMap2D(drv, p.tmD, a.D, t, a.M, stored, storedShape(a, 'D').ld, abi.boxD, "D"); !s)
+    if (Status s = map(p.tmD, a.D, StoredShape{a.M, stored, sD.ld}, a.strideD, abi.boxD, "D"); !s)
       return s;
   p.M = (int)a.M;
   p.N = (int)stored;
   p.K = (int)a.K;
-  p.gridX = gridSize(a.M, stored);
+  p.batch = (int)a.batch;
+  p.gridX = gridSize(a.M, stored, a.batch);
   p.gridY = 1;
   if (Status s = prepareTailColumns(*impl_, a, p); !s)
     return s;
@@ -252,9 +317,13 @@ Status Kernel::launch(const PreparedLaunch &p, CUstream stream) const {
   attr.value.clusterDim.z = 1;
   cfg.attrs = &attr;
   cfg.numAttrs = abi.clusterM > 1 ? 1 : 0;
-  int M = p.M, N = p.N, K = p.K;
+  int M = p.M, N = p.N, K = p.K, batch = p.batch;
   void *params[] = {const_cast<unsigned char *>(p.tmA), const_cast<unsigned char *>(p.tmB),
-                    const_cast<unsigned char *>(p.tmD), &M, &N, &K};
+                    const_cast<unsigned char *>(p.tmD), &M, &N, &K, &batch};
+  if (!abi.batched && batch != 1)
+    return Status::error(ErrorCode::InvalidArgument,
+                         "prepared launch has batch " + std::to_string(batch) + " but kernel '" +
+                             abi.kernelName + "' computes one problem per launch");
   CUresult r = drv.cuLaunchKernelEx(&cfg, impl_->fn, params, nullptr);
   if (r != CUDA_SUCCESS)
     return drv.fail(r, "cuLaunchKernelEx(" + abi.kernelName + ", grid " +

@@ -371,6 +371,7 @@ Expected<Kernel> Runtime::loadKernel(const std::string &source, const KernelABI 
   info.ldAlignment = abi.ldAlignment;
   info.layoutA = toLayout(abi.layoutA);
   info.layoutB = toLayout(abi.layoutB);
+  info.batched = abi.batched;
   info.usage = cubin->usage;
   info.fromCache = cubin->fromCache;
   info.compileSeconds = cubin->compileSeconds;

@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 #include "Internal.h"
 
+#include <algorithm>
+
 using namespace gemmgen;
 
 static const char *kTailSource = R"CUDA(
@@ -46,12 +48,27 @@ __device__ __forceinline__ float dot8(uint4 a, uint4 b, int bf16) {
 // both are K-major (sak = sbk = 1) K, lda, ldb are multiples of 8 and A, B
 // 16-byte aligned (the pre-launch checks): 16-byte loads along K. Otherwise
 // one element per lane and step.
+__device__ void tail_row(const u16 *A, const u16 *B, u16 *D, long long m, int lane, int K,
+                         long long sam, long long sak, long long sbn, long long sbk,
+                         long long ldd, int n0, int cols, int bf16);
+
+// Batched: entry l's operands start l * stride_x elements further; blockIdx.y
+// walks the entries (grid y is capped, so it strides by gridDim.y).
 extern "C" __global__ void __launch_bounds__(256)
 gg_tail_columns(const u16 *A, const u16 *B, u16 *D, int M, int K, long long sam, long long sak,
-                long long sbn, long long sbk, long long ldd, int n0, int cols, int bf16) {
+                long long sbn, long long sbk, long long ldd, int n0, int cols, int bf16,
+                int batch, long long stride_a, long long stride_b, long long stride_d) {
   const long long m = (long long)blockIdx.x * 8 + threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
   if (m >= M) return;
+  for (long long l = blockIdx.y; l < batch; l += gridDim.y)
+    tail_row(A + l * stride_a, B + l * stride_b, D + l * stride_d, m, lane, K, sam, sak, sbn, sbk,
+             ldd, n0, cols, bf16);
+}
+
+__device__ void tail_row(const u16 *A, const u16 *B, u16 *D, long long m, int lane, int K,
+                         long long sam, long long sak, long long sbn, long long sbk,
+                         long long ldd, int n0, int cols, int bf16) {
   float acc[8] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f};
   if (sak == 1 && sbk == 1) {
     const u16 *a = A + m * sam;
@@ -120,6 +137,8 @@ Status gemmgen::prepareTailColumns(const Kernel::Impl &k, const GemmArgs &a, Pre
   p.layoutA = a.layoutA;
   p.layoutB = a.layoutB;
   p.ldd = a.ldd ? a.ldd : a.N;
+  if (a.batch > 1)
+    p.strideA = a.strideA, p.strideB = a.strideB, p.strideD = a.strideD;
   p.tailM = (int)a.M;
   p.tailK = (int)a.K;
   p.tailN0 = (int)stored;
@@ -138,12 +157,16 @@ Status gemmgen::launchTailColumns(const Kernel::Impl &k, const PreparedLaunch &p
   OperandStrides st = operandStrides(p.layoutA, p.lda, p.layoutB, p.ldb);
   long long sam = st.am, sak = st.ak, sbn = st.bn, sbk = st.bk;
   long long ldd = p.ldd;
-  void *params[] = {&A, &B, &D, &M, &K, &sam, &sak, &sbn, &sbk, &ldd, &n0, &cols, &bf16};
+  int batch = p.batch;
+  long long strideA = p.strideA, strideB = p.strideB, strideD = p.strideD;
+  void *params[] = {&A,   &B,   &D,     &M,   &K,    &sam,  &sak,    &sbn,    &sbk,
+                    &ldd, &n0,  &cols,  &bf16, &batch, &strideA, &strideB, &strideD};
   const DriverApi &drv = *k.rt->drv;
   GG_CONTEXT_SCOPE(*k.rt);
   unsigned blocks = (unsigned)((M + 7LL) / 8);
-  CUresult r = drv.cuLaunchKernel(p.tailFunction, blocks, 1, 1, 256, 1, 1, 0, stream, params,
-                                  nullptr);
+  unsigned entries = (unsigned)std::min(batch, 65535); // grid y's limit; the kernel strides
+  CUresult r = drv.cuLaunchKernel(p.tailFunction, blocks, entries, 1, 256, 1, 1, 0, stream,
+                                  params, nullptr);
   if (r != CUDA_SUCCESS)
     return drv.fail(r, "cuLaunchKernel(gg_tail_columns, " + std::to_string(blocks) + " blocks)");
   return Status::success();

@@ -1,9 +1,11 @@
 //===- TensorMaps.cpp - cuTensorMapEncodeTiled for the kernel ABI ----------===//
 //
-// One 2-D tensor map per operand: a row-major rows×cols 16-bit matrix with
-// leading dimension `ld` (elements), dims given innermost first, the box
-// and swizzle the kernel's ABI asks for (128-byte swizzle for gemmgen's
-// kernels), out-of-bounds loads filled with zeros, stores clipped.
+// One tensor map per operand: `lines` rows of `length` 16-bit elements with
+// leading dimension `ld` (elements), dims given innermost first, and for a
+// batched kernel a third dimension, the batch entry, `batchStride` elements
+// apart; the box and swizzle the kernel's ABI asks for (128-byte swizzle
+// for gemmgen's kernels), out-of-bounds loads filled with zeros, stores
+// clipped.
 //
 //===----------------------------------------------------------------------===//
 #include "Internal.h"
@@ -38,9 +40,9 @@ static CUtensorMapL2promotion l2Promotion(unsigned long long strideBytes) {
                                 : CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
 }
 
-Status gemmgen::encodeTensorMap2D(const DriverApi &drv, void *out, CUdeviceptr base, DType t,
-                                  long long rows, long long cols, long long ld,
-                                  const TmaBox &box, const char *operand) {
+Status gemmgen::encodeTensorMap(const DriverApi &drv, void *out, CUdeviceptr base, DType t,
+                                int rank, const MapGeometry &g, const TmaBox &box,
+                                const char *operand) {
   std::string who = std::string("operand ") + operand + ": ";
   CUtensorMapSwizzle swizzle;
   switch (box.swizzleBytes) {
@@ -63,20 +65,27 @@ Status gemmgen::encodeTensorMap2D(const DriverApi &drv, void *out, CUdeviceptr b
                          who + "TMA box inner extent " + std::to_string(box.inner * elemBytes) +
                              " bytes exceeds the " + std::to_string(box.swizzleBytes) +
                              "-byte swizzle span");
-  cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
-  cuuint64_t strides[1] = {(cuuint64_t)ld * elemBytes};
-  cuuint32_t boxDim[2] = {box.inner, box.outer};
-  cuuint32_t elemStrides[2] = {1, 1};
+  if (rank != 2 && rank != 3)
+    return Status::error(ErrorCode::InvalidArgument,
+                         who + "tensor map rank " + std::to_string(rank) + " is not 2 or 3");
+  cuuint64_t dims[3] = {(cuuint64_t)g.length, (cuuint64_t)g.lines, (cuuint64_t)g.batch};
+  cuuint64_t strides[2] = {(cuuint64_t)g.ld * elemBytes, (cuuint64_t)g.batchStride * elemBytes};
+  cuuint32_t boxDim[3] = {box.inner, box.outer, 1};
+  cuuint32_t elemStrides[3] = {1, 1, 1};
   CUresult r = drv.cuTensorMapEncodeTiled(
       static_cast<CUtensorMap *>(out),
-      t == DType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
-      reinterpret_cast<void *>(base), dims, strides, boxDim, elemStrides,
+      t == DType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+      (cuuint32_t)rank, reinterpret_cast<void *>(base), dims, strides, boxDim, elemStrides,
       CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, l2Promotion(strides[0]),
       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     return Status::error(ErrorCode::InvalidArgument,
-                         who + "cuTensorMapEncodeTiled failed (" + std::to_string(rows) + "x" +
-                             std::to_string(cols) + ", ld " + std::to_string(ld) + ", box " +
+                         who + "cuTensorMapEncodeTiled failed (" + std::to_string(g.lines) +
+                             "x" + std::to_string(g.length) + ", ld " + std::to_string(g.ld) +
+                             (rank == 3 ? ", batch " + std::to_string(g.batch) + " stride " +
+                                              std::to_string(g.batchStride)
+                                        : std::string()) +
+                             ", box " +
                              std::to_string(box.inner) + "x" + std::to_string(box.outer) +
                              "): " + drv.errorString(r));
   return Status::success();

@@ -122,19 +122,23 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule, const char *name) {
 }
 CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) { return needContext(); }
 CUresult cuFuncGetAttribute(int *v, CUfunction_attribute, CUfunction) { *v = 0; return needContext(); }
-CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned, unsigned, unsigned, unsigned,
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned, unsigned, unsigned,
                         unsigned, unsigned, CUstream, void **p, void **) {
   if (CUresult r = needContext(); r != CUDA_SUCCESS)
     return r;
-  char line[256];
-  if (std::string(nameOf(f)) == "gg_tail_columns")
-    std::snprintf(line, sizeof line,
-                  "launch gg_tail_columns grid=%u M=%d K=%d a=%lld,%lld b=%lld,%lld ldd=%lld n0=%d "
-                  "cols=%d",
-                  gx, *(int *)p[3], *(int *)p[4], *(long long *)p[5], *(long long *)p[6],
-                  *(long long *)p[7], *(long long *)p[8], *(long long *)p[9], *(int *)p[10],
-                  *(int *)p[11]);
-  else
+  char line[320];
+  if (std::string(nameOf(f)) == "gg_tail_columns") {
+    int n = std::snprintf(
+        line, sizeof line,
+        "launch gg_tail_columns grid=%u M=%d K=%d a=%lld,%lld b=%lld,%lld ldd=%lld n0=%d cols=%d", gx,
+        *(int *)p[3], *(int *)p[4], *(long long *)p[5], *(long long *)p[6], *(long long *)p[7],
+        *(long long *)p[8], *(long long *)p[9], *(int *)p[10], *(int *)p[11]);
+    // Batched: the entries (grid y) and the three batch strides.
+    if (*(int *)p[13] > 1)
+      std::snprintf(line + n, sizeof line - n, " batch=%d grid_y=%u strides=%lld,%lld,%lld",
+                    *(int *)p[13], gy, *(long long *)p[14], *(long long *)p[15],
+                    *(long long *)p[16]);
+  } else
     std::snprintf(line, sizeof line, "launch %s grid=%u", nameOf(f), gx);
   logLine(line);
   return CUDA_SUCCESS;
@@ -142,9 +146,10 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned, unsigned, unsigned,
 CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void **p, void **) {
   if (CUresult r = needContext(); r != CUDA_SUCCESS)
     return r;
+  // Every kernel the fake H200 runs is sm_90a, whose ABI has `batch` after K.
   char line[256];
-  std::snprintf(line, sizeof line, "launchEx %s grid=%u M=%d N=%d K=%d", nameOf(f), cfg->gridDimX,
-                *(int *)p[3], *(int *)p[4], *(int *)p[5]);
+  std::snprintf(line, sizeof line, "launchEx %s grid=%u M=%d N=%d K=%d batch=%d", nameOf(f),
+                cfg->gridDimX, *(int *)p[3], *(int *)p[4], *(int *)p[5], *(int *)p[6]);
   logLine(line);
   return CUDA_SUCCESS;
 }
@@ -152,17 +157,24 @@ CUresult cuOccupancyMaxActiveClusters(int *n, CUfunction, const CUlaunchConfig *
   *n = 66;
   return needContext();
 }
-CUresult cuTensorMapEncodeTiled(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *,
+CUresult cuTensorMapEncodeTiled(CUtensorMap *, CUtensorMapDataType, cuuint32_t rank, void *,
                                 const cuuint64_t *dims, const cuuint64_t *strides,
-                                const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,
+                                const cuuint32_t *box, const cuuint32_t *, CUtensorMapInterleave,
                                 CUtensorMapSwizzle, CUtensorMapL2promotion,
                                 CUtensorMapFloatOOBfill) {
   if (CUresult r = needContext(); r != CUDA_SUCCESS)
     return r;
-  char line[128];
-  std::snprintf(line, sizeof line, "encode rows=%llu cols=%llu stride=%llu",
-                (unsigned long long)dims[1], (unsigned long long)dims[0],
-                (unsigned long long)strides[0]);
+  if (rank < 2 || rank > 3 || (rank == 3 && box[2] != 1))
+    return CUDA_ERROR_INVALID_VALUE;
+  // A rank-3 map (batched kernels) logs its batch dimension when it has
+  // more than one entry; one entry reads as the 2-D map it stands for.
+  char line[160];
+  int n = std::snprintf(line, sizeof line, "encode rows=%llu cols=%llu stride=%llu",
+                        (unsigned long long)dims[1], (unsigned long long)dims[0],
+                        (unsigned long long)strides[0]);
+  if (rank == 3 && dims[2] > 1)
+    std::snprintf(line + n, sizeof line - n, " batch=%llu bstride=%llu",
+                  (unsigned long long)dims[2], (unsigned long long)strides[1]);
   logLine(line);
   return CUDA_SUCCESS;
 }

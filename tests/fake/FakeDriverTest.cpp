@@ -166,12 +166,12 @@ TEST(FakeDriver, TheStoreStopsAtWholeChunksAndTheTailTakesTheRest) {
     std::vector<std::string> expected; ///< the D encode and the launches, in order
   } cases[] = {
       {256, 264,
-       {"encode rows=129 cols=256 stride=528", "launchEx gemm_sm90_fast_f16 grid=2 M=129 N=256 K=72"}},
+       {"encode rows=129 cols=256 stride=528", "launchEx gemm_sm90_fast_f16 grid=2 M=129 N=256 K=72 batch=1"}},
       {257, 264,
-       {"encode rows=129 cols=256 stride=528", "launchEx gemm_sm90_fast_f16 grid=2 M=129 N=256 K=72",
+       {"encode rows=129 cols=256 stride=528", "launchEx gemm_sm90_fast_f16 grid=2 M=129 N=256 K=72 batch=1",
         "launch gg_tail_columns grid=17 M=129 K=72 a=72,1 b=72,1 ldd=264 n0=256 cols=1"}},
       {263, 272,
-       {"encode rows=129 cols=256 stride=544", "launchEx gemm_sm90_fast_f16 grid=2 M=129 N=256 K=72",
+       {"encode rows=129 cols=256 stride=544", "launchEx gemm_sm90_fast_f16 grid=2 M=129 N=256 K=72 batch=1",
         "launch gg_tail_columns grid=17 M=129 K=72 a=72,1 b=72,1 ldd=272 n0=256 cols=7"}},
       {5, 8, {"launch gg_tail_columns grid=17 M=129 K=72 a=72,1 b=72,1 ldd=8 n0=0 cols=5"}},
   };
@@ -207,7 +207,7 @@ TEST(FakeDriver, ZeroKLaunchesWithNullAAndB) {
   EXPECT_EQ(got, (std::vector<std::string>{
                      "encode rows=128 cols=64 stride=128", "encode rows=256 cols=64 stride=128",
                      "encode rows=129 cols=256 stride=512",
-                     "launchEx gemm_sm90_fast_f16 grid=2 M=129 N=256 K=0"}))
+                     "launchEx gemm_sm90_fast_f16 grid=2 M=129 N=256 K=0 batch=1"}))
       << fake.log();
 }
 
@@ -297,7 +297,7 @@ TEST(FakeDriver, OperandLayoutsReachTheTensorMapsAndTheTail) {
       "encode rows=72 cols=129 stride=272", // A: K lines of M
       "encode rows=72 cols=257 stride=528", // B: K lines of N
       "encode rows=129 cols=256 stride=528",
-      "launchEx gemm_sm90_fast_f16 grid=2 M=129 N=256 K=72",
+      "launchEx gemm_sm90_fast_f16 grid=2 M=129 N=256 K=72 batch=1",
       "launch gg_tail_columns grid=17 M=129 K=72 a=1,136 b=1,264 ldd=264 n0=256 cols=1"};
   EXPECT_EQ(fake.lines(), want) << fake.log();
 }
@@ -325,7 +325,7 @@ TEST(FakeDriver, AColumnMajorDIsTheTransposedProblem) {
   std::vector<std::string> want = {
       "encode rows=257 cols=72 stride=144", "encode rows=129 cols=72 stride=144",
       "encode rows=257 cols=128 stride=272",
-      "launchEx gemm_sm90_fast_f16 grid=3 M=257 N=128 K=72",
+      "launchEx gemm_sm90_fast_f16 grid=3 M=257 N=128 K=72 batch=1",
       "launch gg_tail_columns grid=33 M=257 K=72 a=72,1 b=72,1 ldd=136 n0=128 cols=1"};
   EXPECT_EQ(fake.lines(), want) << fake.log();
   // Row-major A and B with a column-major D need the kernel for A col, B col.
@@ -335,4 +335,44 @@ TEST(FakeDriver, AColumnMajorDIsTheTransposedProblem) {
             "= B^T·A^T: A col-major, B col-major), but kernel 'gemm_sm90_fast_f16' was compiled "
             "for A row-major and B col-major; compile the spec with layout: { a: col, b: col } "
             "(SpecOverrides, `--layout`)");
+}
+
+TEST(FakeDriver, StridedBatchReachesTheMapsTheGridAndTheTail) {
+  // Three entries of 129 x 257 x 72 in one launch: every map gets the batch
+  // as its third dimension with the operand's stride (bytes), the persistent
+  // grid covers all entries' tiles, the kernel gets batch = 3, and the tail
+  // kernel walks the entries with the same strides (elements).
+  REQUIRE_FAKE();
+  GemmArgs a = args(129, 257, 72, 264);
+  a.batch = 3;
+  a.strideA = 129 * 72 + 8; // a gap between A's entries
+  a.strideB = 0;            // one B for every entry
+  a.strideD = 129 * 264;
+  fake.clear();
+  Expected<PreparedLaunch> p = fake.kernel->prepare(a);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ(p->batch, 3);
+  ASSERT_TRUE(fake.kernel->launch(*p, nullptr).ok());
+  std::vector<std::string> want = {
+      "encode rows=129 cols=72 stride=144 batch=3 bstride=18592",
+      "encode rows=257 cols=72 stride=144 batch=3 bstride=0",
+      "encode rows=129 cols=256 stride=528 batch=3 bstride=68112",
+      // 2 x 2 tiles of 128 x 256 per entry: 12 units, one CTA each.
+      "launchEx gemm_sm90_fast_f16 grid=6 M=129 N=256 K=72 batch=3",
+      "launch gg_tail_columns grid=17 M=129 K=72 a=72,1 b=72,1 ldd=264 n0=256 cols=1 batch=3 "
+      "grid_y=3 strides=9296,0,34056"};
+  EXPECT_EQ(fake.lines(), want) << fake.log();
+  EXPECT_EQ(fake.kernel->gridSize(129, 256, 3), 6u);
+  EXPECT_EQ(fake.kernel->gridSize(129, 256, 0), 0u);
+  // A column-major D: the transposed problem, A's and B's strides swapped.
+  a.layoutD = Layout::Col;
+  a.ldd = 136;
+  a.strideD = 257 * 136;
+  fake.clear();
+  p = fake.kernel->prepare(a);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  std::vector<std::string> got = fake.lines();
+  ASSERT_GE(got.size(), 2u) << fake.log();
+  EXPECT_EQ(got[0], "encode rows=257 cols=72 stride=144 batch=3 bstride=0");
+  EXPECT_EQ(got[1], "encode rows=129 cols=72 stride=144 batch=3 bstride=18592");
 }

@@ -364,3 +364,80 @@ TEST(Runtime, WatchdogBudgetGrowsWithWork) {
   EXPECT_GT(watchdogSeconds(8192, 8192, 8192), 11.0);
   EXPECT_LT(watchdogSeconds(8192, 8192, 8192), 12.0);
 }
+
+TEST(LaunchChecks, BatchedExactMessages) {
+  // Strided batched GEMM: a table of argument sets and what check says.
+  KernelABI batched = testABI();
+  batched.batched = true;
+  batched.unitRows = 256, batched.unitCols = 256; // the cluster of 2 x 128 rows
+  auto with = [](long long batch, long long sA, long long sB, long long sD) {
+    GemmArgs a = goodArgs(); // 256 x 256 x 64, packed: A 256 x 64, B 256 x 64, D 256 x 256
+    a.batch = batch, a.strideA = sA, a.strideB = sB, a.strideD = sD;
+    return a;
+  };
+  struct Case {
+    GemmArgs args;
+    std::string message; ///< empty: accepted
+  } cases[] = {
+      {with(4, 256 * 64, 256 * 64, 256 * 256), ""},
+      {with(4, 0, 0, 256 * 256), ""},                       // A and B broadcast
+      {with(4, 256 * 64, 256 * 64, 256 * 256 + 8), ""},     // gaps between entries
+      {with(1, -5, 3, 0), ""},                              // batch 1: strides unused
+      {with(0, 0, 0, 0), "batch must be between 1 and 2147483647 (got 0)"},
+      {with(-2, 0, 0, 0), "batch must be between 1 and 2147483647 (got -2)"},
+      {with(4, 256 * 64, 256 * 64, 256 * 255),
+       "operand D: batch stride 65280 is smaller than one entry (256 x ldd 256 = 65536 elements): "
+       "the entries' outputs would overlap; pass strideD >= 65536"},
+      {with(4, 256 * 64, 256 * 64, 0),
+       "operand D: batch stride 0 is smaller than one entry (256 x ldd 256 = 65536 elements): "
+       "the entries' outputs would overlap; pass strideD >= 65536"},
+      {with(4, 256 * 64 + 4, 256 * 64, 256 * 256),
+       "operand A: batch stride 16388 is not a multiple of 8 elements; TMA needs 16-byte "
+       "aligned strides (pad the entries: strideA = 16392)"},
+      {with(4, 256 * 64, -8, 256 * 256), "operand B: strideB -8 is negative"},
+      {with(1LL << 31, 0, 0, 1LL << 16),
+       "batch must be between 1 and 2147483647 (got 2147483648)"},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE("batch " + std::to_string(c.args.batch) + " strides " +
+                 std::to_string(c.args.strideA) + "," + std::to_string(c.args.strideB) + "," +
+                 std::to_string(c.args.strideD));
+    EXPECT_EQ(check(c.args, batched), c.message);
+  }
+  // More than 2^31 tiles in all: the kernel's slot counter is an int.
+  GemmArgs many = with(1 << 30, 0, 0, 1 << 16);
+  many.M = 2048; // 8 units of 256 rows per entry
+  many.strideD = 2048LL * 256;
+  EXPECT_EQ(check(many, batched),
+            "batch 1073741824 of 2048x256 has 8 tiles per entry, more than 2^31 tiles in all; "
+            "split the batch into launches of at most 268435455 entries");
+  // K = 0 reads neither A nor B: their strides are not checked.
+  GemmArgs noK = with(4, 3, 5, 256 * 256);
+  noK.K = 0;
+  EXPECT_EQ(check(noK, batched), "");
+  // A kernel without the batched ABI (sm_100a today) takes batch 1 only.
+  DeviceInfo b200 = h200();
+  b200.ccMajor = 10;
+  KernelABI single = testABI(Target::SM100a);
+  EXPECT_EQ(check(with(1, 0, 0, 0), single, b200), "");
+  EXPECT_EQ(check(with(2, 0, 0, 256 * 256), single, b200),
+            "kernel 'k' (sm_100a) computes one problem per launch, and batch is 2; launch it "
+            "once per batch entry (batchEntry()), or use an sm_90a kernel");
+}
+
+TEST(LaunchChecks, BatchEntryAdvancesEveryOperand) {
+  GemmArgs a = goodArgs();
+  a.batch = 5, a.strideA = 100, a.strideB = 0, a.strideD = 1 << 16;
+  GemmArgs e = batchEntry(a, 3, DType::BF16);
+  EXPECT_EQ(e.A, a.A + 3 * 100 * 2);
+  EXPECT_EQ(e.B, a.B); // broadcast
+  EXPECT_EQ(e.D, a.D + 3ULL * (1 << 16) * 2);
+  EXPECT_EQ(e.batch, 1);
+  EXPECT_EQ(e.M, a.M);
+  // A column-major D swaps A's and B's strides with the operands.
+  a.layoutD = Layout::Col;
+  GemmArgs t = rowMajorProblem(a);
+  EXPECT_EQ(t.strideA, 0);
+  EXPECT_EQ(t.strideB, 100);
+  EXPECT_EQ(t.strideD, 1 << 16);
+}

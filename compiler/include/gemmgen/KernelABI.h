@@ -9,7 +9,12 @@
 //   extern "C" __global__ void NAME(const __grid_constant__ TensorMap tmA,
 //                                   const __grid_constant__ TensorMap tmB,
 //                                   const __grid_constant__ TensorMap tmD,
-//                                   int M, int N, int K);
+//                                   int M, int N, int K[, int batch]);
+//
+// `batch` (kernels whose ABI says `batched`, every sm_90a kernel): the
+// number of strided batch entries; the tensor maps are then 3-D, the batch
+// entry their outermost dimension (its stride the operand's batch stride).
+// Kernels without it compute one problem with 2-D maps.
 //
 // computing D[M,N] = A[M,K] · B[K,N] (D row-major; A and B as `layoutA`,
 // `layoutB` say; 16-bit operands, f32 accumulation). The tensor maps of A
@@ -58,6 +63,9 @@ struct KernelABI {
   /// M and N need no alignment (TMA zero-fills loads and clips stores), but
   /// leading dimensions must be multiples of this many elements.
   unsigned ldAlignment = 8;
+  /// The kernel takes `int batch` after K and 3-D tensor maps (strided
+  /// batched GEMM, one launch); otherwise 2-D maps and one problem.
+  bool batched = false;
 };
 
 } // namespace gemmgen

@@ -231,6 +231,10 @@ struct DeviceInfo {
   std::string archName() const; ///< "sm_90"
 };
 
+enum class DType { F16, BF16 };
+const char *toString(DType t);
+inline std::size_t sizeOf(DType) { return 2; }
+
 /// Arguments of D[M,N] = A[M,K] · B[K,N] (D row-major). A is stored
 /// row-major (M×K, K contiguous: the default) or column-major (M contiguous);
 /// B column-major (stored N×K, K contiguous: the default) or row-major (K×N,
@@ -247,7 +251,19 @@ struct GemmArgs {
   /// major D is computed as D^T = B^T · A^T row-major (rowMajorProblem), by a
   /// kernel compiled for the layouts that problem has.
   Layout layoutD = Layout::Row;
+  /// Strided batched GEMM: `batch` problems of this shape in one launch.
+  /// Entry l's operands start l·strideX elements after entry 0's (A, B, D
+  /// as stored). A stride of 0 for A or B gives every entry the same matrix
+  /// (broadcast); D's stride must keep the entries apart (at least its
+  /// stored size, lines·ld). With batch = 1 the strides are not used.
+  long long batch = 1;
+  long long strideA = 0, strideB = 0, strideD = 0;
 };
+
+/// Batch entry `l` of `args` as a problem of its own (batch 1, pointers
+/// advanced by l strides of `t`'s elements): what a reference or a per-entry
+/// loop computes.
+GemmArgs batchEntry(const GemmArgs &args, long long l, DType t);
 
 /// The row-major-D problem a kernel computes for `args`: `args` itself when
 /// D is row-major; for a column-major D, D^T[N,M] = B^T · A^T with A and B
@@ -266,9 +282,6 @@ struct StoredShape {
 /// lines of M).
 StoredShape storedShape(const GemmArgs &args, char operand);
 
-enum class DType { F16, BF16 };
-const char *toString(DType t);
-inline std::size_t sizeOf(DType) { return 2; }
 
 /// What the loaded kernel is and needs.
 struct KernelInfo {
@@ -281,6 +294,8 @@ struct KernelInfo {
   unsigned kAlignment = 8, ldAlignment = 8;
   /// The operand layouts the kernel was compiled for (GemmArgs must match).
   Layout layoutA = Layout::Row, layoutB = Layout::Col;
+  /// Takes GemmArgs::batch > 1 in one launch (every sm_90a kernel).
+  bool batched = false;
   ResourceUsage usage;
   bool fromCache = false;
   double compileSeconds = 0;
@@ -298,6 +313,7 @@ Status checkGemmArgs(const KernelABI &abi, const DeviceInfo &device, const GemmA
 struct PreparedLaunch {
   alignas(64) unsigned char tmA[128], tmB[128], tmD[128];
   int M = 0, N = 0, K = 0;  ///< the GEMM kernel's problem (N: columns it stores)
+  int batch = 1;            ///< strided batch entries (batched kernels' `batch`)
   unsigned gridX = 0, gridY = 1;
   /// D's last columns, when the problem's N is not a multiple of 8: a TMA
   /// store writes whole 16-byte chunks and would write past column N−1 into
@@ -307,6 +323,7 @@ struct PreparedLaunch {
   CUfunction tailFunction = nullptr;
   CUdeviceptr A = 0, B = 0, D = 0;
   long long lda = 0, ldb = 0, ldd = 0;
+  long long strideA = 0, strideB = 0, strideD = 0;
   Layout layoutA = Layout::Row, layoutB = Layout::Col;
   int tailM = 0, tailK = 0, tailN0 = 0;
 };
@@ -335,9 +352,9 @@ public:
   Status launch(const PreparedLaunch &prepared, CUstream stream) const;
   Status launch(const GemmArgs &args, CUstream stream) const;
 
-  /// Grid for an M×N problem (persistent: min(tiles rounded up to whole
-  /// clusters, co-resident clusters × cluster size)).
-  unsigned gridSize(long long M, long long N) const;
+  /// Grid for an M×N problem of `batch` entries (persistent: the balanced
+  /// number of clusters for all entries' tiles, times the cluster size).
+  unsigned gridSize(long long M, long long N, long long batch = 1) const;
 
   struct Impl;
   explicit Kernel(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}

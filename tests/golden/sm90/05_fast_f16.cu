@@ -9,6 +9,7 @@
 //   persistent grid (a multiple of the cluster, at most one CTA per SM);
 //   tensor maps: A box 64x128, B box 64x256, D box 64x64 (elements, inner first), 128B swizzle;
 //   K a multiple of 8; M and N any (TMA zero-fills loads, clips stores).
+//   batched: int batch after K; 3-D tensor maps, the batch entry outermost (stride: the batch stride).
 // ===----------------------------------------------------------------------===
 #include "gemmgen/device/sm90_ptx.cuh"
 #include "gemmgen/device/tile_schedule.cuh"
@@ -70,7 +71,7 @@ struct PipelineState {
 
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
 gemm_sm90_fast_f16(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB,
-                   const __grid_constant__ TensorMap tmD, int M, int N, int K)
+                   const __grid_constant__ TensorMap tmD, int M, int N, int K, int batch)
 {
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   // TMA and wgmma need 1024-byte aligned swizzled tiles.
@@ -83,7 +84,7 @@ gemm_sm90_fast_f16(const __grid_constant__ TensorMap tmA, const __grid_constant_
   const u32 cta_rank = 0;  // no cluster
 
   // Sizes the host rejects; returning here keeps a bad launch from hanging (K = 0 is valid: D = 0).
-  if (M <= 0 || N <= 0 || K < 0) return;
+  if (M <= 0 || N <= 0 || K < 0 || batch <= 0) return;
 
   // ---- barrier setup: one thread initialises, the cluster agrees ----
   if (threadIdx.x == 0) {
@@ -103,6 +104,7 @@ gemm_sm90_fast_f16(const __grid_constant__ TensorMap tmA, const __grid_constant_
   const int tiles_n = (N + BN - 1) / BN;
   const int units_m = (tiles_m + CLUSTER_M - 1) / CLUSTER_M;  // a unit: CLUSTER_M x 1 tiles
   const int unit_slots = tile_slots<RASTER, GROUP>(units_m, tiles_n);  // the schedule's walk
+  const int batch_slots = unit_slots * batch;  // every batch entry's walk, one after another
   const int k_blocks = (K + BK - 1) / BK;
   const int cluster_id = blockIdx.x / CLUSTER_M;
   const int clusters = gridDim.x / CLUSTER_M;
@@ -114,7 +116,9 @@ gemm_sm90_fast_f16(const __grid_constant__ TensorMap tmA, const __grid_constant_
     if (warp_in_group == 0 && elect_one_sync()) {
       PipelineState load{0, 1u};  // phase 1: the first wait passes on the barrier's initial phase
       // persistent loop: this cluster walks units of CLUSTER_M x 1 tiles
-      for (int unit = cluster_id; unit < unit_slots; unit += clusters) {
+      for (int slot = cluster_id; slot < batch_slots; slot += clusters) {
+        int unit;
+        const int entry = batch_entry(slot, unit_slots, unit);  // the batch entry: TMA's 3rd coordinate
         int unit_m, unit_n;
         if (!tile_coords<RASTER, GROUP>(unit, units_m, tiles_n, unit_m, unit_n)) continue;  // a Hilbert hole
         const int tile_m = unit_m * CLUSTER_M + (int)cta_rank;
@@ -122,8 +126,8 @@ gemm_sm90_fast_f16(const __grid_constant__ TensorMap tmA, const __grid_constant_
         for (int kb = 0; kb < k_blocks; ++kb) {
           mbar_wait(empty_bar + 8 * load.stage, load.phase, ROLE_PRODUCER, BAR_EMPTY, load.stage);
           mbar_arrive_expect_tx(full_bar + 8 * load.stage, STAGE_TX_BYTES);
-          tma_load_2d(smem + SMEM_A + A_STAGE_BYTES * load.stage, &tmA, full_bar + 8 * load.stage, kb * BK, tile_m * BM);
-          tma_load_2d(smem + SMEM_B + B_STAGE_BYTES * load.stage, &tmB, full_bar + 8 * load.stage, kb * BK, tile_n * BN);
+          tma_load_3d(smem + SMEM_A + A_STAGE_BYTES * load.stage, &tmA, full_bar + 8 * load.stage, kb * BK, tile_m * BM, entry);
+          tma_load_3d(smem + SMEM_B + B_STAGE_BYTES * load.stage, &tmB, full_bar + 8 * load.stage, kb * BK, tile_n * BN, entry);
           load.advance();
         } // k-block
       } // tile
@@ -139,7 +143,9 @@ gemm_sm90_fast_f16(const __grid_constant__ TensorMap tmA, const __grid_constant_
     PipelineState read{0, 0u};  // phase 0: wait for the first completion
     PipelineState release{0, 0u};  // the next slot to hand back
     // persistent loop: this cluster walks units of CLUSTER_M x 1 tiles
-    for (int unit = cluster_id; unit < unit_slots; unit += clusters) {
+    for (int slot = cluster_id; slot < batch_slots; slot += clusters) {
+      int unit;
+      const int entry = batch_entry(slot, unit_slots, unit);  // the batch entry: TMA's 3rd coordinate
       int unit_m, unit_n;
       if (!tile_coords<RASTER, GROUP>(unit, units_m, tiles_n, unit_m, unit_n)) continue;  // a Hilbert hole
       const int tile_m = unit_m * CLUSTER_M + (int)cta_rank;
@@ -230,8 +236,8 @@ gemm_sm90_fast_f16(const __grid_constant__ TensorMap tmA, const __grid_constant_
         if (leader) {
           #pragma unroll
           for (int slab = 0; slab < EPI_COLS / 64; ++slab) {
-            tma_store_2d(&tmD, smem + SMEM_D + consumer * D_STAGE_BYTES + slab * D_SLAB_BYTES,
-                         tile_n * BN + chunk * EPI_COLS + slab * 64, tile_m * BM + consumer * WG_ROWS);
+            tma_store_3d(&tmD, smem + SMEM_D + consumer * D_STAGE_BYTES + slab * D_SLAB_BYTES,
+                         tile_n * BN + chunk * EPI_COLS + slab * 64, tile_m * BM + consumer * WG_ROWS, entry);
           }
           bulk_commit_group();
         }

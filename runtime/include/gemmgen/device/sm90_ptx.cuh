@@ -244,6 +244,29 @@ __device__ __forceinline__ void tma_store_2d(const TensorMap* tm, u32 src, int c
       :: "l"(tm), "r"(src), "r"(c0), "r"(c1) : "memory");
 }
 
+// The 3-D forms: c2 is the batch entry (the tensor map's outermost dimension, strided by the
+// batch stride). Strided batched kernels address every operand this way; batch 1 is entry 0.
+__device__ __forceinline__ void tma_load_3d(u32 dst, const TensorMap* tm, u32 bar, int c0, int c1, int c2) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%3, %4, %5}], [%2];\n"
+      :: "r"(dst), "l"(tm), "r"(bar), "r"(c0), "r"(c1), "r"(c2) : "memory");
+}
+
+__device__ __forceinline__ void tma_load_3d_multicast(u32 dst, const TensorMap* tm, u32 bar, int c0, int c1,
+                                                      int c2, u16 cta_mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+      " [%0], [%1, {%3, %4, %5}], [%2], %6;\n"
+      :: "r"(dst), "l"(tm), "r"(bar), "r"(c0), "r"(c1), "r"(c2), "h"(cta_mask) : "memory");
+}
+
+__device__ __forceinline__ void tma_store_3d(const TensorMap* tm, u32 src, int c0, int c1, int c2) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group [%0, {%2, %3, %4}], [%1];\n"
+      :: "l"(tm), "r"(src), "r"(c0), "r"(c1), "r"(c2) : "memory");
+}
+
 // Close the current group of bulk async stores (cp.async.bulk.commit_group).
 __device__ __forceinline__ void bulk_commit_group() {
   asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");

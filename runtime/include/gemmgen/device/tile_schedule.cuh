@@ -99,6 +99,16 @@ GEMMGEN_HD bool tile_coords(int slot, int units_m, int units_n, int& um, int& un
   return tile_coords(RASTER, GROUP, slot, units_m, units_n, um, un);
 }
 
+// Strided batched GEMM: the walk covers `batch` copies of the unit grid, one after the other
+// (slot = entry * unit_slots + the slot inside the entry), so that neighbouring clusters work on
+// the same batch entry and share its operands in L2. Returns the entry; `inner` gets the slot
+// inside it, for tile_coords(). The host keeps unit_slots * batch within int.
+GEMMGEN_HD int batch_entry(int slot, int unit_slots, int& inner) {
+  const int entry = slot / unit_slots;
+  inner = slot - entry * unit_slots;
+  return entry;
+}
+
 // The balanced persistent grid, in clusters: the fewest clusters that finish `units` in as many
 // waves as `resident` co-resident clusters would (4096^3 with 128x256 tiles: 512 units on 132 SMs
 // is 4 waves either way, so 128 clusters do it and 4 SMs idle, leaving power headroom to the

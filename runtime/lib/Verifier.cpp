@@ -177,10 +177,17 @@ Status GemmVerifier::reference(const GemmArgs &a, DType t, CUdeviceptr refF32,
   const long long lda = storedShape(a, 'A').ld, ldb = storedShape(a, 'B').ld;
   OperandStrides st = operandStrides(a.layoutA, lda, a.layoutB, ldb);
   long long sam = st.am, sak = st.ak, sbn = st.bn, sbk = st.bk;
-  CUdeviceptr A = a.A, B = a.B;
-  void *params[] = {&A, &B, &refF32, &M, &N, &K, &sam, &sak, &sbn, &sbk, &bf16};
-  return impl_->rt.launchRaw(impl_->ref, (unsigned)((N + 63) / 64), (unsigned)((M + 63) / 64),
-                             256, 0, s, params);
+  // One launch per batch entry, each into its own M×N block of ref.
+  for (long long l = 0; l < std::max(1LL, a.batch); ++l) {
+    const GemmArgs e = batchEntry(a, l, t);
+    CUdeviceptr A = e.A, B = e.B, R = refF32 + (CUdeviceptr)(l * a.M * a.N * 4);
+    void *params[] = {&A, &B, &R, &M, &N, &K, &sam, &sak, &sbn, &sbk, &bf16};
+    if (Status r = impl_->rt.launchRaw(impl_->ref, (unsigned)((N + 63) / 64),
+                                       (unsigned)((M + 63) / 64), 256, 0, s, params);
+        !r)
+      return r;
+  }
+  return Status::success();
 }
 
 Expected<GemmVerifier::Comparison> GemmVerifier::compare(const GemmArgs &a, DType t,
@@ -191,15 +198,21 @@ Expected<GemmVerifier::Comparison> GemmVerifier::compare(const GemmArgs &a, DTyp
   CUresult r = drv.cuMemsetD32Async(impl_->scratch, 0, 8, s);
   if (r != CUDA_SUCCESS)
     return drv.fail(r, "cuMemsetD32Async");
-  CUdeviceptr D = a.D, out = impl_->scratch, cnt = impl_->scratch + 24;
+  CUdeviceptr out = impl_->scratch, cnt = impl_->scratch + 24;
   long long ldd = storedShape(a, 'D').ld;
   int M = (int)a.M, N = (int)a.N, bf16 = t == DType::BF16, is16 = refIs16Bit;
   int dColMajor = a.layoutD == Layout::Col;
-  void *params[] = {&D, &ldd, &dColMajor, &ref, &is16, &M, &N, &bf16, &out, &cnt};
   long long total = a.M * a.N;
   unsigned blocks = (unsigned)std::max<long long>(1, std::min<long long>((total + 255) / 256, 2048));
-  if (Status st = impl_->rt.launchRaw(impl_->cmp, blocks, 1, 256, 0, s, params); !st)
-    return st;
+  // Batch entries accumulate into the same sums: one error over all of D.
+  const long long entries = std::max(1LL, a.batch);
+  for (long long l = 0; l < entries; ++l) {
+    CUdeviceptr D = batchEntry(a, l, t).D, R = ref + (CUdeviceptr)(l * total * (is16 ? 2 : 4));
+    void *params[] = {&D, &ldd, &dColMajor, &R, &is16, &M, &N, &bf16, &out, &cnt};
+    if (Status st = impl_->rt.launchRaw(impl_->cmp, blocks, 1, 256, 0, s, params); !st)
+      return st;
+  }
+  total *= entries;
   if (Status st = impl_->rt.wait(s, 600); !st)
     return st;
   double host[3];

@@ -142,16 +142,28 @@ long long roundUp(long long x, long long m) { return (x + m - 1) / m * m; }
 
 class SpecShape : public ::testing::TestWithParam<std::tuple<std::string, Shape>> {};
 
-/// One launch checked end to end: A, B and D allocated as `a`'s layouts and
-/// leading dimensions say (storedShape), fresh random A and B, all of D's
-/// allocation poisoned, one launch under the watchdog, every element
-/// compared with the reference (through D's layout), and the padding of
-/// every line of D (ld > length) still poison afterwards.
+/// Elements one operand's allocation spans: `batch` entries `stride` apart
+/// (0: one matrix for all), each `lines` lines `ld` apart.
+long long operandExtent(const StoredShape &s, long long batch, long long stride) {
+  // At least one 16-byte chunk: K = 0 leaves A and B empty, but allocated.
+  return std::max<long long>(8, (batch - 1) * stride + s.lines * s.ld);
+}
+
+/// One launch checked end to end: A, B and D allocated as `a`'s layouts,
+/// leading dimensions and batch strides say (storedShape), every element of
+/// A and B (gaps between entries too) fresh random, all of D's allocation
+/// poisoned, one launch under the watchdog, every element of every entry
+/// compared with the reference (through D's layout), and every element of
+/// D's allocation outside the entries' logical matrices (line padding, gaps
+/// between entries) still poison afterwards.
 void expectMatchesReference(const std::string &name, const Kernel &k, GemmArgs a) {
   Gpu &gpu = Gpu::get();
   const Runtime &rt = *gpu.rt;
   const DType t = k.info().dtype;
   const StoredShape sA = storedShape(a, 'A'), sB = storedShape(a, 'B'), sD = storedShape(a, 'D');
+  const long long L = a.batch;
+  const long long extA = operandExtent(sA, L, a.strideA), extB = operandExtent(sB, L, a.strideB),
+                  extD = operandExtent(sD, L, a.strideD);
   std::vector<CUdeviceptr> bufs;
   auto alloc = [&](size_t bytes) {
     Expected<CUdeviceptr> p = rt.alloc(bytes);
@@ -159,10 +171,10 @@ void expectMatchesReference(const std::string &name, const Kernel &k, GemmArgs a
     bufs.push_back(p.ok() ? *p : 0);
     return bufs.back();
   };
-  a.A = alloc(sA.lines * sA.ld * 2);
-  a.B = alloc(sB.lines * sB.ld * 2);
-  a.D = alloc(sD.lines * sD.ld * 2);
-  CUdeviceptr ref = alloc(a.M * a.N * 4);
+  a.A = alloc(extA * 2);
+  a.B = alloc(extB * 2);
+  a.D = alloc(extD * 2);
+  CUdeviceptr ref = alloc(L * a.M * a.N * 4);
   struct Free {
     const Runtime &rt;
     std::vector<CUdeviceptr> &b;
@@ -175,12 +187,12 @@ void expectMatchesReference(const std::string &name, const Kernel &k, GemmArgs a
 
   const uint64_t seed = std::random_device{}();
   SCOPED_TRACE("seed " + std::to_string(seed));
-  ASSERT_TRUE(gpu.ver->fillNormal2D(a.A, sA.lines, sA.length, sA.ld, t, seed * 2 + 1, gpu.stream).ok());
-  ASSERT_TRUE(gpu.ver->fillNormal2D(a.B, sB.lines, sB.length, sB.ld, t, seed * 2 + 2, gpu.stream).ok());
-  ASSERT_TRUE(rt.fill16Async(a.D, GemmVerifier::kPoison, sD.lines * sD.ld, gpu.stream).ok());
+  ASSERT_TRUE(gpu.ver->fillNormal(a.A, extA, t, seed * 2 + 1, gpu.stream).ok());
+  ASSERT_TRUE(gpu.ver->fillNormal(a.B, extB, t, seed * 2 + 2, gpu.stream).ok());
+  ASSERT_TRUE(rt.fill16Async(a.D, GemmVerifier::kPoison, extD, gpu.stream).ok());
   Status s = k.launch(a, gpu.stream);
   ASSERT_TRUE(s.ok()) << s.message();
-  s = rt.wait(gpu.stream, watchdogSeconds(a.M, a.N, a.K));
+  s = rt.wait(gpu.stream, watchdogSeconds(a.M * L, a.N, a.K));
   if (s.code() == ErrorCode::Timeout) {
     fprintf(stderr, "%s\n", s.message().c_str());
     std::_Exit(4); // the context is unusable; do not hang the test run
@@ -191,17 +203,28 @@ void expectMatchesReference(const std::string &name, const Kernel &k, GemmArgs a
   ASSERT_TRUE(c.ok()) << c.status().message();
   EXPECT_EQ(c->nonFinite, 0) << "elements left unwritten (poison) or NaN";
   EXPECT_LE(c->relFrobenius, GemmVerifier::kTolerance);
-  std::vector<uint16_t> host(size_t(sD.lines * sD.ld));
+  std::vector<uint16_t> host((size_t)extD);
   ASSERT_TRUE(rt.copyToHost(host.data(), a.D, host.size() * 2).ok());
-  long long touched = 0;
-  for (long long l = 0; l < sD.lines; ++l)
-    for (long long e = sD.length; e < sD.ld; ++e)
-      touched += host[size_t(l * sD.ld + e)] != GemmVerifier::kPoison;
-  EXPECT_EQ(touched, 0) << "padding elements of D written";
-  printf("[ result ] %s %lldx%lldx%lld %s (A %s, B %s, D %s): rel err %.3e, max |err| %.3e, "
+  std::vector<bool> logical((size_t)extD, false);
+  for (long long l = 0; l < L; ++l)
+    for (long long line = 0; line < sD.lines; ++line)
+      for (long long e = 0; e < sD.length; ++e)
+        logical[size_t(l * a.strideD + line * sD.ld + e)] = true;
+  long long touched = 0, firstTouched = -1;
+  for (long long i = 0; i < extD; ++i)
+    if (!logical[size_t(i)] && host[size_t(i)] != GemmVerifier::kPoison) {
+      touched += 1;
+      if (firstTouched < 0)
+        firstTouched = i;
+    }
+  EXPECT_EQ(touched, 0) << "elements of D's allocation outside the logical matrices written "
+                           "(padding or gaps between entries; first at element "
+                        << firstTouched << ")";
+  printf("[ result ] %s %s%lldx%lldx%lld %s (A %s, B %s, D %s): rel err %.3e, max |err| %.3e, "
          "unwritten %lld\n",
-         name.c_str(), a.M, a.N, a.K, toString(t), toString(a.layoutA), toString(a.layoutB),
-         toString(a.layoutD), c->relFrobenius, c->maxAbsError, c->nonFinite);
+         name.c_str(), L > 1 ? (std::to_string(L) + "*").c_str() : "", a.M, a.N, a.K,
+         toString(t), toString(a.layoutA), toString(a.layoutB), toString(a.layoutD),
+         c->relFrobenius, c->maxAbsError, c->nonFinite);
 }
 
 TEST_P(SpecShape, MatchesReferenceAndWritesEveryElement) {
@@ -436,4 +459,69 @@ INSTANTIATE_TEST_SUITE_P(
       n = n.substr(0, n.find('.'));
       const Shape &s = std::get<1>(info.param);
       return n + "_" + std::to_string(s.M) + "x" + std::to_string(s.N) + "x" + std::to_string(s.K);
+    });
+
+/// Strided batched GEMM: every sm_90a spec, entries packed, with gaps
+/// between them, with one B for all entries (stride 0), many small entries,
+/// K = 0, and a column-major D; the gaps and D's padding are checked
+/// untouched by expectMatchesReference.
+struct BatchCase {
+  const char *label;
+  long long M, N, K, batch;
+  long long gapA, gapB, gapD; ///< elements between entries (-1: stride 0, broadcast)
+  Layout layoutD;
+};
+class Batched : public ::testing::TestWithParam<std::tuple<std::string, BatchCase>> {};
+
+TEST_P(Batched, EveryEntryMatchesReference) {
+  REQUIRE_GPU();
+  Gpu &gpu = Gpu::get();
+  const auto &[name, c] = GetParam();
+  ASSERT_NE(name, "(no specs found)") << "no specs in " << specsDir();
+  const Expected<Kernel> &k = gpu.kernel(name);
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  if (k->info().target != "sm_90a")
+    GTEST_SKIP() << name << " targets " << k->info().target;
+  EXPECT_TRUE(k->info().batched);
+  GemmArgs a;
+  a.M = c.M, a.N = c.N, a.K = c.K;
+  a.layoutD = c.layoutD;
+  // The arguments whose row-major problem is the kernel's layouts.
+  a.layoutA = k->info().layoutA, a.layoutB = k->info().layoutB;
+  if (c.layoutD == Layout::Col) {
+    a.layoutA = k->info().layoutB == Layout::Col ? Layout::Row : Layout::Col;
+    a.layoutB = k->info().layoutA == Layout::Row ? Layout::Col : Layout::Row;
+  }
+  a.lda = roundUp(storedShape(a, 'A').length, 8);
+  a.ldb = roundUp(storedShape(a, 'B').length, 8);
+  a.ldd = roundUp(storedShape(a, 'D').length, 8);
+  auto stride = [](const StoredShape &s, long long gap) {
+    return gap < 0 ? 0 : s.lines * s.ld + gap;
+  };
+  a.batch = c.batch;
+  a.strideA = stride(storedShape(a, 'A'), c.gapA);
+  a.strideB = stride(storedShape(a, 'B'), c.gapB);
+  a.strideD = stride(storedShape(a, 'D'), c.gapD);
+  expectMatchesReference(name, *k, a);
+}
+
+const BatchCase kBatchCases[] = {
+    {"packed", 1000, 1001, 520, 2, 0, 0, 0, Layout::Row},
+    {"gaps", 129, 257, 72, 3, 8, 16, 64, Layout::Row},
+    {"broadcastB", 256, 256, 128, 4, 0, -1, 0, Layout::Row},
+    {"many", 128, 128, 64, 512, 0, 0, 0, Layout::Row},
+    {"zeroK", 129, 257, 0, 3, 0, 0, 8, Layout::Row},
+    {"colD", 300, 200, 136, 3, 0, 8, 8, Layout::Col},
+};
+
+INSTANTIATE_TEST_SUITE_P(
+    Sm90, Batched,
+    ::testing::Combine(::testing::ValuesIn(kernelsUnderTest()), ::testing::ValuesIn(kBatchCases)),
+    [](const ::testing::TestParamInfo<Batched::ParamType> &info) {
+      std::string n = std::get<0>(info.param);
+      n = n.substr(0, n.find('.'));
+      for (char &ch : n)
+        if (!isalnum((unsigned char)ch))
+          ch = '_';
+      return n + "_" + std::get<1>(info.param).label;
     });

@@ -1,7 +1,7 @@
 //===- BenchCommand.cpp - `gemmgen bench`: side by side with cuBLAS --------===//
 //
 //   gemmgen bench SPEC [--m M --n N --k K | --shapes 4096x4096x4096,...]
-//                 [--dtype f16|bf16] [--layout A,B] [--rounds R] [--json FILE] [--csv FILE]
+//                 [--dtype f16|bf16] [--layout A,B] [--batch L] [--rounds R] [--json FILE] [--csv FILE]
 //                 [--device ORDINAL]
 //
 // DESIGN.md §10: cuBLAS and the gemmgen kernel in one process on the same
@@ -42,6 +42,7 @@ struct BenchOptions {
   std::string shapes;
   std::string dtype;
   std::string layout;
+  long long batch = 1;
   std::string jsonFile, csvFile;
   tune::BenchSettings settings;
   bool seedGiven = false;
@@ -102,13 +103,16 @@ void printHeader(const tune::BenchRun &run, const tune::Cublas &cublas) {
 
 void printRow(const tune::BenchResult &r, llvm::StringRef dtype) {
   std::string shape = llvm::formatv("{0}x{1}x{2}", r.M, r.N, r.K);
+  if (r.batch > 1)
+    shape = std::to_string(r.batch) + "*" + shape; // entries of a strided batch
+  const long long rows = r.M * r.batch;
   if (!r.error.empty()) {
     llvm::outs() << llvm::formatv("{0,-20} {1,-5} error: {2}\n", shape, dtype, r.error);
   } else {
     std::string gs = llvm::formatv("{0:f4} ({1:f1})", r.gemmgen.median,
-                                   tune::tflops(r.M, r.N, r.K, r.gemmgen.median));
+                                   tune::tflops(rows, r.N, r.K, r.gemmgen.median));
     std::string cs = llvm::formatv("{0:f4} ({1:f1})", r.cublas.median,
-                                   tune::tflops(r.M, r.N, r.K, r.cublas.median));
+                                   tune::tflops(rows, r.N, r.K, r.cublas.median));
     llvm::outs() << llvm::formatv(
         "{0,-20} {1,-5} {2,-24} {3,-24} {4,6:f3}  {5:e1}/{6:e1}/{7:e1}{8}, ({9:f4}-{10:f4}, "
         "{11:f4}-{12:f4})\n",
@@ -126,6 +130,11 @@ void runBench(BenchOptions o) {
   LayoutOption layout;
   if (!parseLayoutOption(o.layout, layout))
     return;
+  if (o.batch < 1) {
+    llvm::errs() << "gemmgen: error: --batch must be at least 1 (got " << o.batch << ")\n";
+    setExitCode(ExitFailure);
+    return;
+  }
   if (layout.d == Layout::Col) {
     llvm::errs() << "gemmgen: error: bench measures a row-major D (cuBLAS computes the same "
                     "problem); time a column-major D with `gemmgen run --layout A,B,col`\n";
@@ -200,6 +209,7 @@ void runBench(BenchOptions o) {
   for (auto &sh : shapes) {
     tune::BenchResult r;
     r.M = sh[0], r.N = sh[1], r.K = sh[2];
+    r.batch = o.batch;
     Status s = tune::benchAgainstCublas(*rt, *kernel, **cublas, *ver, *stream, o.settings, r);
     if (!s) {
       if (s.code() == ErrorCode::Timeout)
@@ -238,6 +248,10 @@ void cli::registerBenchCommand(CLI::App &app) {
   cmd->add_option("--shapes", o->shapes,
                   "Comma-separated MxNxK list (default 4096x4096x4096,8192x8192x8192)");
   cmd->add_option("--dtype", o->dtype, "f16 or bf16: overrides the spec's a/b/d types");
+  cmd->add_option("--batch", o->batch,
+                  "Strided batched GEMM: this many packed entries of each shape in one launch "
+                  "(cuBLAS: cublasGemmStridedBatchedEx)")
+      ->capture_default_str();
   cmd->add_option("--layout", o->layout,
                   "Operand layouts A,B (each row or col; default the spec's): cuBLAS gets the "
                   "matching transposes");

@@ -1,6 +1,6 @@
 //===- RunCommand.cpp - `gemmgen run`: JIT-compile, launch, verify, time ---===//
 //
-//   gemmgen run SPEC --m M --n N --k K [--dtype f16|bf16] [--layout A,B] [--verify] [--iters I]
+//   gemmgen run SPEC --m M --n N --k K [--dtype f16|bf16] [--layout A,B] [--batch L] [--verify] [--iters I]
 //               [--seed S] [--debug-hangs] [--json]
 //
 // Compiles the spec (NVRTC, disk cache), fills A and B with fresh N(0,1)
@@ -38,6 +38,7 @@ struct RunOptions {
   std::string spec;
   long long m = 4096, n = 4096, k = 4096;
   long long lda = 0, ldb = 0, ldd = 0;
+  long long batch = 1;
   std::string dtype; ///< "": the spec's types
   std::string layout; ///< "": the spec's layouts
   bool verify = false;
@@ -61,6 +62,11 @@ void runRun(const RunOptions &o) {
   if (!parseLayoutOption(o.layout, layout))
     return;
   // Sizes no GPU is needed to reject (the device-dependent checks run at launch).
+  if (o.batch < 1) {
+    llvm::errs() << "gemmgen: error: --batch must be at least 1 (got " << o.batch << ")\n";
+    setExitCode(ExitFailure);
+    return;
+  }
   if (o.m <= 0 || o.n <= 0 || o.k < 0) {
     llvm::errs() << "gemmgen: error: M and N must be positive and K non-negative (got M=" << o.m
                  << " N=" << o.n << " K=" << o.k << ")\n";
@@ -106,6 +112,11 @@ void runRun(const RunOptions &o) {
   // D's rows must start 16-byte aligned (TMA): by default pad ldd to a
   // multiple of the kernel's ldAlignment, so any N runs (e.g. N = 257).
   args.ldd = o.ldd ? o.ldd : padded(storedShape(args, 'D').length);
+  // --batch L: L entries packed one after another (stride = one entry).
+  args.batch = o.batch;
+  args.strideA = storedShape(args, 'A').lines * storedShape(args, 'A').ld;
+  args.strideB = storedShape(args, 'B').lines * storedShape(args, 'B').ld;
+  args.strideD = storedShape(args, 'D').lines * args.ldd;
   // Sizes and strides are checked before anything is allocated (pointers
   // come later: a placeholder aligned address stands in for them here).
   {
@@ -129,12 +140,15 @@ void runRun(const RunOptions &o) {
     return true;
   };
   CUdeviceptr ref = 0;
-  // K = 0 (D = 0): A and B are not read and stay null.
+  // K = 0 (D = 0): A and B are not read and stay null. Every operand holds
+  // `batch` packed entries: as one matrix, batch times its lines.
+  const size_t L = (size_t)args.batch;
   const StoredShape sA = storedShape(args, 'A'), sB = storedShape(args, 'B');
-  if ((args.K > 0 && (!allocOr((size_t)sA.lines * sA.ld * es, args.A) ||
-                      !allocOr((size_t)sB.lines * sB.ld * es, args.B))) ||
-      !allocOr((size_t)storedShape(args, 'D').lines * args.ldd * es, args.D) ||
-      (o.verify && !allocOr((size_t)args.M * args.N * 4, ref)))
+  const long long dLines = storedShape(args, 'D').lines * args.batch;
+  if ((args.K > 0 && (!allocOr(L * sA.lines * sA.ld * es, args.A) ||
+                      !allocOr(L * sB.lines * sB.ld * es, args.B))) ||
+      !allocOr((size_t)dLines * args.ldd * es, args.D) ||
+      (o.verify && !allocOr(L * args.M * args.N * 4, ref)))
     return;
   Expected<CUstream> stream = rt->createStream();
   if (!stream)
@@ -145,12 +159,16 @@ void runRun(const RunOptions &o) {
     return fail(ver.status());
 
   // Fresh random inputs, poisoned output.
-  if (Status s = ver->fillNormal2D(args.A, sA.lines, sA.length, sA.ld, t, seed * 2 + 1, *stream); !s)
+  if (Status s = ver->fillNormal2D(args.A, sA.lines * args.batch, sA.length, sA.ld, t, seed * 2 + 1,
+                                   *stream);
+      !s)
     return fail(s);
-  if (Status s = ver->fillNormal2D(args.B, sB.lines, sB.length, sB.ld, t, seed * 2 + 2, *stream); !s)
+  if (Status s = ver->fillNormal2D(args.B, sB.lines * args.batch, sB.length, sB.ld, t, seed * 2 + 2,
+                                   *stream);
+      !s)
     return fail(s);
-  if (Status s = rt->fill16Async(args.D, GemmVerifier::kPoison,
-                                 (size_t)storedShape(args, 'D').lines * args.ldd, *stream); !s)
+  if (Status s = rt->fill16Async(args.D, GemmVerifier::kPoison, (size_t)dLines * args.ldd, *stream);
+      !s)
     return fail(s);
   if (Status s = rt->wait(*stream, 60); !s)
     return fail(s);
@@ -158,7 +176,8 @@ void runRun(const RunOptions &o) {
   Expected<PreparedLaunch> prep = kernel->prepare(args);
   if (!prep)
     return fail(prep.status());
-  const double budget = o.timeout > 0 ? o.timeout : watchdogSeconds(args.M, args.N, args.K);
+  const double budget =
+      o.timeout > 0 ? o.timeout : watchdogSeconds(args.M * args.batch, args.N, args.K);
 
   // First launch on the poisoned output, under the watchdog.
   if (Status s = kernel->launch(*prep, *stream); !s)
@@ -226,6 +245,8 @@ void runRun(const RunOptions &o) {
         {"lda", args.lda}, {"ldb", args.ldb}, {"ldd", args.ldd},
         {"layout_a", toString(args.layoutA)}, {"layout_b", toString(args.layoutB)},
         {"layout_d", toString(args.layoutD)},
+        {"batch", args.batch},
+        {"stride_a", args.strideA}, {"stride_b", args.strideB}, {"stride_d", args.strideD},
         // How each operand reaches the kernel (TMA needs 16-byte aligned
         // strides and pointers; the checks refuse what it cannot take).
         {"path", "tma"},
@@ -242,7 +263,7 @@ void runRun(const RunOptions &o) {
         {"seed", std::to_string(seed)},
         {"iters", o.iters},
         {"time_ms", llvm::json::Object{{"median", med}, {"min", mn}, {"max", mx}}},
-        {"tflops", tune::tflops(args.M, args.N, args.K, med)},
+        {"tflops", tune::tflops(args.M * args.batch, args.N, args.K, med)},
     };
     if (cmp)
       j["verify"] = llvm::json::Object{{"rel_frobenius", cmp->relFrobenius},
@@ -263,8 +284,10 @@ void runRun(const RunOptions &o) {
                  << "problem M=" << args.M << " N=" << args.N << " K=" << args.K << " (A "
                  << toString(args.layoutA) << "-major, lda " << args.lda << "; B "
                  << toString(args.layoutB) << "-major, ldb " << args.ldb << "; D "
-                 << toString(args.layoutD) << "-major, ldd " << args.ldd
-                 << "), grid "
+                 << toString(args.layoutD) << "-major, ldd " << args.ldd << ")"
+                 << (args.batch > 1 ? ", batch " + std::to_string(args.batch) + " (packed)"
+                                    : std::string())
+                 << ", grid "
                  << prep->gridX << " CTAs, seed " << seed << "\n";
     if (prep->tailColumns)
       llvm::outs() << "        last " << prep->tailColumns
@@ -278,7 +301,8 @@ void runRun(const RunOptions &o) {
     if (!ms.empty())
       llvm::outs() << llvm::formatv("time    median {0:f4} ms over {1} iters (min {2:f4}, max "
                                     "{3:f4}): {4:f1} TFLOP/s\n",
-                                    med, o.iters, mn, mx, tune::tflops(args.M, args.N, args.K, med));
+                                    med, o.iters, mn, mx,
+                                    tune::tflops(args.M * args.batch, args.N, args.K, med));
   }
   if (!pass) {
     llvm::errs() << "gemmgen: error: verification failed: "
@@ -320,6 +344,10 @@ void cli::registerRunCommand(CLI::App &app) {
                   "rounded up to a multiple of 8)");
   cmd->add_option("--ldd", o->ldd,
                   "Leading dimension of D in elements (default N rounded up to a multiple of 8)");
+  cmd->add_option("--batch", o->batch,
+                  "Strided batched GEMM: this many entries of M×N×K in one launch, each "
+                  "operand's entries packed one after another")
+      ->capture_default_str();
   cmd->add_flag("--verify", o->verify,
                 "Compare with an fp32-accumulate reference GEMM and check every element "
                 "was written");

@@ -17,15 +17,15 @@ static llvm::json::Object spreadJson(const Spread &s) {
 llvm::json::Value tune::benchJson(const BenchRun &run) {
   llvm::json::Array rows;
   for (const BenchResult &r : run.results) {
-    llvm::json::Object row{{"M", r.M}, {"N", r.N}, {"K", r.K}, {"dtype", run.dtype},
+    llvm::json::Object row{{"M", r.M}, {"N", r.N}, {"K", r.K}, {"batch", r.batch}, {"dtype", run.dtype},
                             {"layout", run.layout}};
     if (!r.error.empty()) {
       row["error"] = r.error;
     } else {
       row["gemmgen_ms"] = spreadJson(r.gemmgen);
       row["cublas_ms"] = spreadJson(r.cublas);
-      row["gemmgen_tflops"] = tflops(r.M, r.N, r.K, r.gemmgen.median);
-      row["cublas_tflops"] = tflops(r.M, r.N, r.K, r.cublas.median);
+      row["gemmgen_tflops"] = tflops(r.M * r.batch, r.N, r.K, r.gemmgen.median);
+      row["cublas_tflops"] = tflops(r.M * r.batch, r.N, r.K, r.cublas.median);
       row["ratio_cublas_over_gemmgen"] = r.ratio;
       row["rel_err_gemmgen_vs_ref"] = r.errG;
       row["rel_err_cublas_vs_ref"] = r.errC;
@@ -62,18 +62,18 @@ llvm::json::Value tune::benchJson(const BenchRun &run) {
 }
 
 void tune::writeBenchCsv(llvm::raw_ostream &f, const BenchRun &run) {
-  f << "spec,kernel,gpu,commit,date,M,N,K,dtype,gemmgen_ms_median,gemmgen_ms_min,"
+  f << "spec,kernel,gpu,commit,date,M,N,K,batch,dtype,gemmgen_ms_median,gemmgen_ms_min,"
        "gemmgen_ms_max,cublas_ms_median,cublas_ms_min,cublas_ms_max,gemmgen_tflops,"
        "cublas_tflops,ratio,rel_err_g,rel_err_c,rel_err_gc,verified,error\n";
   for (const BenchResult &r : run.results)
-    f << llvm::formatv("{0},{1},\"{2}\",{3},{4},{5},{6},{7},{8},{9},{10},{11},{12},{13},{14},"
-                       "{15},{16},{17},{18},{19},{20},{21},\"{22}\"\n",
+    f << llvm::formatv("{0},{1},\"{2}\",{3},{4},{5},{6},{7},{23},{8},{9},{10},{11},{12},{13},"
+                       "{14},{15},{16},{17},{18},{19},{20},{21},\"{22}\"\n",
                        run.spec, run.kernel, run.device.name, run.commit, run.date, r.M, r.N,
                        r.K, run.dtype, r.gemmgen.median, r.gemmgen.min, r.gemmgen.max,
                        r.cublas.median, r.cublas.min, r.cublas.max,
-                       tflops(r.M, r.N, r.K, r.gemmgen.median),
-                       tflops(r.M, r.N, r.K, r.cublas.median), r.ratio, r.errG, r.errC,
-                       r.errGC, r.pass ? 1 : 0, r.error);
+                       tflops(r.M * r.batch, r.N, r.K, r.gemmgen.median),
+                       tflops(r.M * r.batch, r.N, r.K, r.cublas.median), r.ratio, r.errG, r.errC,
+                       r.errGC, r.pass ? 1 : 0, r.error, r.batch);
 }
 
 std::optional<Record> tune::cublasRecordFromBench(llvm::StringRef text, const ShapeKey &shape,

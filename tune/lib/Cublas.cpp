@@ -64,6 +64,8 @@ Expected<std::unique_ptr<Cublas>> Cublas::load() {
     cb->getVersion =
         reinterpret_cast<decltype(cb->getVersion)>(dlsym(lib, "cublasGetVersion_v2"));
     cb->gemmEx = reinterpret_cast<decltype(cb->gemmEx)>(dlsym(lib, "cublasGemmEx"));
+    cb->gemmStridedBatchedEx = reinterpret_cast<decltype(cb->gemmStridedBatchedEx)>(
+        dlsym(lib, "cublasGemmStridedBatchedEx"));
     if (!cb->create || !cb->destroy || !cb->setStream || !cb->gemmEx)
       return Status::error(ErrorCode::Unsupported, c + " lacks cublasCreate_v2/cublasGemmEx");
     if (int st = cb->create(&cb->handle))
@@ -86,11 +88,23 @@ Status Cublas::gemm(const GemmArgs &a, DType t, CUstream s) const {
                          "cublasSetStream failed (" + std::to_string(st) + ")");
   const int opB = a.layoutB == Layout::Col ? kCublasOpT : kCublasOpN;
   const int opA = a.layoutA == Layout::Row ? kCublasOpN : kCublasOpT;
-  int st = gemmEx(handle, opB, opA, (int)a.N, (int)a.M, (int)a.K, &alpha,
-                  reinterpret_cast<const void *>(a.B), type, (int)storedShape(a, 'B').ld,
-                  reinterpret_cast<const void *>(a.A), type, (int)storedShape(a, 'A').ld, &beta,
-                  reinterpret_cast<void *>(a.D), type, (int)(a.ldd ? a.ldd : a.N),
-                  kCublasCompute32F, kCublasGemmDefault);
+  const void *B = reinterpret_cast<const void *>(a.B), *A = reinterpret_cast<const void *>(a.A);
+  void *D = reinterpret_cast<void *>(a.D);
+  const int ldb = (int)storedShape(a, 'B').ld, lda = (int)storedShape(a, 'A').ld;
+  const int ldd = (int)(a.ldd ? a.ldd : a.N);
+  if (a.batch > 1) {
+    if (!gemmStridedBatchedEx)
+      return Status::error(ErrorCode::Unsupported, path_ + " lacks cublasGemmStridedBatchedEx");
+    int st = gemmStridedBatchedEx(handle, opB, opA, (int)a.N, (int)a.M, (int)a.K, &alpha, B, type,
+                                  ldb, a.strideB, A, type, lda, a.strideA, &beta, D, type, ldd,
+                                  a.strideD, (int)a.batch, kCublasCompute32F, kCublasGemmDefault);
+    if (st)
+      return Status::error(ErrorCode::CudaError,
+                           "cublasGemmStridedBatchedEx failed (status " + std::to_string(st) + ")");
+    return Status::success();
+  }
+  int st = gemmEx(handle, opB, opA, (int)a.N, (int)a.M, (int)a.K, &alpha, B, type, ldb, A, type,
+                  lda, &beta, D, type, ldd, kCublasCompute32F, kCublasGemmDefault);
   if (st)
     return Status::error(ErrorCode::CudaError,
                          "cublasGemmEx failed (status " + std::to_string(st) + ")");

@@ -20,12 +20,13 @@ Expected<std::unique_ptr<Workload>> Workload::create(const Runtime &rt, const Ge
                                                      CUstream stream, long long M, long long N,
                                                      long long K, DType t, int outputs,
                                                      std::uint64_t seed, Layout layoutA,
-                                                     Layout layoutB) {
+                                                     Layout layoutB, long long batch) {
   std::unique_ptr<Workload> w(new Workload(rt, ver, stream, t));
-  w->M = M, w->N = N, w->K = K;
+  w->M = M, w->N = N, w->K = K, w->batch = batch;
   const double e = (double)sizeOf(t);
-  const int sets = inputSetCount(rt.device(), e * (double)(M * K + N * K + outputs * M * N),
-                                 4.0 * (double)(M * N));
+  const double L = (double)batch;
+  const int sets = inputSetCount(rt.device(), e * L * (double)(M * K + N * K + outputs * M * N),
+                                 4.0 * L * (double)(M * N));
   auto alloc = [&](long long elems, size_t elemBytes) -> Expected<CUdeviceptr> {
     Expected<CUdeviceptr> p = rt.alloc((size_t)elems * elemBytes);
     if (p)
@@ -33,30 +34,32 @@ Expected<std::unique_ptr<Workload>> Workload::create(const Runtime &rt, const Ge
     return p;
   };
   for (int i = 0; i < sets; ++i) {
-    Expected<CUdeviceptr> A = alloc(M * K, sizeOf(t)), B = alloc(N * K, sizeOf(t));
+    Expected<CUdeviceptr> A = alloc(batch * M * K, sizeOf(t)), B = alloc(batch * N * K, sizeOf(t));
     if (!A)
       return A.status();
     if (!B)
       return B.status();
     std::vector<GemmArgs> outs;
     for (int o = 0; o < outputs; ++o) {
-      Expected<CUdeviceptr> D = alloc(M * N, sizeOf(t));
+      Expected<CUdeviceptr> D = alloc(batch * M * N, sizeOf(t));
       if (!D)
         return D.status();
       GemmArgs a{*A, *B, *D, M, N, K, 0, 0, N};
       a.layoutA = layoutA, a.layoutB = layoutB;
-      a.lda = storedShape(a, 'A').ld; // packed
+      a.lda = storedShape(a, 'A').ld; // packed, entries one after another
       a.ldb = storedShape(a, 'B').ld;
+      a.batch = batch;
+      a.strideA = M * K, a.strideB = N * K, a.strideD = M * N;
       outs.push_back(a);
     }
     const StoredShape sA = storedShape(outs[0], 'A'), sB = storedShape(outs[0], 'B');
     w->args_.push_back(std::move(outs));
-    if (Status s = ver.fillNormal2D(*A, sA.lines, sA.length, sA.ld, t, seed * 1000 + 2 * i + 1, stream); !s)
+    if (Status s = ver.fillNormal2D(*A, batch * sA.lines, sA.length, sA.ld, t, seed * 1000 + 2 * i + 1, stream); !s)
       return s;
-    if (Status s = ver.fillNormal2D(*B, sB.lines, sB.length, sB.ld, t, seed * 1000 + 2 * i + 2, stream); !s)
+    if (Status s = ver.fillNormal2D(*B, batch * sB.lines, sB.length, sB.ld, t, seed * 1000 + 2 * i + 2, stream); !s)
       return s;
   }
-  Expected<CUdeviceptr> ref = alloc(M * N, 4);
+  Expected<CUdeviceptr> ref = alloc(batch * M * N, 4);
   if (!ref)
     return ref.status();
   w->ref = *ref;
@@ -70,7 +73,7 @@ Workload::~Workload() {
 
 Status Workload::runPoisoned(int output, const std::function<Status(const GemmArgs &)> &launch) {
   const GemmArgs &a = args(0, output);
-  if (Status s = rt.fill16Async(a.D, GemmVerifier::kPoison, M * N, stream); !s)
+  if (Status s = rt.fill16Async(a.D, GemmVerifier::kPoison, batch * M * N, stream); !s)
     return s;
   if (Status s = launch(a); !s)
     return s;
@@ -92,9 +95,11 @@ Expected<GemmVerifier::Comparison> Workload::compareOutputs(int a, int b) {
 
 /// The kernel's pre-launch checks on the shape alone (placeholder pointers),
 /// before anything is allocated.
-static Status checkShape(const Kernel &k, long long M, long long N, long long K) {
+static Status checkShape(const Kernel &k, long long M, long long N, long long K,
+                         long long batch = 1) {
   GemmArgs a{256, 256, 256, M, N, K, 0, 0, N};
   a.layoutA = k.info().layoutA, a.layoutB = k.info().layoutB;
+  a.batch = batch, a.strideA = M * K, a.strideB = N * K, a.strideD = M * N;
   return k.check(a);
 }
 
@@ -115,11 +120,11 @@ Status tune::benchAgainstCublas(const Runtime &rt, const Kernel &kernel, const C
                                 const GemmVerifier &ver, CUstream stream,
                                 const BenchSettings &o, BenchResult &r) {
   const DType t = kernel.info().dtype;
-  if (Status s = checkShape(kernel, r.M, r.N, r.K); !s)
+  if (Status s = checkShape(kernel, r.M, r.N, r.K, r.batch); !s)
     return s;
   Expected<std::unique_ptr<Workload>> w =
       Workload::create(rt, ver, stream, r.M, r.N, r.K, t, /*outputs=*/2, o.seed,
-                       kernel.info().layoutA, kernel.info().layoutB);
+                       kernel.info().layoutA, kernel.info().layoutB, r.batch);
   if (!w)
     return w.status();
   Workload &wl = **w;

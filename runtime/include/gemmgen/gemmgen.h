@@ -490,7 +490,8 @@ public:
   Status fillNormal2D(CUdeviceptr p, long long rows, long long cols, long long ld, DType t,
                       std::uint64_t seed, CUstream s) const;
   /// ref[M,N] (f32, packed, ld = N) = A · B with f32 accumulation, A and B in
-  /// the layouts `args` names.
+  /// the layouts `args` names; batched: args.batch such blocks one after
+  /// another (entry l at ref + l·M·N).
   Status reference(const GemmArgs &args, DType t, CUdeviceptr refF32, CUstream s) const;
 
   struct Comparison {
@@ -501,7 +502,8 @@ public:
   };
   /// Compares D (16-bit, stored as args.layoutD says, ld = args.ldd) with a
   /// row-major reference that is f32 (refIs16Bit false, packed ld = N) or
-  /// 16-bit (ld = N).
+  /// 16-bit (ld = N); batched: every entry (D at its strideD, reference
+  /// blocks packed), one error over all of them.
   Expected<Comparison> compare(const GemmArgs &args, DType t, CUdeviceptr ref, bool refIs16Bit,
                                CUstream s) const;
 

@@ -24,7 +24,8 @@ public:
   Cublas(const Cublas &) = delete;
   Cublas &operator=(const Cublas &) = delete;
 
-  /// D[M,N] = A[M,K]·B[N,K]^T (row-major, gemmgen's layout) on `stream`.
+  /// D[M,N] = A[M,K]·B[N,K]^T (row-major, gemmgen's layout) on `stream`;
+  /// args.batch > 1: cublasGemmStridedBatchedEx with args' strides.
   Status gemm(const GemmArgs &args, DType t, CUstream stream) const;
   int version() const { return version_; } ///< cublasGetVersion, e.g. 130100
   const std::string &path() const { return path_; }
@@ -40,6 +41,9 @@ private:
   int (*getVersion)(void *, int *) = nullptr;
   int (*gemmEx)(void *, int, int, int, int, int, const void *, const void *, int, int,
                 const void *, int, int, const void *, void *, int, int, int, int) = nullptr;
+  int (*gemmStridedBatchedEx)(void *, int, int, int, int, int, const void *, const void *, int,
+                              int, long long, const void *, int, int, long long, const void *,
+                              void *, int, int, long long, int, int, int) = nullptr;
 };
 
 } // namespace gemmgen::tune

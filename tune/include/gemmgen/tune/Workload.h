@@ -34,7 +34,8 @@ public:
                                                     long long K, DType t, int outputs,
                                                     std::uint64_t seed,
                                                     Layout layoutA = Layout::Row,
-                                                    Layout layoutB = Layout::Col);
+                                                    Layout layoutB = Layout::Col,
+                                                    long long batch = 1);
   ~Workload();
   Workload(const Workload &) = delete;
   Workload &operator=(const Workload &) = delete;
@@ -48,7 +49,7 @@ public:
   Expected<GemmVerifier::Comparison> compareWithReference(int output);
   /// D of (set 0, a) against D of (set 0, b).
   Expected<GemmVerifier::Comparison> compareOutputs(int a, int b);
-  double launchSeconds() const { return watchdogSeconds(M, N, K); }
+  double launchSeconds() const { return watchdogSeconds(M * batch, N, K); }
 
 private:
   Workload(const Runtime &rt, const GemmVerifier &ver, CUstream s, DType t)
@@ -58,6 +59,7 @@ private:
   CUstream stream;
   DType t;
   long long M = 0, N = 0, K = 0;
+  long long batch = 1; ///< strided entries per operand, packed
   std::vector<CUdeviceptr> owned;
   std::vector<std::vector<GemmArgs>> args_;
   CUdeviceptr ref = 0;
@@ -72,6 +74,7 @@ struct BenchSettings {
 
 struct BenchResult {
   long long M = 0, N = 0, K = 0;
+  long long batch = 1; ///< strided batched: entries per launch (cuBLAS: GemmStridedBatchedEx)
   std::string error; ///< set when the shape could not be benchmarked
   Spread gemmgen, cublas;
   double ratio = 0; ///< cuBLAS median / gemmgen median (>= 1: gemmgen at least as fast)

@@ -25,6 +25,12 @@ for dt in f16 bf16; do
   timeout 200 "$G" bench $spec --shapes 4096x4096x4096,8192x8192x8192 --rounds 20 2>&1 \
     | grep -E '^ *[0-9]+x[0-9]+x[0-9]+|error' | cut -c1-120
 done | tee "$L/bench.txt"
+# 512 entries of 128x128x64: the 128x256 tile computes half zeros; smaller tiles
+# from the tuned set (128x128 one consumer, 64x128 one consumer).
+for sp in specs/tuned/nvidia_h200/f16_2048x2048x2048.yaml specs/tuned/nvidia_h200/f16_128x8192x8192.yaml; do
+  for dt in f16 bf16; do echo "-- bench $dt batch 512 128x128x64 $(basename $sp)"
+  timeout 200 "$G" bench $sp --dtype $dt --batch 512 --shapes 128x128x64 --rounds 20 2>&1 | grep -E '^ *[0-9]+\*|error' | cut -c1-120
+done; done | tee "$L/bench_small.txt"
 echo "== gpu tests rc=$GT: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$L/gpu_tests.log" | tr '\n' ' ')"
 grep -E '^\[  FAILED  \] [A-Z]' "$L/gpu_tests.log" | head -12
 grep -E 'broadcastB' "$L/gpu_tests.log" | grep -E 'FAILED|failed|result' | head -4

@@ -318,8 +318,10 @@ Status Kernel::launch(const PreparedLaunch &p, CUstream stream) const {
   cfg.attrs = &attr;
   cfg.numAttrs = abi.clusterM > 1 ? 1 : 0;
   int M = p.M, N = p.N, K = p.K, batch = p.batch;
+  // A batched kernel's ABI has `batch` after K; the others end at K.
   void *params[] = {const_cast<unsigned char *>(p.tmA), const_cast<unsigned char *>(p.tmB),
-                    const_cast<unsigned char *>(p.tmD), &M, &N, &K, &batch};
+                    const_cast<unsigned char *>(p.tmD), &M, &N, &K,
+                    abi.batched ? static_cast<void *>(&batch) : nullptr};
   if (!abi.batched && batch != 1)
     return Status::error(ErrorCode::InvalidArgument,
                          "prepared launch has batch " + std::to_string(batch) + " but kernel '" +

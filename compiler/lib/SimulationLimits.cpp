@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "gemmgen/Simulator.h"
 
+#include "gemmgen/Lowering.h"
+
 #include <algorithm>
 #include <string>
 
@@ -27,23 +29,36 @@ uint64_t ceilDiv(uint64_t a, uint64_t b) { return b ? (a + b - 1) / b : 0; }
 
 std::string gemmgen::checkSimulationSize(const ir::Kernel &kernel,
                                          const SimulationOptions &o) {
-  const std::string shape = str(o.m) + "x" + str(o.n) + "x" + str(o.k);
+  const uint64_t batch = std::max(1u, o.batch);
+  // Simulate what the printer emits: a kernel without the batched ABI
+  // (sm_100a today) computes one problem per launch.
+  if (batch > 1 && !deriveKernelABI(kernel).batched)
+    return "kernel '" + kernel.name + "' (" + toString(kernel.target) +
+           ") computes one problem per launch (its printer has no batch yet); simulate --batch "
+           "on an sm_90a spec, or one entry at a time";
+  if (batch > kMaxTiles)
+    return "a batch of " + str(batch) + " entries is too many to simulate; use at most " +
+           str(kMaxTiles) + " (every entry's tiles are simulated)";
+  const std::string shape =
+      (batch > 1 ? str(batch) + " x " : std::string()) + str(o.m) + "x" + str(o.n) + "x" + str(o.k);
   if (o.seeds > kMaxSimulationSeeds)
     return "simulating " + str(o.seeds) + " interleavings is too many; use at most " +
            str(kMaxSimulationSeeds) + " (each seed is a full run)";
   if (o.ctas > kMaxCtas)
     return "a grid of " + str(o.ctas) + " CTAs is too large to simulate; use at most " +
            str(kMaxCtas) + " (the H200 runs one CTA per SM, 132)";
-  uint64_t tiles = ceilDiv(o.m, kernel.tileM) * ceilDiv(o.n, kernel.tileN);
+  uint64_t tiles = ceilDiv(o.m, kernel.tileM) * ceilDiv(o.n, kernel.tileN) * batch;
   if (tiles > kMaxTiles)
     return "the shape " + shape + " has " + str(tiles) + " output tiles of " +
            str(kernel.tileM) + "x" + str(kernel.tileN) + "; the simulator runs at most " +
-           str(kMaxTiles) + " tiles (each CTA's memory is simulated): use a smaller M or N";
-  uint64_t operands = (uint64_t(o.m) + o.n) * o.k;
+           str(kMaxTiles) + " tiles (each CTA's memory is simulated): use a smaller M or N" +
+           (batch > 1 ? " or batch" : "");
+  uint64_t operands = (uint64_t(o.m) + o.n) * o.k * batch;
   if (operands > kMaxOperandElements)
     return "the shape " + shape + " has " + str(operands) + " elements of A and B; the " +
-           "simulator holds at most " + str(kMaxOperandElements) + ": use a smaller K";
-  uint64_t work = uint64_t(o.m) * o.n * o.k * std::max(1u, o.seeds);
+           "simulator holds at most " + str(kMaxOperandElements) + ": use a smaller K" +
+           (batch > 1 ? " or batch" : "");
+  uint64_t work = uint64_t(o.m) * o.n * o.k * batch * std::max(1u, o.seeds);
   if (work > kMaxWork)
     return "simulating " + str(o.seeds) + " interleaving(s) of " + shape + " is " + str(work) +
            " multiply-adds, more than the " + str(kMaxWork) +

@@ -47,6 +47,12 @@ expect 3 "gemmgen: error: M and N must be positive and K non-negative (got M=-5 
 expect 3 "gemmgen: error: --dtype must be f16 or bf16 (got 'f32')" -- "$G" run "$S" --dtype f32 --m 256 --n 256 --k 256
 expect 3 "gemmgen: error: --layout takes the layouts of A and B (and optionally D) as A,B[,D] with each row or col, e.g. --layout row,col (A M×K row-major, B stored N×K, D row-major: the default), --layout col,row or --layout row,col,col (got 'row,diag')" -- "$G" run "$S" --layout row,diag
 expect 3 "(got 'row,col,col,row')" -- "$G" run "$S" --layout row,col,col,row
+expect 3 "gemmgen: error: --batch must be at least 1 (got 0)" -- "$G" run "$S" --batch 0
+expect 3 "gemmgen: error: --batch must be at least 1 (got -3)" -- "$G" bench "$S" --batch -3
+expect 1 "gemmgen: error: --batch must be at least 1 (got 0)" -- "$G" simulate "$S" --batch 0
+expect 1 "gemmgen: error: a batch of 5000 entries is too many to simulate; use at most 1024 (every entry's tiles are simulated)" -- "$G" simulate "$S" --batch 5000
+expect 1 "gemmgen: error: the shape 300 x 256x256x256 has 1200 output tiles of 128x128; the simulator runs at most 1024 tiles (each CTA's memory is simulated): use a smaller M or N or batch" -- "$G" simulate "$S" --batch 300 --m 256 --n 256 --k 256
+expect 1 "gemmgen: error: kernel 'gemm_sm100_step7_ws' (sm_100a) computes one problem per launch (its printer has no batch yet); simulate --batch on an sm_90a spec, or one entry at a time" -- "$G" simulate "$SRC/specs/sm100/07_ws_tcgen05.yaml" --batch 2
 expect 3 "gemmgen: error: bench measures a row-major D (cuBLAS computes the same problem); time a column-major D with \`gemmgen run --layout A,B,col\`" -- "$G" bench "$S" --layout row,col,col
 expect 1 "gemmgen: error: cannot read spec '/dev/zero': it is not a regular file (a character device); give the path of a spec file (.yaml)" -- "$G" check /dev/zero
 expect 1 "gemmgen: error: cannot read spec '$W/fifo.yaml': it is not a regular file (a FIFO); give the path of a spec file (.yaml)" -- "$G" check "$W/fifo.yaml"

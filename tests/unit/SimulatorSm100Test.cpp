@@ -299,3 +299,20 @@ TEST(SimulatorSm100BugTable, TheSeededSm100BugsAreInTheTable) {
 }
 
 } // namespace
+
+TEST(SimulatorSm100, BatchIsRefusedLikeThePrinterDoes) {
+  // The sm_100a printer emits one problem per launch (no batch parameter):
+  // the simulator refuses to model a batch that no generated kernel runs.
+  Kernel k = lowerSpec("07_ws_tcgen05.yaml");
+  SimulationOptions o;
+  o.m = 256, o.n = 256, o.k = 128, o.seeds = 1, o.batch = 2;
+  SimulationResult r = simulate(k, o);
+  ASSERT_EQ(r.runs.size(), 1u);
+  EXPECT_EQ(r.runs[0].verdict, SimVerdict::Invalid);
+  EXPECT_EQ(r.runs[0].message,
+            "invalid: kernel 'gemm_sm100_step7_ws' (sm_100a) computes one problem per launch "
+            "(its printer has no batch yet); simulate --batch on an sm_90a spec, or one entry "
+            "at a time");
+  o.batch = 1;
+  EXPECT_TRUE(simulate(k, o).ok());
+}

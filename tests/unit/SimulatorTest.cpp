@@ -298,6 +298,41 @@ TEST(Simulator, HilbertSpecIsSimulatedInHilbertOrder) {
   EXPECT_TRUE(residue.ok()) << report(residue);
 }
 
+TEST(Simulator, BatchedWalkCoversEveryEntryOnce) {
+  // 2 entries of 3 x 3 tiles (along_m, group 8), 2 clusters: the kernels'
+  // loop takes slots c, c + 2, ... of 18; slot s is entry s / 9, unit s % 9
+  // of that entry's walk. Every (entry, m, n) is computed exactly once, and
+  // each entry's D is checked against its own A and B.
+  Kernel k = lowerConfig({});
+  SimulationOptions o;
+  o.m = 384, o.n = 384, o.k = 128, o.seeds = 4, o.ctas = 2, o.batch = 2;
+  SimulationResult r = simulate(k, o);
+  EXPECT_TRUE(r.ok()) << report(r);
+  EXPECT_EQ(r.batch, 2u);
+  ASSERT_EQ(r.walks.size(), 2u);
+  std::set<std::array<unsigned, 3>> seen;
+  for (unsigned c = 0; c < 2; ++c)
+    for (const ScheduledUnit &u : r.walks[c]) {
+      EXPECT_EQ(u.slot % 2, c) << walkText(r.walks[c]);
+      EXPECT_EQ(u.entry, u.slot / 9) << walkText(r.walks[c]);
+      EXPECT_TRUE(seen.insert({u.entry, u.m, u.n}).second) << "computed twice: " << u.slot;
+    }
+  EXPECT_EQ(seen.size(), 18u);
+  // Residues in every dimension, K = 0, and three entries on one CTA (the
+  // ring wraps across entries as it does across tiles).
+  for (auto [m, n, kk, ctas] : {std::array<unsigned, 4>{300, 200, 72, 0}, {129, 257, 0, 0},
+                                {200, 136, 136, 1}}) {
+    o.m = m, o.n = n, o.k = kk, o.ctas = ctas, o.batch = 3;
+    SimulationResult b = simulate(k, o);
+    EXPECT_TRUE(b.ok()) << m << "x" << n << "x" << kk << " batch 3\n" << report(b);
+  }
+  // Batch 1 walks as before: no entry but 0.
+  o.batch = 1, o.m = 384, o.n = 384, o.k = 128, o.ctas = 2;
+  for (const auto &w : simulate(k, o).walks)
+    for (const ScheduledUnit &u : w)
+      EXPECT_EQ(u.entry, 0u);
+}
+
 TEST(Simulator, GridWrapsAcrossTiles) {
   // One CTA walks all 8 tiles: the ring's phases carry across tiles.
   Kernel k = lowerConfig({});

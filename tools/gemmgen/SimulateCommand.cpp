@@ -40,6 +40,7 @@ struct SimulateCliOptions {
   unsigned seeds = 16;
   std::optional<uint64_t> seed;
   unsigned ctas = 0;
+  unsigned batch = 1;
   bool noProtocolChecks = false;
   bool json = false;
   bool allSeeds = false;
@@ -114,6 +115,11 @@ void runSimulate(const SimulateCliOptions &opts) {
 
   // Refuse what the simulator cannot hold or finish, before running any
   // shape (the limits and why: SimulationLimits.cpp).
+  if (opts.batch < 1) {
+    llvm::errs() << "gemmgen: error: --batch must be at least 1 (got " << opts.batch << ")\n";
+    cli::setExitCode(cli::ExitSpecError);
+    return;
+  }
   std::vector<SimulationOptions> runs;
   for (const Shape &s : shapes) {
     SimulationOptions so;
@@ -121,6 +127,7 @@ void runSimulate(const SimulateCliOptions &opts) {
     so.n = s.n;
     so.k = s.k;
     so.ctas = opts.ctas;
+    so.batch = opts.batch;
     so.seeds = opts.seed ? 1 : opts.seeds;
     so.firstSeed = opts.seed ? *opts.seed : 1;
     if (std::string why = checkSimulationSize(*kernel, so); !why.empty()) {
@@ -145,7 +152,9 @@ void runSimulate(const SimulateCliOptions &opts) {
     if (const SeedResult *f = r.firstFailure())
       llvm::outs() << "reproduce: gemmgen simulate " << opts.spec
                    << (opts.noProtocolChecks ? " --no-protocol-checks" : "") << " --m " << r.m
-                   << " --n " << r.n << " --k " << r.k << " --ctas " << r.ctas << " --seed "
+                   << " --n " << r.n << " --k " << r.k
+                   << (r.batch > 1 ? " --batch " + std::to_string(r.batch) : std::string())
+                   << " --ctas " << r.ctas << " --seed "
                    << f->seed << "\n";
   }
   double seconds =
@@ -182,6 +191,10 @@ void cli::registerSimulateCommand(CLI::App &app) {
                   "the cluster tiles, so the pipeline ring wraps across tiles)");
   cmd->add_flag("--no-protocol-checks", opts->noProtocolChecks,
                 "Skip the declared-barrier checks and simulate the declared protocol as is");
+  cmd->add_option("--batch", opts->batch,
+                  "Strided batch entries per shape (each its own A, B, D), walked as the "
+                  "kernels walk them")
+      ->capture_default_str();
   cmd->add_flag("--json", opts->json, "Machine-readable verdicts on stdout");
   cmd->add_flag("--all-seeds", opts->allSeeds, "Print a line for passing seeds too");
   cmd->callback([opts] { runSimulate(*opts); });

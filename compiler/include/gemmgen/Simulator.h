@@ -59,6 +59,9 @@ const char *toString(SimVerdict v);
 
 struct SimulationOptions {
   unsigned m = 256, n = 256, k = 256;
+  /// Strided batch entries of m×n×k (each with its own A, B and D), walked
+  /// as the kernels walk them: batch × units slots (tile_schedule.cuh).
+  unsigned batch = 1;
   /// Interleavings to run: seeds firstSeed .. firstSeed + seeds - 1.
   unsigned seeds = 8;
   uint64_t firstSeed = 1;
@@ -75,11 +78,11 @@ struct SimulationOptions {
 };
 
 /// One cluster tile (schedule unit) in a cluster's walk: its slot in the
-/// schedule and its coordinates in units.
+/// schedule, its coordinates in units and its batch entry.
 struct ScheduledUnit {
-  unsigned slot = 0, m = 0, n = 0;
+  unsigned slot = 0, m = 0, n = 0, entry = 0;
   bool operator==(const ScheduledUnit &o) const {
-    return slot == o.slot && m == o.m && n == o.n;
+    return slot == o.slot && m == o.m && n == o.n && entry == o.entry;
   }
 };
 
@@ -97,6 +100,7 @@ struct SeedResult {
 struct SimulationResult {
   std::string kernel;
   unsigned m = 0, n = 0, k = 0;
+  unsigned batch = 1; ///< strided batch entries
   unsigned ctas = 0, clusterSize = 1;
   unsigned tilesM = 0, tilesN = 0, kBlocks = 0;
   /// Per cluster, the units it computed in order: the kernels' own schedule

@@ -489,9 +489,9 @@ bool Machine::rowsOverlap(const Event &mma, int buf, unsigned row0, unsigned row
   return true;
 }
 
-void Machine::write(unsigned row, unsigned col, float v) {
-  D[size_t(row) * p.N + col] = v;
-  written[size_t(row) * p.N + col] = true;
+void Machine::write(unsigned entry, unsigned row, unsigned col, float v) {
+  D[p.d(entry, row, col)] = v;
+  written[p.d(entry, row, col)] = true;
 }
 
 } // namespace sim

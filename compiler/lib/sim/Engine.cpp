@@ -45,6 +45,7 @@ void Machine::init() {
     for (const ScheduledUnit &s : p.walks[cta.cluster]) {
       TileRef t;
       t.ct = int(s.slot);
+      t.entry = s.entry;
       if (sm100()) { // the CTA pair shares the cluster tile (IR.h, sm_100a semantics)
         t.tm = s.m;
         t.tn = s.n;
@@ -104,8 +105,8 @@ void Machine::init() {
   for (unsigned c = 0; c < p.ctas; ++c)
     for (size_t b = 0; b < k.barriers.size(); ++b)
       signallers[c].push_back(expectedSignallers(c, int(b), false));
-  D.assign(size_t(p.M) * p.N, NAN);
-  written.assign(size_t(p.M) * p.N, false);
+  D.assign(size_t(p.batch) * p.M * p.N, NAN);
+  written.assign(size_t(p.batch) * p.M * p.N, false);
   for (Actor &a : actors)
     settle(a);
 }

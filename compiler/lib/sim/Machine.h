@@ -80,7 +80,11 @@ private:
                     const Tag &want);
   void checkStagingWritable(Actor &a, int sBuf, int sReg, const Region &stg);
   bool rowsOverlap(const Event &mma, int buf, unsigned row0, unsigned rows) const;
-  void write(unsigned row, unsigned col, float v);
+  void write(unsigned entry, unsigned row, unsigned col, float v);
+  /// Key of `notes` for the tileM-row block `blockRow` of D in `entry`.
+  std::pair<unsigned, unsigned> noteKey(unsigned entry, unsigned blockRow, unsigned tn) const {
+    return {entry * p.tilesM + blockRow, tn};
+  }
   template <typename F> void forEachOwnSmem(Actor &a, F f) {
     for (size_t b = 0; b < k.buffers.size(); ++b) {
       const Buffer &buf = k.buffers[b];

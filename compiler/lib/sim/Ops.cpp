@@ -88,6 +88,7 @@ void Machine::doTmaLoad(Actor &a, const Op &op) {
     e.operand = op.operand;
     e.gRow0 = gRow0;
     e.gCol0 = unsigned(std::max(a.k, 0)) * k.tileK;
+    e.entry = a.tile.entry;
     e.barrier = b;
     e.slot = slot;
     e.round = c.round;
@@ -236,7 +237,7 @@ void Machine::doStoreAcc(Actor &a, const Op &op) {
     Region &acc = ctas[a.cta].regions[accBuf][accReg];
     const Buffer &accB = k.buffers[accBuf];
     if (!acc.accWritten)
-      notes[{a.tile.tm, a.tile.tn}] =
+      notes[noteKey(a.tile.entry, a.tile.tm, a.tile.tn)] =
           regionName(accBuf, accReg, a.cta) + " was not written by any MMA in " + tileName(a.tile) +
           " (" + std::to_string(p.kBlocks) +
           " k-block(s)): store_acc wrote stale or uninitialised registers";
@@ -251,7 +252,7 @@ void Machine::doStoreAcc(Actor &a, const Op &op) {
       for (unsigned i = 0; i < acc.rows; ++i)
         for (unsigned j = srcCol0; j < j1; ++j)
           if (row0 + i < p.M && col0 + j < p.N)
-            write(row0 + i, col0 + j, roundTo(k.dType, acc.data[i * acc.cols + j]));
+            write(a.tile.entry, row0 + i, col0 + j, roundTo(k.dType, acc.data[i * acc.cols + j]));
       return;
     }
   }
@@ -261,7 +262,7 @@ void Machine::doStoreAcc(Actor &a, const Op &op) {
   checkStagingWritable(a, sBuf, sReg, stg);
   if (!have) {
     unsigned row0 = rowsSm100(a.tile, a.instance, ctas[a.cta].rank);
-    notes[{row0 / k.tileM, a.tile.tn}] =
+    notes[noteKey(a.tile.entry, row0 / k.tileM, a.tile.tn)] =
         who(a) + " ran store_acc before any load_acc: it stored uninitialised registers";
   }
   size_t srcRows = srcWidth ? src->size() / srcWidth : 0;
@@ -308,6 +309,7 @@ void Machine::doTmaStore(Actor &a, const Op &op) {
     e.dRow0 = a.tile.tm * k.tileM + (bd.instances > 1 ? a.instance * bd.rows : 0);
   }
   e.dCol0 = a.tile.tn * k.tileN + chunkCol0(a);
+  e.entry = a.tile.entry;
   int id = int(events.size());
   stg.readers.push_back(id);
   a.openStores.push_back(id);
@@ -320,7 +322,7 @@ void Machine::completeStore(Event &e) {
   for (unsigned i = 0; i < stg.rows; ++i)
     for (unsigned j = 0; j < stg.cols; ++j)
       if (e.dRow0 + i < p.M && e.dCol0 + j < p.N)
-        write(e.dRow0 + i, e.dCol0 + j, stg.data[i * stg.cols + j]);
+        write(e.entry, e.dRow0 + i, e.dCol0 + j, stg.data[i * stg.cols + j]);
   stg.readers.erase(std::find(stg.readers.begin(), stg.readers.end(), int(&e - events.data())));
   stg.drainUnpublished = true;
 }
@@ -381,7 +383,7 @@ void Machine::doLoadAcc(Actor &a, const Op &op) {
   unsigned rank = ctas[a.cta].rank;
   unsigned row0 = rowsSm100(a.tile, a.instance, rank);
   if (acc.accTile != a.tile.ct)
-    notes[{row0 / k.tileM, a.tile.tn}] =
+    notes[noteKey(a.tile.entry, row0 / k.tileM, a.tile.tn)] =
         regionName(accBuf, accReg, a.cta) + " was not written by any MMA in " + tileName(a.tile) +
         " (" + std::to_string(p.kBlocks) + " k-block(s)): load_acc read stale TMEM";
   unsigned col0 = chunkCol0(a);
@@ -410,7 +412,8 @@ void Machine::completeLoad(Event &e) {
     float *dst = &r.data[size_t(e.row0 + i) * bd.cols];
     for (unsigned j = 0; j < bd.cols; ++j) {
       unsigned gc = e.gCol0 + j;
-      dst[j] = (gr < srcRows && gc < p.K) ? (isA ? p.a(gr, gc) : p.b(gc, gr)) : 0.0f;
+      dst[j] = (gr < srcRows && gc < p.K) ? (isA ? p.a(e.entry, gr, gc) : p.b(e.entry, gc, gr))
+                                          : 0.0f;
     }
     r.tags[e.row0 + i] = e.tag;
   }
@@ -446,7 +449,8 @@ void Machine::doZeroAcc(Actor &a, const Op &op) {
     a.regs.assign(size_t(acc.rows) * width, 0.0f);
     a.regsWidth = width;
     a.regsLoaded = true;
-    notes.erase({rowsSm100(a.tile, a.instance, ctas[a.cta].rank) / k.tileM, a.tile.tn});
+    notes.erase(noteKey(a.tile.entry, rowsSm100(a.tile, a.instance, ctas[a.cta].rank) / k.tileM,
+                        a.tile.tn));
     return;
   }
   for (int id : a.mmaQueue)

@@ -266,12 +266,13 @@ void Machine::checkResult() {
   unsigned wrongTiles = 0;
   std::string msg;
   std::vector<std::string> d;
+  for (unsigned l = 0; l < p.batch; ++l)
   for (unsigned tm = 0; tm < p.tilesM; ++tm)
     for (unsigned tn = 0; tn < p.tilesN; ++tn) {
       unsigned bad = 0, fi = 0, fj = 0;
       for (unsigned i = tm * k.tileM; i < std::min(p.M, (tm + 1) * k.tileM); ++i)
         for (unsigned j = tn * k.tileN; j < std::min(p.N, (tn + 1) * k.tileN); ++j) {
-          float got = D[size_t(i) * p.N + j], want = p.ref[size_t(i) * p.N + j];
+          float got = D[p.d(l, i, j)], want = p.ref[p.d(l, i, j)];
           bool ok = std::fabs(got - want) <= 1e-3f * std::fabs(want) + 1e-6f;
           if (!ok && bad++ == 0) {
             fi = i;
@@ -281,21 +282,22 @@ void Machine::checkResult() {
       if (!bad)
         continue;
       if (wrongTiles++ == 0) {
-        float got = D[size_t(fi) * p.N + fj];
+        float got = D[p.d(l, fi, fj)];
         msg = "wrong result: " + std::string(sm100() ? "D block" : "tile") + " (m " +
-              std::to_string(tm) + ", n " + std::to_string(tn) + ") element [" +
-              std::to_string(fi) + ", " + std::to_string(fj) + "]: got " + fmtFloat(got) +
-              (written[size_t(fi) * p.N + fj] ? "" : " (never written)") + ", want " +
-              fmtFloat(p.ref[size_t(fi) * p.N + fj]);
+              std::to_string(tm) + ", n " + std::to_string(tn) + ")" +
+              (p.batch > 1 ? " of batch entry " + std::to_string(l) : std::string()) +
+              " element [" + std::to_string(fi) + ", " + std::to_string(fj) + "]: got " +
+              fmtFloat(got) + (written[p.d(l, fi, fj)] ? "" : " (never written)") + ", want " +
+              fmtFloat(p.ref[p.d(l, fi, fj)]);
         d.push_back(std::to_string(bad) + " wrong element(s) in this tile");
-        auto it = notes.find({tm, tn});
+        auto it = notes.find(noteKey(l, tm, tn));
         if (it != notes.end())
           d.push_back(it->second);
       }
     }
   if (wrongTiles) {
-    d.push_back(std::to_string(wrongTiles) + " of " + std::to_string(p.tilesM * p.tilesN) +
-                " tile(s) wrong");
+    d.push_back(std::to_string(wrongTiles) + " of " +
+                std::to_string(p.batch * p.tilesM * p.tilesN) + " tile(s) wrong");
     fail(SimVerdict::WrongResult, msg, d);
   }
 }
@@ -351,8 +353,10 @@ const SeedResult *SimulationResult::firstFailure() const {
 
 void gemmgen::printSimulationResult(const SimulationResult &r, llvm::raw_ostream &os,
                                     bool allSeeds) {
-  os << "simulate " << r.kernel << ": M=" << r.m << " N=" << r.n << " K=" << r.k << ", " << r.tilesM
-     << "x" << r.tilesN << " tiles, " << r.kBlocks << " k-block(s), " << r.ctas
+  os << "simulate " << r.kernel << ": M=" << r.m << " N=" << r.n << " K=" << r.k;
+  if (r.batch > 1)
+    os << " batch=" << r.batch;
+  os << ", " << r.tilesM << "x" << r.tilesN << " tiles" << (r.batch > 1 ? " per entry" : "") << ", " << r.kBlocks << " k-block(s), " << r.ctas
      << " CTA(s) in clusters of " << r.clusterSize << ", " << r.runs.size() << " interleaving(s)\n";
   const SeedResult *first = r.firstFailure();
   for (const SeedResult &s : r.runs) {
@@ -400,6 +404,7 @@ llvm::json::Value gemmgen::toJSON(const SimulationResult &r) {
                             {"m", r.m},
                             {"n", r.n},
                             {"k", r.k},
+                            {"batch", r.batch},
                             {"ctas", r.ctas},
                             {"cluster_size", r.clusterSize},
                             {"tiles_m", r.tilesM},

@@ -70,6 +70,7 @@ struct NamedHw {
 struct TileRef {
   int ct = -1; ///< index in the cluster-tile list
   unsigned tm = 0, tn = 0;
+  unsigned entry = 0; ///< batch entry (its own A, B and D)
 };
 
 struct Cta {
@@ -137,6 +138,7 @@ struct Event {
   int k = -1;
   int chunk = -1;
   // Load: a box slice landing in one CTA.
+  unsigned entry = 0; ///< Load, Store: the batch entry (tile.entry)
   unsigned dstCta = 0;
   unsigned barCta = 0; ///< the CTA whose barrier gets the bytes (sm_100a pair: the leader)
   int buf = -1, region = -1;
@@ -174,21 +176,27 @@ struct Stop {
 struct Problem {
   const Kernel &k;
   unsigned M, N, K;
+  unsigned batch = 1; ///< entries, each M×N×K with its own A, B, D (stored one after another)
   unsigned clusterSize, tilesM, tilesN, ctM, ctN, kBlocks, clusters, ctas;
   /// Per cluster, the cluster tiles (units) it computes, in order: the walk
   /// of gemmgen/device/tile_schedule.cuh (SimulationResult::walks).
   std::vector<std::vector<ScheduledUnit>> walks;
-  /// A and B as stored in global memory (the kernel plan's operand majors):
-  /// A K-major M×K (a(m,k) at m·K + k) or M-major (at k·M + m); B K-major
-  /// N×K (b(k,n) at n·K + k) or N-major (at k·N + n). D and ref: M×N.
+  /// A and B as stored in global memory (the kernel plan's operand majors),
+  /// entry after entry: A K-major M×K (a(m,k) at m·K + k) or M-major (at
+  /// k·M + m); B K-major N×K (b(k,n) at n·K + k) or N-major (at k·N + n).
+  /// D and ref: M×N per entry.
   std::vector<float> A, B, ref;
   bool aMMajor = false, bNMajor = false;
-  float a(unsigned m, unsigned kk) const {
-    return aMMajor ? A[size_t(kk) * M + m] : A[size_t(m) * K + kk];
+  float a(unsigned l, unsigned m, unsigned kk) const {
+    const size_t base = size_t(l) * M * K;
+    return aMMajor ? A[base + size_t(kk) * M + m] : A[base + size_t(m) * K + kk];
   }
-  float b(unsigned kk, unsigned n) const {
-    return bNMajor ? B[size_t(kk) * N + n] : B[size_t(n) * K + kk];
+  float b(unsigned l, unsigned kk, unsigned n) const {
+    const size_t base = size_t(l) * N * K;
+    return bNMajor ? B[base + size_t(kk) * N + n] : B[base + size_t(n) * K + kk];
   }
+  /// Index of D / ref element (i, j) of entry l.
+  size_t d(unsigned l, unsigned i, unsigned j) const { return (size_t(l) * M + i) * N + j; }
   /// Per barrier: ops that arrive on it / load onto it, with their role.
   std::vector<std::vector<std::pair<unsigned, const Op *>>> arrivers, loaders;
   /// Bytes one phase of each barrier receives from all its TMA loads.

@@ -84,18 +84,21 @@ int indexOf(const std::vector<Barrier> &v, const std::string &name) {
 namespace {
 
 /// Each cluster's units in order, by gemmgen/device/tile_schedule.cuh as the
-/// kernels run it: cluster c takes slots c, c + clusters, ... and skips the
-/// holes of a Hilbert square.
+/// kernels run it: cluster c takes slots c, c + clusters, ... of every batch
+/// entry's walk one after another, and skips the holes of a Hilbert square.
 std::vector<std::vector<ScheduledUnit>> clusterWalks(const SchedulePlan &s, unsigned unitsM,
-                                                     unsigned unitsN, unsigned clusters) {
+                                                     unsigned unitsN, unsigned clusters,
+                                                     unsigned batch) {
   const int raster = int(s.raster), group = int(std::max(1u, s.group));
   const int slots = schedule::tile_slots(raster, int(unitsM), int(unitsN));
+  const int batchSlots = slots * int(batch);
   std::vector<std::vector<ScheduledUnit>> out(clusters);
   for (unsigned c = 0; c < clusters; ++c)
-    for (int slot = int(c); slot < slots; slot += int(clusters)) {
-      int um = 0, un = 0;
-      if (schedule::tile_coords(raster, group, slot, int(unitsM), int(unitsN), um, un))
-        out[c].push_back({unsigned(slot), unsigned(um), unsigned(un)});
+    for (int slot = int(c); slot < batchSlots; slot += int(clusters)) {
+      int inner = 0, um = 0, un = 0;
+      const int entry = schedule::batch_entry(slot, slots, inner);
+      if (schedule::tile_coords(raster, group, inner, int(unitsM), int(unitsN), um, un))
+        out[c].push_back({unsigned(slot), unsigned(um), unsigned(un), unsigned(entry)});
     }
   return out;
 }
@@ -114,11 +117,13 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
   p.M = options.m;
   p.N = options.n;
   p.K = options.k;
+  p.batch = std::max(1u, options.batch);
   SimulationResult result;
   result.kernel = kernel.name;
   result.m = p.M;
   result.n = p.N;
   result.k = p.K;
+  result.batch = std::max(1u, options.batch);
 
   auto invalid = [&](const std::string &msg) {
     SeedResult r;
@@ -155,7 +160,7 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
   p.ctM = unsigned(sched.unitsM(p.M));
   p.ctN = unsigned(sched.unitsN(p.N));
   p.kBlocks = ceilDiv(p.K, kernel.tileK);
-  unsigned nct = p.ctM * p.ctN;
+  unsigned nct = p.ctM * p.ctN * p.batch; // every entry's units
   if (sched.kind == SchedulerKind::DataParallel) {
     p.clusters = std::max(1u, nct);
   } else if (options.ctas) {
@@ -167,7 +172,7 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
     p.clusters = std::max(1u, (nct + 1) / 2);
   }
   p.ctas = p.clusters * p.clusterSize;
-  p.walks = clusterWalks(sched, p.ctM, p.ctN, p.clusters);
+  p.walks = clusterWalks(sched, p.ctM, p.ctN, p.clusters, p.batch);
   result.walks = p.walks;
   result.ctas = p.ctas;
   result.clusterSize = p.clusterSize;
@@ -183,22 +188,23 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
     int v = pick(data);
     return (v <= 8 ? -v : v - 8) / 8.0f;
   };
-  p.A.resize(size_t(p.M) * p.K);
-  p.B.resize(size_t(p.N) * p.K);
+  p.A.resize(size_t(p.batch) * p.M * p.K);
+  p.B.resize(size_t(p.batch) * p.N * p.K);
   for (float &x : p.A)
     x = value();
   for (float &x : p.B)
     x = value();
   p.aMMajor = kernel.plan.loadA.major == OperandMajor::MN;
   p.bNMajor = kernel.plan.loadB.major == OperandMajor::MN;
-  p.ref.assign(size_t(p.M) * p.N, 0.0f);
-  for (unsigned i = 0; i < p.M; ++i)
-    for (unsigned j = 0; j < p.N; ++j) {
-      float s = 0;
-      for (unsigned t = 0; t < p.K; ++t)
-        s += p.a(i, t) * p.b(t, j);
-      p.ref[size_t(i) * p.N + j] = roundTo(kernel.dType, s);
-    }
+  p.ref.assign(size_t(p.batch) * p.M * p.N, 0.0f);
+  for (unsigned l = 0; l < p.batch; ++l)
+    for (unsigned i = 0; i < p.M; ++i)
+      for (unsigned j = 0; j < p.N; ++j) {
+        float s = 0;
+        for (unsigned t = 0; t < p.K; ++t)
+          s += p.a(l, i, t) * p.b(l, t, j);
+        p.ref[p.d(l, i, j)] = roundTo(kernel.dType, s);
+      }
 
   p.arrivers.resize(kernel.barriers.size());
   p.loaders.resize(kernel.barriers.size());

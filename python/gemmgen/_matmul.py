@@ -1,4 +1,5 @@
-"""gemmgen.matmul: the tuned kernel for the shape, compiled once per process."""
+"""gemmgen.matmul: the tuned kernel for the shape, compiled once per process
+for each pair of operand layouts it is called with."""
 from __future__ import annotations
 
 import os
@@ -6,11 +7,14 @@ from typing import Any, Dict, Tuple
 
 from . import _arrays, _core
 from .errors import ArgumentError, DTypeError, Error
-from .kernel import Kernel
+from .kernel import Kernel, out_row_stride
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_kernels_by_spec: Dict[str, Kernel] = {}
-_kernels_by_shape: Dict[Tuple[int, int, int, str], Kernel] = {}
+Layouts = Tuple[str, str]
+#: The layouts the tuned specs are written (and tuned) for.
+DEFAULT_LAYOUT: Layouts = ("row", "col")
+_kernels_by_spec: Dict[Tuple[str, Layouts], Kernel] = {}
+_kernels_by_shape: Dict[Tuple[int, int, int, str, Layouts], Kernel] = {}
 
 
 def tuned_defaults_path() -> str:
@@ -32,20 +36,37 @@ def tuned_spec(m: int, n: int, k: int, dtype: str) -> str:
     return path
 
 
-def kernel_for(m: int, n: int, k: int, dtype: str) -> Kernel:
-    key = (m, n, k, dtype)
+def kernel_for(m: int, n: int, k: int, dtype: str, layout: Layouts = DEFAULT_LAYOUT) -> Kernel:
+    """The tuned spec for the shape compiled for ``layout`` (the (a, b)
+    layouts of the row-major problem, as ``gemmgen.plan(...)["kernel_layout"]``
+    gives them), compiled once per process for each spec and layout."""
+    key = (m, n, k, dtype, layout)
     kern = _kernels_by_shape.get(key)
     if kern is None:
         from . import compile as _compile
         spec = tuned_spec(m, n, k, dtype)
-        kern = _kernels_by_spec.get(spec)
+        kern = _kernels_by_spec.get((spec, layout))
         if kern is None:
-            kern = _kernels_by_spec[spec] = _compile(spec)
+            kern = _kernels_by_spec[(spec, layout)] = _compile(spec, layout=layout)
         _kernels_by_shape[key] = kern
     return kern
 
 
-def _dims(a: Any, b: Any) -> Tuple[int, int, int, str]:
+def _kernel_layout(m: int, n: int, k: int, sa, sb, out_dims) -> Layouts:
+    """The layouts a kernel needs for these strides: the runtime's
+    rowMajorProblem rule, through the extension (one source of truth).
+    ``out_dims`` is out's (shape, strides), or None for the output a call
+    allocates."""
+    if m == 0 or n == 0 or k == 0:
+        return DEFAULT_LAYOUT  # nothing is launched: any kernel does
+    if out_dims is None:
+        (dm, dn), (ds0, ds1) = (m, n), (out_row_stride(m, n), 1)
+    else:
+        (dm, dn), (ds0, ds1) = out_dims
+    return _core.kernel_layout(m, k, sa[0], sa[1], k, n, sb[0], sb[1], dm, dn, ds0, ds1)
+
+
+def _dims(a: Any, b: Any, out: Any = None) -> Tuple[int, int, int, str, Layouts]:
     torch = _arrays.torch_module()
     if torch is not None and isinstance(a, torch.Tensor):
         if a.dim() != 2 or not isinstance(b, torch.Tensor) or b.dim() != 2:
@@ -55,23 +76,38 @@ def _dims(a: Any, b: Any) -> Tuple[int, int, int, str]:
             raise ArgumentError(f"a is on {a.device}; gemmgen kernels run on CUDA tensors (use a.cuda())")
         dtype = _arrays.torch_dtype_name(a)
         m, k = a.shape
-        n = b.shape[1]
+        kb, n = b.shape
+        sa, sb = a.stride(), b.stride()
+        # An out the kernel call will refuse anyway leaves the choice to the defaults.
+        out_dims = (tuple(out.shape), out.stride()) if isinstance(out, torch.Tensor) and out.dim() == 2 else None
     else:
         av, bv = _arrays.view(a, "a"), _arrays.view(b, "b")
         if len(av.shape) != 2 or len(bv.shape) != 2:
             raise ArgumentError(f"a and b must be 2-D matrices (a is {av.shape}, b is {bv.shape})")
         dtype = av.dtype
         m, k = av.shape
-        n = bv.shape[1]
+        kb, n = bv.shape
+        sa, sb = av.strides, bv.strides
+        out_dims = None
+        if out is not None:
+            ov = _arrays.view(out, "out")
+            if len(ov.shape) == 2:
+                out_dims = (ov.shape, ov.strides)
     if dtype not in ("f16", "bf16"):
         raise DTypeError(f"gemmgen.matmul takes float16 or bfloat16 arrays (a is {dtype})")
-    return m, n, k, dtype
+    if kb != k:
+        layout = DEFAULT_LAYOUT  # the kernel call says the inner dimensions differ
+    else:
+        layout = _kernel_layout(m, n, k, sa, sb, out_dims)
+    return m, n, k, dtype, layout
 
 
 def matmul(a: Any, b: Any, out: Any = None, *, stream: Any = None) -> Any:
     """``out = a @ b`` with the kernel tuned for this shape and dtype
     (specs/tuned/defaults.yaml, installed with the package; the nearest
-    tuned shape when this one was not tuned). Same arguments and layout
-    rules as calling a :class:`gemmgen.Kernel`."""
-    m, n, k, dtype = _dims(a, b)
-    return kernel_for(m, n, k, dtype)(a, b, out, stream=stream)
+    tuned shape when this one was not tuned), compiled for the layouts the
+    arrays have (``gemmgen.plan(a, b, out)["kernel_layout"]``: a.t(), b
+    row-major, out.t() work without copies). Same arguments as calling a
+    :class:`gemmgen.Kernel`."""
+    m, n, k, dtype, layout = _dims(a, b, out)
+    return kernel_for(m, n, k, dtype, layout)(a, b, out, stream=stream)

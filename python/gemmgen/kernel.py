@@ -28,17 +28,62 @@ def _shape_error(a_shape, b_shape) -> ArgumentError:
                          f"batched matmul is not supported")
 
 
+# plan() without out=: stands for the output a call would allocate (fresh
+# memory: not null, 16-byte aligned); never dereferenced.
+_ALLOCATED_OUT_PTR = 1 << 12
+
+
+def _allocated_out_view(av: "_arrays.ArrayView", n: int) -> "_arrays.ArrayView":
+    m = av.shape[0]
+    return _arrays.ArrayView(_ALLOCATED_OUT_PTR, (m, n), (out_row_stride(m, n), 1), av.dtype, av.device)
+
+
+def _plan_args(av, bv, ov) -> tuple:
+    return (av.ptr, av.shape[0], av.shape[1], av.strides[0], av.strides[1],
+            bv.ptr, bv.shape[0], bv.shape[1], bv.strides[0], bv.strides[1],
+            ov.ptr, ov.shape[0], ov.shape[1], ov.strides[0], ov.strides[1])
+
+
+def plan(a: Any, b: Any, out: Any = None) -> dict:
+    """How gemmgen reads ``out = a @ b`` for these arrays, without a kernel
+    and without launching: M, N, K; each operand's layout ("row" or "col")
+    and leading dimension (elements) as its strides give them; and
+    ``kernel_layout``, the (a, b) layouts a kernel must be compiled for
+    (``gemmgen.compile(spec, layout=...)``; a column-major out swaps and
+    flips them, as the runtime computes it as out.T = b.T @ a.T). ``out``
+    None: the row-major output a call allocates. Raises the layout errors a
+    call would (an array with no unit stride, overlapping lines, shapes
+    that do not match)."""
+    av = _arrays.view(a, "a")
+    bv = _arrays.view(b, "b")
+    if len(av.shape) != 2 or len(bv.shape) != 2:
+        raise _shape_error(av.shape, bv.shape)
+    if out is None:
+        ov = _allocated_out_view(av, bv.shape[1])
+    else:
+        ov = _arrays.view(out, "out")
+        if len(ov.shape) != 2:
+            raise ArgumentError(f"out must be a 2-D matrix (it is {ov.shape})")
+    return _core.plan(*_plan_args(av, bv, ov))
+
+
 class Kernel:
     """A spec compiled to a cubin (``gemmgen.compile``); loaded onto a GPU
     the first time it is called with arrays there.
 
     ``kernel(a, b, out=None, *, stream=None)`` computes ``out = a @ b``
     with a (M×K), b (K×N), out (M×N), all of the kernel's dtype, f32
-    accumulation. a must be row-major (unit stride along K), b must have
-    unit stride along K (the transpose of a row-major N×K matrix, e.g.
-    ``w.t()`` for an ``nn.Linear`` weight ``w``: no copy is made), out
-    row-major; leading dimensions multiples of 8 elements, K a multiple of 8,
-    base pointers 16-byte aligned. The launch is asynchronous, on the
+    accumulation. Each array needs unit stride along one of its dimensions:
+    a along K (row-major) or M (column-major, ``a = x.t()``), b along K
+    (``w.t()`` for an ``nn.Linear`` weight ``w``) or N (row-major), out
+    along N (row-major) or M (``out = y.t()``); no copy is made. The kernel
+    was compiled for one pair of layouts (``layout_a``, ``layout_b``;
+    ``gemmgen.compile(spec, layout=...)``): arrays that need another pair
+    (``gemmgen.plan(a, b, out)["kernel_layout"]``; a column-major out
+    swaps and flips it) raise ArgumentError saying what to compile for
+    (``gemmgen.matmul`` compiles for the arrays' layouts itself). Leading
+    dimensions multiples of 8 elements, K a multiple of 8, base pointers
+    16-byte aligned. The launch is asynchronous, on the
     caller's current stream for torch tensors (``stream=`` overrides it),
     else on ``stream`` (a ``cudaStream_t`` as an int, or an object with
     ``.cuda_stream`` or ``.ptr``; default 0, the legacy default stream).
@@ -64,11 +109,16 @@ class Kernel:
     from_cache = property(lambda self: self._k.from_cache)
     compile_seconds = property(lambda self: self._k.compile_seconds)
     source = property(lambda self: self._k.source)
+    #: The layout of A ("row": K-major, "col": M-major) and of B ("col":
+    #: K-major, "row": N-major) the kernel was compiled for.
+    layout_a = property(lambda self: self._k.layout_a)
+    layout_b = property(lambda self: self._k.layout_b)
     nvrtc_log = property(lambda self: self._k.nvrtc_log)
 
     def __repr__(self) -> str:
         m, n, k = self.tile
-        return (f"<gemmgen.Kernel {self.name} {self.target} {self.dtype} tile {m}x{n}x{k}, "
+        return (f"<gemmgen.Kernel {self.name} {self.target} {self.dtype} layout ({self.layout_a}, "
+                f"{self.layout_b}) tile {m}x{n}x{k}, "
                 f"{self.threads} threads, {self.registers} registers, {self.smem_bytes} B smem>")
 
     def load(self, device: int = 0) -> None:
@@ -82,18 +132,15 @@ class Kernel:
         return self._call_arrays(a, b, out, stream)
 
     def plan(self, a: Any, b: Any, out: Any = None) -> dict:
-        """What a call would launch, without launching: M, N, K and the
-        leading dimensions (elements) the arrays' strides map to. Raises
-        the call's layout errors."""
+        """What a call would launch, without launching: :func:`gemmgen.plan`'s
+        dict (M, N, K, each operand's layout and leading dimension, the
+        kernel layout the arrays need), after the checks a call makes before
+        it opens a GPU: dtypes, layouts against the kernel's (``layout_a``,
+        ``layout_b``), K and leading dimensions against its alignment,
+        pointers. Raises what the call would raise."""
         av, bv = self._views(a, b, None)
-        ov = self._view_out(out, av, bv, None) if out is not None else None
-        M, K = av.shape
-        N = bv.shape[1]
-        if ov is None:
-            ov = _arrays.ArrayView(0, (M, N), (N, 1), av.dtype, av.device)
-        return _core.plan(av.ptr, M, K, av.strides[0], av.strides[1],
-                          bv.ptr, bv.shape[0], N, bv.strides[0], bv.strides[1],
-                          ov.ptr, ov.shape[0], ov.shape[1], ov.strides[0], ov.strides[1])
+        ov = self._view_out(out, av, bv, None) if out is not None else _allocated_out_view(av, bv.shape[1])
+        return self._k.plan(*_plan_args(av, bv, ov))
 
     # -- torch tensors: attributes read directly (the fast path) ------------
     def _call_torch(self, torch, a, b, out, stream):

@@ -17,9 +17,10 @@ _DTYPES = (torch.float16, torch.bfloat16)
 
 @torch.library.custom_op("gemmgen::matmul", mutates_args=())
 def matmul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    """a (M×K, row-major) @ b (K×N, unit stride along K) with the tuned
-    gemmgen kernel for the shape; a new M×N tensor (row stride N rounded up
-    to a multiple of 8)."""
+    """a (M×K) @ b (K×N) with the tuned gemmgen kernel for the shape,
+    compiled for the tensors' layouts (a row- or column-major, b with unit
+    stride along K or N); a new row-major M×N tensor (row stride N rounded
+    up to a multiple of 8)."""
     return _matmul(a, b)
 
 

@@ -8,7 +8,7 @@ namespace gemmgen::python {
 
 /// check, emit, compile, tuned_spec (SpecBindings.cpp).
 void bindSpecFunctions(nanobind::module_ &m);
-/// Kernel, plan, dlpack_view (KernelBindings.cpp).
+/// Kernel, plan, kernel_layout, dlpack_view (KernelBindings.cpp).
 void bindKernel(nanobind::module_ &m);
 
 } // namespace gemmgen::python

@@ -2,6 +2,7 @@
 #include "Kernel.h"
 #include "Errors.h"
 
+#include <climits>
 #include <map>
 
 using namespace gemmgen;
@@ -16,6 +17,11 @@ const Runtime &python::runtimeFor(int device) {
   return it->second;
 }
 
+static Layout hostLayout(MatrixLayout l) { return l == MatrixLayout::Row ? Layout::Row : Layout::Col; }
+
+Layout PyKernel::layoutA() const { return hostLayout(abi_.layoutA); }
+Layout PyKernel::layoutB() const { return hostLayout(abi_.layoutB); }
+
 const Kernel &PyKernel::loaded(int device) {
   if (device < 0)
     throw PyFacingError("ArgumentError",
@@ -27,28 +33,63 @@ const Kernel &PyKernel::loaded(int device) {
   return *loaded_[device];
 }
 
+Status PyKernel::checkArguments(const GemmArgs &args) const {
+  // A GPU of the kernel's target with room for its shared memory: only the
+  // arguments can fail (the real GPU's target and limit are checked at load
+  // and launch).
+  DeviceInfo device;
+  device.ccMajor = abi_.target == Target::SM100a ? 10 : 9;
+  device.ccMinor = 0;
+  device.maxSmemOptinBytes = INT_MAX;
+  Status s = checkGemmArgs(abi_, device, args);
+  if (s.ok())
+    return s;
+  std::pair<Layout, Layout> need = kernelLayouts(args);
+  bool mismatch = need.first != layoutA() || need.second != layoutB();
+  if (!mismatch || s.message().find("was compiled for") == std::string::npos)
+    return s;
+  return Status::error(s.code(), s.message() + "; from Python: gemmgen.compile(spec, layout=(\"" +
+                                     toString(need.first) + "\", \"" + toString(need.second) +
+                                     "\")), or gemmgen.matmul, which compiles for the arrays' "
+                                     "layouts");
+}
+
+GemmArgs PyKernel::plan(const MatrixView &a, const MatrixView &b, const MatrixView &out) const {
+  GemmArgs args = unwrap(gemmArgsFor(a, b, out));
+  if (args.M > 0 && args.N > 0 && args.K > 0)
+    check(checkArguments(args));
+  return args;
+}
+
 static bool sameArgs(const GemmArgs &x, const GemmArgs &y) {
   return x.A == y.A && x.B == y.B && x.D == y.D && x.M == y.M && x.N == y.N && x.K == y.K &&
-         x.lda == y.lda && x.ldb == y.ldb && x.ldd == y.ldd;
+         x.lda == y.lda && x.ldb == y.ldb && x.ldd == y.ldd && x.layoutA == y.layoutA &&
+         x.layoutB == y.layoutB && x.layoutD == y.layoutD;
 }
 
 void PyKernel::launch(int device, std::uintptr_t stream, const MatrixView &a,
                       const MatrixView &b, const MatrixView &out) {
   GemmArgs args = unwrap(gemmArgsFor(a, b, out));
   CUstream s = reinterpret_cast<CUstream>(stream);
+  bool fresh = !last_ || last_->device != device || !sameArgs(last_->args, args);
+  // Wrong arguments are reported before a GPU is opened (and the same way
+  // without one); repeated arguments passed these checks already.
+  if (fresh && args.M > 0 && args.N > 0 && args.K > 0)
+    check(checkArguments(args));
   const Kernel &k = loaded(device);
   if (args.M == 0 || args.N == 0)
     return;
   if (args.K == 0) {
-    // D = A·Bᵀ over an empty K is all zeros (as torch.matmul gives).
+    // D = A·B over an empty K is all zeros (as torch.matmul gives).
     const Runtime &rt = runtimeFor(device);
-    if (args.ldd == args.N)
-      return check(rt.fill16Async(args.D, 0, (size_t)(args.M * args.N), s));
-    for (long long r = 0; r < args.M; ++r)
-      check(rt.fill16Async(args.D + (CUdeviceptr)(r * args.ldd * 2), 0, (size_t)args.N, s));
+    StoredShape d = storedShape(args, 'D');
+    if (d.ld == d.length)
+      return check(rt.fill16Async(args.D, 0, (size_t)(d.lines * d.length), s));
+    for (long long line = 0; line < d.lines; ++line)
+      check(rt.fill16Async(args.D + (CUdeviceptr)(line * d.ld * 2), 0, (size_t)d.length, s));
     return;
   }
-  if (!last_ || last_->device != device || !sameArgs(last_->args, args))
+  if (fresh)
     last_ = Prepared{device, args, unwrap(k.prepare(args))};
   check(k.launch(last_->launch, s));
 }

@@ -3,7 +3,9 @@
 // gemmgen.compile() returns one of these: the spec taken through the
 // compiler and NVRTC (no GPU needed), loaded onto a device the first time it
 // is launched there (Runtime::loadKernel; the cubin comes from the disk
-// cache). A launch maps the arrays' strides onto GemmArgs (Layout.h), reuses
+// cache). A launch maps the arrays' strides onto GemmArgs (Layout.h), checks
+// them against the kernel's launch contract (the runtime's checkGemmArgs:
+// layouts, K, leading dimensions, pointers) before touching a GPU, reuses
 // the tensor maps when the arguments repeat, and enqueues on the caller's
 // stream.
 //
@@ -34,6 +36,21 @@ public:
   const std::string &source() const { return source_; }
   const KernelABI &abi() const { return abi_; }
   const CubinResult &cubin() const { return cubin_; }
+  /// The layouts of A and B the kernel was compiled for (KernelInfo's).
+  Layout layoutA() const;
+  Layout layoutB() const;
+
+  /// The arguments a launch on these arrays would use, after the checks
+  /// that need no GPU (checkArguments); M, N or K of 0 skip the checks, as a
+  /// launch does.
+  GemmArgs plan(const MatrixView &a, const MatrixView &b, const MatrixView &out) const;
+
+  /// The runtime's pre-launch checks of `args` against this kernel
+  /// (checkGemmArgs) on a device of the kernel's target with room for its
+  /// shared memory: what is wrong with the arguments, whichever GPU runs
+  /// them. A layout mismatch's message also says how to compile for the
+  /// arrays' layouts from Python.
+  Status checkArguments(const GemmArgs &args) const;
 
   /// out = a @ b on `device`'s `stream` (asynchronous). M or N of 0
   /// launches nothing; K of 0 zero-fills out.

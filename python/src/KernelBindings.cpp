@@ -52,12 +52,14 @@ nb::tuple dlpackView(nb::ndarray<nb::ro> a) {
                         nb::tuple(shape), nb::tuple(strides));
 }
 
-nb::dict planBinding(std::uintptr_t ap, long long am, long long ak, long long as0, long long as1,
-                     std::uintptr_t bp, long long bk, long long bn, long long bs0, long long bs1,
-                     std::uintptr_t dp, long long dm, long long dn, long long ds0,
-                     long long ds1) {
-  GemmArgs g = unwrap(gemmArgsFor(view(ap, am, ak, as0, as1), view(bp, bk, bn, bs0, bs1),
-                                  view(dp, dm, dn, ds0, ds1)));
+nb::tuple layoutPair(std::pair<Layout, Layout> p) {
+  return nb::make_tuple(toString(p.first), toString(p.second));
+}
+
+/// What a launch on these arguments reads and writes: M, N, K, each
+/// operand's layout and leading dimension, and the (A, B) layouts a kernel
+/// must be compiled for (rowMajorProblem's).
+nb::dict argsDict(const GemmArgs &g) {
   nb::dict d;
   d["m"] = g.M;
   d["n"] = g.N;
@@ -65,7 +67,33 @@ nb::dict planBinding(std::uintptr_t ap, long long am, long long ak, long long as
   d["lda"] = g.lda;
   d["ldb"] = g.ldb;
   d["ldd"] = g.ldd;
+  d["layout_a"] = toString(g.layoutA);
+  d["layout_b"] = toString(g.layoutB);
+  d["layout_d"] = toString(g.layoutD);
+  d["kernel_layout"] = layoutPair(kernelLayouts(g));
   return d;
+}
+
+GemmArgs argsFor(std::uintptr_t ap, long long am, long long ak, long long as0, long long as1,
+                 std::uintptr_t bp, long long bk, long long bn, long long bs0, long long bs1,
+                 std::uintptr_t dp, long long dm, long long dn, long long ds0, long long ds1) {
+  return unwrap(gemmArgsFor(view(ap, am, ak, as0, as1), view(bp, bk, bn, bs0, bs1),
+                            view(dp, dm, dn, ds0, ds1)));
+}
+
+nb::dict planBinding(std::uintptr_t ap, long long am, long long ak, long long as0, long long as1,
+                     std::uintptr_t bp, long long bk, long long bn, long long bs0, long long bs1,
+                     std::uintptr_t dp, long long dm, long long dn, long long ds0,
+                     long long ds1) {
+  return argsDict(argsFor(ap, am, ak, as0, as1, bp, bk, bn, bs0, bs1, dp, dm, dn, ds0, ds1));
+}
+
+/// The (A, B) layouts a kernel needs for these arrays (gemmgen.matmul's key).
+nb::tuple kernelLayoutBinding(long long am, long long ak, long long as0, long long as1,
+                              long long bk, long long bn, long long bs0, long long bs1,
+                              long long dm, long long dn, long long ds0, long long ds1) {
+  return layoutPair(
+      kernelLayouts(argsFor(0, am, ak, as0, as1, 0, bk, bn, bs0, bs1, 0, dm, dn, ds0, ds1)));
 }
 
 } // namespace
@@ -85,6 +113,8 @@ void python::bindKernel(nb::module_ &m) {
       })
       .def_prop_ro("threads", [](const PyKernel &k) { return k.abi().threadsPerBlock; })
       .def_prop_ro("smem_bytes", [](const PyKernel &k) { return k.abi().sharedMemBytes; })
+      .def_prop_ro("layout_a", [](const PyKernel &k) { return std::string(toString(k.layoutA())); })
+      .def_prop_ro("layout_b", [](const PyKernel &k) { return std::string(toString(k.layoutB())); })
       .def_prop_ro("k_alignment", [](const PyKernel &k) { return k.abi().kAlignment; })
       .def_prop_ro("registers", [](const PyKernel &k) { return k.cubin().usage.registers; })
       .def_prop_ro("spill_bytes", [](const PyKernel &k) {
@@ -96,6 +126,14 @@ void python::bindKernel(nb::module_ &m) {
       .def_prop_ro("compile_seconds", [](const PyKernel &k) { return k.cubin().compileSeconds; })
       .def_prop_ro("nvrtc_log", [](const PyKernel &k) { return k.cubin().log; })
       .def("load", [](PyKernel &k, int device) { k.loaded(device); }, "device"_a)
+      .def("plan",
+           [](const PyKernel &k, std::uintptr_t ap, long long am, long long ak, long long as0,
+              long long as1, std::uintptr_t bp, long long bk, long long bn, long long bs0,
+              long long bs1, std::uintptr_t dp, long long dm, long long dn, long long ds0,
+              long long ds1) {
+             return argsDict(k.plan(view(ap, am, ak, as0, as1), view(bp, bk, bn, bs0, bs1),
+                                    view(dp, dm, dn, ds0, ds1)));
+           })
       .def("launch",
            [](PyKernel &k, int device, std::uintptr_t stream, std::uintptr_t ap, long long am,
               long long ak, long long as0, long long as1, std::uintptr_t bp, long long bk,
@@ -117,5 +155,6 @@ void python::bindKernel(nb::module_ &m) {
     return out;
   }, "device"_a);
   m.def("plan", &planBinding);
+  m.def("kernel_layout", &kernelLayoutBinding);
   m.def("dlpack_view", &dlpackView, "array"_a);
 }

@@ -1,6 +1,7 @@
 //===- Layout.cpp - Arrays' shapes and strides onto the kernel's ABI -------===//
 #include "Layout.h"
 
+#include <optional>
 #include <string>
 
 using namespace gemmgen;
@@ -20,16 +21,84 @@ Status invalid(const std::string &message) {
   return Status::error(ErrorCode::InvalidArgument, message);
 }
 
-/// Leading dimension of a row-major view (unit stride along columns). With
-/// one row the row stride is never used: any 16-byte multiple >= cols does.
-long long rowMajorLd(const MatrixView &v) {
+/// One array as gemmArgsFor reads it: its name in messages, the names of its
+/// dimensions, the layout a kernel takes by default, what `writes` or reads
+/// it, and what to pass instead of an array it cannot read.
+struct Operand {
+  const char *name;      ///< "a", "b", "out"
+  const char *matrix;    ///< "A", "B", "D"
+  const char *rowsName;  ///< "M", "K", "M"
+  const char *colsName;  ///< "K", "N", "N"
+  Layout preferred;
+  bool written;
+  const char *fix;
+};
+
+const Operand kA{"a", "A", "M", "K", Layout::Row, false, "pass a.contiguous()"};
+const Operand kB{"b", "B", "K", "N", Layout::Col, false,
+                 "pass b.contiguous(), or w.t() for a row-major NxK w (as nn.Linear stores "
+                 "weights)"};
+const Operand kD{"out", "D", "M", "N", Layout::Row, true,
+                 "pass a contiguous out (or none, and one is allocated)"};
+
+/// A layout and its leading dimension (elements).
+struct Stored {
+  Layout layout;
+  long long ld;
+  bool ldUsed; ///< more than one line: the ld is the stride between them
+};
+
+/// The ld of one line is never used: any 16-byte multiple >= its length does.
+long long oneLineLd(long long length) { return (length + 7) / 8 * 8; }
+
+/// Row-major (unit stride along the columns; lines are rows), if the view is.
+std::optional<Stored> asRowMajor(const MatrixView &v) {
+  if (v.colStride != 1 && v.cols > 1)
+    return std::nullopt;
   if (v.rows <= 1)
-    return (v.cols + 7) / 8 * 8;
-  return v.rowStride;
+    return Stored{Layout::Row, oneLineLd(v.cols), false};
+  return Stored{Layout::Row, v.rowStride, true};
 }
 
-bool unitColStride(const MatrixView &v) { return v.colStride == 1 || v.cols <= 1; }
-bool unitRowStride(const MatrixView &v) { return v.rowStride == 1 || v.rows <= 1; }
+/// Column-major (unit stride along the rows; lines are columns), if the view is.
+std::optional<Stored> asColMajor(const MatrixView &v) {
+  if (v.rowStride != 1 && v.rows > 1)
+    return std::nullopt;
+  if (v.cols <= 1)
+    return Stored{Layout::Col, oneLineLd(v.rows), false};
+  return Stored{Layout::Col, v.colStride, true};
+}
+
+Expected<Stored> storedAs(const MatrixView &v, const Operand &op) {
+  std::optional<Stored> row = asRowMajor(v), col = asColMajor(v);
+  std::optional<Stored> pick;
+  if (row && col) {
+    // Unit stride both ways: one row or one column (or overlapping
+    // elements). A layout with a single line has no stride between lines to
+    // get wrong; otherwise the default (the runtime refuses overlap).
+    if (row->ldUsed != col->ldUsed)
+      pick = row->ldUsed ? col : row;
+    else
+      pick = op.preferred == Layout::Row ? row : col;
+  } else {
+    pick = row ? row : col;
+  }
+  std::string what = std::string(op.name) + " (" + shapeText(v) + ", strides " + stridesText(v) +
+                     ")";
+  if (!pick)
+    return invalid(what + " has no unit stride along " + op.colsName + " or " + op.rowsName +
+                   "; gemmgen " + (op.written ? "writes " : "reads ") + op.matrix +
+                   " with unit stride along " + op.colsName + " (row-major) or " + op.rowsName +
+                   " (column-major): " + op.fix);
+  if (pick->ldUsed && pick->ld <= 0) {
+    bool rowMajor = pick->layout == Layout::Row;
+    return invalid(what + " has stride " + std::to_string(pick->ld) + " along " +
+                   (rowMajor ? op.rowsName : op.colsName) + ": its " +
+                   (rowMajor ? "rows" : "columns") +
+                   " overlap (a broadcast or expanded view); " + op.fix);
+  }
+  return *pick;
+}
 
 } // namespace
 
@@ -42,6 +111,15 @@ Expected<GemmArgs> python::gemmArgsFor(const MatrixView &a, const MatrixView &b,
   if (out.rows != a.rows || out.cols != b.cols)
     return invalid("out is " + shapeText(out) + "; a @ b is " + std::to_string(a.rows) + "x" +
                    std::to_string(b.cols));
+  Expected<Stored> sa = storedAs(a, kA);
+  if (!sa)
+    return sa.status();
+  Expected<Stored> sb = storedAs(b, kB);
+  if (!sb)
+    return sb.status();
+  Expected<Stored> sd = storedAs(out, kD);
+  if (!sd)
+    return sd.status();
   GemmArgs args;
   args.A = a.ptr;
   args.B = b.ptr;
@@ -49,37 +127,24 @@ Expected<GemmArgs> python::gemmArgsFor(const MatrixView &a, const MatrixView &b,
   args.M = a.rows;
   args.N = b.cols;
   args.K = a.cols;
-
-  if (!unitColStride(a)) {
-    if (unitRowStride(a))
-      return invalid("a (" + shapeText(a) + ", strides " + stridesText(a) +
-                     ") is column-major; the kernel reads A with unit stride along K "
-                     "(row-major): pass a.contiguous() (M-major A is not supported yet)");
-    return invalid("a (" + shapeText(a) + ", strides " + stridesText(a) +
-                   ") has no unit stride along K; the kernel reads A row-major: pass "
-                   "a.contiguous()");
-  }
-  args.lda = rowMajorLd(a);
-
-  // b is KxN with unit stride along K: its transpose (NxK) is row-major with
-  // leading dimension b's column stride.
-  if (!unitRowStride(b)) {
-    if (unitColStride(b))
-      return invalid("b (" + shapeText(b) + ", strides " + stridesText(b) +
-                     ") is row-major (unit stride along N); the kernel reads B with unit "
-                     "stride along K: pass the transpose of a row-major NxK matrix (w.t() for "
-                     "w of shape (N, K), as nn.Linear stores weights), or b.t().contiguous().t() "
-                     "(a copy); N-major B is not supported yet");
-    return invalid("b (" + shapeText(b) + ", strides " + stridesText(b) +
-                   ") has no unit stride along K; pass b.t().contiguous().t()");
-  }
-  MatrixView bt{b.ptr, b.cols, b.rows, b.colStride, b.rowStride};
-  args.ldb = rowMajorLd(bt);
-
-  if (!unitColStride(out))
-    return invalid("out (" + shapeText(out) + ", strides " + stridesText(out) +
-                   ") has no unit stride along N; the kernel writes D row-major: pass a "
-                   "row-major out (or none, and one is allocated)");
-  args.ldd = rowMajorLd(out);
+  args.layoutA = sa->layout;
+  args.lda = sa->ld;
+  args.layoutB = sb->layout;
+  args.ldb = sb->ld;
+  args.layoutD = sd->layout;
+  args.ldd = sd->ld;
   return args;
+}
+
+std::pair<Layout, Layout> python::kernelLayouts(const GemmArgs &args) {
+  GemmArgs rm = rowMajorProblem(args);
+  return {rm.layoutA, rm.layoutB};
+}
+
+Expected<Layout> python::parseLayout(const std::string &text, const std::string &what) {
+  if (text == toString(Layout::Row))
+    return Layout::Row;
+  if (text == toString(Layout::Col))
+    return Layout::Col;
+  return invalid(what + " is '" + text + "'; a layout is \"row\" or \"col\"");
 }

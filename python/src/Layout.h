@@ -1,12 +1,16 @@
 //===- Layout.h - Arrays' shapes and strides onto the kernel's ABI -*- C++ -*-===//
 //
 // Python computes out = a @ b with a (M×K), b (K×N), out (M×N) as the arrays'
-// shapes and strides give them. Today's kernels compute D = A·Bᵀ with A (M×K)
-// and B (N×K) both K-major and D row-major, so a must have unit stride along
-// K, b unit stride along K too (b is the transpose of a row-major N×K matrix,
-// e.g. w.t() for an nn.Linear weight w), and out unit stride along N.
-// gemmArgsFor maps the strides onto leading dimensions or says which array
-// has a layout the kernel cannot read and what to pass instead.
+// shapes and strides give them. Each array is read with unit stride along
+// one of its two dimensions: along its columns (row-major, Layout::Row: a
+// K-major A, an N-major B, a row-major D) or along its rows (column-major,
+// Layout::Col: an M-major A, a K-major B such as w.t() for an nn.Linear
+// weight w, a column-major D). gemmArgsFor maps each array onto that Layout
+// and its leading dimension (the stride between its lines), or says which
+// array the kernels cannot read and what to pass instead. Which kernel can
+// run the result is the runtime's rule: rowMajorProblem(args) names the
+// layouts of A and B a kernel must be compiled for (a column-major D swaps
+// and flips them), and Kernel::check refuses any other.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMMGEN_PYTHON_LAYOUT_H
@@ -15,6 +19,8 @@
 #include "gemmgen/gemmgen.h"
 
 #include <cstdint>
+#include <string>
+#include <utility>
 
 namespace gemmgen::python {
 
@@ -27,9 +33,22 @@ struct MatrixView {
 
 /// The runtime's arguments for out = a @ b, or ErrorCode::InvalidArgument
 /// with a message naming the array, its shape and strides, and the fix.
-/// M, N or K may be 0 (the caller launches nothing, or zero-fills out); the
-/// runtime's own pre-launch checks (alignment, K % 8, ...) come after this.
+/// An array with unit stride along both dimensions (one row or one column)
+/// takes the layout whose leading dimension is never used (one line; the
+/// ld is then its length rounded up to 8), else the default (A row-major,
+/// B column-major, D row-major). A stride of 0 or less between lines that
+/// are read (a broadcast view) is refused. M, N or K may be 0 (the caller
+/// launches nothing, or zero-fills out); the runtime's own pre-launch checks
+/// (alignment, K % 8, the kernel's layouts, ...) come after this.
 Expected<GemmArgs> gemmArgsFor(const MatrixView &a, const MatrixView &b, const MatrixView &out);
+
+/// The (A, B) layouts a kernel must be compiled for to run `args`: those of
+/// rowMajorProblem(args).
+std::pair<Layout, Layout> kernelLayouts(const GemmArgs &args);
+
+/// "row" -> Layout::Row, "col" -> Layout::Col; anything else an
+/// InvalidArgument naming `what` and the accepted values.
+Expected<Layout> parseLayout(const std::string &text, const std::string &what);
 
 } // namespace gemmgen::python
 

@@ -70,21 +70,40 @@ CompiledSpec compileOrThrow(const SpecSource &src, const EmitOptions &emit) {
   return std::move(*c);
 }
 
+/// The spec's operand layouts replaced before its checks (EmitOptions):
+/// "row" or "col" each, "" to keep the spec's.
+struct LayoutOverride {
+  std::string a, b;
+};
+
+MatrixLayout specLayout(Layout l) { return l == Layout::Row ? MatrixLayout::Row : MatrixLayout::Col; }
+
+EmitOptions emitOptions(const LayoutOverride &layout) {
+  EmitOptions emit;
+  if (!layout.a.empty())
+    emit.layoutA = specLayout(unwrap(parseLayout(layout.a, "layout[0] (A)")));
+  if (!layout.b.empty())
+    emit.layoutB = specLayout(unwrap(parseLayout(layout.b, "layout[1] (B)")));
+  return emit;
+}
+
 const char *severityName(Severity s) {
   return s == Severity::Error ? "error" : s == Severity::Warning ? "warning" : "note";
 }
 
 /// check(): the verdict as a dict; errors and a failing simulation raise.
 nb::dict checkSpecBinding(const SpecSource &src, bool runSimulation, unsigned seeds,
-                          bool protocolChecks) {
+                          bool protocolChecks, const LayoutOverride &layout) {
+  EmitOptions emit = emitOptions(layout);
   CollectingDiagnostics cd;
   std::optional<KernelSpec> spec = parse(src, cd.diags);
   CheckOptions checks;
   checks.protocol = protocolChecks;
   // Through emit, as `gemmgen check` does: a kernel name that clashes with the
   // generated code or a device header is an error there too.
+  std::optional<CompiledSpec> compiled;
   if (spec)
-    (void)compileParsedSpec(*spec, EmitOptions(), cd.diags, checks);
+    compiled = compileParsedSpec(*spec, emit, cd.diags, checks);
   if (cd.diags.hasErrors())
     cd.throwSpecError(src.name);
   nb::dict out;
@@ -102,7 +121,7 @@ nb::dict checkSpecBinding(const SpecSource &src, bool runSimulation, unsigned se
     SimulationResult sim;
     {
       nb::gil_scoped_release release;
-      sim = simulate(lowerToIR(*spec), opts);
+      sim = simulate(compiled ? compiled->kernel : lowerToIR(*spec), opts);
     }
     if (!sim.ok()) {
       std::string text;
@@ -120,8 +139,9 @@ nb::dict checkSpecBinding(const SpecSource &src, bool runSimulation, unsigned se
   return out;
 }
 
-std::string emitBinding(const SpecSource &src, bool printIr, bool standalone, bool debugHangs) {
-  EmitOptions emit;
+std::string emitBinding(const SpecSource &src, bool printIr, bool standalone, bool debugHangs,
+                        const LayoutOverride &layout) {
+  EmitOptions emit = emitOptions(layout);
   emit.standalone = standalone;
   emit.debugHangs = debugHangs;
   CompiledSpec c = compileOrThrow(src, emit);
@@ -135,8 +155,9 @@ std::string emitBinding(const SpecSource &src, bool printIr, bool standalone, bo
 }
 
 PyKernel *compileBinding(const SpecSource &src, bool debugHangs, bool useCache,
-                         const std::string &cacheDir, const std::vector<std::string> &extra) {
-  EmitOptions emit;
+                         const std::string &cacheDir, const std::vector<std::string> &extra,
+                         const LayoutOverride &layout) {
+  EmitOptions emit = emitOptions(layout);
   emit.debugHangs = debugHangs;
   CompiledSpec c = compileOrThrow(src, emit);
   CompileOptions opts;
@@ -176,9 +197,15 @@ void python::bindSpecFunctions(nb::module_ &m) {
       .def(nb::init<std::string, std::string, bool>(), "text_or_path"_a, "name"_a, "is_path"_a)
       .def_ro("name", &SpecSource::name)
       .def_ro("is_path", &SpecSource::isPath);
-  m.def("check", &checkSpecBinding, "source"_a, "simulate"_a, "seeds"_a, "protocol_checks"_a);
-  m.def("emit", &emitBinding, "source"_a, "print_ir"_a, "standalone"_a, "debug_hangs"_a);
+  nb::class_<LayoutOverride>(m, "LayoutOverride")
+      .def(nb::init<std::string, std::string>(), "a"_a, "b"_a)
+      .def_ro("a", &LayoutOverride::a)
+      .def_ro("b", &LayoutOverride::b);
+  m.def("check", &checkSpecBinding, "source"_a, "simulate"_a, "seeds"_a, "protocol_checks"_a,
+        "layout"_a);
+  m.def("emit", &emitBinding, "source"_a, "print_ir"_a, "standalone"_a, "debug_hangs"_a,
+        "layout"_a);
   m.def("compile", &compileBinding, "source"_a, "debug_hangs"_a, "use_cache"_a, "cache_dir"_a,
-        "extra_options"_a, nb::rv_policy::take_ownership);
+        "extra_options"_a, "layout"_a, nb::rv_policy::take_ownership);
   m.def("tuned_spec", &tunedSpecBinding, "defaults_path"_a, "m"_a, "n"_a, "k"_a, "dtype"_a);
 }

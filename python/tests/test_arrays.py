@@ -31,18 +31,23 @@ class FakeArray:
         return FakeArray(shape, [s // 2 for s in strides[::-1]], cai["typestr"], cai["data"][0])
 
 
+def _lds(p):
+    return {key: p[key] for key in ("m", "n", "k", "lda", "ldb", "ldd")}
+
+
 def test_plan_row_major_a_and_transposed_b(kernel_f16):
     a = FakeArray((300, 512))
     w = FakeArray((200, 512))          # N x K, row-major (an nn.Linear weight)
     p = kernel_f16.plan(a, w.t())      # b = w.t(): K x N with unit stride along K
-    assert p == {"m": 300, "n": 200, "k": 512, "lda": 512, "ldb": 512, "ldd": 200}
+    assert p == {"m": 300, "n": 200, "k": 512, "lda": 512, "ldb": 512, "ldd": 200,
+                 "layout_a": "row", "layout_b": "col", "layout_d": "row", "kernel_layout": ("row", "col")}
 
 
 def test_plan_views_into_larger_arrays(kernel_f16):
     a = FakeArray((64, 128), strides=(1024, 1))    # a[:, :128] of a 64x1024 array
     b = FakeArray((128, 32), strides=(1, 256))     # columns of a K-major 32x256 array
     out = FakeArray((64, 32), strides=(40, 1))
-    assert kernel_f16.plan(a, b, out) == {"m": 64, "n": 32, "k": 128, "lda": 1024, "ldb": 256, "ldd": 40}
+    assert _lds(kernel_f16.plan(a, b, out)) == {"m": 64, "n": 32, "k": 128, "lda": 1024, "ldb": 256, "ldd": 40}
 
 
 def test_plan_single_row_and_column(kernel_f16):
@@ -51,26 +56,36 @@ def test_plan_single_row_and_column(kernel_f16):
     b = FakeArray((64, 1), strides=(1, 1))
     p = kernel_f16.plan(a, b)
     assert (p["m"], p["n"], p["k"], p["lda"], p["ldb"]) == (1, 1, 64, 64, 64)
+    assert (p["layout_a"], p["layout_b"], p["layout_d"]) == ("row", "col", "row")
 
 
-def test_row_major_b_is_refused_with_the_fix(kernel_f16):
+def test_row_major_b_needs_a_kernel_compiled_for_it(kernel_f16):
+    # b (KxN) with unit stride along N is read N-major; a kernel compiled for
+    # a K-major B refuses it with the runtime's message and the Python fix.
     with pytest.raises(gemmgen.ArgumentError) as info:
         kernel_f16.plan(FakeArray((128, 64)), FakeArray((64, 128)))
     msg = str(info.value)
-    assert msg.startswith("b (64x128, strides (128, 1)) is row-major (unit stride along N)")
-    assert "w.t() for w of shape (N, K)" in msg and "b.t().contiguous().t()" in msg
+    assert msg.startswith("the arguments store A row-major and B row-major, but kernel 'gemm_sm90_fast_f16' "
+                          "was compiled for A row-major and B col-major; compile the spec with layout: "
+                          "{ a: row, b: row }")
+    assert msg.endswith('from Python: gemmgen.compile(spec, layout=("row", "row")), or gemmgen.matmul, '
+                        "which compiles for the arrays' layouts")
 
 
-def test_column_major_a_is_refused(kernel_f16):
-    with pytest.raises(gemmgen.ArgumentError, match=r"a \(128x64, strides \(1, 128\)\) is column-major.*a\.contiguous\(\)"):
+def test_column_major_a_needs_a_kernel_compiled_for_it(kernel_f16):
+    with pytest.raises(gemmgen.ArgumentError,
+                       match=r"the arguments store A col-major and B col-major, but .* was compiled for A "
+                             r'row-major and B col-major.*layout=\("col", "col"\)'):
         kernel_f16.plan(FakeArray((64, 128)).t(), FakeArray((64, 64)).t())
 
 
 def test_non_contiguous_inner_dimension(kernel_f16):
-    with pytest.raises(gemmgen.ArgumentError, match=r"a \(64x64, strides \(128, 2\)\) has no unit stride along K"):
+    with pytest.raises(gemmgen.ArgumentError, match=r"a \(64x64, strides \(128, 2\)\) has no unit stride along K or M; "
+                       r"gemmgen reads A with unit stride along K \(row-major\) or M \(column-major\): pass a.contiguous\(\)"):
         kernel_f16.plan(FakeArray((64, 64), strides=(128, 2)), FakeArray((64, 64)).t())
-    with pytest.raises(gemmgen.ArgumentError, match=r"out \(64x64, strides \(1, 64\)\) has no unit stride along N"):
-        kernel_f16.plan(FakeArray((64, 64)), FakeArray((64, 64)).t(), FakeArray((64, 64)).t())
+    with pytest.raises(gemmgen.ArgumentError, match=r"out \(64x64, strides \(2, 128\)\) has no unit stride along N or M; "
+                       r"gemmgen writes D .*: pass a contiguous out \(or none, and one is allocated\)"):
+        kernel_f16.plan(FakeArray((64, 64)), FakeArray((64, 64)).t(), FakeArray((64, 64), strides=(2, 128)))
 
 
 def test_shape_mismatch(kernel_f16):

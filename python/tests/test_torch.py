@@ -149,8 +149,11 @@ def test_views_without_copies(kernel_f16):
 def test_layout_errors_on_gpu(kernel_f16):
     a = torch.randn(128, 64, device="cuda", dtype=torch.float16)
     b = torch.randn(64, 128, device="cuda", dtype=torch.float16)   # row-major KxN
-    with pytest.raises(gemmgen.ArgumentError, match="is row-major"):
+    with pytest.raises(gemmgen.ArgumentError, match=r"was compiled for A row-major and B col-major.*"
+                       r'gemmgen.compile\(spec, layout=\("row", "row"\)\)'):
         kernel_f16(a, b)
+    with pytest.raises(gemmgen.ArgumentError, match=r"b \(64x128, strides \(256, 2\)\) has no unit stride"):
+        kernel_f16(a, torch.randn(64, 256, device="cuda", dtype=torch.float16)[:, ::2])
     with pytest.raises(gemmgen.DTypeError, match=r"a is float32 and b is float16; this kernel \(gemm_sm90_fast_f16\) takes float16 for both"):
         kernel_f16(a.float(), b.t().contiguous().t())
     with pytest.raises(gemmgen.ArgumentError, match="K=12 is not a multiple of 8"):

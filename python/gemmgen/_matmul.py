@@ -44,7 +44,9 @@ def kernel_for(m: int, n: int, k: int, dtype: str, layout: Layouts = DEFAULT_LAY
     kern = _kernels_by_shape.get(key)
     if kern is None:
         from . import compile as _compile
-        spec = tuned_spec(m, n, k, dtype)
+        # An empty dimension launches nothing; the lookup's distance (log
+        # of size ratios) needs sizes of at least 1.
+        spec = tuned_spec(max(m, 1), max(n, 1), max(k, 1), dtype)
         kern = _kernels_by_spec.get((spec, layout))
         if kern is None:
             kern = _kernels_by_spec[(spec, layout)] = _compile(spec, layout=layout)

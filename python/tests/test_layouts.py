@@ -1,0 +1,329 @@
+"""Operand layouts: which layout and leading dimension each array's strides
+map to, which kernel layout a call needs, compiling for a layout, and
+gemmgen.matmul's choice. Fake __cuda_array_interface__ arrays: no GPU
+needed (nothing is launched unless stated)."""
+import pytest
+
+import gemmgen
+import gemmgen._matmul as _matmul
+from conftest import SPECS, requires_no_gpu
+from test_arrays import FakeArray
+
+SPEC = SPECS / "sm90" / "05_fast_f16.yaml"
+M, N, K = 96, 40, 64
+
+# Each array in each layout, a view into a wider buffer so that the leading
+# dimension is the stride between its lines and nothing else.
+A = {"row": FakeArray((M, K), strides=(80, 1)),     # K-major, lda 80
+     "col": FakeArray((M, K), strides=(1, 104))}    # M-major (x.t() of a K x 104 buffer), lda 104
+B = {"col": FakeArray((K, N), strides=(1, 72)),     # K-major (w.t()), ldb 72
+     "row": FakeArray((K, N), strides=(48, 1))}     # N-major, ldb 48
+OUT = {"row": FakeArray((M, N), strides=(56, 1)),   # ldd 56
+       "col": FakeArray((M, N), strides=(1, 112))}  # M-major (y.t()), ldd 112
+LD = {("a", "row"): 80, ("a", "col"): 104, ("b", "col"): 72, ("b", "row"): 48,
+      ("out", "row"): 56, ("out", "col"): 112}
+
+# (a, b, out) layouts -> the (A, B) layouts a kernel must be compiled for.
+# A column-major out is computed as out.T = b.T @ a.T: A and B swap, and
+# each one's layout flips (b K-major is b.T row-major, ...).
+CASES = [
+    ("row", "col", "row", ("row", "col")),
+    ("col", "col", "row", ("col", "col")),
+    ("row", "row", "row", ("row", "row")),
+    ("col", "row", "row", ("col", "row")),
+    ("row", "col", "col", ("row", "col")),
+    ("col", "col", "col", ("row", "row")),
+    ("row", "row", "col", ("col", "col")),
+    ("col", "row", "col", ("col", "row")),
+]
+PAIRS = [("row", "col"), ("col", "col"), ("row", "row"), ("col", "row")]
+
+
+@pytest.fixture(scope="module")
+def kernels():
+    """05_fast_f16 compiled for each (A, B) layout pair."""
+    return {pair: gemmgen.compile(SPEC, layout=pair) for pair in PAIRS}
+
+
+@pytest.mark.parametrize("la,lb,ld,need", CASES)
+def test_plan_maps_every_layout(la, lb, ld, need):
+    p = gemmgen.plan(A[la], B[lb], OUT[ld])
+    assert p == {"m": M, "n": N, "k": K,
+                 "layout_a": la, "lda": LD["a", la], "layout_b": lb, "ldb": LD["b", lb],
+                 "layout_d": ld, "ldd": LD["out", ld], "kernel_layout": need}
+
+
+@pytest.mark.parametrize("la,lb,ld,need", CASES)
+def test_only_the_kernel_for_the_layouts_takes_them(la, lb, ld, need, kernels):
+    for pair, kern in kernels.items():
+        if pair == need:
+            p = kern.plan(A[la], B[lb], OUT[ld])
+            assert (p["layout_a"], p["layout_b"], p["layout_d"]) == (la, lb, ld)
+            assert (p["lda"], p["ldb"], p["ldd"]) == (LD["a", la], LD["b", lb], LD["out", ld])
+            continue
+        with pytest.raises(gemmgen.ArgumentError) as info:
+            kern.plan(A[la], B[lb], OUT[ld])
+        msg = str(info.value)
+        assert f"the arguments store A {la}-major and B {lb}-major" in msg
+        assert f"was compiled for A {pair[0]}-major and B {pair[1]}-major" in msg
+        assert f"compile the spec with layout: {{ a: {need[0]}, b: {need[1]} }}" in msg
+        assert f'gemmgen.compile(spec, layout=("{need[0]}", "{need[1]}"))' in msg
+        if ld == "col":
+            assert "with D col-major (computed as D^T = B^T·A^T" in msg
+
+
+def test_allocated_out_is_row_major():
+    p = gemmgen.plan(A["col"], B["row"])
+    assert (p["layout_d"], p["ldd"], p["kernel_layout"]) == ("row", N, ("col", "row"))
+    p = gemmgen.plan(FakeArray((M, K)), FakeArray((K, 37), strides=(1, K)))  # N = 37: padded rows
+    assert (p["layout_d"], p["ldd"]) == ("row", 40)
+
+
+# -- one row or one column: a stride that is never used chooses nothing ------
+
+def test_one_row_a_is_row_major_whatever_its_row_stride():
+    for strides in [(1, 1), (K, 1), (0, 1), (12345, 1)]:
+        p = gemmgen.plan(FakeArray((1, K), strides=strides), B["col"])
+        assert (p["layout_a"], p["lda"]) == ("row", K), strides
+
+
+def test_one_row_a_with_strided_elements_is_column_major():
+    # 1 x K with its K elements 8 apart: K lines of one element (M-major, lda 8).
+    p = gemmgen.plan(FakeArray((1, K), strides=(1, 8)), B["col"])
+    assert (p["layout_a"], p["lda"], p["kernel_layout"]) == ("col", 8, ("col", "col"))
+
+
+def test_one_column_b_is_k_major_whatever_its_column_stride():
+    for strides in [(1, 1), (1, K), (1, 0)]:
+        p = gemmgen.plan(A["row"], FakeArray((K, 1), strides=strides))
+        assert (p["layout_b"], p["ldb"]) == ("col", K), strides
+
+
+def test_one_column_of_a_row_major_b_is_n_major():
+    p = gemmgen.plan(A["row"], FakeArray((K, 1), strides=(24, 1)))   # w[:, :1] of a row-major K x 24 w
+    assert (p["layout_b"], p["ldb"], p["kernel_layout"]) == ("row", 24, ("row", "row"))
+
+
+def test_one_column_out():
+    # Contiguous M x 1: one line of M (column-major); row-major would need
+    # ldd = 1. Computed as out.T = b.T @ a.T by the same default kernel.
+    a, b = A["row"], FakeArray((K, 1), strides=(1, 1))
+    p = gemmgen.plan(a, b, FakeArray((M, 1), strides=(1, 1)))
+    assert (p["layout_d"], p["ldd"], p["kernel_layout"]) == ("col", M, ("row", "col"))
+    # What gemmgen allocates (row stride 8): row-major.
+    p = gemmgen.plan(a, b, FakeArray((M, 1), strides=(8, 1)))
+    assert (p["layout_d"], p["ldd"], p["kernel_layout"]) == ("row", 8, ("row", "col"))
+    p = gemmgen.plan(a, b)
+    assert (p["layout_d"], p["ldd"]) == ("row", 8)
+
+
+def test_one_row_out_and_one_element():
+    p = gemmgen.plan(FakeArray((1, K)), B["col"], FakeArray((1, N), strides=(1, 1)))
+    assert (p["layout_d"], p["ldd"]) == ("row", N)
+    p = gemmgen.plan(FakeArray((1, K)), FakeArray((K, 1), strides=(1, 1)), FakeArray((1, 1), strides=(1, 1)))
+    assert (p["layout_a"], p["layout_b"], p["layout_d"]) == ("row", "col", "row")
+    assert (p["lda"], p["ldb"], p["ldd"], p["kernel_layout"]) == (K, K, 8, ("row", "col"))
+
+
+def test_degenerate_shapes_run_on_the_default_kernel(kernel_f16):
+    # The cases above that need no other kernel pass all of its checks.
+    b1 = FakeArray((K, 1), strides=(1, 1))
+    for a, b, out in [(FakeArray((1, K), strides=(1, 1)), B["col"], None),
+                      (A["row"], b1, FakeArray((M, 1), strides=(1, 1))),
+                      (A["row"], b1, None),
+                      (FakeArray((1, K)), b1, FakeArray((1, 1), strides=(1, 1)))]:
+        kernel_f16.plan(a, b, out)
+
+
+def test_empty_dimensions_are_not_checked_against_the_kernel(kernels):
+    # M, N or K of 0 launch nothing (or zero-fill out): any kernel takes them.
+    for pair, kern in kernels.items():
+        assert kern.plan(FakeArray((0, K)), B["row"])["m"] == 0
+        assert kern.plan(FakeArray((M, 0), strides=(8, 1)), FakeArray((0, N), strides=(1, 1)))["k"] == 0
+
+
+# -- strides no layout reads -------------------------------------------------
+
+def test_no_unit_stride():
+    with pytest.raises(gemmgen.ArgumentError,
+                       match=r"^a \(96x64, strides \(160, 2\)\) has no unit stride along K or M; gemmgen reads A "
+                             r"with unit stride along K \(row-major\) or M \(column-major\): pass a.contiguous\(\)$"):
+        gemmgen.plan(FakeArray((M, K), strides=(160, 2)), B["col"])
+    with pytest.raises(gemmgen.ArgumentError,
+                       match=r"^b \(64x40, strides \(2, 128\)\) has no unit stride along N or K; gemmgen reads B "
+                             r"with unit stride along N \(row-major\) or K \(column-major\): pass b.contiguous\(\), "
+                             r"or w.t\(\) for a row-major NxK w"):
+        gemmgen.plan(A["row"], FakeArray((K, N), strides=(2, 128)))
+    with pytest.raises(gemmgen.ArgumentError,
+                       match=r"^out \(96x40, strides \(3, 300\)\) has no unit stride along N or M; gemmgen writes D"):
+        gemmgen.plan(A["row"], B["col"], FakeArray((M, N), strides=(3, 300)))
+
+
+def test_broadcast_views_are_refused():
+    # Stride 0 between lines that are read: the runtime would take ld 0 as
+    # "packed" and read (or write) past the array.
+    with pytest.raises(gemmgen.ArgumentError,
+                       match=r"^a \(96x64, strides \(0, 1\)\) has stride 0 along M: its rows overlap \(a broadcast "
+                             r"or expanded view\); pass a.contiguous\(\)$"):
+        gemmgen.plan(FakeArray((M, K), strides=(0, 1)), B["col"])
+    with pytest.raises(gemmgen.ArgumentError, match=r"^b \(64x40, strides \(1, 0\)\) has stride 0 along N: its columns overlap"):
+        gemmgen.plan(A["row"], FakeArray((K, N), strides=(1, 0)))
+    with pytest.raises(gemmgen.ArgumentError, match=r"^out \(96x40, strides \(1, 0\)\) has stride 0 along N: its columns overlap"):
+        gemmgen.plan(A["row"], B["col"], FakeArray((M, N), strides=(1, 0)))
+
+
+def test_leading_dimension_checks_follow_the_layout(kernels):
+    # The runtime's ld checks name the operand's line length in its layout.
+    with pytest.raises(gemmgen.ArgumentError, match=r"operand A: leading dimension 100 is not a multiple of 8 "
+                       r"elements.*\(pad the rows: lda = 104\)"):
+        kernels["col", "col"].plan(FakeArray((M, K), strides=(1, 100)), B["col"])
+    with pytest.raises(gemmgen.ArgumentError, match=r"operand B: leading dimension 32 is smaller than its row "
+                       r"length N=40"):
+        kernels["row", "row"].plan(A["row"], FakeArray((K, N), strides=(32, 1)))
+
+
+def test_kernel_plan_checks_dtype_before_layout(kernels):
+    with pytest.raises(gemmgen.DTypeError):
+        kernels["row", "col"].plan(FakeArray((M, K), typestr="<f4"), B["row"])
+
+
+# -- compiling for a layout ----------------------------------------------------
+
+def test_compile_for_each_layout(kernels):
+    sources = set()
+    for (la, lb), kern in kernels.items():
+        assert (kern.layout_a, kern.layout_b) == (la, lb)
+        assert f"layout ({la}, {lb})" in repr(kern)
+        assert kern.source == gemmgen.emit(SPEC, layout=(la, lb))
+        sources.add(kern.source)
+    assert len(sources) == 4, "each layout pair generates its own kernel"
+    assert kernels["row", "col"].source == gemmgen.emit(SPEC)  # the spec's own layout
+
+
+def test_compile_overrides_the_specs_layout():
+    spec = SPECS / "sm90" / "07_fast_f16_a_col.yaml"   # layout: { a: col, b: col }
+    own = gemmgen.compile(spec)
+    assert (own.layout_a, own.layout_b) == ("col", "col")
+    other = gemmgen.compile(spec, layout=("row", "row"))
+    assert (other.layout_a, other.layout_b) == ("row", "row")
+    assert other.source != own.source
+
+
+def test_check_with_layout():
+    assert gemmgen.check(SPEC, layout=("col", "row"), simulate=False) == []
+    sm100 = sorted((SPECS / "sm100").glob("*.yaml"))[0]
+    assert gemmgen.check(sm100, simulate=False) == []
+    with pytest.raises(gemmgen.SpecError, match=r"layout.a: col is not supported yet") as info:
+        gemmgen.compile(sm100, layout=("col", "col"))
+    assert info.value.diagnostics[0].line > 0  # points at the spec's layout key
+
+
+@pytest.mark.parametrize("bad,message", [
+    ("row", r"layout must be a pair \(a, b\) of \"row\" or \"col\", e\.g\. \(\"col\", \"row\"\), or None "
+            r"for the spec's layouts; got 'row'"),
+    (("row",), r"layout must be a pair .*; got \('row',\)"),
+    (("row", "col", "row"), r"layout must be a pair"),
+    (("row", 1), r"layout must be a pair .*; got \('row', 1\)"),
+    ({"a": "row", "b": "col"}, r"layout must be a pair"),
+    (("Row", "col"), r"^layout\[0\] \(A\) is 'Row'; a layout is \"row\" or \"col\"$"),
+    (("row", "k-major"), r"^layout\[1\] \(B\) is 'k-major'; a layout is \"row\" or \"col\"$"),
+])
+def test_bad_layout_values(bad, message):
+    for call in (gemmgen.compile, gemmgen.emit, gemmgen.check):
+        with pytest.raises(gemmgen.ArgumentError, match=message):
+            call(SPEC, layout=bad)
+
+
+def test_layout_list_is_accepted():
+    assert gemmgen.compile(SPEC, layout=["col", "row"]).layout_a == "col"
+
+
+# -- gemmgen.matmul compiles for the arrays' layouts ---------------------------
+
+class RecordingCompile:
+    """Stands for gemmgen.compile: records (spec, layout) and returns a
+    callable that records its call instead of launching."""
+
+    def __init__(self):
+        self.compiled = []
+        self.calls = []
+
+    def __call__(self, spec, layout=None):
+        self.compiled.append((str(spec), layout))
+        parent = self
+
+        class Launcher:
+            layout_a, layout_b = layout
+
+            def __call__(self, a, b, out, stream=None):
+                parent.calls.append((layout, a, b, out))
+                return out
+
+        return Launcher()
+
+
+@pytest.fixture
+def recording(monkeypatch):
+    rec = RecordingCompile()
+    monkeypatch.setattr(gemmgen, "compile", rec)
+    monkeypatch.setattr(_matmul, "_kernels_by_spec", {})
+    monkeypatch.setattr(_matmul, "_kernels_by_shape", {})
+    return rec
+
+
+@pytest.mark.parametrize("la,lb,ld,need", CASES)
+def test_matmul_compiles_for_the_kernel_layout(la, lb, ld, need, recording):
+    out = OUT[ld]
+    assert gemmgen.matmul(A[la], B[lb], out) is out
+    spec = gemmgen.tuned_spec(M, N, K, "f16")
+    assert recording.compiled == [(spec, need)]
+    assert [c[0] for c in recording.calls] == [need]
+    gemmgen.matmul(A[la], B[lb], out)  # cached: compiled once per spec and layout
+    assert len(recording.compiled) == 1 and len(recording.calls) == 2
+
+
+def test_matmul_caches_per_layout(recording):
+    spec = gemmgen.tuned_spec(M, N, K, "f16")
+    for la, lb, ld, _ in CASES:
+        gemmgen.matmul(A[la], B[lb], OUT[ld])
+    assert sorted(recording.compiled) == sorted((spec, pair) for pair in PAIRS)
+    assert set(_matmul._kernels_by_shape) == {(M, N, K, "f16", pair) for pair in PAIRS}
+
+
+def test_matmul_without_out_and_with_empty_dimensions(recording):
+    gemmgen.matmul(A["col"], B["col"], OUT["row"])
+    assert recording.compiled[-1][1] == ("col", "col")
+    try:
+        gemmgen.matmul(A["col"], B["col"])     # allocating needs torch or CuPy: the layout is chosen first
+    except gemmgen.ArgumentError as e:
+        assert "pass out=" in str(e)
+    assert recording.compiled[-1][1] == ("col", "col")
+    gemmgen.matmul(FakeArray((0, K)), B["row"], FakeArray((0, N)))  # nothing to launch: the default kernel
+    assert recording.compiled[-1][1] == ("row", "col")
+
+
+def test_matmul_layout_errors_come_before_compiling(recording):
+    with pytest.raises(gemmgen.ArgumentError, match=r"^a \(96x64, strides \(160, 2\)\) has no unit stride"):
+        gemmgen.matmul(FakeArray((M, K), strides=(160, 2)), B["col"], OUT["row"])
+    with pytest.raises(gemmgen.ArgumentError, match=r"^out is 96x8; a @ b is 96x40$"):
+        gemmgen.matmul(A["row"], B["col"], FakeArray((M, 8)))
+    assert recording.compiled == []
+
+
+@requires_no_gpu
+def test_matmul_compiles_the_tuned_spec_for_the_layout_then_needs_a_gpu():
+    a, b, out = FakeArray((4096, 4096)).t(), FakeArray((4096, 4096)), FakeArray((4096, 4096))
+    with pytest.raises(gemmgen.NoDeviceError):
+        gemmgen.matmul(a, b, out)
+    k = _matmul._kernels_by_shape[4096, 4096, 4096, "f16", ("col", "row")]
+    assert (k.layout_a, k.layout_b) == ("col", "row")
+    assert k.spec_name == gemmgen.tuned_spec(4096, 4096, 4096, "f16")
+
+
+@requires_no_gpu
+def test_mismatched_launch_fails_before_opening_a_gpu(kernels):
+    # Wrong arguments are reported the same way with or without a GPU.
+    with pytest.raises(gemmgen.ArgumentError, match=r"was compiled for A row-major and B col-major"):
+        kernels["row", "col"](A["col"], B["col"], OUT["row"])
+    with pytest.raises(gemmgen.NoDeviceError):
+        kernels["col", "col"](A["col"], B["col"], OUT["row"])

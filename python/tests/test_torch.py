@@ -164,6 +164,85 @@ def test_layout_errors_on_gpu(kernel_f16):
         kernel_f16(x, x.t())
 
 
+def _operands(la, lb, ld, m, n, k, dtype):
+    """a (MxK), b (KxN), out (MxN, NaN) in the given layouts: "row" or "col"
+    major, column-major ones as .t() views of row-major tensors (no copies)."""
+    a = torch.randn(m, k, device="cuda", dtype=dtype) if la == "row" else torch.randn(k, m, device="cuda", dtype=dtype).t()
+    b = torch.randn(n, k, device="cuda", dtype=dtype).t() if lb == "col" else torch.randn(k, n, device="cuda", dtype=dtype)
+    nan = float("nan")
+    out = (torch.full((m, n), nan, device="cuda", dtype=dtype) if ld == "row"
+           else torch.full((n, m), nan, device="cuda", dtype=dtype).t())
+    return a, b, out
+
+
+LAYOUTS = [(la, lb, ld) for la in ("row", "col") for lb in ("col", "row") for ld in ("row", "col")]
+
+
+@requires_hopper
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("la,lb,ld", LAYOUTS)
+@pytest.mark.parametrize("m,n,k", [(264, 136, 72), (1000, 1000, 512), (8, 4096, 1024)])
+def test_layouts_match_torch(la, lb, ld, m, n, k, dtype):
+    torch.manual_seed(m + 3 * n + 7 * k)
+    a, b, out = _operands(la, lb, ld, m, n, k, dtype)
+    p = gemmgen.plan(a, b, out)
+    assert (p["layout_a"], p["layout_b"], p["layout_d"]) == (la, lb, ld)
+    spec = SPECS / "sm90" / ("05_fast_f16.yaml" if dtype == torch.float16 else "06_fast_bf16.yaml")
+    kern = gemmgen.compile(spec, layout=p["kernel_layout"])
+    assert kern(a, b, out) is out
+    _check(out, a, b)
+    out.fill_(float("nan"))
+    assert gemmgen.matmul(a, b, out) is out
+    _check(out, a, b)
+    _check(gemmgen.matmul(a, b), a, b)
+    _check(torch.ops.gemmgen.matmul(a, b), a, b)
+
+
+@requires_hopper
+def test_other_layouts_on_the_default_kernel(kernel_f16):
+    x = torch.randn(64, 256, device="cuda", dtype=torch.float16)   # K x M
+    w = torch.randn(128, 64, device="cuda", dtype=torch.float16)   # N x K
+    with pytest.raises(gemmgen.ArgumentError, match=r"the arguments store A col-major and B col-major, but kernel "
+                       r"'gemm_sm90_fast_f16' was compiled for A row-major and B col-major.*"
+                       r'gemmgen.compile\(spec, layout=\("col", "col"\)\)'):
+        kernel_f16(x.t(), w.t())
+    # A column-major out with default a and b is the swapped problem of the same layouts.
+    a = x.t().contiguous()
+    out = torch.full((128, 256), float("nan"), device="cuda", dtype=torch.float16).t()
+    kernel_f16(a, w.t(), out)
+    _check(out, a, w.t())
+
+
+@requires_hopper
+@pytest.mark.parametrize("m", [1, 300])
+def test_one_column_out(kernel_f16, m):
+    # A contiguous M x 1 out (strides (1, 1)) is written as one column-major line.
+    a = torch.randn(m, 128, device="cuda", dtype=torch.float16)
+    w = torch.randn(1, 128, device="cuda", dtype=torch.float16)
+    out = torch.full((m, 1), float("nan"), device="cuda", dtype=torch.float16)
+    kernel_f16(a, w.t(), out)
+    _check(out, a, w.t())
+
+
+@requires_hopper
+def test_empty_k_with_a_column_major_out(kernel_f16):
+    a = torch.randn(16, 0, device="cuda", dtype=torch.float16)
+    b = torch.randn(24, 0, device="cuda", dtype=torch.float16).t()
+    big = torch.full((24, 24), float("nan"), device="cuda", dtype=torch.float16)
+    out = big[:, :16].t()                                          # 16 x 24, strides (1, 24)
+    assert gemmgen.plan(a, b, out)["layout_d"] == "col"
+    kernel_f16(a, b, out)
+    assert (out == 0).all()
+    assert torch.isnan(big[:, 16:]).all(), "the zero fill wrote outside the output view"
+
+
+@requires_hopper
+def test_opcheck_transposed_inputs():
+    x = torch.randn(512, 256, device="cuda", dtype=torch.float16)   # K x M
+    w = torch.randn(512, 384, device="cuda", dtype=torch.float16)   # K x N, row-major
+    torch.library.opcheck(torch.ops.gemmgen.matmul.default, (x.t(), w))
+
+
 @requires_hopper
 def test_runs_on_the_current_stream(kernel_f16):
     a = torch.randn(2048, 2048, device="cuda", dtype=torch.float16)

@@ -2,11 +2,17 @@
 map to, which kernel layout a call needs, compiling for a layout, and
 gemmgen.matmul's choice. Fake __cuda_array_interface__ arrays: no GPU
 needed (nothing is launched unless stated)."""
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
 import pytest
 
 import gemmgen
 import gemmgen._matmul as _matmul
-from conftest import SPECS, requires_no_gpu
+from conftest import REPO, SPECS, requires_no_gpu
 from test_arrays import FakeArray
 
 SPEC = SPECS / "sm90" / "05_fast_f16.yaml"
@@ -327,3 +333,62 @@ def test_mismatched_launch_fails_before_opening_a_gpu(kernels):
         kernels["row", "col"](A["col"], B["col"], OUT["row"])
     with pytest.raises(gemmgen.NoDeviceError):
         kernels["col", "col"](A["col"], B["col"], OUT["row"])
+
+
+# -- through the runtime's launch path, on the fake driver ---------------------
+
+# tests/fake/FakeCuda.cpp, built with the C++ tests: a libcuda that logs the
+# tensor maps the runtime encodes and the launches (nothing runs).
+FAKE_CUDA = pathlib.Path(os.environ.get("GEMMGEN_FAKE_CUDA") or REPO / "build" / "tests" / "libgemmgen_fakecuda.so")
+
+_LAUNCH_ON_FAKE_DRIVER = r"""
+import ctypes, json, os, sys
+import gemmgen
+fake = ctypes.CDLL(os.environ["GEMMGEN_LIBCUDA"])  # the library the runtime loaded
+fake.fakecuda_log.restype = ctypes.c_char_p
+
+class Arr:
+    def __init__(self, shape, strides, ptr):
+        self.__cuda_array_interface__ = {"shape": tuple(shape), "typestr": "<f2", "data": (ptr, False),
+                                         "strides": tuple(2 * s for s in strides), "version": 3}
+
+spec, cases = json.loads(sys.argv[1])
+logs = []
+for layout, a, b, out in cases:
+    kern = gemmgen.compile(spec, layout=tuple(layout))
+    fake.fakecuda_clear()
+    kern(Arr(a[0], a[1], 1 << 28), Arr(b[0], b[1], 2 << 28), Arr(out[0], out[1], 3 << 28))
+    logs.append(fake.fakecuda_log().decode().splitlines())
+print(json.dumps(logs))
+"""
+
+
+def _view_of(fake):
+    cai = fake.__cuda_array_interface__
+    return [list(cai["shape"]), [s // 2 for s in cai["strides"]]]
+
+
+@pytest.mark.skipif(not FAKE_CUDA.is_file(), reason=f"no fake libcuda at {FAKE_CUDA} (bash scripts/setup.sh builds it)")
+def test_layouts_reach_the_tensor_maps():
+    """Each call, through the runtime's prepare and launch, encodes one tensor
+    map per operand as it lies in memory (lines, line length, ld in bytes):
+    A, B, D for a row-major out; B, A, D (M and N swapped) for a column-major
+    one, the runtime's out.T = b.T @ a.T."""
+    cases = [(need, _view_of(A[la]), _view_of(B[lb]), _view_of(OUT[ld])) for la, lb, ld, need in CASES]
+    env = dict(os.environ, GEMMGEN_LIBCUDA=str(FAKE_CUDA))
+    r = subprocess.run([sys.executable, "-c", _LAUNCH_ON_FAKE_DRIVER, json.dumps([str(SPEC), cases])],
+                       env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    logs = json.loads(r.stdout)
+    stored = {("a", "row"): (M, K), ("a", "col"): (K, M), ("b", "col"): (N, K), ("b", "row"): (K, N),
+              ("out", "row"): (M, N), ("out", "col"): (N, M)}
+
+    def encode(name, layout):
+        lines, length = stored[name, layout]
+        return f"encode rows={lines} cols={length} stride={2 * LD[name, layout]}"
+
+    for (la, lb, ld, need), log in zip(CASES, logs):
+        first, second = (("a", la), ("b", lb)) if ld == "row" else (("b", lb), ("a", la))
+        m, n = (M, N) if ld == "row" else (N, M)
+        assert log == [encode(*first), encode(*second), encode("out", ld),
+                       f"launchEx gemm_sm90_fast_f16 grid=1 M={m} N={n} K={K}"], (la, lb, ld)

@@ -22,15 +22,11 @@ from typing import List, Optional, Sequence, Tuple
 
 from . import _core, _spec
 from ._matmul import matmul, tuned_defaults_path, tuned_spec
-from .kernel import plan
 from .errors import (ArgumentError, CompileError, CudaError, Diagnostic, DTypeError, Error,
                      NoDeviceError, ProtocolError, SpecError, UnsupportedError)
-from .kernel import Kernel
+from .kernel import Kernel, plan
 
 __version__ = "0.1.0"
-
-
-_LAYOUTS = ("row", "col")
 
 
 def _layout_override(layout: Optional[Tuple[str, str]]) -> "_core.LayoutOverride":

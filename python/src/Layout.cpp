@@ -21,9 +21,9 @@ Status invalid(const std::string &message) {
   return Status::error(ErrorCode::InvalidArgument, message);
 }
 
-/// One array as gemmArgsFor reads it: its name in messages, the names of its
-/// dimensions, the layout a kernel takes by default, what `writes` or reads
-/// it, and what to pass instead of an array it cannot read.
+/// One array as gemmArgsFor takes it: its name in messages, the names of its
+/// dimensions, the layout a kernel takes by default, whether the kernel
+/// writes it, and what to pass instead of an array it cannot take.
 struct Operand {
   const char *name;      ///< "a", "b", "out"
   const char *matrix;    ///< "A", "B", "D"
@@ -91,11 +91,15 @@ Expected<Stored> storedAs(const MatrixView &v, const Operand &op) {
                    " with unit stride along " + op.colsName + " (row-major) or " + op.rowsName +
                    " (column-major): " + op.fix);
   if (pick->ldUsed && pick->ld <= 0) {
+    // ld 0 would mean "packed" to the runtime: it would read (or write) past
+    // the array.
     bool rowMajor = pick->layout == Layout::Row;
     return invalid(what + " has stride " + std::to_string(pick->ld) + " along " +
                    (rowMajor ? op.rowsName : op.colsName) + ": its " +
                    (rowMajor ? "rows" : "columns") +
-                   " overlap (a broadcast or expanded view); " + op.fix);
+                   (pick->ld == 0 ? " overlap (a broadcast or expanded view); "
+                                  : " run backwards (a flipped view); ") +
+                   op.fix);
   }
   return *pick;
 }

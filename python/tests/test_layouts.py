@@ -176,6 +176,9 @@ def test_broadcast_views_are_refused():
         gemmgen.plan(A["row"], FakeArray((K, N), strides=(1, 0)))
     with pytest.raises(gemmgen.ArgumentError, match=r"^out \(96x40, strides \(1, 0\)\) has stride 0 along N: its columns overlap"):
         gemmgen.plan(A["row"], B["col"], FakeArray((M, N), strides=(1, 0)))
+    with pytest.raises(gemmgen.ArgumentError, match=r"^a \(96x64, strides \(-64, 1\)\) has stride -64 along M: its rows "
+                       r"run backwards \(a flipped view\); pass a.contiguous\(\)$"):
+        gemmgen.plan(FakeArray((M, K), strides=(-64, 1)), B["col"])
 
 
 def test_leading_dimension_checks_follow_the_layout(kernels):

@@ -60,6 +60,7 @@ Bar protocolBarrier(StringRef n) {
   case ProtocolBarrier::AccReady: return Bar::Mma2Ld;
   case ProtocolBarrier::AccFree: return Bar::Ld2Mma;
   case ProtocolBarrier::Epilogue: return Bar::Epilogue;
+  case ProtocolBarrier::CLoad: return Bar::Unknown; // sm_90a only
   }
   return Bar::Unknown;
 }

@@ -56,6 +56,7 @@ const char *ir::toString(OpKind k) {
   case OpKind::LoadAcc: return "load_acc";
   case OpKind::IfNoK: return "if_no_k";
   case OpKind::ZeroAcc: return "zero_acc";
+  case OpKind::IfBeta: return "if_beta";
   }
   return "?";
 }
@@ -85,6 +86,7 @@ const char *ir::toString(Operand o) {
   case Operand::A: return "A";
   case Operand::B: return "B";
   case Operand::D: return "D";
+  case Operand::C: return "C";
   }
   return "?";
 }

@@ -98,6 +98,7 @@ private:
     case OpKind::IfNotFirstK:
     case OpKind::ForEachChunk:
     case OpKind::IfNoK:
+    case OpKind::IfBeta:
       os << " {\n";
       for (const Op &child : op.body)
         printOp(child, indent + 2);
@@ -113,7 +114,10 @@ private:
         os << " scope=" << toString(op.scope);
       break;
     case OpKind::ArriveExpectTx:
-      os << " " << op.barrier << "[" << op.state << "] tx=" << op.txBytes;
+      if (op.slotIsInstance)
+        os << " " << op.barrier << "[instance] tx=" << op.txBytes;
+      else
+        os << " " << op.barrier << "[" << op.state << "] tx=" << op.txBytes;
       if (op.leaderCtaOnly)
         os << " leader_cta_only";
       break;
@@ -124,7 +128,10 @@ private:
       os << " -> " << op.buffer;
       if (op.instance >= 0)
         os << "." << op.instance;
-      os << "[" << op.state << "] on " << op.barrier << "[" << op.state << "]";
+      if (op.slotIsInstance)
+        os << "[instance] on " << op.barrier << "[instance]";
+      else
+        os << "[" << op.state << "] on " << op.barrier << "[" << op.state << "]";
       if (op.parts > 1)
         os << " part=rank/" << op.parts;
       if (op.scope == CtaScope::Leader)

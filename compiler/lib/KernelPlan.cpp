@@ -158,6 +158,14 @@ private:
                                 "consumers", C, C, 128);
       epi.namedId = 1;
       p.barriers.push_back(epi);
+      // β ≠ 0: each consumer loads C's chunk into its own staging tile and
+      // waits for it (one arrival: its own expect_tx; the chunk's bytes).
+      BarrierPlan cload =
+          barrier(ProtocolBarrier::CLoad, BarrierKind::Tma, p.consumers, "consumers", C, C, 1);
+      cload.txBytes = (p.tileM / atLeast1(p.consumers)) * p.epilogueChunkN *
+                      sizeInBytes(spec.types.d.value);
+      cload.waiterPhase = 0;
+      p.barriers.push_back(cload);
     }
   }
 
@@ -223,6 +231,7 @@ private:
     case ProtocolBarrier::AccReady: return "mma2ld";
     case ProtocolBarrier::AccFree: return "ld2mma";
     case ProtocolBarrier::Epilogue: return "epilogue";
+    case ProtocolBarrier::CLoad: return "cload";
     }
     return "?";
   }
@@ -404,6 +413,7 @@ const char *gemmgen::toString(ProtocolBarrier b) {
   case ProtocolBarrier::AccReady: return "mma2ld";
   case ProtocolBarrier::AccFree: return "ld2mma";
   case ProtocolBarrier::Epilogue: return "epilogue";
+  case ProtocolBarrier::CLoad: return "cload";
   }
   return "?";
 }

@@ -135,6 +135,8 @@ private:
     r.registers = specRegisters(spec_, 232);
     r.registersIncrease = true;
     r.states = {{"read", k.depth, waiterPhase(k, ProtocolBarrier::Full)}, {"release", k.depth, 0}};
+    if (k.plan.findBarrier(ProtocolBarrier::CLoad))
+      r.states.push_back({"cload", 1, waiterPhase(k, ProtocolBarrier::CLoad)});
 
     CtaScope releaseScope = multicastB(k) ? CtaScope::Cluster : CtaScope::Local;
     unsigned inFlight = spec.pipeline.mmaInFlight.value;
@@ -207,11 +209,28 @@ private:
     tma.operand = Operand::D;
     tma.buffer = "smemD";
     Op commit = makeOp(OpKind::TmaStoreCommit, Exec::Elected);
+    // β ≠ 0: C's chunk lands in the (free) staging tile, store_acc reads it
+    // back and overwrites it with α·acc + β·C.
+    const BarrierPlan *cloadBar = k.plan.findBarrier(ProtocolBarrier::CLoad);
+    Op armC = makeOp(OpKind::ArriveExpectTx, Exec::Elected);
+    armC.barrier = cloadBar->name;
+    armC.state = "cload";
+    armC.slotIsInstance = true;
+    armC.txBytes = cloadBar->txBytes;
+    Op loadC = makeOp(OpKind::TmaLoad, Exec::Elected);
+    loadC.operand = Operand::C;
+    loadC.buffer = "smemD";
+    loadC.barrier = cloadBar->name;
+    loadC.state = "cload";
+    loadC.slotIsInstance = true;
+    Op waitC = waitOn(cloadBar->name, "cload", Exec::All);
+    waitC.slotIsInstance = true;
+    Op readC = loop(OpKind::IfBeta, {armC, loadC, waitC, advance("cload")});
     Op chunks = makeOp(OpKind::ForEachChunk);
     if (k.epilogueOverlap) {
-      chunks.body = {waitStore, sync, store, fence, sync, tma, commit};
+      chunks.body = {waitStore, sync, readC, store, fence, sync, tma, commit};
     } else {
-      chunks.body = {store, fence, sync, tma, commit, waitStore, sync};
+      chunks.body = {readC, store, fence, sync, tma, commit, waitStore, sync};
     }
     body.push_back(chunks);
   }
@@ -262,5 +281,6 @@ KernelABI gemmgen::deriveKernelABI(const Kernel &k) {
   abi.ldAlignment = 16 / sizeInBytes(k.aType);
   // The sm_90a printer walks batch entries with 3-D maps; sm_100a does not yet.
   abi.batched = k.target == Target::SM90a;
+  abi.alphaBeta = k.plan.findBarrier(ProtocolBarrier::CLoad) != nullptr;
   return abi;
 }

@@ -24,6 +24,9 @@ void gemmgen::emitLaunchContractComment(CodeEmitter &e, const KernelABI &abi) {
   if (abi.batched)
     e.comment("  batched: int batch after K; 3-D tensor maps, the batch entry outermost "
               "(stride: the batch stride).");
+  if (abi.alphaBeta)
+    e.comment("  D = alpha * A * B + beta * C: tmC (D's box), alpha, beta after batch; C is read "
+              "only when beta != 0.");
 }
 
 void gemmgen::emitDeviceHeader(CodeEmitter &e, const EmitOptions &opts, llvm::StringRef header,

@@ -36,6 +36,10 @@ std::string gemmgen::checkSimulationSize(const ir::Kernel &kernel,
     return "kernel '" + kernel.name + "' (" + toString(kernel.target) +
            ") computes one problem per launch (its printer has no batch yet); simulate --batch "
            "on an sm_90a spec, or one entry at a time";
+  if ((o.alpha != 1.0f || o.beta != 0.0f) && !deriveKernelABI(kernel).alphaBeta)
+    return "kernel '" + kernel.name + "' (" + toString(kernel.target) +
+           ") computes D = A·B without alpha, beta and C (its printer has no C path); "
+           "simulate --alpha/--beta on an sm_90a spec with `epilogue: { store: tma }`";
   if (batch > kMaxTiles)
     return "a batch of " + str(batch) + " entries is too many to simulate; use at most " +
            str(kMaxTiles) + " (every entry's tiles are simulated)";

@@ -423,6 +423,8 @@ private:
       CodeEmitter::Block cond(e, "if (kb > 0)");
       return emitOps(op.body);
     }
+    case OpKind::IfBeta:
+      return cannotPrint(op, "the beta * C epilogue (built for sm_90a only so far)");
     case OpKind::IfNoK: {
       e.comment("K = 0: no MMA wrote TMEM in this tile; store zeros, not what it holds");
       CodeEmitter::Block cond(e, "if (k_blocks == 0)", "K = 0");

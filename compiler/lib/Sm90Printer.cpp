@@ -126,6 +126,12 @@ private:
            str(full.arriveCount) + ";   // the producer's expect_tx arrival");
     e.line("constexpr u32 " + llvm::StringRef(empty.name).upper() + "_ARRIVALS = " +
            str(empty.arriveCount) + ";  // one elected thread per consumer warpgroup per CTA");
+    if (const Barrier *cload = cloadBarrier()) {
+      e.line("constexpr u32 SMEM_CLOAD_BAR = " + str(cload->offset) + ";  // " + cload->name + "[" +
+             str(cload->slots) + "]: C's chunk landed in consumer c's staging tile (beta != 0)");
+      e.line("constexpr u32 CLOAD_TX_BYTES = " + str(cload->txBytes) +
+             ";  // one staging chunk of C");
+    }
     if (const Barrier *epi = k.findBarrier("epilogue")) {
       e.line("constexpr u32 EPILOGUE_BAR_ID = " + str(epi->namedId) +
              ";  // named barrier of consumer c's staging tile: id + c % slots");
@@ -176,7 +182,12 @@ private:
     const Role &producer = k.roles[0], &consumer = k.roles[1];
     e.line("extern \"C\" __global__ void __launch_bounds__(THREADS, 1)");
     e.line(k.name + "(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB,");
-    e.line(std::string(k.name.size() + 1, ' ') + "const __grid_constant__ TensorMap tmD, int M, int N, int K, int batch)");
+    if (cloadBarrier()) {
+      e.line(std::string(k.name.size() + 1, ' ') + "const __grid_constant__ TensorMap tmD, int M, int N, int K, int batch,");
+      e.line(std::string(k.name.size() + 1, ' ') + "const __grid_constant__ TensorMap tmC, float alpha, float beta)");
+    } else {
+      e.line(std::string(k.name.size() + 1, ' ') + "const __grid_constant__ TensorMap tmD, int M, int N, int K, int batch)");
+    }
     CodeEmitter::Block fn(e, "", k.name);
     e.line("extern __shared__ __align__(1024) unsigned char smem_raw[];");
     e.comment("TMA and wgmma need 1024-byte aligned swizzled tiles.");
@@ -185,6 +196,8 @@ private:
            llvm::StringRef(k.barriers[0].name).upper() + "_BAR;");
     e.line("const u32 " + barrierVar(k.barriers[1].name) + " = smem + SMEM_" +
            llvm::StringRef(k.barriers[1].name).upper() + "_BAR;");
+    if (const Barrier *cload = cloadBarrier())
+      e.line("const u32 " + barrierVar(cload->name) + " = smem + SMEM_CLOAD_BAR;");
     e.comment("warp-uniform role index, so that every role branch is taken by whole warps");
     e.line("const int warpgroup = __shfl_sync(0xffffffffu, (int)threadIdx.x / 128, 0);");
     e.line("const int warp_in_group = (threadIdx.x / 32) % 4;");
@@ -200,6 +213,11 @@ private:
       e.line("prefetch_tensormap(&tmA);");
       e.line("prefetch_tensormap(&tmB);");
       e.line("prefetch_tensormap(&tmD);");
+      if (const Barrier *cload = cloadBarrier()) {
+        e.line("if (beta != 0.f) prefetch_tensormap(&tmC);");
+        e.line("for (int c = 0; c < CONSUMERS; ++c) mbar_init(" + barrierVar(cload->name) +
+               " + 8 * c, " + str(cload->arriveCount) + ");  // its consumer's expect_tx");
+      }
       CodeEmitter::Block loop(e, "for (int s = 0; s < STAGES; ++s)");
       for (unsigned i = 0; i < 2; ++i)
         e.line("mbar_init(" + barrierVar(k.barriers[i].name) + " + 8 * s, " +
@@ -308,6 +326,14 @@ private:
   std::string slotAddr(const std::string &barrier, const std::string &state) {
     return barrierVar(barrier) + " + 8 * " + state + ".stage";
   }
+  /// A barrier with one slot per consumer (cload): this consumer's.
+  std::string instanceSlotAddr(const std::string &barrier) {
+    return barrierVar(barrier) + " + 8 * consumer";
+  }
+  const Barrier *cloadBarrier() const {
+    const BarrierPlan *b = k.plan.findBarrier(ProtocolBarrier::CLoad);
+    return b ? k.findBarrier(b->name) : nullptr;
+  }
 
   int barrierId(const std::string &name) const {
     return name == k.barriers[0].name ? 0 : 1;
@@ -335,6 +361,11 @@ private:
       CodeEmitter::Block cond(e, "if (kb > 0)");
       return emitOps(op.body);
     }
+    case OpKind::IfBeta: {
+      e.comment("beta != 0: C's chunk into the staging tile; store_acc reads it back");
+      CodeEmitter::Block cond(e, "if (beta != 0.f)", "beta");
+      return emitOps(op.body);
+    }
     case OpKind::IfNoK: {
       e.comment("K = 0: no wgmma ran, and only a tile's first one overwrites the accumulators");
       CodeEmitter::Block cond(e, "if (k_blocks == 0)", "K = 0");
@@ -349,7 +380,10 @@ private:
     }
     case OpKind::Wait: emitWait(op); break;
     case OpKind::ArriveExpectTx:
-      e.line("mbar_arrive_expect_tx(" + slotAddr(op.barrier, op.state) + ", STAGE_TX_BYTES);");
+      if (op.slotIsInstance)
+        e.line("mbar_arrive_expect_tx(" + instanceSlotAddr(op.barrier) + ", CLOAD_TX_BYTES);");
+      else
+        e.line("mbar_arrive_expect_tx(" + slotAddr(op.barrier, op.state) + ", STAGE_TX_BYTES);");
       break;
     case OpKind::Arrive: emitArrive(op); break;
     case OpKind::TmaLoad: emitTmaLoad(op); break;
@@ -403,6 +437,11 @@ private:
   }
 
   void emitWait(const Op &op) {
+    if (op.slotIsInstance) {
+      e.line("mbar_wait(" + instanceSlotAddr(op.barrier) + ", " + op.state +
+             ".phase, ROLE_CONSUMER0 + consumer, BAR_CLOAD, consumer);");
+      return;
+    }
     e.line("mbar_wait(" + slotAddr(op.barrier, op.state) + ", " + op.state + ".phase, " +
            (isProducer ? "ROLE_PRODUCER" : "ROLE_CONSUMER0 + consumer") + ", " +
            (barrierId(op.barrier) == 0 ? "BAR_FULL" : "BAR_EMPTY") + ", " + op.state +
@@ -445,6 +484,16 @@ private:
   }
 
   void emitTmaLoad(const Op &op) {
+    if (op.operand == Operand::C) {
+      e.comment("C's chunk, 64-column boxes into the staging slabs, as D's store will write them");
+      e.line("#pragma unroll");
+      CodeEmitter::Block loop(e, "for (int slab = 0; slab < EPI_COLS / 64; ++slab)");
+      e.line("tma_load_3d(smem + SMEM_D + consumer * D_STAGE_BYTES + slab * D_SLAB_BYTES, &tmC, " +
+             instanceSlotAddr(op.barrier) + ",");
+      e.line("            tile_n * BN + chunk * EPI_COLS + slab * 64, tile_m * BM + consumer * WG_ROWS, "
+             "entry);");
+      return;
+    }
     std::string stage = op.state + ".stage";
     std::string bar = slotAddr(op.barrier, op.state);
     if (op.operand == Operand::A) {
@@ -536,15 +585,36 @@ private:
     e.line("#pragma unroll");
     CodeEmitter::Block js(e, "for (int j2 = 0; j2 < EPI_COLS / 16; ++j2)");
     e.line("const int j = chunk * (EPI_COLS / 8) + 2 * j2;  // first of two n8 blocks");
-    e.line("const u32 r0 = pack2<ELEM>(acc[m][4 * j + 0], acc[m][4 * j + 1]);");
-    e.line("const u32 r1 = pack2<ELEM>(acc[m][4 * j + 2], acc[m][4 * j + 3]);");
-    e.line("const u32 r2 = pack2<ELEM>(acc[m][4 * j + 4], acc[m][4 * j + 5]);");
-    e.line("const u32 r3 = pack2<ELEM>(acc[m][4 * j + 6], acc[m][4 * j + 7]);");
     e.line("const int mat = lane / 8;  // the 8x8 matrix whose row address this lane supplies");
     e.line("const int row = m * 64 + warp_in_group * 16 + (mat & 1) * 8 + (lane & 7);");
     e.line("const int col16 = j2 * 2 + (mat >> 1);  // 16-byte column inside the chunk");
     e.line("const u32 addr = staging + (col16 / 8) * D_SLAB_BYTES + row * 128 + "
            "(((col16 & 7) ^ (row & 7)) << 4);");
+    if (!cloadBarrier()) {
+      e.line("const u32 r0 = pack2<ELEM>(acc[m][4 * j + 0], acc[m][4 * j + 1]);");
+      e.line("const u32 r1 = pack2<ELEM>(acc[m][4 * j + 2], acc[m][4 * j + 3]);");
+      e.line("const u32 r2 = pack2<ELEM>(acc[m][4 * j + 4], acc[m][4 * j + 5]);");
+      e.line("const u32 r3 = pack2<ELEM>(acc[m][4 * j + 6], acc[m][4 * j + 7]);");
+      e.line("stmatrix_x4(addr, r0, r1, r2, r3);");
+      return;
+    }
+    e.line("u32 r0, r1, r2, r3;");
+    {
+      CodeEmitter::Block ifc(e, "if (beta != 0.f)");
+      e.comment("C's pairs, in the layout stmatrix writes back to the same addresses");
+      e.line("ldmatrix_x4(addr, r0, r1, r2, r3);");
+      e.line("r0 = axpby2<ELEM>(alpha, acc[m][4 * j + 0], acc[m][4 * j + 1], beta, r0);");
+      e.line("r1 = axpby2<ELEM>(alpha, acc[m][4 * j + 2], acc[m][4 * j + 3], beta, r1);");
+      e.line("r2 = axpby2<ELEM>(alpha, acc[m][4 * j + 4], acc[m][4 * j + 5], beta, r2);");
+      e.line("r3 = axpby2<ELEM>(alpha, acc[m][4 * j + 6], acc[m][4 * j + 7], beta, r3);");
+    }
+    {
+      CodeEmitter::Block els(e, "else");
+      e.line("r0 = pack2<ELEM>(alpha * acc[m][4 * j + 0], alpha * acc[m][4 * j + 1]);");
+      e.line("r1 = pack2<ELEM>(alpha * acc[m][4 * j + 2], alpha * acc[m][4 * j + 3]);");
+      e.line("r2 = pack2<ELEM>(alpha * acc[m][4 * j + 4], alpha * acc[m][4 * j + 5]);");
+      e.line("r3 = pack2<ELEM>(alpha * acc[m][4 * j + 6], alpha * acc[m][4 * j + 7]);");
+    }
     e.line("stmatrix_x4(addr, r0, r1, r2, r3);");
   }
 

@@ -70,7 +70,7 @@ TEST(KernelPlan, Sm90FastF16Layout) {
   EXPECT_EQ(d->totalBytes(), 2u * 64 * 128 * 2);        // 32768
   EXPECT_EQ(acc->space, MemSpace::Registers);
   EXPECT_EQ(p.barrierOffset, 229376u);
-  EXPECT_EQ(p.barrierBytes, 128u);                      // 2 rings × 4 slots × 8 = 64 -> 128
+  EXPECT_EQ(p.barrierBytes, 128u);                      // (2 rings × 4 + 2 cload) × 8 = 80 -> 128
   EXPECT_EQ(p.sharedMemUsed, 229504u);
   EXPECT_EQ(p.sharedMemBytes, 230528u);                 // + 1024 alignment slack
   EXPECT_EQ(p.workspaceBytes, 0u);
@@ -78,8 +78,9 @@ TEST(KernelPlan, Sm90FastF16Layout) {
 
 TEST(KernelPlan, Sm90Protocol) {
   KernelPlan p = derivePlan(load(specPath("sm90/02_ws_cluster2.yaml")));
-  ASSERT_EQ(p.barriers.size(), 3u);
-  const BarrierPlan &full = p.barriers[0], &empty = p.barriers[1], &epi = p.barriers[2];
+  ASSERT_EQ(p.barriers.size(), 4u);
+  const BarrierPlan &full = p.barriers[0], &empty = p.barriers[1], &epi = p.barriers[2],
+                    &cload = p.barriers[3];
   EXPECT_EQ(full.role, ProtocolBarrier::Full);
   EXPECT_EQ(full.kind, BarrierKind::Tma);
   EXPECT_EQ(full.slots, p.depth);
@@ -97,6 +98,16 @@ TEST(KernelPlan, Sm90Protocol) {
   EXPECT_EQ(epi.slots, p.consumers);
   EXPECT_EQ(epi.arrivals, 128u);
   EXPECT_EQ(epi.namedId, 1u);
+  // beta != 0: each consumer loads C's chunk into its staging tile and waits.
+  EXPECT_EQ(cload.role, ProtocolBarrier::CLoad);
+  EXPECT_EQ(cload.kind, BarrierKind::Tma);
+  EXPECT_EQ(cload.slots, p.consumers);
+  EXPECT_EQ(cload.arrivals, 1u);
+  EXPECT_EQ(cload.txBytes, p.findBuffer("smemD")->bytesPerStage());
+  EXPECT_EQ(cload.waiterPhase, 0u);
+  EXPECT_EQ(cload.signaller, "consumer");
+  EXPECT_EQ(cload.waiter, "consumer");
+  EXPECT_EQ(cload.offset, empty.offset + 8 * empty.slots);
   EXPECT_EQ(p.schedule.unitRows, p.tileM * 2);           // a 2x1 cluster walks 2 tiles
   EXPECT_EQ(p.schedule.ctasPerUnit, 2u);
 }

@@ -76,7 +76,7 @@ TEST(Printer, Sm100RefusesAWgmmaOpAndAnSm90Kernel) {
             "kernel '" + k.name + "': op 'mma_wait' is a wgmma group op (sm_90a) and has no "
             "sm_100a form; lower the spec for its own target");
   EXPECT_EQ(emitError(lowered("sm90/01_ws_1consumer.yaml"), emitSm100),
-            "kernel 'gemm_sm90_ws_1consumer' is not an sm_100a lowering (it has 2 roles and 3 "
+            "kernel 'gemm_sm90_ws_1consumer' is not an sm_100a lowering (it has 2 roles and 4 "
             "barriers; the sm_100a printer expects the producer, MMA and writeback roles and "
             "five barriers of lowerToIRSm100)");
 }

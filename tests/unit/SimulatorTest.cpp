@@ -485,6 +485,69 @@ TEST(SimulatorBugs, ZeroKWithoutZeroAcc) {
                   "store_acc wrote stale or uninitialised registers");
 }
 
+SimulationResult runAlphaBeta(const Kernel &k, unsigned m, unsigned n, unsigned kk,
+                              unsigned seeds, float alpha, float beta) {
+  SimulationOptions o;
+  o.m = m, o.n = n, o.k = kk, o.seeds = seeds, o.alpha = alpha, o.beta = beta;
+  return simulate(k, o);
+}
+
+TEST(Simulator, AlphaBetaWithCClean) {
+  // D = alpha·A·B + beta·C: C's chunk is loaded into the staging tile
+  // (if_beta { arm, tma_load C, wait, advance }), store_acc combines and
+  // overwrites it. Every variant, residues, K = 0 (D = beta·C), batches.
+  Config twoConsumers;
+  twoConsumers.tileN = 256;
+  twoConsumers.consumers = 2;
+  Config cluster = twoConsumers;
+  cluster.clusterM = 2;
+  Config noOverlap;
+  noOverlap.overlap = false;
+  for (const Config &c : {Config{}, twoConsumers, cluster, noOverlap}) {
+    Kernel k = lowerConfig(c);
+    for (auto [m, n, kk] : {std::array<unsigned, 3>{256, 256, 128}, {300, 200, 72}, {129, 257, 0}}) {
+      SimulationResult r = runAlphaBeta(k, m, n, kk, 4, 0.5f, 0.25f);
+      EXPECT_TRUE(r.ok()) << m << "x" << n << "x" << kk << "\n" << report(r);
+    }
+    // beta = 0 skips the C path; alpha alone scales.
+    EXPECT_TRUE(runAlphaBeta(k, 256, 256, 128, 2, -2.0f, 0.0f).ok());
+  }
+}
+
+TEST(SimulatorBugs, StoreAccReadsCBeforeItLanded) {
+  // Without the wait on cload, store_acc reads the staging tile while C's
+  // TMA load still writes it.
+  Kernel k = lowerConfig({});
+  ASSERT_TRUE(removeFirst(role(k, "consumer").body, [](const Op &op) {
+    return op.kind == OpKind::Wait && op.barrier == "cload";
+  }));
+  expectCaught(runAlphaBeta(k, 256, 256, 128, 8, 1.0f, 1.0f), {SimVerdict::Race},
+               "reads C from smemD");
+}
+
+TEST(SimulatorBugs, CNeverLoaded) {
+  // Without if_beta, store_acc combines whatever the staging tile held (the
+  // previous chunk's D, or never-written NaN) instead of C.
+  Kernel k = lowerConfig({});
+  ASSERT_TRUE(removeFirst(role(k, "consumer").body,
+                          [](const Op &op) { return op.kind == OpKind::IfBeta; }));
+  expectCaught(runAlphaBeta(k, 256, 256, 128, 2, 1.0f, 1.0f), {SimVerdict::WrongResult},
+               "wrong result");
+  // With beta = 0 that kernel is right: the bug only shows where C is read.
+  EXPECT_TRUE(runAlphaBeta(k, 256, 256, 128, 2, 1.0f, 0.0f).ok());
+}
+
+TEST(SimulatorBugs, CLoadNeverArmed) {
+  // The C load's bytes arrive on a barrier nobody armed: its phase never
+  // completes and the consumer waits forever.
+  Kernel k = lowerConfig({});
+  ASSERT_TRUE(removeFirst(role(k, "consumer").body, [](const Op &op) {
+    return op.kind == OpKind::ArriveExpectTx && op.barrier == "cload";
+  }));
+  expectCaught(runAlphaBeta(k, 256, 256, 128, 4, 1.0f, 1.0f),
+               {SimVerdict::Deadlock, SimVerdict::TxOverflow}, "cload");
+}
+
 TEST(SimulatorBugs, PipelineDepthOne) {
   Config c;
   c.depth = 1;

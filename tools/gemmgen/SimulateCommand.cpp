@@ -41,6 +41,7 @@ struct SimulateCliOptions {
   std::optional<uint64_t> seed;
   unsigned ctas = 0;
   unsigned batch = 1;
+  float alpha = 1.0f, beta = 0.0f;
   bool noProtocolChecks = false;
   bool json = false;
   bool allSeeds = false;
@@ -128,6 +129,8 @@ void runSimulate(const SimulateCliOptions &opts) {
     so.k = s.k;
     so.ctas = opts.ctas;
     so.batch = opts.batch;
+    so.alpha = opts.alpha;
+    so.beta = opts.beta;
     so.seeds = opts.seed ? 1 : opts.seeds;
     so.firstSeed = opts.seed ? *opts.seed : 1;
     if (std::string why = checkSimulationSize(*kernel, so); !why.empty()) {
@@ -154,6 +157,8 @@ void runSimulate(const SimulateCliOptions &opts) {
                    << (opts.noProtocolChecks ? " --no-protocol-checks" : "") << " --m " << r.m
                    << " --n " << r.n << " --k " << r.k
                    << (r.batch > 1 ? " --batch " + std::to_string(r.batch) : std::string())
+                   << (opts.alpha != 1.0f ? " --alpha " + std::to_string(opts.alpha) : std::string())
+                   << (opts.beta != 0.0f ? " --beta " + std::to_string(opts.beta) : std::string())
                    << " --ctas " << r.ctas << " --seed "
                    << f->seed << "\n";
   }
@@ -194,6 +199,10 @@ void cli::registerSimulateCommand(CLI::App &app) {
   cmd->add_option("--batch", opts->batch,
                   "Strided batch entries per shape (each its own A, B, D), walked as the "
                   "kernels walk them")
+      ->capture_default_str();
+  cmd->add_option("--alpha", opts->alpha, "D = alpha·A·B + beta·C: alpha")->capture_default_str();
+  cmd->add_option("--beta", opts->beta,
+                  "beta; non-zero runs the kernel's C path (C loaded into the staging tile)")
       ->capture_default_str();
   cmd->add_flag("--json", opts->json, "Machine-readable verdicts on stdout");
   cmd->add_flag("--all-seeds", opts->allSeeds, "Print a line for passing seeds too");

@@ -63,7 +63,7 @@ namespace ir {
 // transaction count may go below zero within a phase, as PTX allows).
 
 using gemmgen::MemSpace;
-enum class Operand { A, B, D };
+enum class Operand { A, B, D, C };
 
 /// Storage that roles hand to each other: SMEM operand stages, accumulators,
 /// output staging. The plan's buffers, offsets included (KernelPlan.h).
@@ -122,12 +122,15 @@ enum class OpKind {
   Wait,          ///< wait barrier[state.stage] for parity state.phase
   Arrive,        ///< arrive on barrier[state.stage] (count 1) in `scope` CTAs
   ArriveExpectTx,///< arrive + expect txBytes on barrier[state.stage]
-  TmaLoad,       ///< async copy of one operand box into buffer[state.stage]
+  TmaLoad,       ///< async copy of one operand box into buffer[state.stage]; operand C:
+                 ///< C's epilogue chunk (the consumer's rows, the chunk's columns) into the
+                 ///< instance's staging buffer, completing on barrier[instance]
   Mma,           ///< acc (+)= A-stage · B-stage^T over one k-block
   MmaCommit,     ///< close the group of MMAs issued so far
   MmaWait,       ///< wait until at most `count` MMA groups are pending
   Advance,       ///< state.advance()
-  StoreAcc,      ///< convert acc to D's type and write it to the staging buffer
+  StoreAcc,      ///< D = α·acc (+ β·C, the staging buffer's values, when β ≠ 0) in D's
+                 ///< type, written to the staging buffer
   Fence,         ///< memory/proxy fence of `fence` kind
   NamedBarrierSync, ///< bar.sync barrier.namedId + instance % slots, barrier.namedThreads
   TmaStore,      ///< async store of the staging buffer to D at the tile
@@ -142,8 +145,11 @@ enum class OpKind {
   // --- K = 0 (appended) ---
   IfNoK,         ///< body runs once when the tile has no k-block (K = 0): no MMA wrote
                  ///< the accumulators, whose first MMA would have overwritten them
-  ZeroAcc        ///< the values store_acc reads become 0: sm_90a the wgmma accumulator
+  ZeroAcc,       ///< the values store_acc reads become 0: sm_90a the wgmma accumulator
                  ///< registers of `acc`; sm_100a the registers load_acc filled
+  // --- α/β with C (appended) ---
+  IfBeta         ///< body runs when the launch's β ≠ 0 (C is read); the body is
+                 ///< uniform across every thread of the launch
 };
 
 struct Op {

@@ -12,7 +12,9 @@
 // The model for each target is the kernel its lowering builds:
 //   sm_90a   smemA[depth], smemB[depth], smemD[consumers] (store: tma);
 //            full (tma) and empty (mbarrier) rings of `depth` slots, one
-//            named epilogue barrier per consumer warpgroup
+//            named epilogue barrier per consumer warpgroup, and (store: tma)
+//            one cload (tma) slot per consumer: C's chunk loaded into the
+//            staging tile when the launch's β ≠ 0
 //   sm_100a  smemA[depth][consumers], smemB[depth] (this CTA's B half),
 //            smemD[consumers], acc in TMEM; tma2mma, mma2tma, mma2ld,
 //            ld2mma and the writeback's named barrier
@@ -89,7 +91,9 @@ enum class ProtocolBarrier {
   Empty,     ///< MMA -> producer: the stage may be refilled (mma2tma)
   AccReady,  ///< sm_100a MMA -> writeback: the accumulator is complete (mma2ld)
   AccFree,   ///< sm_100a writeback -> MMA: the accumulator was read (ld2mma)
-  Epilogue   ///< a consumer/writeback warpgroup's named barrier over its staging tile
+  Epilogue,  ///< a consumer/writeback warpgroup's named barrier over its staging tile
+  CLoad      ///< sm_90a: C's chunk landed in a consumer's staging tile (β ≠ 0), one slot
+             ///< per consumer, armed and awaited by that consumer
 };
 
 /// One barrier array of the protocol.

@@ -62,6 +62,9 @@ struct SimulationOptions {
   /// Strided batch entries of m×n×k (each with its own A, B and D), walked
   /// as the kernels walk them: batch × units slots (tile_schedule.cuh).
   unsigned batch = 1;
+  /// D = alpha·A·B + beta·C; beta ≠ 0 runs the kernels' C path (if_beta) and
+  /// gives every entry a random C. Multiples of 1/8 keep the reference exact.
+  float alpha = 1.0f, beta = 0.0f;
   /// Interleavings to run: seeds firstSeed .. firstSeed + seeds - 1.
   unsigned seeds = 8;
   uint64_t firstSeed = 1;

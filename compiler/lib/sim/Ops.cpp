@@ -55,7 +55,10 @@ void Machine::doTmaLoad(Actor &a, const Op &op) {
     unsigned part = parts > 1 ? rank % parts : 0;
     row0 = part * bd.rows / parts;
     rows = (part + 1) * bd.rows / parts - row0;
-    gRow0 = (op.operand == Operand::A ? a.tile.tm * k.tileM : a.tile.tn * k.tileN) + row0;
+    if (op.operand == Operand::C) // C's chunk: the consumer's rows of D
+      gRow0 = a.tile.tm * k.tileM + (bd.instances > 1 ? inst * bd.rows : 0);
+    else
+      gRow0 = (op.operand == Operand::A ? a.tile.tm * k.tileM : a.tile.tn * k.tileN) + row0;
     if (op.scope == CtaScope::Local) {
       dsts.push_back(a.cta);
     } else {
@@ -87,7 +90,8 @@ void Machine::doTmaLoad(Actor &a, const Op &op) {
     e.rows = rows;
     e.operand = op.operand;
     e.gRow0 = gRow0;
-    e.gCol0 = unsigned(std::max(a.k, 0)) * k.tileK;
+    e.gCol0 = op.operand == Operand::C ? a.tile.tn * k.tileN + chunkCol0(a)
+                                       : unsigned(std::max(a.k, 0)) * k.tileK;
     e.entry = a.tile.entry;
     e.barrier = b;
     e.slot = slot;
@@ -252,7 +256,8 @@ void Machine::doStoreAcc(Actor &a, const Op &op) {
       for (unsigned i = 0; i < acc.rows; ++i)
         for (unsigned j = srcCol0; j < j1; ++j)
           if (row0 + i < p.M && col0 + j < p.N)
-            write(a.tile.entry, row0 + i, col0 + j, roundTo(k.dType, acc.data[i * acc.cols + j]));
+            write(a.tile.entry, row0 + i, col0 + j,
+                  roundTo(k.dType, p.alpha * acc.data[i * acc.cols + j]));
       return;
     }
   }
@@ -266,12 +271,23 @@ void Machine::doStoreAcc(Actor &a, const Op &op) {
         who(a) + " ran store_acc before any load_acc: it stored uninitialised registers";
   }
   size_t srcRows = srcWidth ? src->size() / srcWidth : 0;
+  // beta != 0: the staging tile holds C's chunk (if_beta loaded it); it must
+  // have landed, and D = alpha·acc + beta·C overwrites it in place.
+  const bool readC = p.beta != 0.0f;
+  if (readC && !stg.pendingWrites.empty())
+    fail(SimVerdict::Race,
+         "race: " + who(a) + " (" + where(a) + ") reads C from " + regionName(sBuf, sReg, a.cta) +
+             " in store_acc while " + describeEvent(events[stg.pendingWrites.front()]) +
+             " still writes it",
+         {"wait on the C-load barrier (cload) before store_acc reads the staging tile"});
   for (unsigned i = 0; i < stg.rows; ++i)
-    for (unsigned j = 0; j < stg.cols; ++j)
-      stg.data[size_t(i) * stg.cols + j] =
-          have && i < srcRows && srcCol0 + j < srcWidth
-              ? roundTo(k.dType, (*src)[size_t(i) * srcWidth + srcCol0 + j])
-              : NAN;
+    for (unsigned j = 0; j < stg.cols; ++j) {
+      float &out = stg.data[size_t(i) * stg.cols + j];
+      const float c = readC ? p.beta * out : 0.0f;
+      out = have && i < srcRows && srcCol0 + j < srcWidth
+                ? roundTo(k.dType, p.alpha * (*src)[size_t(i) * srcWidth + srcCol0 + j] + c)
+                : NAN;
+    }
   stg.unfenced = true;
   stg.unsynced = true;
 }
@@ -405,17 +421,22 @@ void Machine::completeLoad(Event &e) {
   Region &r = ctas[e.dstCta].regions[e.buf][e.region];
   // The tile in shared memory holds (row of M or N) × (k), whichever way
   // the operand is stored; out-of-bounds elements are zero (TMA fill).
-  const bool isA = e.operand == Operand::A;
-  unsigned srcRows = isA ? p.M : p.N;
+  const bool isA = e.operand == Operand::A, isC = e.operand == Operand::C;
+  unsigned srcRows = isA || isC ? p.M : p.N, srcCols = isC ? p.N : p.K;
   for (unsigned i = 0; i < e.rows; ++i) {
     unsigned gr = e.gRow0 + i;
     float *dst = &r.data[size_t(e.row0 + i) * bd.cols];
     for (unsigned j = 0; j < bd.cols; ++j) {
       unsigned gc = e.gCol0 + j;
-      dst[j] = (gr < srcRows && gc < p.K) ? (isA ? p.a(e.entry, gr, gc) : p.b(e.entry, gc, gr))
-                                          : 0.0f;
+      if (gr >= srcRows || gc >= srcCols)
+        dst[j] = 0.0f;
+      else if (isC)
+        dst[j] = roundTo(k.dType, p.C[p.d(e.entry, gr, gc)]);
+      else
+        dst[j] = isA ? p.a(e.entry, gr, gc) : p.b(e.entry, gc, gr);
     }
-    r.tags[e.row0 + i] = e.tag;
+    if (e.row0 + i < r.tags.size())
+      r.tags[e.row0 + i] = e.tag;
   }
   r.pendingWrites.erase(
       std::find(r.pendingWrites.begin(), r.pendingWrites.end(), int(&e - events.data())));

@@ -177,6 +177,7 @@ struct Problem {
   const Kernel &k;
   unsigned M, N, K;
   unsigned batch = 1; ///< entries, each M×N×K with its own A, B, D (stored one after another)
+  float alpha = 1.0f, beta = 0.0f; ///< D = alpha·A·B + beta·C
   unsigned clusterSize, tilesM, tilesN, ctM, ctN, kBlocks, clusters, ctas;
   /// Per cluster, the cluster tiles (units) it computes, in order: the walk
   /// of gemmgen/device/tile_schedule.cuh (SimulationResult::walks).
@@ -185,7 +186,7 @@ struct Problem {
   /// entry after entry: A K-major M×K (a(m,k) at m·K + k) or M-major (at
   /// k·M + m); B K-major N×K (b(k,n) at n·K + k) or N-major (at k·N + n).
   /// D and ref: M×N per entry.
-  std::vector<float> A, B, ref;
+  std::vector<float> A, B, C, ref; ///< C: M×N per entry, like D (empty when beta = 0)
   bool aMMajor = false, bNMajor = false;
   float a(unsigned l, unsigned m, unsigned kk) const {
     const size_t base = size_t(l) * M * K;

@@ -118,6 +118,8 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
   p.N = options.n;
   p.K = options.k;
   p.batch = std::max(1u, options.batch);
+  p.alpha = options.alpha;
+  p.beta = options.beta;
   SimulationResult result;
   result.kernel = kernel.name;
   result.m = p.M;
@@ -196,6 +198,11 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
     x = value();
   p.aMMajor = kernel.plan.loadA.major == OperandMajor::MN;
   p.bNMajor = kernel.plan.loadB.major == OperandMajor::MN;
+  if (p.beta != 0.0f) {
+    p.C.resize(size_t(p.batch) * p.M * p.N);
+    for (float &x : p.C)
+      x = value();
+  }
   p.ref.assign(size_t(p.batch) * p.M * p.N, 0.0f);
   for (unsigned l = 0; l < p.batch; ++l)
     for (unsigned i = 0; i < p.M; ++i)
@@ -203,7 +210,9 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
         float s = 0;
         for (unsigned t = 0; t < p.K; ++t)
           s += p.a(l, i, t) * p.b(l, t, j);
-        p.ref[p.d(l, i, j)] = roundTo(kernel.dType, s);
+        // One rounding of alpha·sum + beta·C, as the kernels' epilogue does.
+        const float c = p.beta != 0.0f ? p.beta * roundTo(kernel.dType, p.C[p.d(l, i, j)]) : 0.0f;
+        p.ref[p.d(l, i, j)] = roundTo(kernel.dType, p.alpha * s + c);
       }
 
   p.arrivers.resize(kernel.barriers.size());

@@ -10,6 +10,7 @@
 //   tensor maps: A box 64x128, B box 64x256, D box 64x64 (elements, inner first), 128B swizzle;
 //   K a multiple of 8; M and N any (TMA zero-fills loads, clips stores).
 //   batched: int batch after K; 3-D tensor maps, the batch entry outermost (stride: the batch stride).
+//   D = alpha * A * B + beta * C: tmC (D's box), alpha, beta after batch; C is read only when beta != 0.
 // ===----------------------------------------------------------------------===
 #include "gemmgen/device/sm90_ptx.cuh"
 #include "gemmgen/device/tile_schedule.cuh"
@@ -48,6 +49,8 @@ constexpr u32 SMEM_FULL_BAR = 229376;  // full[4]: producer -> consumer
 constexpr u32 SMEM_EMPTY_BAR = 229408;  // empty[4]: consumer -> producer
 constexpr u32 FULL_ARRIVALS = 1;   // the producer's expect_tx arrival
 constexpr u32 EMPTY_ARRIVALS = 2;  // one elected thread per consumer warpgroup per CTA
+constexpr u32 SMEM_CLOAD_BAR = 229440;  // cload[2]: C's chunk landed in consumer c's staging tile (beta != 0)
+constexpr u32 CLOAD_TX_BYTES = 16384;  // one staging chunk of C
 constexpr u32 EPILOGUE_BAR_ID = 1;  // named barrier of consumer c's staging tile: id + c % slots
 constexpr u32 EPILOGUE_BAR_SLOTS = 2;
 constexpr u32 EPILOGUE_BAR_THREADS = 128;  // the consumer warpgroup
@@ -71,13 +74,15 @@ struct PipelineState {
 
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
 gemm_sm90_fast_bf16(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB,
-                    const __grid_constant__ TensorMap tmD, int M, int N, int K, int batch)
+                    const __grid_constant__ TensorMap tmD, int M, int N, int K, int batch,
+                    const __grid_constant__ TensorMap tmC, float alpha, float beta)
 {
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   // TMA and wgmma need 1024-byte aligned swizzled tiles.
   const u32 smem = (smem_addr(smem_raw) + 1023u) & ~1023u;
   const u32 full_bar = smem + SMEM_FULL_BAR;
   const u32 empty_bar = smem + SMEM_EMPTY_BAR;
+  const u32 cload_bar = smem + SMEM_CLOAD_BAR;
   // warp-uniform role index, so that every role branch is taken by whole warps
   const int warpgroup = __shfl_sync(0xffffffffu, (int)threadIdx.x / 128, 0);
   const int warp_in_group = (threadIdx.x / 32) % 4;
@@ -91,6 +96,8 @@ gemm_sm90_fast_bf16(const __grid_constant__ TensorMap tmA, const __grid_constant
     prefetch_tensormap(&tmA);
     prefetch_tensormap(&tmB);
     prefetch_tensormap(&tmD);
+    if (beta != 0.f) prefetch_tensormap(&tmC);
+    for (int c = 0; c < CONSUMERS; ++c) mbar_init(cload_bar + 8 * c, 1);  // its consumer's expect_tx
     for (int s = 0; s < STAGES; ++s) {
       mbar_init(full_bar + 8 * s, FULL_ARRIVALS);
       mbar_init(empty_bar + 8 * s, EMPTY_ARRIVALS);
@@ -142,6 +149,7 @@ gemm_sm90_fast_bf16(const __grid_constant__ TensorMap tmA, const __grid_constant
     float acc[WG_MMAS][BN / 2];  // wgmma accumulator fragments (f32)
     PipelineState read{0, 0u};  // phase 0: wait for the first completion
     PipelineState release{0, 0u};  // the next slot to hand back
+    PipelineState cload{0, 0u};  // phase 0: wait for the first completion
     // persistent loop: this cluster walks units of CLUSTER_M x 1 tiles
     for (int slot = cluster_id; slot < batch_slots; slot += clusters) {
       int unit;
@@ -210,6 +218,20 @@ gemm_sm90_fast_bf16(const __grid_constant__ TensorMap tmA, const __grid_constant
           bulk_wait_group_read<0>();  // staging tile free again
         }
         named_barrier_sync(EPILOGUE_BAR_ID + consumer % EPILOGUE_BAR_SLOTS, EPILOGUE_BAR_THREADS);
+        // beta != 0: C's chunk into the staging tile; store_acc reads it back
+        if (beta != 0.f) {
+          if (leader) {
+            mbar_arrive_expect_tx(cload_bar + 8 * consumer, CLOAD_TX_BYTES);
+            // C's chunk, 64-column boxes into the staging slabs, as D's store will write them
+            #pragma unroll
+            for (int slab = 0; slab < EPI_COLS / 64; ++slab) {
+              tma_load_3d(smem + SMEM_D + consumer * D_STAGE_BYTES + slab * D_SLAB_BYTES, &tmC, cload_bar + 8 * consumer,
+                          tile_n * BN + chunk * EPI_COLS + slab * 64, tile_m * BM + consumer * WG_ROWS, entry);
+            }
+          }
+          mbar_wait(cload_bar + 8 * consumer, cload.phase, ROLE_CONSUMER0 + consumer, BAR_CLOAD, consumer);
+          cload.advance();
+        } // beta
         // accumulators -> bf16 -> stmatrix into the 128B-swizzled staging slabs (64 columns each).
         // m64nN fragment: thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8
         // block j, columns 8j + 2(l%4) (+1) in acc[.][4j .. 4j+3].
@@ -219,14 +241,25 @@ gemm_sm90_fast_bf16(const __grid_constant__ TensorMap tmA, const __grid_constant
           #pragma unroll
           for (int j2 = 0; j2 < EPI_COLS / 16; ++j2) {
             const int j = chunk * (EPI_COLS / 8) + 2 * j2;  // first of two n8 blocks
-            const u32 r0 = pack2<ELEM>(acc[m][4 * j + 0], acc[m][4 * j + 1]);
-            const u32 r1 = pack2<ELEM>(acc[m][4 * j + 2], acc[m][4 * j + 3]);
-            const u32 r2 = pack2<ELEM>(acc[m][4 * j + 4], acc[m][4 * j + 5]);
-            const u32 r3 = pack2<ELEM>(acc[m][4 * j + 6], acc[m][4 * j + 7]);
             const int mat = lane / 8;  // the 8x8 matrix whose row address this lane supplies
             const int row = m * 64 + warp_in_group * 16 + (mat & 1) * 8 + (lane & 7);
             const int col16 = j2 * 2 + (mat >> 1);  // 16-byte column inside the chunk
             const u32 addr = staging + (col16 / 8) * D_SLAB_BYTES + row * 128 + (((col16 & 7) ^ (row & 7)) << 4);
+            u32 r0, r1, r2, r3;
+            if (beta != 0.f) {
+              // C's pairs, in the layout stmatrix writes back to the same addresses
+              ldmatrix_x4(addr, r0, r1, r2, r3);
+              r0 = axpby2<ELEM>(alpha, acc[m][4 * j + 0], acc[m][4 * j + 1], beta, r0);
+              r1 = axpby2<ELEM>(alpha, acc[m][4 * j + 2], acc[m][4 * j + 3], beta, r1);
+              r2 = axpby2<ELEM>(alpha, acc[m][4 * j + 4], acc[m][4 * j + 5], beta, r2);
+              r3 = axpby2<ELEM>(alpha, acc[m][4 * j + 6], acc[m][4 * j + 7], beta, r3);
+            }
+            else {
+              r0 = pack2<ELEM>(alpha * acc[m][4 * j + 0], alpha * acc[m][4 * j + 1]);
+              r1 = pack2<ELEM>(alpha * acc[m][4 * j + 2], alpha * acc[m][4 * j + 3]);
+              r2 = pack2<ELEM>(alpha * acc[m][4 * j + 4], alpha * acc[m][4 * j + 5]);
+              r3 = pack2<ELEM>(alpha * acc[m][4 * j + 6], alpha * acc[m][4 * j + 7]);
+            }
             stmatrix_x4(addr, r0, r1, r2, r3);
           }
         }

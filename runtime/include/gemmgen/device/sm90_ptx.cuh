@@ -34,7 +34,7 @@ struct __align__(64) TensorMap {
 
 // Small integer ids that name who waits on what (used by the GEMMGEN_DEBUG_HANGS report).
 enum Role : int { ROLE_PRODUCER = 0, ROLE_CONSUMER0 = 1 };  // consumer c reports ROLE_CONSUMER0 + c
-enum BarrierId : int { BAR_FULL = 0, BAR_EMPTY = 1 };
+enum BarrierId : int { BAR_FULL = 0, BAR_EMPTY = 1, BAR_CLOAD = 2 };
 
 // ---------------------------------------------------------------------------------------------
 // Addresses, ids, timers
@@ -147,8 +147,9 @@ __device__ __forceinline__ void mbar_wait(u32 bar, u32 parity, int role, int bar
       const unsigned waiting = __activemask();
       if ((threadIdx.x & 31u) == (unsigned)(__ffs(waiting) - 1)) {
         const char* who = role == ROLE_PRODUCER ? "producer" : "consumer";
-        const char* what = bar_id == BAR_FULL ? "full (producer -> consumers)"
-                                              : "empty (consumers -> producer)";
+        const char* what = bar_id == BAR_FULL    ? "full (producer -> consumers)"
+                           : bar_id == BAR_EMPTY ? "empty (consumers -> producer)"
+                                                 : "cload (C's chunk -> its consumer)";
         printf("gemmgen hang: block %d warp %d: %s %d waits on barrier %s slot %d for phase "
                "parity %u for over %llu ns; trapping\n",
                (int)blockIdx.x, (int)(threadIdx.x / 32), who,
@@ -512,6 +513,36 @@ __device__ __forceinline__ u32 pack2(float lo, float hi) {
 __device__ __forceinline__ void stmatrix_x4(u32 addr, u32 r0, u32 r1, u32 r2, u32 r3) {
   asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n"
                :: "r"(addr), "r"(r0), "r"(r1), "r"(r2), "r"(r3) : "memory");
+}
+
+// Load four 8x8 b16 matrices from smem, the inverse of stmatrix_x4 at the same addresses:
+// register j gets this lane's pair of matrix j (ldmatrix.m8n8.x4).
+__device__ __forceinline__ void ldmatrix_x4(u32 addr, u32& r0, u32& r1, u32& r2, u32& r3) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(addr) : "memory");
+}
+
+// Packed 16-bit pair of element kind E -> the f32 value of its low (bits 0-15) or high half.
+template <int E>
+__device__ __forceinline__ float unpack_lo(u32 v) {
+  if (E == ELEM_BF16) return __uint_as_float(v << 16);
+  float f;
+  asm("{ .reg .b16 lo, hi; mov.b32 {lo, hi}, %1; cvt.f32.f16 %0, lo; }\n" : "=f"(f) : "r"(v));
+  return f;
+}
+template <int E>
+__device__ __forceinline__ float unpack_hi(u32 v) {
+  if (E == ELEM_BF16) return __uint_as_float(v & 0xffff0000u);
+  float f;
+  asm("{ .reg .b16 lo, hi; mov.b32 {lo, hi}, %1; cvt.f32.f16 %0, hi; }\n" : "=f"(f) : "r"(v));
+  return f;
+}
+
+// The epilogue's D = alpha * acc + beta * C for one packed pair: C's pair `c` (16-bit, as
+// ldmatrix_x4 read it from the staging tile) in, D's pair out, in f32 before one rounding.
+template <int E>
+__device__ __forceinline__ u32 axpby2(float alpha, float lo, float hi, float beta, u32 c) {
+  return pack2<E>(fmaf(beta, unpack_lo<E>(c), alpha * lo), fmaf(beta, unpack_hi<E>(c), alpha * hi));
 }
 
 }  // namespace sm90

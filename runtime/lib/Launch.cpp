@@ -77,6 +77,10 @@ StoredShape gemmgen::storedShape(const GemmArgs &a, char operand) {
     s = a.layoutB == Layout::Col ? StoredShape{a.N, a.K, 0} : StoredShape{a.K, a.N, 0};
     ld = a.ldb;
     break;
+  case 'C': // stored like D
+    s = a.layoutD == Layout::Row ? StoredShape{a.M, a.N, 0} : StoredShape{a.N, a.M, 0};
+    ld = a.ldc;
+    break;
   default:
     s = a.layoutD == Layout::Row ? StoredShape{a.M, a.N, 0} : StoredShape{a.N, a.M, 0};
     ld = a.ldd;
@@ -111,8 +115,10 @@ GemmArgs gemmgen::batchEntry(const GemmArgs &a, long long l, DType t) {
   e.A = a.A + (CUdeviceptr)(l * a.strideA * bytes);
   e.B = a.B + (CUdeviceptr)(l * a.strideB * bytes);
   e.D = a.D + (CUdeviceptr)(l * a.strideD * bytes);
+  if (a.C)
+    e.C = a.C + (CUdeviceptr)(l * a.strideC * bytes);
   e.batch = 1;
-  e.strideA = e.strideB = e.strideD = 0;
+  e.strideA = e.strideB = e.strideD = e.strideC = 0;
   return e;
 }
 
@@ -153,6 +159,11 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
                      "launches of at most " + std::to_string(INT_MAX / std::max(1LL, units)) +
                      " entries");
   }
+  if (!abi.alphaBeta && (a.alpha != 1.0f || a.beta != 0.0f))
+    return invalid("kernel '" + abi.kernelName + "' (" + targetArch(abi.target) +
+                   ") computes D = A·B without alpha, beta and C (got alpha " +
+                   std::to_string(a.alpha) + ", beta " + std::to_string(a.beta) +
+                   "); use an sm_90a kernel with `epilogue: { store: tma }`");
   if (a.K % abi.kAlignment != 0)
     return invalid("K=" + std::to_string(a.K) + " is not a multiple of " +
                    std::to_string(abi.kAlignment) +
@@ -178,17 +189,21 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
     const char *lengthName, *ldName;
     long long stride;
     const char *strideName;
-  } ops[3] = {{"A", a.A, storedShape(a, 'A'), a.layoutA == Layout::Row ? "K" : "M", "lda",
+  } ops[4] = {{"A", a.A, storedShape(a, 'A'), a.layoutA == Layout::Row ? "K" : "M", "lda",
                a.strideA, "strideA"},
               {"B", a.B, storedShape(a, 'B'), a.layoutB == Layout::Col ? "K" : "N", "ldb",
                a.strideB, "strideB"},
               {"D", a.D, storedShape(a, 'D'), a.layoutD == Layout::Row ? "N" : "M", "ldd",
-               a.strideD, "strideD"}};
+               a.strideD, "strideD"},
+              {"C", a.C, storedShape(a, 'C'), a.layoutD == Layout::Row ? "N" : "M", "ldc",
+               a.strideC, "strideC"}};
   for (const Operand &o : ops) {
     const char *name = o.name;
     const long long ld = o.shape.ld, length = o.shape.length;
-    if (a.K == 0 && name[0] != 'D')
-      continue; // K = 0: A and B are not read (D = 0), as in cuBLAS; null is fine
+    if (a.K == 0 && (name[0] == 'A' || name[0] == 'B'))
+      continue; // K = 0: A and B are not read (D = beta·C), as in cuBLAS; null is fine
+    if (name[0] == 'C' && a.beta == 0.0f)
+      continue; // beta = 0: C is not read; null is fine
     std::string who = std::string("operand ") + name + ": ";
     if (ld < length)
       return invalid(who + "leading dimension " + std::to_string(ld) +
@@ -226,6 +241,21 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
     if (o.ptr % 16 != 0)
       return invalid(who + "device pointer " + hexPtr(o.ptr) +
                      " is not 16-byte aligned; TMA needs 16-byte aligned global addresses");
+  }
+  // C and D: the same matrix (in place) or apart; a partial overlap would
+  // let one tile's store change C that another tile has yet to read.
+  if (a.beta != 0.0f) {
+    const StoredShape sC = storedShape(a, 'C'), sD = storedShape(a, 'D');
+    const bool same = a.C == a.D && sC.ld == sD.ld && (a.batch == 1 || a.strideC == a.strideD);
+    auto extent = [&](const StoredShape &s, long long stride) {
+      return (CUdeviceptr)(((a.batch - 1) * stride + s.lines * s.ld) * 2);
+    };
+    if (!same && a.C < a.D + extent(sD, a.strideD) && a.D < a.C + extent(sC, a.strideC))
+      return invalid("C and D overlap but are not the same matrix (C " + hexPtr(a.C) + " ldc " +
+                     std::to_string(sC.ld) + ", D " + hexPtr(a.D) + " ldd " +
+                     std::to_string(sD.ld) + "); pass C = D with ldc = ldd" +
+                     (a.batch > 1 ? " and strideC = strideD" : std::string()) +
+                     " to compute in place, or separate memory");
   }
   return checkSharedMemoryFits(abi, dev);
 }
@@ -279,6 +309,15 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
   if (stored > 0)
     if (Status s = map(p.tmD, a.D, StoredShape{a.M, stored, sD.ld}, a.strideD, abi.boxD, "D"); !s)
       return s;
+  // C's map has D's box (its chunks land in D's staging tile). With beta = 0
+  // the kernel neither prefetches nor loads it: it stays zero, not encoded.
+  std::memset(p.tmC, 0, sizeof p.tmC);
+  p.alpha = a.alpha, p.beta = a.beta;
+  if (abi.alphaBeta && stored > 0 && a.beta != 0.0f)
+    if (Status s = map(p.tmC, a.C, StoredShape{a.M, stored, storedShape(a, 'C').ld}, a.strideC,
+                       abi.boxD, "C");
+        !s)
+      return s;
   p.M = (int)a.M;
   p.N = (int)stored;
   p.K = (int)a.K;
@@ -318,10 +357,17 @@ Status Kernel::launch(const PreparedLaunch &p, CUstream stream) const {
   cfg.attrs = &attr;
   cfg.numAttrs = abi.clusterM > 1 ? 1 : 0;
   int M = p.M, N = p.N, K = p.K, batch = p.batch;
-  // A batched kernel's ABI has `batch` after K; the others end at K.
+  // A batched kernel's ABI has `batch` after K, an alphaBeta one then tmC,
+  // alpha and beta; the others end at K.
+  float alpha = p.alpha, beta = p.beta;
   void *params[] = {const_cast<unsigned char *>(p.tmA), const_cast<unsigned char *>(p.tmB),
                     const_cast<unsigned char *>(p.tmD), &M, &N, &K,
-                    abi.batched ? static_cast<void *>(&batch) : nullptr};
+                    abi.batched ? static_cast<void *>(&batch) : nullptr,
+                    const_cast<unsigned char *>(p.tmC), &alpha, &beta};
+  if (abi.alphaBeta && !abi.batched)
+    return Status::error(ErrorCode::InvalidArgument,
+                         "kernel '" + abi.kernelName + "': an alpha/beta ABI without batch is not "
+                         "one gemmgen emits");
   if (!abi.batched && batch != 1)
     return Status::error(ErrorCode::InvalidArgument,
                          "prepared launch has batch " + std::to_string(batch) + " but kernel '" +

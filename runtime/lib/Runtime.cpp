@@ -372,6 +372,7 @@ Expected<Kernel> Runtime::loadKernel(const std::string &source, const KernelABI 
   info.layoutA = toLayout(abi.layoutA);
   info.layoutB = toLayout(abi.layoutB);
   info.batched = abi.batched;
+  info.alphaBeta = abi.alphaBeta;
   info.usage = cubin->usage;
   info.fromCache = cubin->fromCache;
   info.compileSeconds = cubin->compileSeconds;

@@ -50,25 +50,29 @@ __device__ __forceinline__ float dot8(uint4 a, uint4 b, int bf16) {
 // one element per lane and step.
 __device__ void tail_row(const u16 *A, const u16 *B, u16 *D, long long m, int lane, int K,
                          long long sam, long long sak, long long sbn, long long sbk,
-                         long long ldd, int n0, int cols, int bf16);
+                         long long ldd, int n0, int cols, int bf16, float alpha, float beta,
+                         const u16 *C, long long ldc);
 
 // Batched: entry l's operands start l * stride_x elements further; blockIdx.y
 // walks the entries (grid y is capped, so it strides by gridDim.y).
 extern "C" __global__ void __launch_bounds__(256)
 gg_tail_columns(const u16 *A, const u16 *B, u16 *D, int M, int K, long long sam, long long sak,
                 long long sbn, long long sbk, long long ldd, int n0, int cols, int bf16,
-                int batch, long long stride_a, long long stride_b, long long stride_d) {
+                int batch, long long stride_a, long long stride_b, long long stride_d,
+                float alpha, float beta, const u16 *C, long long ldc, long long stride_c) {
   const long long m = (long long)blockIdx.x * 8 + threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
   if (m >= M) return;
   for (long long l = blockIdx.y; l < batch; l += gridDim.y)
     tail_row(A + l * stride_a, B + l * stride_b, D + l * stride_d, m, lane, K, sam, sak, sbn, sbk,
-             ldd, n0, cols, bf16);
+             ldd, n0, cols, bf16, alpha, beta, C + l * stride_c, ldc);
 }
 
+// D = alpha * acc + beta * C (C row-major with ldc, read only when beta != 0).
 __device__ void tail_row(const u16 *A, const u16 *B, u16 *D, long long m, int lane, int K,
                          long long sam, long long sak, long long sbn, long long sbk,
-                         long long ldd, int n0, int cols, int bf16) {
+                         long long ldd, int n0, int cols, int bf16, float alpha, float beta,
+                         const u16 *C, long long ldc) {
   float acc[8] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f};
   if (sak == 1 && sbk == 1) {
     const u16 *a = A + m * sam;
@@ -96,6 +100,8 @@ __device__ void tail_row(const u16 *A, const u16 *B, u16 *D, long long m, int la
 #pragma unroll
     for (int j = 1; j < 8; ++j)
       if (lane == j) v = acc[j];
+    v *= alpha;
+    if (beta != 0.f) v = fmaf(beta, to_f32(C[m * ldc + n0 + lane], bf16), v);
     D[m * ldd + n0 + lane] = to_16(v, bf16);
   }
 }
@@ -138,7 +144,9 @@ Status gemmgen::prepareTailColumns(const Kernel::Impl &k, const GemmArgs &a, Pre
   p.layoutB = a.layoutB;
   p.ldd = a.ldd ? a.ldd : a.N;
   if (a.batch > 1)
-    p.strideA = a.strideA, p.strideB = a.strideB, p.strideD = a.strideD;
+    p.strideA = a.strideA, p.strideB = a.strideB, p.strideD = a.strideD, p.strideC = a.strideC;
+  if (a.beta != 0.0f)
+    p.C = a.C, p.ldc = storedShape(a, 'C').ld;
   p.tailM = (int)a.M;
   p.tailK = (int)a.K;
   p.tailN0 = (int)stored;
@@ -159,8 +167,13 @@ Status gemmgen::launchTailColumns(const Kernel::Impl &k, const PreparedLaunch &p
   long long ldd = p.ldd;
   int batch = p.batch;
   long long strideA = p.strideA, strideB = p.strideB, strideD = p.strideD;
-  void *params[] = {&A,   &B,   &D,     &M,   &K,    &sam,  &sak,    &sbn,    &sbk,
-                    &ldd, &n0,  &cols,  &bf16, &batch, &strideA, &strideB, &strideD};
+  float alpha = p.alpha, beta = p.beta;
+  CUdeviceptr C = p.C;
+  long long ldc = p.ldc, strideC = p.strideC;
+  void *params[] = {&A,    &B,      &D,       &M,       &K,       &sam,  &sak,
+                    &sbn,  &sbk,    &ldd,     &n0,      &cols,    &bf16, &batch,
+                    &strideA, &strideB, &strideD, &alpha, &beta,   &C,    &ldc,
+                    &strideC};
   const DriverApi &drv = *k.rt->drv;
   GG_CONTEXT_SCOPE(*k.rt);
   unsigned blocks = (unsigned)((M + 7LL) / 8);

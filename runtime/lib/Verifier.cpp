@@ -53,11 +53,13 @@ extern "C" __global__ void gg_fill_normal(u16 *p, long long rows, long long cols
   }
 }
 
-// C[M,N] (f32, ld N) = A[M,K] · B[K,N] with A[m,k] at A[m*sam + k*sak] and B[k,n] at
-// B[n*sbn + k*sbk] (any stored layout); 256 threads, 64×64 tile, 4×4 per thread.
+// R[M,N] (f32, ld N) = alpha · A[M,K] · B[K,N] + beta · C[M,N], A[m,k] at A[m*sam + k*sak],
+// B[k,n] at B[n*sbn + k*sbk], C[m,n] at Cin[m*scm + n*scn] (any stored layout; C is read only
+// when beta != 0); 256 threads, 64×64 tile, 4×4 per thread.
 extern "C" __global__ void __launch_bounds__(256)
 gg_reference_gemm(const u16 *A, const u16 *B, float *C, int M, int N, int K, long long sam,
-                  long long sak, long long sbn, long long sbk, int bf16) {
+                  long long sak, long long sbn, long long sbk, int bf16, float alpha, float beta,
+                  const u16 *Cin, long long scm, long long scn) {
   __shared__ float As[16][64 + 1];
   __shared__ float Bs[16][64 + 1];
   const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
@@ -87,7 +89,10 @@ gg_reference_gemm(const u16 *A, const u16 *B, float *C, int M, int N, int K, lon
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 4; ++j) {
       const long long m = m0 + ty + 16 * i, n = n0 + tx + 16 * j;
-      if (m < M && n < N) C[m * N + n] = acc[i][j];
+      if (m < M && n < N)
+        C[m * N + n] = beta != 0.f ? fmaf(beta, f16_to_f32(Cin[m * scm + n * scn], bf16),
+                                          alpha * acc[i][j])
+                                   : alpha * acc[i][j];
     }
 }
 
@@ -177,11 +182,16 @@ Status GemmVerifier::reference(const GemmArgs &a, DType t, CUdeviceptr refF32,
   const long long lda = storedShape(a, 'A').ld, ldb = storedShape(a, 'B').ld;
   OperandStrides st = operandStrides(a.layoutA, lda, a.layoutB, ldb);
   long long sam = st.am, sak = st.ak, sbn = st.bn, sbk = st.bk;
+  // C is stored like D: row-major C[m,n] at m·ldc + n, column-major at n·ldc + m.
+  const long long ldc = storedShape(a, 'C').ld;
+  long long scm = a.layoutD == Layout::Row ? ldc : 1, scn = a.layoutD == Layout::Row ? 1 : ldc;
+  float alpha = a.alpha, beta = a.beta;
   // One launch per batch entry, each into its own M×N block of ref.
   for (long long l = 0; l < std::max(1LL, a.batch); ++l) {
     const GemmArgs e = batchEntry(a, l, t);
-    CUdeviceptr A = e.A, B = e.B, R = refF32 + (CUdeviceptr)(l * a.M * a.N * 4);
-    void *params[] = {&A, &B, &R, &M, &N, &K, &sam, &sak, &sbn, &sbk, &bf16};
+    CUdeviceptr A = e.A, B = e.B, R = refF32 + (CUdeviceptr)(l * a.M * a.N * 4), C = e.C;
+    void *params[] = {&A,  &B,   &R,    &M,     &N,    &K, &sam, &sak, &sbn,
+                      &sbk, &bf16, &alpha, &beta, &C, &scm, &scn};
     if (Status r = impl_->rt.launchRaw(impl_->ref, (unsigned)((N + 63) / 64),
                                        (unsigned)((M + 63) / 64), 256, 0, s, params);
         !r)

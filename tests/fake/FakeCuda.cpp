@@ -135,9 +135,14 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned, unsign
         *(long long *)p[8], *(long long *)p[9], *(int *)p[10], *(int *)p[11]);
     // Batched: the entries (grid y) and the three batch strides.
     if (*(int *)p[13] > 1)
-      std::snprintf(line + n, sizeof line - n, " batch=%d grid_y=%u strides=%lld,%lld,%lld",
-                    *(int *)p[13], gy, *(long long *)p[14], *(long long *)p[15],
-                    *(long long *)p[16]);
+      n += std::snprintf(line + n, sizeof line - n, " batch=%d grid_y=%u strides=%lld,%lld,%lld",
+                         *(int *)p[13], gy, *(long long *)p[14], *(long long *)p[15],
+                         *(long long *)p[16]);
+    // alpha, beta, then C and ldc (C read only when beta != 0).
+    if (*(float *)p[17] != 1.0f || *(float *)p[18] != 0.0f)
+      std::snprintf(line + n, sizeof line - n, " alpha=%g beta=%g c=0x%llx ldc=%lld",
+                    *(float *)p[17], *(float *)p[18], *(unsigned long long *)p[19],
+                    *(long long *)p[20]);
   } else
     std::snprintf(line, sizeof line, "launch %s grid=%u", nameOf(f), gx);
   logLine(line);
@@ -146,10 +151,15 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned, unsign
 CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void **p, void **) {
   if (CUresult r = needContext(); r != CUDA_SUCCESS)
     return r;
-  // Every kernel the fake H200 runs is sm_90a, whose ABI has `batch` after K.
+  // Every kernel the fake H200 runs is sm_90a, whose ABI has `batch` after K,
+  // then tmC, alpha and beta (logged when they are not 1 and 0).
   char line[256];
-  std::snprintf(line, sizeof line, "launchEx %s grid=%u M=%d N=%d K=%d batch=%d", nameOf(f),
-                cfg->gridDimX, *(int *)p[3], *(int *)p[4], *(int *)p[5], *(int *)p[6]);
+  int n = std::snprintf(line, sizeof line, "launchEx %s grid=%u M=%d N=%d K=%d batch=%d",
+                        nameOf(f), cfg->gridDimX, *(int *)p[3], *(int *)p[4], *(int *)p[5],
+                        *(int *)p[6]);
+  const float alpha = *(float *)p[8], beta = *(float *)p[9];
+  if (alpha != 1.0f || beta != 0.0f)
+    std::snprintf(line + n, sizeof line - n, " alpha=%g beta=%g", alpha, beta);
   logLine(line);
   return CUDA_SUCCESS;
 }

@@ -376,3 +376,36 @@ TEST(FakeDriver, StridedBatchReachesTheMapsTheGridAndTheTail) {
   EXPECT_EQ(got[0], "encode rows=257 cols=72 stride=144 batch=3 bstride=0");
   EXPECT_EQ(got[1], "encode rows=129 cols=72 stride=144 batch=3 bstride=18592");
 }
+
+TEST(FakeDriver, AlphaBetaReachTheKernelTheCMapAndTheTail) {
+  // beta != 0: C gets its own map (D's box, C's ld), encoded after D's; the
+  // kernel gets alpha and beta; the tail kernel gets them with C and ldc.
+  // beta = 0 encodes no C map (the kernel never reads it).
+  REQUIRE_FAKE();
+  GemmArgs a = args(129, 257, 72, 264);
+  a.alpha = 0.5f, a.beta = 2.0f;
+  a.C = 0x4000000, a.ldc = 272;
+  fake.clear();
+  Expected<PreparedLaunch> p = fake.kernel->prepare(a);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  ASSERT_TRUE(fake.kernel->launch(*p, nullptr).ok());
+  std::vector<std::string> want = {
+      "encode rows=129 cols=72 stride=144", "encode rows=257 cols=72 stride=144",
+      "encode rows=129 cols=256 stride=528", "encode rows=129 cols=256 stride=544",
+      "launchEx gemm_sm90_fast_f16 grid=2 M=129 N=256 K=72 batch=1 alpha=0.5 beta=2",
+      "launch gg_tail_columns grid=17 M=129 K=72 a=72,1 b=72,1 ldd=264 n0=256 cols=1 alpha=0.5 "
+      "beta=2 c=0x4000000 ldc=272"};
+  EXPECT_EQ(fake.lines(), want) << fake.log();
+  // In place: C = D.
+  a.C = a.D, a.ldc = a.ldd;
+  fake.clear();
+  p = fake.kernel->prepare(a);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ(fake.lines()[3], "encode rows=129 cols=256 stride=528");
+  // alpha alone: no C map, C never read.
+  a.beta = 0.0f, a.C = 0;
+  fake.clear();
+  p = fake.kernel->prepare(a);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ(fake.lines().size(), 3u) << fake.log();
+}

@@ -441,3 +441,66 @@ TEST(LaunchChecks, BatchEntryAdvancesEveryOperand) {
   EXPECT_EQ(t.strideB, 100);
   EXPECT_EQ(t.strideD, 1 << 16);
 }
+
+TEST(LaunchChecks, AlphaBetaExactMessages) {
+  // D = alpha·A·B + beta·C: C is checked only when beta != 0, like D (C is
+  // stored like D), and must be D itself or apart from it.
+  KernelABI ab = testABI();
+  ab.batched = true, ab.alphaBeta = true;
+  auto with = [](float alpha, float beta, CUdeviceptr C, long long ldc) {
+    GemmArgs a = goodArgs(); // 256 x 256 x 64; D at 0x30000, 256 x 256 packed (128 KiB)
+    a.alpha = alpha, a.beta = beta, a.C = C, a.ldc = ldc;
+    return a;
+  };
+  struct Case {
+    GemmArgs args;
+    std::string message; ///< empty: accepted
+  } cases[] = {
+      {with(2.f, 0.f, 0, 0), ""},                 // alpha alone; C null, unread
+      {with(1.f, 0.5f, 0x100000, 0), ""},         // separate C, packed
+      {with(1.f, 0.5f, 0x100000, 264), ""},       // padded C
+      {with(1.f, 1.f, 0x30000, 0), ""},           // C = D: in place
+      {with(1.f, 1.f, 0x30000, 256), ""},         // ldc 256 = ldd (packed)
+      {with(1.f, 1.f, 0, 0), "operand C: null device pointer"},
+      {with(1.f, 1.f, 0x100008, 0),
+       "operand C: device pointer 0x100008 is not 16-byte aligned; TMA needs 16-byte aligned "
+       "global addresses"},
+      {with(1.f, 1.f, 0x100000, 100),
+       "operand C: leading dimension 100 is smaller than its row length N=256"},
+      {with(1.f, 1.f, 0x100000, 260),
+       "operand C: leading dimension 260 is not a multiple of 8 elements; TMA needs 16-byte "
+       "aligned row strides (pad the rows: ldc = 264)"},
+      {with(1.f, 1.f, 0x30000, 264),
+       "C and D overlap but are not the same matrix (C 0x30000 ldc 264, D 0x30000 ldd 256); "
+       "pass C = D with ldc = ldd to compute in place, or separate memory"},
+      {with(1.f, 1.f, 0x30000 + 512, 0),
+       "C and D overlap but are not the same matrix (C 0x30200 ldc 256, D 0x30000 ldd 256); "
+       "pass C = D with ldc = ldd to compute in place, or separate memory"},
+      {with(1.f, 1.f, 0x30000 + 256 * 256 * 2, 0), ""}, // right after D
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE("alpha " + std::to_string(c.args.alpha) + " beta " +
+                 std::to_string(c.args.beta) + " C " + std::to_string(c.args.C) + " ldc " +
+                 std::to_string(c.args.ldc));
+    EXPECT_EQ(check(c.args, ab), c.message);
+  }
+  // Batched in place: C's stride must be D's.
+  GemmArgs b = with(1.f, 1.f, 0x30000, 0);
+  b.batch = 2, b.strideA = 256 * 64, b.strideB = 256 * 64, b.strideD = 256 * 256;
+  b.strideC = 256 * 256;
+  EXPECT_EQ(check(b, ab), "");
+  b.strideC = 256 * 256 + 8;
+  EXPECT_EQ(check(b, ab),
+            "C and D overlap but are not the same matrix (C 0x30000 ldc 256, D 0x30000 ldd 256); "
+            "pass C = D with ldc = ldd and strideC = strideD to compute in place, or separate "
+            "memory");
+  b.strideC = 7;
+  EXPECT_EQ(check(b, ab),
+            "operand C: batch stride 7 is not a multiple of 8 elements; TMA needs 16-byte aligned "
+            "strides (pad the entries: strideC = 8)");
+  // A kernel without the C path refuses alpha and beta.
+  EXPECT_EQ(check(with(2.f, 0.f, 0, 0)),
+            "kernel 'k' (sm_90a) computes D = A·B without alpha, beta and C (got alpha 2.000000, "
+            "beta 0.000000); use an sm_90a kernel with `epilogue: { store: tma }`");
+  EXPECT_EQ(check(with(1.f, 0.f, 0, 0)), "");
+}

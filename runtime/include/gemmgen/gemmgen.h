@@ -258,6 +258,14 @@ struct GemmArgs {
   /// stored size, lines·ld). With batch = 1 the strides are not used.
   long long batch = 1;
   long long strideA = 0, strideB = 0, strideD = 0;
+  /// D = alpha·A·B + beta·C (kernels whose KernelInfo says alphaBeta: every
+  /// sm_90a kernel). C is stored like D (layoutD), with its own leading
+  /// dimension ldc (0 = packed) and batch stride strideC; C = D (same
+  /// pointer, ldc and stride) computes in place. beta = 0 never reads C
+  /// (C may then be null), as in cuBLAS.
+  float alpha = 1.0f, beta = 0.0f;
+  CUdeviceptr C = 0;
+  long long ldc = 0, strideC = 0;
 };
 
 /// Batch entry `l` of `args` as a problem of its own (batch 1, pointers
@@ -278,8 +286,8 @@ struct StoredShape {
 };
 /// The stored shape of operand 'A', 'B' or 'D' of `args` (A row-major: M
 /// lines of K; A column-major: K lines of M; B column-major: N lines of K;
-/// B row-major: K lines of N; D row-major: M lines of N, column-major: N
-/// lines of M).
+/// B row-major: K lines of N; D (and C, stored like D) row-major: M lines of
+/// N, column-major: N lines of M).
 StoredShape storedShape(const GemmArgs &args, char operand);
 
 
@@ -296,6 +304,9 @@ struct KernelInfo {
   Layout layoutA = Layout::Row, layoutB = Layout::Col;
   /// Takes GemmArgs::batch > 1 in one launch (every sm_90a kernel).
   bool batched = false;
+  /// Computes alpha·A·B + beta·C (every sm_90a kernel); others refuse
+  /// alpha ≠ 1 and beta ≠ 0.
+  bool alphaBeta = false;
   ResourceUsage usage;
   bool fromCache = false;
   double compileSeconds = 0;
@@ -311,7 +322,8 @@ Status checkGemmArgs(const KernelABI &abi, const DeviceInfo &device, const GemmA
 
 /// Tensor maps and grid for one set of arguments (see Kernel::prepare).
 struct PreparedLaunch {
-  alignas(64) unsigned char tmA[128], tmB[128], tmD[128];
+  alignas(64) unsigned char tmA[128], tmB[128], tmD[128], tmC[128];
+  float alpha = 1.0f, beta = 0.0f;
   int M = 0, N = 0, K = 0;  ///< the GEMM kernel's problem (N: columns it stores)
   int batch = 1;            ///< strided batch entries (batched kernels' `batch`)
   unsigned gridX = 0, gridY = 1;
@@ -324,6 +336,8 @@ struct PreparedLaunch {
   CUdeviceptr A = 0, B = 0, D = 0;
   long long lda = 0, ldb = 0, ldd = 0;
   long long strideA = 0, strideB = 0, strideD = 0;
+  CUdeviceptr C = 0;
+  long long ldc = 0, strideC = 0;
   Layout layoutA = Layout::Row, layoutB = Layout::Col;
   int tailM = 0, tailK = 0, tailN0 = 0;
 };
@@ -489,9 +503,9 @@ public:
   /// Fills a rows×cols matrix with leading dimension ld (elements).
   Status fillNormal2D(CUdeviceptr p, long long rows, long long cols, long long ld, DType t,
                       std::uint64_t seed, CUstream s) const;
-  /// ref[M,N] (f32, packed, ld = N) = A · B with f32 accumulation, A and B in
-  /// the layouts `args` names; batched: args.batch such blocks one after
-  /// another (entry l at ref + l·M·N).
+  /// ref[M,N] (f32, packed, ld = N) = alpha · A · B + beta · C with f32
+  /// accumulation, A, B and C in the layouts `args` names; batched:
+  /// args.batch such blocks one after another (entry l at ref + l·M·N).
   Status reference(const GemmArgs &args, DType t, CUdeviceptr refF32, CUstream s) const;
 
   struct Comparison {

@@ -157,7 +157,12 @@ long long operandExtent(const StoredShape &s, long long batch, long long stride)
 /// compared with the reference (through D's layout), and every element of
 /// D's allocation outside the entries' logical matrices (line padding, gaps
 /// between entries) still poison afterwards.
-void expectMatchesReference(const std::string &name, const Kernel &k, GemmArgs a) {
+/// How a test passes C (beta != 0): a separate random matrix, or D itself
+/// (D's entries hold C before the launch, its padding and gaps poison).
+enum class CMode { None, Separate, InPlace };
+
+void expectMatchesReference(const std::string &name, const Kernel &k, GemmArgs a,
+                            CMode cMode = CMode::None) {
   Gpu &gpu = Gpu::get();
   const Runtime &rt = *gpu.rt;
   const DType t = k.info().dtype;
@@ -176,6 +181,14 @@ void expectMatchesReference(const std::string &name, const Kernel &k, GemmArgs a
   a.B = alloc(extB * 2);
   a.D = alloc(extD * 2);
   CUdeviceptr ref = alloc(L * a.M * a.N * 4);
+  // C: stored like D. The reference reads a pristine copy (in place, the
+  // launch overwrites it).
+  CUdeviceptr cPristine = 0;
+  if (cMode != CMode::None) {
+    a.ldc = sD.ld, a.strideC = a.strideD;
+    cPristine = alloc(extD * 2);
+    a.C = cMode == CMode::InPlace ? a.D : alloc(extD * 2);
+  }
   struct Free {
     const Runtime &rt;
     std::vector<CUdeviceptr> &b;
@@ -191,6 +204,20 @@ void expectMatchesReference(const std::string &name, const Kernel &k, GemmArgs a
   ASSERT_TRUE(gpu.ver->fillNormal(a.A, extA, t, seed * 2 + 1, gpu.stream).ok());
   ASSERT_TRUE(gpu.ver->fillNormal(a.B, extB, t, seed * 2 + 2, gpu.stream).ok());
   ASSERT_TRUE(rt.fill16Async(a.D, GemmVerifier::kPoison, extD, gpu.stream).ok());
+  if (cMode != CMode::None) {
+    // Every entry's logical C (seeded per entry), in the pristine copy, in
+    // C's own buffer (its padding poison too) or in D itself.
+    if (cMode == CMode::Separate)
+      ASSERT_TRUE(rt.fill16Async(a.C, GemmVerifier::kPoison, extD, gpu.stream).ok());
+    for (long long l = 0; l < L; ++l)
+      for (CUdeviceptr base : {cPristine, a.C})
+        ASSERT_TRUE(gpu.ver->fillNormal2D(base + l * a.strideC * 2, sD.lines, sD.length, sD.ld,
+                                          t, seed * 2 + 3 + l, gpu.stream).ok());
+  }
+  GemmArgs refArgs = a;
+  refArgs.C = cPristine;
+  // The reference before the launch: in place, the launch overwrites C.
+  ASSERT_TRUE(gpu.ver->reference(refArgs, t, ref, gpu.stream).ok());
   Status s = k.launch(a, gpu.stream);
   ASSERT_TRUE(s.ok()) << s.message();
   s = rt.wait(gpu.stream, watchdogSeconds(a.M * L, a.N, a.K));
@@ -199,7 +226,6 @@ void expectMatchesReference(const std::string &name, const Kernel &k, GemmArgs a
     std::_Exit(4); // the context is unusable; do not hang the test run
   }
   ASSERT_TRUE(s.ok()) << s.message();
-  ASSERT_TRUE(gpu.ver->reference(a, t, ref, gpu.stream).ok());
   Expected<GemmVerifier::Comparison> c = gpu.ver->compare(a, t, ref, false, gpu.stream);
   ASSERT_TRUE(c.ok()) << c.status().message();
   EXPECT_EQ(c->nonFinite, 0) << "elements left unwritten (poison) or NaN";
@@ -221,11 +247,12 @@ void expectMatchesReference(const std::string &name, const Kernel &k, GemmArgs a
   EXPECT_EQ(touched, 0) << "elements of D's allocation outside the logical matrices written "
                            "(padding or gaps between entries; first at element "
                         << firstTouched << ")";
-  printf("[ result ] %s %s%lldx%lldx%lld %s (A %s, B %s, D %s): rel err %.3e, max |err| %.3e, "
-         "unwritten %lld\n",
+  const char *cText = cMode == CMode::None ? "" : cMode == CMode::InPlace ? ", C = D" : ", C";
+  printf("[ result ] %s %s%lldx%lldx%lld %s (A %s, B %s, D %s, alpha %g, beta %g%s): rel err "
+         "%.3e, max |err| %.3e, unwritten %lld\n",
          name.c_str(), L > 1 ? (std::to_string(L) + "*").c_str() : "", a.M, a.N, a.K,
-         toString(t), toString(a.layoutA), toString(a.layoutB), toString(a.layoutD),
-         c->relFrobenius, c->maxAbsError, c->nonFinite);
+         toString(t), toString(a.layoutA), toString(a.layoutB), toString(a.layoutD), a.alpha,
+         a.beta, cText, c->relFrobenius, c->maxAbsError, c->nonFinite);
 }
 
 TEST_P(SpecShape, MatchesReferenceAndWritesEveryElement) {
@@ -520,6 +547,72 @@ INSTANTIATE_TEST_SUITE_P(
     Sm90, Batched,
     ::testing::Combine(::testing::ValuesIn(kernelsUnderTest()), ::testing::ValuesIn(kBatchCases)),
     [](const ::testing::TestParamInfo<Batched::ParamType> &info) {
+      std::string n = std::get<0>(info.param);
+      n = n.substr(0, n.find('.'));
+      for (char &ch : n)
+        if (!isalnum((unsigned char)ch))
+          ch = '_';
+      return n + "_" + std::get<1>(info.param).label;
+    });
+
+/// D = alpha·A·B + beta·C on every sm_90a spec: a separate C, C = D in
+/// place, alpha alone (C null, never read), K = 0 (D = beta·C), a batch with
+/// gaps, and a column-major D and C. Every element compared with the
+/// reference; D's padding and gaps (and C's, when separate) poison.
+struct AlphaBetaCase {
+  const char *label;
+  long long M, N, K, batch;
+  float alpha, beta;
+  CMode c;
+  Layout layoutD;
+};
+class AlphaBeta : public ::testing::TestWithParam<std::tuple<std::string, AlphaBetaCase>> {};
+
+TEST_P(AlphaBeta, MatchesReference) {
+  REQUIRE_GPU();
+  Gpu &gpu = Gpu::get();
+  const auto &[name, c] = GetParam();
+  ASSERT_NE(name, "(no specs found)") << "no specs in " << specsDir();
+  const Expected<Kernel> &k = gpu.kernel(name);
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  if (!k->info().alphaBeta || !k->info().batched)
+    GTEST_SKIP() << name << " computes D = A·B only";
+  GemmArgs a;
+  a.M = c.M, a.N = c.N, a.K = c.K;
+  a.layoutD = c.layoutD;
+  a.layoutA = k->info().layoutA, a.layoutB = k->info().layoutB;
+  if (c.layoutD == Layout::Col) {
+    a.layoutA = k->info().layoutB == Layout::Col ? Layout::Row : Layout::Col;
+    a.layoutB = k->info().layoutA == Layout::Row ? Layout::Col : Layout::Row;
+  }
+  a.lda = roundUp(storedShape(a, 'A').length, 8);
+  a.ldb = roundUp(storedShape(a, 'B').length, 8);
+  a.ldd = roundUp(storedShape(a, 'D').length, 8);
+  a.batch = c.batch;
+  if (c.batch > 1) { // gaps of 8 elements between entries
+    a.strideA = storedShape(a, 'A').lines * a.lda + 8;
+    a.strideB = storedShape(a, 'B').lines * a.ldb + 8;
+    a.strideD = storedShape(a, 'D').lines * a.ldd + 8;
+  }
+  a.alpha = c.alpha, a.beta = c.beta;
+  expectMatchesReference(name, *k, a, c.c);
+}
+
+const AlphaBetaCase kAlphaBetaCases[] = {
+    {"separateC", 129, 257, 72, 1, 0.5f, 2.0f, CMode::Separate, Layout::Row},
+    {"inPlace", 1000, 1001, 520, 1, 1.0f, 1.0f, CMode::InPlace, Layout::Row},
+    {"alphaOnly", 256, 256, 128, 1, -1.5f, 0.0f, CMode::None, Layout::Row},
+    {"zeroK", 129, 257, 0, 1, 1.0f, 0.5f, CMode::Separate, Layout::Row},
+    {"batchGaps", 129, 257, 72, 3, 0.25f, -1.0f, CMode::InPlace, Layout::Row},
+    {"colD", 300, 200, 136, 1, 2.0f, 0.5f, CMode::Separate, Layout::Col},
+    {"large", 4096, 4096, 4096, 1, 1.0f, 0.5f, CMode::InPlace, Layout::Row},
+};
+
+INSTANTIATE_TEST_SUITE_P(
+    Sm90, AlphaBeta,
+    ::testing::Combine(::testing::ValuesIn(kernelsUnderTest()),
+                       ::testing::ValuesIn(kAlphaBetaCases)),
+    [](const ::testing::TestParamInfo<AlphaBeta::ParamType> &info) {
       std::string n = std::get<0>(info.param);
       n = n.substr(0, n.find('.'));
       for (char &ch : n)

@@ -1,7 +1,7 @@
 //===- BenchCommand.cpp - `gemmgen bench`: side by side with cuBLAS --------===//
 //
 //   gemmgen bench SPEC [--m M --n N --k K | --shapes 4096x4096x4096,...]
-//                 [--dtype f16|bf16] [--layout A,B] [--batch L] [--rounds R] [--json FILE] [--csv FILE]
+//                 [--dtype f16|bf16] [--layout A,B] [--batch L] [--alpha A --beta B] [--rounds R] [--json FILE] [--csv FILE]
 //                 [--device ORDINAL]
 //
 // DESIGN.md §10: cuBLAS and the gemmgen kernel in one process on the same
@@ -43,6 +43,7 @@ struct BenchOptions {
   std::string dtype;
   std::string layout;
   long long batch = 1;
+  float alpha = 1.0f, beta = 0.0f;
   std::string jsonFile, csvFile;
   tune::BenchSettings settings;
   bool seedGiven = false;
@@ -105,6 +106,8 @@ void printRow(const tune::BenchResult &r, llvm::StringRef dtype) {
   std::string shape = llvm::formatv("{0}x{1}x{2}", r.M, r.N, r.K);
   if (r.batch > 1)
     shape = std::to_string(r.batch) + "*" + shape; // entries of a strided batch
+  if (r.alpha != 1.0f || r.beta != 0.0f)
+    shape += llvm::formatv(" a{0}b{1}", r.alpha, r.beta).str(); // D = a·A·B + b·D
   const long long rows = r.M * r.batch;
   if (!r.error.empty()) {
     llvm::outs() << llvm::formatv("{0,-20} {1,-5} error: {2}\n", shape, dtype, r.error);
@@ -210,6 +213,7 @@ void runBench(BenchOptions o) {
     tune::BenchResult r;
     r.M = sh[0], r.N = sh[1], r.K = sh[2];
     r.batch = o.batch;
+    r.alpha = o.alpha, r.beta = o.beta;
     Status s = tune::benchAgainstCublas(*rt, *kernel, **cublas, *ver, *stream, o.settings, r);
     if (!s) {
       if (s.code() == ErrorCode::Timeout)
@@ -248,6 +252,11 @@ void cli::registerBenchCommand(CLI::App &app) {
   cmd->add_option("--shapes", o->shapes,
                   "Comma-separated MxNxK list (default 4096x4096x4096,8192x8192x8192)");
   cmd->add_option("--dtype", o->dtype, "f16 or bf16: overrides the spec's a/b/d types");
+  cmd->add_option("--alpha", o->alpha, "D = alpha·A·B + beta·D: alpha")->capture_default_str();
+  cmd->add_option("--beta", o->beta,
+                  "beta; non-zero: D starts as a random C and is updated in place, by gemmgen "
+                  "and by cuBLAS")
+      ->capture_default_str();
   cmd->add_option("--batch", o->batch,
                   "Strided batched GEMM: this many packed entries of each shape in one launch "
                   "(cuBLAS: cublasGemmStridedBatchedEx)")

@@ -1,6 +1,7 @@
 //===- RunCommand.cpp - `gemmgen run`: JIT-compile, launch, verify, time ---===//
 //
-//   gemmgen run SPEC --m M --n N --k K [--dtype f16|bf16] [--layout A,B] [--batch L] [--verify] [--iters I]
+//   gemmgen run SPEC --m M --n N --k K [--dtype f16|bf16] [--layout A,B] [--batch L]
+//               [--alpha A --beta B [--c-in-place]] [--verify] [--iters I]
 //               [--seed S] [--debug-hangs] [--json]
 //
 // Compiles the spec (NVRTC, disk cache), fills A and B with fresh N(0,1)
@@ -39,6 +40,8 @@ struct RunOptions {
   long long m = 4096, n = 4096, k = 4096;
   long long lda = 0, ldb = 0, ldd = 0;
   long long batch = 1;
+  float alpha = 1.0f, beta = 0.0f;
+  bool cInPlace = false;
   std::string dtype; ///< "": the spec's types
   std::string layout; ///< "": the spec's layouts
   bool verify = false;
@@ -117,11 +120,18 @@ void runRun(const RunOptions &o) {
   args.strideA = storedShape(args, 'A').lines * storedShape(args, 'A').ld;
   args.strideB = storedShape(args, 'B').lines * storedShape(args, 'B').ld;
   args.strideD = storedShape(args, 'D').lines * args.ldd;
+  // --beta: C random, stored like D with D's leading dimension; in place it
+  // is D itself (D holds C before the launch).
+  args.alpha = o.alpha, args.beta = o.beta;
+  if (o.beta != 0.0f)
+    args.ldc = args.ldd, args.strideC = args.strideD;
   // Sizes and strides are checked before anything is allocated (pointers
   // come later: a placeholder aligned address stands in for them here).
   {
     GemmArgs probe = args;
     probe.A = probe.B = probe.D = 256;
+    if (o.beta != 0.0f)
+      probe.C = o.cInPlace ? probe.D : 1u << 20;
     if (Status s = kernel->check(probe); !s)
       return fail(s);
   }
@@ -150,6 +160,12 @@ void runRun(const RunOptions &o) {
       !allocOr((size_t)dLines * args.ldd * es, args.D) ||
       (o.verify && !allocOr(L * args.M * args.N * 4, ref)))
     return;
+  // The reference reads a pristine C: a buffer of its own even in place (the
+  // kernel overwrites D).
+  CUdeviceptr cSource = 0;
+  if (o.beta != 0.0f && !allocOr((size_t)dLines * args.ldd * es, cSource))
+    return;
+  args.C = o.beta == 0.0f ? 0 : o.cInPlace ? args.D : cSource;
   Expected<CUstream> stream = rt->createStream();
   if (!stream)
     return fail(stream.status());
@@ -167,9 +183,27 @@ void runRun(const RunOptions &o) {
                                    *stream);
       !s)
     return fail(s);
-  if (Status s = rt->fill16Async(args.D, GemmVerifier::kPoison, (size_t)dLines * args.ldd, *stream);
+  // D poisoned; in place D holds C (the same seed as C's own buffer).
+  const unsigned long long cSeed = seed * 2 + 3;
+  if (Status s = o.beta != 0.0f && o.cInPlace
+                     ? ver->fillNormal2D(args.D, dLines, storedShape(args, 'D').length, args.ldd, t,
+                                         cSeed, *stream)
+                     : rt->fill16Async(args.D, GemmVerifier::kPoison, (size_t)dLines * args.ldd,
+                                       *stream);
       !s)
     return fail(s);
+  if (cSource)
+    if (Status s = ver->fillNormal2D(cSource, dLines, storedShape(args, 'D').length, args.ldd, t,
+                                     cSeed, *stream);
+        !s)
+      return fail(s);
+  // The reference first: in place, the launch overwrites C.
+  if (o.verify) {
+    GemmArgs r = args;
+    r.C = cSource;
+    if (Status s = ver->reference(r, t, ref, *stream); !s)
+      return fail(s);
+  }
   if (Status s = rt->wait(*stream, 60); !s)
     return fail(s);
 
@@ -188,8 +222,6 @@ void runRun(const RunOptions &o) {
   std::optional<GemmVerifier::Comparison> cmp;
   bool pass = true;
   if (o.verify) {
-    if (Status s = ver->reference(args, t, ref, *stream); !s)
-      return fail(s);
     Expected<GemmVerifier::Comparison> c = ver->compare(args, t, ref, false, *stream);
     if (!c)
       return fail(c.status());
@@ -246,6 +278,8 @@ void runRun(const RunOptions &o) {
         {"layout_a", toString(args.layoutA)}, {"layout_b", toString(args.layoutB)},
         {"layout_d", toString(args.layoutD)},
         {"batch", args.batch},
+        {"alpha", args.alpha}, {"beta", args.beta},
+        {"c", args.beta == 0.0f ? "none" : o.cInPlace ? "in_place" : "separate"},
         {"stride_a", args.strideA}, {"stride_b", args.strideB}, {"stride_d", args.strideD},
         // How each operand reaches the kernel (TMA needs 16-byte aligned
         // strides and pointers; the checks refuse what it cannot take).
@@ -287,6 +321,13 @@ void runRun(const RunOptions &o) {
                  << toString(args.layoutD) << "-major, ldd " << args.ldd << ")"
                  << (args.batch > 1 ? ", batch " + std::to_string(args.batch) + " (packed)"
                                     : std::string())
+                 << (args.alpha != 1.0f || args.beta != 0.0f
+                         ? llvm::formatv(", D = {0}·A·B + {1}·C{2}", args.alpha, args.beta,
+                                         args.beta == 0.0f ? ""
+                                         : o.cInPlace      ? " (C = D, in place)"
+                                                           : " (C separate)")
+                               .str()
+                         : std::string())
                  << ", grid "
                  << prep->gridX << " CTAs, seed " << seed << "\n";
     if (prep->tailColumns)
@@ -344,6 +385,11 @@ void cli::registerRunCommand(CLI::App &app) {
                   "rounded up to a multiple of 8)");
   cmd->add_option("--ldd", o->ldd,
                   "Leading dimension of D in elements (default N rounded up to a multiple of 8)");
+  cmd->add_option("--alpha", o->alpha, "D = alpha·A·B + beta·C: alpha")->capture_default_str();
+  cmd->add_option("--beta", o->beta,
+                  "beta; non-zero reads C (random, stored like D with D's leading dimension)")
+      ->capture_default_str();
+  cmd->add_flag("--c-in-place", o->cInPlace, "C is D itself (D holds C before the launch)");
   cmd->add_option("--batch", o->batch,
                   "Strided batched GEMM: this many entries of M×N×K in one launch, each "
                   "operand's entries packed one after another")

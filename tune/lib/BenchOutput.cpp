@@ -17,7 +17,7 @@ static llvm::json::Object spreadJson(const Spread &s) {
 llvm::json::Value tune::benchJson(const BenchRun &run) {
   llvm::json::Array rows;
   for (const BenchResult &r : run.results) {
-    llvm::json::Object row{{"M", r.M}, {"N", r.N}, {"K", r.K}, {"batch", r.batch}, {"dtype", run.dtype},
+    llvm::json::Object row{{"M", r.M}, {"N", r.N}, {"K", r.K}, {"batch", r.batch}, {"alpha", r.alpha}, {"beta", r.beta}, {"dtype", run.dtype},
                             {"layout", run.layout}};
     if (!r.error.empty()) {
       row["error"] = r.error;

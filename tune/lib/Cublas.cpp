@@ -81,7 +81,12 @@ Expected<std::unique_ptr<Cublas>> Cublas::load() {
 }
 
 Status Cublas::gemm(const GemmArgs &a, DType t, CUstream s) const {
-  const float alpha = 1.f, beta = 0.f;
+  // cuBLAS's C is its output: D = alpha·A·B + beta·D in place.
+  const float alpha = a.alpha, beta = a.beta;
+  if (beta != 0.f && a.C != a.D)
+    return Status::error(ErrorCode::InvalidArgument,
+                         "cuBLAS computes beta·C in place: pass C = D (got C 0x" +
+                             std::to_string(a.C) + ")");
   const int type = t == DType::BF16 ? CUDA_R_16BF : CUDA_R_16F;
   if (int st = setStream(handle, s))
     return Status::error(ErrorCode::CudaError,

@@ -20,9 +20,10 @@ Expected<std::unique_ptr<Workload>> Workload::create(const Runtime &rt, const Ge
                                                      CUstream stream, long long M, long long N,
                                                      long long K, DType t, int outputs,
                                                      std::uint64_t seed, Layout layoutA,
-                                                     Layout layoutB, long long batch) {
+                                                     Layout layoutB, long long batch,
+                                                     float alpha, float beta) {
   std::unique_ptr<Workload> w(new Workload(rt, ver, stream, t));
-  w->M = M, w->N = N, w->K = K, w->batch = batch;
+  w->M = M, w->N = N, w->K = K, w->batch = batch, w->beta = beta;
   const double e = (double)sizeOf(t);
   const double L = (double)batch;
   const int sets = inputSetCount(rt.device(), e * L * (double)(M * K + N * K + outputs * M * N),
@@ -50,6 +51,9 @@ Expected<std::unique_ptr<Workload>> Workload::create(const Runtime &rt, const Ge
       a.ldb = storedShape(a, 'B').ld;
       a.batch = batch;
       a.strideA = M * K, a.strideB = N * K, a.strideD = M * N;
+      a.alpha = alpha, a.beta = beta;
+      if (beta != 0.0f) // in place, as cuBLAS computes it
+        a.C = a.D, a.ldc = a.ldd, a.strideC = a.strideD;
       outs.push_back(a);
     }
     const StoredShape sA = storedShape(outs[0], 'A'), sB = storedShape(outs[0], 'B');
@@ -58,6 +62,15 @@ Expected<std::unique_ptr<Workload>> Workload::create(const Runtime &rt, const Ge
       return s;
     if (Status s = ver.fillNormal2D(*B, batch * sB.lines, sB.length, sB.ld, t, seed * 1000 + 2 * i + 2, stream); !s)
       return s;
+    if (beta != 0.0f) { // C of this set, kept for the reference
+      Expected<CUdeviceptr> C = alloc(batch * M * N, sizeOf(t));
+      if (!C)
+        return C.status();
+      w->cBuf.push_back(*C);
+      w->cSeed.push_back(seed * 1000 + 500 + i);
+      if (Status s = ver.fillNormal2D(*C, batch * M, N, N, t, w->cSeed.back(), stream); !s)
+        return s;
+    }
   }
   Expected<CUdeviceptr> ref = alloc(batch * M * N, 4);
   if (!ref)
@@ -73,7 +86,9 @@ Workload::~Workload() {
 
 Status Workload::runPoisoned(int output, const std::function<Status(const GemmArgs &)> &launch) {
   const GemmArgs &a = args(0, output);
-  if (Status s = rt.fill16Async(a.D, GemmVerifier::kPoison, batch * M * N, stream); !s)
+  if (Status s = beta != 0.0f ? ver.fillNormal2D(a.D, batch * M, N, N, t, cSeed[0], stream)
+                              : rt.fill16Async(a.D, GemmVerifier::kPoison, batch * M * N, stream);
+      !s)
     return s;
   if (Status s = launch(a); !s)
     return s;
@@ -82,7 +97,10 @@ Status Workload::runPoisoned(int output, const std::function<Status(const GemmAr
 
 Expected<GemmVerifier::Comparison> Workload::compareWithReference(int output) {
   if (!refReady) {
-    if (Status s = ver.reference(args(0, output), t, ref, stream); !s)
+    GemmArgs r = args(0, output);
+    if (beta != 0.0f)
+      r.C = cBuf[0]; // the pristine C (D was overwritten)
+    if (Status s = ver.reference(r, t, ref, stream); !s)
       return s;
     refReady = true;
   }
@@ -96,10 +114,13 @@ Expected<GemmVerifier::Comparison> Workload::compareOutputs(int a, int b) {
 /// The kernel's pre-launch checks on the shape alone (placeholder pointers),
 /// before anything is allocated.
 static Status checkShape(const Kernel &k, long long M, long long N, long long K,
-                         long long batch = 1) {
+                         long long batch = 1, float alpha = 1.0f, float beta = 0.0f) {
   GemmArgs a{256, 256, 256, M, N, K, 0, 0, N};
   a.layoutA = k.info().layoutA, a.layoutB = k.info().layoutB;
   a.batch = batch, a.strideA = M * K, a.strideB = N * K, a.strideD = M * N;
+  a.alpha = alpha, a.beta = beta;
+  if (beta != 0.0f)
+    a.C = a.D, a.ldc = N, a.strideC = a.strideD;
   return k.check(a);
 }
 
@@ -120,11 +141,11 @@ Status tune::benchAgainstCublas(const Runtime &rt, const Kernel &kernel, const C
                                 const GemmVerifier &ver, CUstream stream,
                                 const BenchSettings &o, BenchResult &r) {
   const DType t = kernel.info().dtype;
-  if (Status s = checkShape(kernel, r.M, r.N, r.K, r.batch); !s)
+  if (Status s = checkShape(kernel, r.M, r.N, r.K, r.batch, r.alpha, r.beta); !s)
     return s;
   Expected<std::unique_ptr<Workload>> w =
       Workload::create(rt, ver, stream, r.M, r.N, r.K, t, /*outputs=*/2, o.seed,
-                       kernel.info().layoutA, kernel.info().layoutB, r.batch);
+                       kernel.info().layoutA, kernel.info().layoutB, r.batch, r.alpha, r.beta);
   if (!w)
     return w.status();
   Workload &wl = **w;

@@ -25,7 +25,8 @@ public:
   Cublas &operator=(const Cublas &) = delete;
 
   /// D[M,N] = A[M,K]·B[N,K]^T (row-major, gemmgen's layout) on `stream`;
-  /// args.batch > 1: cublasGemmStridedBatchedEx with args' strides.
+  /// args.batch > 1: cublasGemmStridedBatchedEx with args' strides;
+  /// alpha and beta from args (beta ≠ 0: C must be D, in place).
   Status gemm(const GemmArgs &args, DType t, CUstream stream) const;
   int version() const { return version_; } ///< cublasGetVersion, e.g. 130100
   const std::string &path() const { return path_; }

@@ -35,7 +35,8 @@ public:
                                                     std::uint64_t seed,
                                                     Layout layoutA = Layout::Row,
                                                     Layout layoutB = Layout::Col,
-                                                    long long batch = 1);
+                                                    long long batch = 1, float alpha = 1.0f,
+                                                    float beta = 0.0f);
   ~Workload();
   Workload(const Workload &) = delete;
   Workload &operator=(const Workload &) = delete;
@@ -43,7 +44,9 @@ public:
   int sets() const { return (int)args_.size(); }
   /// The arguments of input set `set` writing output `output`.
   const GemmArgs &args(int set, int output = 0) const { return args_[set][output]; }
-  /// Poisons D of (set 0, output), runs `launch` once and waits (watchdog).
+  /// Poisons D of (set 0, output) — with beta ≠ 0 fills it with C instead
+  /// (D = alpha·A·B + beta·D in place, as cuBLAS computes) — runs `launch`
+  /// once and waits (watchdog).
   Status runPoisoned(int output, const std::function<Status(const GemmArgs &)> &launch);
   /// D of (set 0, output) against the fp32 reference (computed once).
   Expected<GemmVerifier::Comparison> compareWithReference(int output);
@@ -60,6 +63,9 @@ private:
   DType t;
   long long M = 0, N = 0, K = 0;
   long long batch = 1; ///< strided entries per operand, packed
+  float beta = 0.0f;   ///< non-zero: D starts as C (in place); cBuf keeps a pristine C per set
+  std::vector<CUdeviceptr> cBuf;
+  std::vector<std::uint64_t> cSeed;
   std::vector<CUdeviceptr> owned;
   std::vector<std::vector<GemmArgs>> args_;
   CUdeviceptr ref = 0;
@@ -75,6 +81,7 @@ struct BenchSettings {
 struct BenchResult {
   long long M = 0, N = 0, K = 0;
   long long batch = 1; ///< strided batched: entries per launch (cuBLAS: GemmStridedBatchedEx)
+  float alpha = 1.0f, beta = 0.0f; ///< D = alpha·A·B + beta·D (in place, both contenders)
   std::string error; ///< set when the shape could not be benchmarked
   Spread gemmgen, cublas;
   double ratio = 0; ///< cuBLAS median / gemmgen median (>= 1: gemmgen at least as fast)

@@ -172,6 +172,13 @@ private:
       e.line("phase ^= 1u;");
     }
     e.blank();
+    if (hasPhaseBitState()) {
+      e.comment("A one-slot cursor (cload): every advance flips the phase to wait for.");
+      CodeEmitter::Block s(e, "struct PhaseBit", "", ";");
+      e.line("u32 phase;");
+      e.line("__device__ __forceinline__ void advance() { phase ^= 1u; }");
+    }
+    e.blank();
     e.line("} // namespace");
     e.blank();
   }
@@ -300,7 +307,11 @@ private:
         why = "phase 1: the first wait passes on the barrier's initial phase";
       else
         why = "phase 0: wait for the first completion";
-      e.line("PipelineState " + s.name + "{0, " + str(s.initialPhase) + "u};  // " + why);
+      assert((s.depth == 1 || s.depth == k.depth) && "PipelineState's ring is STAGES slots");
+      if (s.depth == 1)
+        e.line("PhaseBit " + s.name + "{" + str(s.initialPhase) + "u};  // " + why);
+      else
+        e.line("PipelineState " + s.name + "{0, " + str(s.initialPhase) + "u};  // " + why);
     }
   }
 
@@ -329,6 +340,14 @@ private:
   /// A barrier with one slot per consumer (cload): this consumer's.
   std::string instanceSlotAddr(const std::string &barrier) {
     return barrierVar(barrier) + " + 8 * consumer";
+  }
+  /// Whether a role has a one-slot cursor (PipelineState's ring is STAGES).
+  bool hasPhaseBitState() const {
+    for (const Role &r : k.roles)
+      for (const PipelineState &s : r.states)
+        if (s.depth == 1)
+          return true;
+    return false;
   }
   const Barrier *cloadBarrier() const {
     const BarrierPlan *b = k.plan.findBarrier(ProtocolBarrier::CLoad);

@@ -126,7 +126,8 @@ roles:
                                                    "the prototype's spec does not compile"))
             .first->second;
       KernelABI abi = spec->abi;
-      abi.batched = false; // written before strided batches: 2-D maps, no `batch` parameter
+      abi.batched = false;   // written before strided batches: 2-D maps, no `batch` parameter
+      abi.alphaBeta = false; // nor alpha, beta and C
       return kernels.emplace(name, rt->loadKernel(ss.str(), abi)).first->second;
     }
     return kernels.emplace(name, rt->compileFile((specsDir() / name).string())).first->second;

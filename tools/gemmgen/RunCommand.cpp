@@ -130,8 +130,8 @@ void runRun(const RunOptions &o) {
   {
     GemmArgs probe = args;
     probe.A = probe.B = probe.D = 256;
-    if (o.beta != 0.0f)
-      probe.C = o.cInPlace ? probe.D : 1u << 20;
+    if (o.beta != 0.0f) // in place, or far from D
+      probe.C = o.cInPlace ? probe.D : CUdeviceptr(1) << 44;
     if (Status s = kernel->check(probe); !s)
       return fail(s);
   }

@@ -70,6 +70,12 @@ struct PipelineState {
   }
 };
 
+// A one-slot cursor (cload): every advance flips the phase to wait for.
+struct PhaseBit {
+  u32 phase;
+  __device__ __forceinline__ void advance() { phase ^= 1u; }
+};
+
 } // namespace
 
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
@@ -149,7 +155,7 @@ gemm_sm90_ws_1consumer(const __grid_constant__ TensorMap tmA, const __grid_const
     float acc[WG_MMAS][BN / 2];  // wgmma accumulator fragments (f32)
     PipelineState read{0, 0u};  // phase 0: wait for the first completion
     PipelineState release{0, 0u};  // the next slot to hand back
-    PipelineState cload{0, 0u};  // phase 0: wait for the first completion
+    PhaseBit cload{0u};  // phase 0: wait for the first completion
     // persistent loop: this cluster walks units of CLUSTER_M x 1 tiles
     for (int slot = cluster_id; slot < batch_slots; slot += clusters) {
       int unit;

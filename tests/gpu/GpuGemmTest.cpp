@@ -208,8 +208,9 @@ void expectMatchesReference(const std::string &name, const Kernel &k, GemmArgs a
   if (cMode != CMode::None) {
     // Every entry's logical C (seeded per entry), in the pristine copy, in
     // C's own buffer (its padding poison too) or in D itself.
-    if (cMode == CMode::Separate)
+    if (cMode == CMode::Separate) {
       ASSERT_TRUE(rt.fill16Async(a.C, GemmVerifier::kPoison, extD, gpu.stream).ok());
+    }
     for (long long l = 0; l < L; ++l)
       for (CUdeviceptr base : {cPristine, a.C})
         ASSERT_TRUE(gpu.ver->fillNormal2D(base + l * a.strideC * 2, sD.lines, sD.length, sD.ld,

@@ -135,10 +135,12 @@ void Checker::checkTypesAndLayout() {
     error(t.b.loc, std::string("types.b (") + toString(t.b.value) + ") must equal types.a (" +
                        toString(t.a.value) + "): one wgmma takes both operands in one type; " +
                        "use b: " + toString(t.a.value));
-  if (aOk && t.d.value != t.a.value)
+  const bool f32Out = t.d.value == ScalarType::F32;
+  if (aOk && t.d.value != t.a.value && !f32Out)
     error(t.d.loc, std::string("types.d ") + toString(t.d.value) +
-                       " is not supported yet: the output type must equal the operand type; " +
-                       "use d: " + toString(t.a.value));
+                       " is not supported: the output type is the operand type or f32; use d: " +
+                       toString(t.a.value) + " or d: f32");
+  // (sm_100a specs are checked by ChecksSm100.cpp, which keeps d = a.)
   if (t.accumulate.value != ScalarType::F32)
     error(t.accumulate.loc, std::string("types.accumulate ") + toString(t.accumulate.value) +
                                 " is not supported: gemmgen accumulates in f32; use "
@@ -429,13 +431,17 @@ void Checker::checkEpilogue() {
   if (!e.chunkN.given || e.chunkN.value == 0)
     return;
   bool tma = e.store.value == EpilogueStore::Tma;
-  unsigned step = tma ? 64 : 16;
+  // One TMA store box is a 128-byte row: 64 16-bit or 32 f32 columns.
+  unsigned slab = 128 / sizeInBytes(spec.types.d.value);
+  unsigned step = tma ? slab : 16;
   unsigned n = spec.tile.n.value, c = e.chunkN.value;
   if (c % step != 0 || n % c != 0)
     error(e.chunkN.loc, "epilogue.chunk_n " + str(c) + " must be a multiple of " + str(step) +
                             " that divides tile.n (" + str(n) + ")" +
-                            (tma ? std::string(": the TMA store writes 64-column slabs") : "") +
-                            "; use " + str(n % 128 == 0 ? 128 : n) + " or leave it out");
+                            (tma ? ": the TMA store writes " + str(slab) + "-column slabs"
+                                 : std::string()) +
+                            "; use " + str(n % (2 * slab) == 0 ? 2 * slab : n) +
+                            " or leave it out");
 }
 
 void Checker::checkSharedMemory() {
@@ -466,9 +472,10 @@ void Checker::checkSharedMemory() {
                            : "no pipeline.depth of 2 or more fits: use a smaller tile.n or "
                              "tile.m";
     // A narrower staging chunk may keep the depth.
-    if (staging && spec.tile.n.value % 64 == 0) {
+    const int slab = int(128 / sizeInBytes(spec.types.d.value));
+    if (staging && spec.tile.n.value % slab == 0) {
       KernelSpec narrow = spec;
-      for (int c = int(plan.epilogueChunkN) - 64; c >= 64; c -= 64) {
+      for (int c = int(plan.epilogueChunkN) - slab; c >= slab; c -= slab) {
         if (spec.tile.n.value % c != 0)
           continue;
         narrow.epilogue.chunkN.value = c;

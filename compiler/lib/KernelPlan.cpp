@@ -381,10 +381,12 @@ std::optional<ProtocolBarrier> gemmgen::protocolBarrierNamed(StringRef name, Tar
 unsigned gemmgen::epilogueChunkColumns(const KernelSpec &spec) {
   if (spec.epilogue.chunkN.value)
     return spec.epilogue.chunkN.value;
-  // Default: 128 columns (two 64-column TMA boxes) keeps the staging tile
-  // small enough for a 4-stage 128x256 ring within 227 KB.
+  // Default: 256-byte rows (128 16-bit or 64 f32 columns: two 128-byte TMA
+  // boxes) keep the staging tile small enough for a 4-stage 128x256 ring
+  // within 227 KB.
   unsigned n = spec.tile.n.value;
-  return n % 128 == 0 ? 128 : n;
+  unsigned cols = 256 / sizeInBytes(spec.types.d.value);
+  return n % cols == 0 ? cols : n;
 }
 
 unsigned gemmgen::tmemColumnsPerConsumer(const KernelSpec &spec) {

@@ -273,7 +273,8 @@ KernelABI gemmgen::deriveKernelABI(const Kernel &k) {
   abi.boxB = {k.plan.loadB.boxInner, k.plan.loadB.boxOuter, 128};
   const Buffer *epi = k.findBuffer("smemD");
   unsigned dRows = epi ? epi->rows : k.tileM / k.consumers;
-  abi.boxD = {64, dRows, 128};
+  // One 128-byte swizzled row of D per box: 64 16-bit or 32 f32 columns.
+  abi.boxD = {128 / sizeInBytes(k.dType), dRows, 128};
   // K is the contiguous dimension of a K-major operand only: then its rows
   // (K elements, packed) must be 16-byte multiples for TMA.
   bool kContiguous = k.plan.loadA.major == OperandMajor::K || k.plan.loadB.major == OperandMajor::K;

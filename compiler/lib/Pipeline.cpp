@@ -21,6 +21,13 @@ std::optional<CompiledSpec> gemmgen::compileParsedSpec(KernelSpec spec, const Em
     spec.layout.b.value = *options.layoutB;
     spec.layout.b.given = true;
   }
+  if (options.outType && *options.outType != spec.types.d.value) {
+    const unsigned from = sizeInBytes(spec.types.d.value), to = sizeInBytes(*options.outType);
+    if (spec.epilogue.chunkN.given && spec.epilogue.chunkN.value * from % to == 0)
+      spec.epilogue.chunkN.value = spec.epilogue.chunkN.value * from / to;
+    spec.types.d.value = *options.outType;
+    spec.types.d.given = true;
+  }
   if (!checkSpec(spec, diags, checks))
     return std::nullopt;
   CompiledSpec out;

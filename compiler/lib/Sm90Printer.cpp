@@ -111,7 +111,9 @@ private:
     if (d) {
       e.line("constexpr int EPI_COLS = " + str(k.epilogueChunkN) +
              ";   // epilogue.chunk_n: output columns staged per chunk");
-      e.line("constexpr u32 D_SLAB_BYTES = WG_ROWS * 128;  // 64 output columns x WG_ROWS rows, swizzled");
+      e.line("constexpr int D_SLAB_COLS = " + str(128 / sizeInBytes(k.dType)) +
+             ";  // output columns of one 128-byte swizzled row (" + toString(k.dType) + ")");
+      e.line("constexpr u32 D_SLAB_BYTES = WG_ROWS * 128;  // D_SLAB_COLS columns x WG_ROWS rows, swizzled");
       e.line("constexpr u32 D_STAGE_BYTES = " + str(d->bytesPerStage()) +
              ";  // one consumer's staging chunk");
       e.line("constexpr u32 SMEM_D = " + str(d->offset) + ";  // smemD[CONSUMERS]");
@@ -469,9 +471,9 @@ private:
 
   void emitTmaStore() {
     e.line("#pragma unroll");
-    CodeEmitter::Block loop(e, "for (int slab = 0; slab < EPI_COLS / 64; ++slab)");
+    CodeEmitter::Block loop(e, "for (int slab = 0; slab < EPI_COLS / D_SLAB_COLS; ++slab)");
     e.line("tma_store_3d(&tmD, smem + SMEM_D + consumer * D_STAGE_BYTES + slab * D_SLAB_BYTES,");
-    e.line("             tile_n * BN + chunk * EPI_COLS + slab * 64, tile_m * BM + consumer * WG_ROWS, entry);");
+    e.line("             tile_n * BN + chunk * EPI_COLS + slab * D_SLAB_COLS, tile_m * BM + consumer * WG_ROWS, entry);");
   }
 
   llvm::Error emitForEachTile(const Op &op) {
@@ -504,13 +506,13 @@ private:
 
   void emitTmaLoad(const Op &op) {
     if (op.operand == Operand::C) {
-      e.comment("C's chunk, 64-column boxes into the staging slabs, as D's store will write them");
+      e.comment("C's chunk, one box per staging slab, as D's store will write them");
       e.line("#pragma unroll");
-      CodeEmitter::Block loop(e, "for (int slab = 0; slab < EPI_COLS / 64; ++slab)");
+      CodeEmitter::Block loop(e, "for (int slab = 0; slab < EPI_COLS / D_SLAB_COLS; ++slab)");
       e.line("tma_load_3d(smem + SMEM_D + consumer * D_STAGE_BYTES + slab * D_SLAB_BYTES, &tmC, " +
              instanceSlotAddr(op.barrier) + ",");
-      e.line("            tile_n * BN + chunk * EPI_COLS + slab * 64, tile_m * BM + consumer * WG_ROWS, "
-             "entry);");
+      e.line("            tile_n * BN + chunk * EPI_COLS + slab * D_SLAB_COLS, tile_m * BM + consumer * "
+             "WG_ROWS, entry);");
       return;
     }
     std::string stage = op.state + ".stage";
@@ -593,7 +595,42 @@ private:
     e.line(wgmma + "::mma(acc[m], desc_a, desc_b, (kb > 0 || ks > 0) ? 1 : 0);");
   }
 
+  /// f32 output: no stmatrix (16-bit only); each thread writes its pairs as
+  /// float2 into the 128B-swizzled slabs (32 columns each), reading C's
+  /// pair at the same address first when beta != 0.
+  void emitStoreAccF32() {
+    e.comment("accumulators -> f32 staging: a float2 per n8 block and half-row. m64nN fragment:");
+    e.comment("thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8 block j, columns");
+    e.comment("8j + 2(l%4) (+1) in acc[.][4j .. 4j+1] (row +8: 4j+2 .. 4j+3).");
+    e.line("const u32 staging = smem + SMEM_D + consumer * D_STAGE_BYTES;");
+    e.line("#pragma unroll");
+    CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
+    e.line("#pragma unroll");
+    CodeEmitter::Block js(e, "for (int jj = 0; jj < EPI_COLS / 8; ++jj)");
+    e.line("const int j = chunk * (EPI_COLS / 8) + jj;  // n8 block of the tile");
+    e.line("const int col = jj * 8 + 2 * (lane % 4);       // column inside the chunk");
+    e.line("const int slab = col / D_SLAB_COLS, cs = col % D_SLAB_COLS;");
+    e.line("#pragma unroll");
+    CodeEmitter::Block hs(e, "for (int h = 0; h < 2; ++h)");
+    e.line("const int row = m * 64 + warp_in_group * 16 + lane / 4 + 8 * h;");
+    e.line("const u32 addr = staging + slab * D_SLAB_BYTES + row * 128 + "
+           "((((cs / 4) ^ (row & 7))) << 4) + (cs % 4) * 4;");
+    const std::string scale = cloadBarrier() ? "alpha * " : "";
+    e.line("float v0 = " + scale + "acc[m][4 * j + 2 * h], v1 = " + scale +
+           "acc[m][4 * j + 2 * h + 1];");
+    if (cloadBarrier()) {
+      CodeEmitter::Block ifc(e, "if (beta != 0.f)");
+      e.line("float c0, c1;");
+      e.line("ld_shared_f32x2(addr, c0, c1);  // C's pair, loaded into the staging tile");
+      e.line("v0 = fmaf(beta, c0, v0);");
+      e.line("v1 = fmaf(beta, c1, v1);");
+    }
+    e.line("st_shared_f32x2(addr, v0, v1);");
+  }
+
   void emitStoreAcc(const Op &op) {
+    if (k.dType == ScalarType::F32)
+      return emitStoreAccF32();
     e.comment("accumulators -> " + Twine(toString(k.dType)) +
               " -> stmatrix into the 128B-swizzled staging slabs (64 columns each).");
     e.comment("m64nN fragment: thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8");

@@ -109,14 +109,14 @@ GemmArgs gemmgen::rowMajorProblem(const GemmArgs &a) {
   return t;
 }
 
-GemmArgs gemmgen::batchEntry(const GemmArgs &a, long long l, DType t) {
+GemmArgs gemmgen::batchEntry(const GemmArgs &a, long long l, DType t, DType out) {
   GemmArgs e = a;
-  const long long bytes = (long long)sizeOf(t);
+  const long long bytes = (long long)sizeOf(t), outBytes = (long long)sizeOf(out);
   e.A = a.A + (CUdeviceptr)(l * a.strideA * bytes);
   e.B = a.B + (CUdeviceptr)(l * a.strideB * bytes);
-  e.D = a.D + (CUdeviceptr)(l * a.strideD * bytes);
+  e.D = a.D + (CUdeviceptr)(l * a.strideD * outBytes);
   if (a.C)
-    e.C = a.C + (CUdeviceptr)(l * a.strideC * bytes);
+    e.C = a.C + (CUdeviceptr)(l * a.strideC * outBytes);
   e.batch = 1;
   e.strideA = e.strideB = e.strideD = e.strideC = 0;
   return e;
@@ -197,9 +197,13 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
                a.strideD, "strideD"},
               {"C", a.C, storedShape(a, 'C'), a.layoutD == Layout::Row ? "N" : "M", "ldc",
                a.strideC, "strideC"}};
+  // D and C rows must be 16 bytes apart as well: 8 16-bit or 4 f32 elements.
+  const unsigned outAlignment = 16 / sizeInBytes(abi.dType);
   for (const Operand &o : ops) {
     const char *name = o.name;
     const long long ld = o.shape.ld, length = o.shape.length;
+    const bool out = name[0] == 'D' || name[0] == 'C';
+    const unsigned ldAlignment = out ? outAlignment : abi.ldAlignment;
     if (a.K == 0 && (name[0] == 'A' || name[0] == 'B'))
       continue; // K = 0: A and B are not read (D = beta·C), as in cuBLAS; null is fine
     if (name[0] == 'C' && a.beta == 0.0f)
@@ -209,14 +213,12 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
       return invalid(who + "leading dimension " + std::to_string(ld) +
                      " is smaller than its row length " + o.lengthName + "=" +
                      std::to_string(length));
-    if (ld % abi.ldAlignment != 0)
+    if (ld % ldAlignment != 0)
       return invalid(who + "leading dimension " + std::to_string(ld) +
-                     " is not a multiple of " + std::to_string(abi.ldAlignment) +
+                     " is not a multiple of " + std::to_string(ldAlignment) +
                      " elements; TMA needs 16-byte aligned row strides (pad the rows: " +
                      o.ldName + " = " +
-                     std::to_string((ld + abi.ldAlignment - 1) / abi.ldAlignment *
-                                    abi.ldAlignment) +
-                     ")");
+                     std::to_string((ld + ldAlignment - 1) / ldAlignment * ldAlignment) + ")");
     if (a.batch > 1) {
       const long long size = o.shape.lines * ld; // one entry as stored
       if (o.stride < 0)
@@ -227,13 +229,12 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
                        std::to_string(ld) + " = " + std::to_string(size) +
                        " elements): the entries' outputs would overlap; pass strideD >= " +
                        std::to_string(size));
-      if (o.stride % abi.ldAlignment != 0)
+      if (o.stride % ldAlignment != 0)
         return invalid(who + "batch stride " + std::to_string(o.stride) +
-                       " is not a multiple of " + std::to_string(abi.ldAlignment) +
+                       " is not a multiple of " + std::to_string(ldAlignment) +
                        " elements; TMA needs 16-byte aligned strides (pad the entries: " +
                        o.strideName + " = " +
-                       std::to_string((o.stride + abi.ldAlignment - 1) / abi.ldAlignment *
-                                      abi.ldAlignment) +
+                       std::to_string((o.stride + ldAlignment - 1) / ldAlignment * ldAlignment) +
                        ")");
     }
     if (o.ptr == 0)
@@ -248,7 +249,7 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
     const StoredShape sC = storedShape(a, 'C'), sD = storedShape(a, 'D');
     const bool same = a.C == a.D && sC.ld == sD.ld && (a.batch == 1 || a.strideC == a.strideD);
     auto extent = [&](const StoredShape &s, long long stride) {
-      return (CUdeviceptr)(((a.batch - 1) * stride + s.lines * s.ld) * 2);
+      return (CUdeviceptr)(((a.batch - 1) * stride + s.lines * s.ld) * sizeInBytes(abi.dType));
     };
     if (!same && a.C < a.D + extent(sD, a.strideD) && a.D < a.C + extent(sC, a.strideC))
       return invalid("C and D overlap but are not the same matrix (C " + hexPtr(a.C) + " ldc " +
@@ -277,7 +278,7 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
   const KernelABI &abi = impl_->abi;
   const DriverApi &drv = *impl_->rt->drv;
   GG_CONTEXT_SCOPE(*impl_->rt); // cuTensorMapEncodeTiled needs a current context
-  DType t = impl_->info.dtype;
+  const DType t = impl_->info.dtype, out = impl_->info.outType;
   const GemmArgs a = rowMajorProblem(args); // what the kernel computes (D row-major)
   PreparedLaunch p;
   std::memset(p.tmA, 0, sizeof p.tmA);
@@ -291,10 +292,11 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
   // A batched kernel takes 3-D maps (the batch entry outermost); with one
   // entry its stride is never used.
   const int rank = abi.batched ? 3 : 2;
-  auto map = [&](void *out, CUdeviceptr base, StoredShape s, long long stride, const TmaBox &box,
+  auto map = [&](void *dst, CUdeviceptr base, StoredShape s, long long stride, const TmaBox &box,
                  const char *operand) {
     MapGeometry g{s.lines, s.length, s.ld, a.batch, a.batch > 1 ? stride : s.lines * s.ld};
-    return encodeTensorMap(drv, out, base, t, rank, g, box, operand);
+    const bool output = operand[0] == 'D' || operand[0] == 'C';
+    return encodeTensorMap(drv, dst, base, output ? out : t, rank, g, box, operand);
   };
   // K = 0: one box's extent, at D's address, in every entry.
   const StoredShape standInA{bA.outer, bA.inner, bA.inner}, standInB{bB.outer, bB.inner, bB.inner};
@@ -305,7 +307,7 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
       !s)
     return s;
   // The kernel stores whole 16-byte chunks only; the rest is the tail's.
-  const long long stored = tmaStoreColumns(a.N, t);
+  const long long stored = tmaStoreColumns(a.N, out);
   if (stored > 0)
     if (Status s = map(p.tmD, a.D, StoredShape{a.M, stored, sD.ld}, a.strideD, abi.boxD, "D"); !s)
       return s;

@@ -38,7 +38,9 @@ std::string DeviceInfo::archName() const {
   return "sm_" + std::to_string(ccMajor) + std::to_string(ccMinor);
 }
 
-const char *gemmgen::toString(DType t) { return t == DType::BF16 ? "bf16" : "f16"; }
+const char *gemmgen::toString(DType t) {
+  return t == DType::BF16 ? "bf16" : t == DType::F32 ? "f32" : "f16";
+}
 
 const char *gemmgen::toString(ErrorCode c) {
   switch (c) {
@@ -359,6 +361,7 @@ Expected<Kernel> Runtime::loadKernel(const std::string &source, const KernelABI 
   info.name = abi.kernelName;
   info.target = targetArch(abi.target);
   info.dtype = abi.aType == ScalarType::BF16 ? DType::BF16 : DType::F16;
+  info.outType = abi.dType == ScalarType::F32 ? DType::F32 : info.dtype;
   info.threads = abi.threadsPerBlock;
   info.smemBytes = abi.sharedMemBytes;
   info.clusterM = abi.clusterM;

@@ -48,31 +48,35 @@ __device__ __forceinline__ float dot8(uint4 a, uint4 b, int bf16) {
 // both are K-major (sak = sbk = 1) K, lda, ldb are multiples of 8 and A, B
 // 16-byte aligned (the pre-launch checks): 16-byte loads along K. Otherwise
 // one element per lane and step.
-__device__ void tail_row(const u16 *A, const u16 *B, u16 *D, long long m, int lane, int K,
+__device__ void tail_row(const u16 *A, const u16 *B, void *D, long long m, int lane, int K,
                          long long sam, long long sak, long long sbn, long long sbk,
                          long long ldd, int n0, int cols, int bf16, float alpha, float beta,
-                         const u16 *C, long long ldc);
+                         const void *C, long long ldc, int out_f32);
 
 // Batched: entry l's operands start l * stride_x elements further; blockIdx.y
 // walks the entries (grid y is capped, so it strides by gridDim.y).
 extern "C" __global__ void __launch_bounds__(256)
-gg_tail_columns(const u16 *A, const u16 *B, u16 *D, int M, int K, long long sam, long long sak,
+gg_tail_columns(const u16 *A, const u16 *B, void *D, int M, int K, long long sam, long long sak,
                 long long sbn, long long sbk, long long ldd, int n0, int cols, int bf16,
                 int batch, long long stride_a, long long stride_b, long long stride_d,
-                float alpha, float beta, const u16 *C, long long ldc, long long stride_c) {
+                float alpha, float beta, const void *C, long long ldc, long long stride_c,
+                int out_f32) {
   const long long m = (long long)blockIdx.x * 8 + threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
   if (m >= M) return;
+  const long long out_bytes = out_f32 ? 4 : 2;  // D and C elements
   for (long long l = blockIdx.y; l < batch; l += gridDim.y)
-    tail_row(A + l * stride_a, B + l * stride_b, D + l * stride_d, m, lane, K, sam, sak, sbn, sbk,
-             ldd, n0, cols, bf16, alpha, beta, C + l * stride_c, ldc);
+    tail_row(A + l * stride_a, B + l * stride_b, (char *)D + l * stride_d * out_bytes, m, lane, K,
+             sam, sak, sbn, sbk, ldd, n0, cols, bf16, alpha, beta,
+             (const char *)C + l * stride_c * out_bytes, ldc, out_f32);
 }
 
-// D = alpha * acc + beta * C (C row-major with ldc, read only when beta != 0).
-__device__ void tail_row(const u16 *A, const u16 *B, u16 *D, long long m, int lane, int K,
+// D = alpha * acc + beta * C (C row-major with ldc, read only when beta != 0); D and C
+// 16-bit, or f32 when out_f32.
+__device__ void tail_row(const u16 *A, const u16 *B, void *D, long long m, int lane, int K,
                          long long sam, long long sak, long long sbn, long long sbk,
                          long long ldd, int n0, int cols, int bf16, float alpha, float beta,
-                         const u16 *C, long long ldc) {
+                         const void *C, long long ldc, int out_f32) {
   float acc[8] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f};
   if (sak == 1 && sbk == 1) {
     const u16 *a = A + m * sam;
@@ -101,8 +105,11 @@ __device__ void tail_row(const u16 *A, const u16 *B, u16 *D, long long m, int la
     for (int j = 1; j < 8; ++j)
       if (lane == j) v = acc[j];
     v *= alpha;
-    if (beta != 0.f) v = fmaf(beta, to_f32(C[m * ldc + n0 + lane], bf16), v);
-    D[m * ldd + n0 + lane] = to_16(v, bf16);
+    const long long c_at = m * ldc + n0 + lane, d_at = m * ldd + n0 + lane;
+    if (beta != 0.f)
+      v = fmaf(beta, out_f32 ? ((const float *)C)[c_at] : to_f32(((const u16 *)C)[c_at], bf16), v);
+    if (out_f32) ((float *)D)[d_at] = v;
+    else ((u16 *)D)[d_at] = to_16(v, bf16);
   }
 }
 )CUDA";
@@ -115,7 +122,7 @@ long long gemmgen::tmaStoreColumns(long long N, DType t) {
 }
 
 Status gemmgen::prepareTailColumns(const Kernel::Impl &k, const GemmArgs &a, PreparedLaunch &p) {
-  const long long stored = tmaStoreColumns(a.N, k.info.dtype);
+  const long long stored = tmaStoreColumns(a.N, k.info.outType);
   p.tailColumns = (unsigned)(a.N - stored);
   p.tailFunction = nullptr;
   if (p.tailColumns == 0)
@@ -170,10 +177,11 @@ Status gemmgen::launchTailColumns(const Kernel::Impl &k, const PreparedLaunch &p
   float alpha = p.alpha, beta = p.beta;
   CUdeviceptr C = p.C;
   long long ldc = p.ldc, strideC = p.strideC;
+  int outF32 = k.info.outType == DType::F32;
   void *params[] = {&A,    &B,      &D,       &M,       &K,       &sam,  &sak,
                     &sbn,  &sbk,    &ldd,     &n0,      &cols,    &bf16, &batch,
                     &strideA, &strideB, &strideD, &alpha, &beta,   &C,    &ldc,
-                    &strideC};
+                    &strideC, &outF32};
   const DriverApi &drv = *k.rt->drv;
   GG_CONTEXT_SCOPE(*k.rt);
   unsigned blocks = (unsigned)((M + 7LL) / 8);

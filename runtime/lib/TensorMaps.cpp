@@ -74,7 +74,9 @@ Status gemmgen::encodeTensorMap(const DriverApi &drv, void *out, CUdeviceptr bas
   cuuint32_t elemStrides[3] = {1, 1, 1};
   CUresult r = drv.cuTensorMapEncodeTiled(
       static_cast<CUtensorMap *>(out),
-      t == DType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+      t == DType::BF16  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+      : t == DType::F32 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+                        : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
       (cuuint32_t)rank, reinterpret_cast<void *>(base), dims, strides, boxDim, elemStrides,
       CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, l2Promotion(strides[0]),
       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);

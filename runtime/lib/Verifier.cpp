@@ -38,8 +38,9 @@ __device__ __forceinline__ float f16_to_f32(u16 h, int bf16) {
   return f;
 }
 
-extern "C" __global__ void gg_fill_normal(u16 *p, long long rows, long long cols, long long ld,
-                                          int bf16, u64 seed) {
+// kind: 0 f16, 1 bf16, 2 f32.
+extern "C" __global__ void gg_fill_normal(void *p, long long rows, long long cols, long long ld,
+                                          int kind, u64 seed) {
   const long long total = rows * cols;
   const u64 s = mix64(seed);
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
@@ -49,7 +50,8 @@ extern "C" __global__ void gg_fill_normal(u16 *p, long long rows, long long cols
     const float u1 = (float)((h >> 40) + 1) * (1.0f / 16777216.0f);     // (0, 1]
     const float u2 = (float)(h & 0xffffffull) * (1.0f / 16777216.0f);   // [0, 1)
     const float z = sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2);
-    p[r * ld + c] = f32_to_16(z, bf16);
+    if (kind == 2) ((float *)p)[r * ld + c] = z;
+    else ((u16 *)p)[r * ld + c] = f32_to_16(z, kind);
   }
 }
 
@@ -59,7 +61,7 @@ extern "C" __global__ void gg_fill_normal(u16 *p, long long rows, long long cols
 extern "C" __global__ void __launch_bounds__(256)
 gg_reference_gemm(const u16 *A, const u16 *B, float *C, int M, int N, int K, long long sam,
                   long long sak, long long sbn, long long sbk, int bf16, float alpha, float beta,
-                  const u16 *Cin, long long scm, long long scn) {
+                  const void *Cin, long long scm, long long scn, int cF32) {
   __shared__ float As[16][64 + 1];
   __shared__ float Bs[16][64 + 1];
   const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
@@ -90,24 +92,31 @@ gg_reference_gemm(const u16 *A, const u16 *B, float *C, int M, int N, int K, lon
     for (int j = 0; j < 4; ++j) {
       const long long m = m0 + ty + 16 * i, n = n0 + tx + 16 * j;
       if (m < M && n < N)
-        C[m * N + n] = beta != 0.f ? fmaf(beta, f16_to_f32(Cin[m * scm + n * scn], bf16),
-                                          alpha * acc[i][j])
-                                   : alpha * acc[i][j];
+        C[m * N + n] =
+            beta != 0.f
+                ? fmaf(beta,
+                       cF32 ? ((const float *)Cin)[m * scm + n * scn]
+                            : f16_to_f32(((const u16 *)Cin)[m * scm + n * scn], bf16),
+                       alpha * acc[i][j])
+                : alpha * acc[i][j];
     }
 }
 
 // out[0] += Σ(D−ref)², out[1] += Σref², out[2] = max |D−ref| (as ordered bits), cnt += #non-finite D
-extern "C" __global__ void gg_compare(const u16 *D, long long ldd, int dColMajor, const void *ref,
+// D is 16-bit, or f32 when dF32 (then a refIs16 reference is f32 too: another f32 D).
+extern "C" __global__ void gg_compare(const void *D, long long ldd, int dColMajor, const void *ref,
                                       int refIs16, int M, int N, int bf16, double *out,
-                                      unsigned long long *nonFinite) {
+                                      unsigned long long *nonFinite, int dF32) {
   double err2 = 0, ref2 = 0, maxAbs = 0;
   unsigned long long bad = 0;
   const long long total = (long long)M * N;
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
        i += (long long)gridDim.x * blockDim.x) {
     const long long r = i / N, c = i - r * N;
-    const float d = f16_to_f32(D[dColMajor ? c * ldd + r : r * ldd + c], bf16);
-    const float x = refIs16 ? f16_to_f32(((const u16 *)ref)[i], bf16) : ((const float *)ref)[i];
+    const long long at = dColMajor ? c * ldd + r : r * ldd + c;
+    const float d = dF32 ? ((const float *)D)[at] : f16_to_f32(((const u16 *)D)[at], bf16);
+    const float x = refIs16 && !dF32 ? f16_to_f32(((const u16 *)ref)[i], bf16)
+                                     : ((const float *)ref)[i];
     if (!isfinite(d)) { ++bad; continue; }
     const double e = (double)d - (double)x;
     err2 += e * e;
@@ -161,9 +170,9 @@ Expected<GemmVerifier> GemmVerifier::create(const Runtime &rt) {
 
 Status GemmVerifier::fillNormal2D(CUdeviceptr p, long long rows, long long cols, long long ld,
                                   DType t, std::uint64_t seed, CUstream s) const {
-  int bf16 = t == DType::BF16;
+  int kind = t == DType::F32 ? 2 : t == DType::BF16 ? 1 : 0;
   unsigned long long sd = seed;
-  void *params[] = {&p, &rows, &cols, &ld, &bf16, &sd};
+  void *params[] = {&p, &rows, &cols, &ld, &kind, &sd};
   long long total = rows * cols;
   unsigned blocks = (unsigned)std::min<long long>((total + 255) / 256, 4096);
   if (blocks == 0)
@@ -176,8 +185,8 @@ Status GemmVerifier::fillNormal(CUdeviceptr p, std::size_t count, DType t, std::
   return fillNormal2D(p, 1, (long long)count, (long long)count, t, seed, s);
 }
 
-Status GemmVerifier::reference(const GemmArgs &a, DType t, CUdeviceptr refF32,
-                               CUstream s) const {
+Status GemmVerifier::reference(const GemmArgs &a, DType t, CUdeviceptr refF32, CUstream s,
+                               DType outType) const {
   int M = (int)a.M, N = (int)a.N, K = (int)a.K, bf16 = t == DType::BF16;
   const long long lda = storedShape(a, 'A').ld, ldb = storedShape(a, 'B').ld;
   OperandStrides st = operandStrides(a.layoutA, lda, a.layoutB, ldb);
@@ -186,12 +195,13 @@ Status GemmVerifier::reference(const GemmArgs &a, DType t, CUdeviceptr refF32,
   const long long ldc = storedShape(a, 'C').ld;
   long long scm = a.layoutD == Layout::Row ? ldc : 1, scn = a.layoutD == Layout::Row ? 1 : ldc;
   float alpha = a.alpha, beta = a.beta;
+  int cF32 = outType == DType::F32;
   // One launch per batch entry, each into its own M×N block of ref.
   for (long long l = 0; l < std::max(1LL, a.batch); ++l) {
-    const GemmArgs e = batchEntry(a, l, t);
+    const GemmArgs e = batchEntry(a, l, t, outType);
     CUdeviceptr A = e.A, B = e.B, R = refF32 + (CUdeviceptr)(l * a.M * a.N * 4), C = e.C;
     void *params[] = {&A,  &B,   &R,    &M,     &N,    &K, &sam, &sak, &sbn,
-                      &sbk, &bf16, &alpha, &beta, &C, &scm, &scn};
+                      &sbk, &bf16, &alpha, &beta, &C, &scm, &scn, &cF32};
     if (Status r = impl_->rt.launchRaw(impl_->ref, (unsigned)((N + 63) / 64),
                                        (unsigned)((M + 63) / 64), 256, 0, s, params);
         !r)
@@ -202,7 +212,7 @@ Status GemmVerifier::reference(const GemmArgs &a, DType t, CUdeviceptr refF32,
 
 Expected<GemmVerifier::Comparison> GemmVerifier::compare(const GemmArgs &a, DType t,
                                                          CUdeviceptr ref, bool refIs16Bit,
-                                                         CUstream s) const {
+                                                         CUstream s, DType outType) const {
   const DriverApi &drv = *impl_->rt.impl()->drv;
   GG_CONTEXT_SCOPE(*impl_->rt.impl());
   CUresult r = drv.cuMemsetD32Async(impl_->scratch, 0, 8, s);
@@ -211,14 +221,15 @@ Expected<GemmVerifier::Comparison> GemmVerifier::compare(const GemmArgs &a, DTyp
   CUdeviceptr out = impl_->scratch, cnt = impl_->scratch + 24;
   long long ldd = storedShape(a, 'D').ld;
   int M = (int)a.M, N = (int)a.N, bf16 = t == DType::BF16, is16 = refIs16Bit;
-  int dColMajor = a.layoutD == Layout::Col;
+  int dColMajor = a.layoutD == Layout::Col, dF32 = outType == DType::F32;
   long long total = a.M * a.N;
   unsigned blocks = (unsigned)std::max<long long>(1, std::min<long long>((total + 255) / 256, 2048));
   // Batch entries accumulate into the same sums: one error over all of D.
   const long long entries = std::max(1LL, a.batch);
   for (long long l = 0; l < entries; ++l) {
-    CUdeviceptr D = batchEntry(a, l, t).D, R = ref + (CUdeviceptr)(l * total * (is16 ? 2 : 4));
-    void *params[] = {&D, &ldd, &dColMajor, &R, &is16, &M, &N, &bf16, &out, &cnt};
+    CUdeviceptr D = batchEntry(a, l, t, outType).D,
+                R = ref + (CUdeviceptr)(l * total * (is16 && !dF32 ? 2 : 4));
+    void *params[] = {&D, &ldd, &dColMajor, &R, &is16, &M, &N, &bf16, &out, &cnt, &dF32};
     if (Status st = impl_->rt.launchRaw(impl_->cmp, blocks, 1, 256, 0, s, params); !st)
       return st;
   }

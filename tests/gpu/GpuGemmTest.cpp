@@ -158,6 +158,16 @@ long long operandExtent(const StoredShape &s, long long batch, long long stride)
 /// compared with the reference (through D's layout), and every element of
 /// D's allocation outside the entries' logical matrices (line padding, gaps
 /// between entries) still poison afterwards.
+/// Whether element i of a D read back as 16-bit halves (`halves` per
+/// element: 1 for 16-bit, 2 for f32) is `bits` in every half: the poison
+/// pattern (NaN in f16, bf16 and f32) or 0 (+0.0 in all three).
+bool elementIs(const std::vector<uint16_t> &host, long long i, int halves, uint16_t bits) {
+  for (int h = 0; h < halves; ++h)
+    if (host[size_t(i * halves + h)] != bits)
+      return false;
+  return true;
+}
+
 /// How a test passes C (beta != 0): a separate random matrix, or D itself
 /// (D's entries hold C before the launch, its padding and gaps poison).
 enum class CMode { None, Separate, InPlace };
@@ -166,7 +176,8 @@ void expectMatchesReference(const std::string &name, const Kernel &k, GemmArgs a
                             CMode cMode = CMode::None) {
   Gpu &gpu = Gpu::get();
   const Runtime &rt = *gpu.rt;
-  const DType t = k.info().dtype;
+  const DType t = k.info().dtype, out = k.info().outType;
+  const int halves = int(sizeOf(out) / 2); // 16-bit halves per D (and C) element
   const StoredShape sA = storedShape(a, 'A'), sB = storedShape(a, 'B'), sD = storedShape(a, 'D');
   const long long L = a.batch;
   const long long extA = operandExtent(sA, L, a.strideA), extB = operandExtent(sB, L, a.strideB),
@@ -180,15 +191,15 @@ void expectMatchesReference(const std::string &name, const Kernel &k, GemmArgs a
   };
   a.A = alloc(extA * 2);
   a.B = alloc(extB * 2);
-  a.D = alloc(extD * 2);
+  a.D = alloc(extD * 2 * halves);
   CUdeviceptr ref = alloc(L * a.M * a.N * 4);
   // C: stored like D. The reference reads a pristine copy (in place, the
   // launch overwrites it).
   CUdeviceptr cPristine = 0;
   if (cMode != CMode::None) {
     a.ldc = sD.ld, a.strideC = a.strideD;
-    cPristine = alloc(extD * 2);
-    a.C = cMode == CMode::InPlace ? a.D : alloc(extD * 2);
+    cPristine = alloc(extD * 2 * halves);
+    a.C = cMode == CMode::InPlace ? a.D : alloc(extD * 2 * halves);
   }
   struct Free {
     const Runtime &rt;
@@ -204,22 +215,22 @@ void expectMatchesReference(const std::string &name, const Kernel &k, GemmArgs a
   SCOPED_TRACE("seed " + std::to_string(seed));
   ASSERT_TRUE(gpu.ver->fillNormal(a.A, extA, t, seed * 2 + 1, gpu.stream).ok());
   ASSERT_TRUE(gpu.ver->fillNormal(a.B, extB, t, seed * 2 + 2, gpu.stream).ok());
-  ASSERT_TRUE(rt.fill16Async(a.D, GemmVerifier::kPoison, extD, gpu.stream).ok());
+  ASSERT_TRUE(rt.fill16Async(a.D, GemmVerifier::kPoison, extD * halves, gpu.stream).ok());
   if (cMode != CMode::None) {
     // Every entry's logical C (seeded per entry), in the pristine copy, in
     // C's own buffer (its padding poison too) or in D itself.
     if (cMode == CMode::Separate) {
-      ASSERT_TRUE(rt.fill16Async(a.C, GemmVerifier::kPoison, extD, gpu.stream).ok());
+      ASSERT_TRUE(rt.fill16Async(a.C, GemmVerifier::kPoison, extD * halves, gpu.stream).ok());
     }
     for (long long l = 0; l < L; ++l)
       for (CUdeviceptr base : {cPristine, a.C})
-        ASSERT_TRUE(gpu.ver->fillNormal2D(base + l * a.strideC * 2, sD.lines, sD.length, sD.ld,
-                                          t, seed * 2 + 3 + l, gpu.stream).ok());
+        ASSERT_TRUE(gpu.ver->fillNormal2D(base + l * a.strideC * 2 * halves, sD.lines, sD.length,
+                                          sD.ld, out, seed * 2 + 3 + l, gpu.stream).ok());
   }
   GemmArgs refArgs = a;
   refArgs.C = cPristine;
   // The reference before the launch: in place, the launch overwrites C.
-  ASSERT_TRUE(gpu.ver->reference(refArgs, t, ref, gpu.stream).ok());
+  ASSERT_TRUE(gpu.ver->reference(refArgs, t, ref, gpu.stream, out).ok());
   Status s = k.launch(a, gpu.stream);
   ASSERT_TRUE(s.ok()) << s.message();
   s = rt.wait(gpu.stream, watchdogSeconds(a.M * L, a.N, a.K));
@@ -228,11 +239,11 @@ void expectMatchesReference(const std::string &name, const Kernel &k, GemmArgs a
     std::_Exit(4); // the context is unusable; do not hang the test run
   }
   ASSERT_TRUE(s.ok()) << s.message();
-  Expected<GemmVerifier::Comparison> c = gpu.ver->compare(a, t, ref, false, gpu.stream);
+  Expected<GemmVerifier::Comparison> c = gpu.ver->compare(a, t, ref, false, gpu.stream, out);
   ASSERT_TRUE(c.ok()) << c.status().message();
   EXPECT_EQ(c->nonFinite, 0) << "elements left unwritten (poison) or NaN";
   EXPECT_LE(c->relFrobenius, GemmVerifier::kTolerance);
-  std::vector<uint16_t> host((size_t)extD);
+  std::vector<uint16_t> host((size_t)extD * halves);
   ASSERT_TRUE(rt.copyToHost(host.data(), a.D, host.size() * 2).ok());
   std::vector<bool> logical((size_t)extD, false);
   for (long long l = 0; l < L; ++l)
@@ -241,7 +252,7 @@ void expectMatchesReference(const std::string &name, const Kernel &k, GemmArgs a
         logical[size_t(l * a.strideD + line * sD.ld + e)] = true;
   long long touched = 0, firstTouched = -1;
   for (long long i = 0; i < extD; ++i)
-    if (!logical[size_t(i)] && host[size_t(i)] != GemmVerifier::kPoison) {
+    if (!logical[size_t(i)] && !elementIs(host, i, halves, GemmVerifier::kPoison)) {
       touched += 1;
       if (firstTouched < 0)
         firstTouched = i;
@@ -250,10 +261,10 @@ void expectMatchesReference(const std::string &name, const Kernel &k, GemmArgs a
                            "(padding or gaps between entries; first at element "
                         << firstTouched << ")";
   const char *cText = cMode == CMode::None ? "" : cMode == CMode::InPlace ? ", C = D" : ", C";
-  printf("[ result ] %s %s%lldx%lldx%lld %s (A %s, B %s, D %s, alpha %g, beta %g%s): rel err "
+  printf("[ result ] %s %s%lldx%lldx%lld %s%s%s (A %s, B %s, D %s, alpha %g, beta %g%s): rel err "
          "%.3e, max |err| %.3e, unwritten %lld\n",
          name.c_str(), L > 1 ? (std::to_string(L) + "*").c_str() : "", a.M, a.N, a.K,
-         toString(t), toString(a.layoutA), toString(a.layoutB), toString(a.layoutD), a.alpha,
+         toString(t), out != t ? ">" : "", out != t ? toString(out) : "", toString(a.layoutA), toString(a.layoutB), toString(a.layoutD), a.alpha,
          a.beta, cText, c->relFrobenius, c->maxAbsError, c->nonFinite);
 }
 
@@ -309,7 +320,8 @@ TEST_P(ZeroK, EveryElementOfDIsZero) {
   a.M = shape.M, a.N = shape.N, a.K = 0;
   a.layoutA = k->info().layoutA, a.layoutB = k->info().layoutB;
   a.ldd = roundUp(a.N, 8);
-  Expected<CUdeviceptr> d = rt.alloc(a.M * a.ldd * 2);
+  const int halves = int(sizeOf(k->info().outType) / 2);
+  Expected<CUdeviceptr> d = rt.alloc(a.M * a.ldd * 2 * halves);
   ASSERT_TRUE(d.ok()) << d.status().message();
   a.D = *d;
   struct Free {
@@ -317,7 +329,7 @@ TEST_P(ZeroK, EveryElementOfDIsZero) {
     CUdeviceptr p;
     ~Free() { (void)rt.free(p); }
   } freeD{rt, a.D};
-  ASSERT_TRUE(rt.fill16Async(a.D, GemmVerifier::kPoison, a.M * a.ldd, gpu.stream).ok());
+  ASSERT_TRUE(rt.fill16Async(a.D, GemmVerifier::kPoison, a.M * a.ldd * halves, gpu.stream).ok());
   Status s = k->launch(a, gpu.stream);
   ASSERT_TRUE(s.ok()) << s.message();
   s = rt.wait(gpu.stream, 60);
@@ -326,20 +338,19 @@ TEST_P(ZeroK, EveryElementOfDIsZero) {
     std::_Exit(4);
   }
   ASSERT_TRUE(s.ok()) << s.message();
-  std::vector<uint16_t> host(size_t(a.M * a.ldd));
+  std::vector<uint16_t> host(size_t(a.M * a.ldd * halves));
   ASSERT_TRUE(rt.copyToHost(host.data(), a.D, host.size() * 2).ok());
   long long nonZero = 0, firstRow = -1, firstCol = -1;
   for (long long i = 0; i < a.M; ++i)
     for (long long j = 0; j < a.ldd; ++j) {
-      uint16_t v = host[size_t(i * a.ldd + j)];
       bool want0 = j < a.N; // padding columns keep the poison
-      if (want0 ? v == 0 : v == GemmVerifier::kPoison)
+      if (elementIs(host, i * a.ldd + j, halves, want0 ? 0 : GemmVerifier::kPoison))
         continue;
       if (nonZero++ == 0)
         firstRow = i, firstCol = j;
     }
   EXPECT_EQ(nonZero, 0) << "first wrong element D[" << firstRow << ", " << firstCol << "] = 0x"
-                        << std::hex << host[size_t(firstRow * a.ldd + firstCol)];
+                        << std::hex << host[size_t((firstRow * a.ldd + firstCol) * halves)];
   printf("[ result ] %s %lldx%lldx0: %lld element(s) not zero\n", name.c_str(), a.M, a.N,
          nonZero);
 }

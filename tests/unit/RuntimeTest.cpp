@@ -504,3 +504,32 @@ TEST(LaunchChecks, AlphaBetaExactMessages) {
             "beta 0.000000); use an sm_90a kernel with `epilogue: { store: tma }`");
   EXPECT_EQ(check(with(1.f, 0.f, 0, 0)), "");
 }
+
+TEST(LaunchChecks, F32OutputAlignsDAndCToFourElements) {
+  // D (and C) in f32: 16-byte rows are 4 elements; A and B keep 8.
+  KernelABI f32 = testABI();
+  f32.batched = true, f32.alphaBeta = true;
+  f32.dType = ScalarType::F32;
+  GemmArgs a = goodArgs();
+  a.N = 252, a.ldd = 252; // 1008-byte rows: fine in f32, not in f16
+  EXPECT_EQ(check(a, f32), "");
+  EXPECT_EQ(check(a), "operand D: leading dimension 252 is not a multiple of 8 elements; TMA "
+                      "needs 16-byte aligned row strides (pad the rows: ldd = 256)");
+  a.ldd = 254;
+  EXPECT_EQ(check(a, f32), "operand D: leading dimension 254 is not a multiple of 4 elements; "
+                           "TMA needs 16-byte aligned row strides (pad the rows: ldd = 256)");
+  a.ldd = 252, a.beta = 1.f, a.C = 0x100000, a.ldc = 254;
+  EXPECT_EQ(check(a, f32), "operand C: leading dimension 254 is not a multiple of 4 elements; "
+                           "TMA needs 16-byte aligned row strides (pad the rows: ldc = 256)");
+  // A and B: still 8 16-bit elements.
+  a = goodArgs();
+  a.lda = 68;
+  EXPECT_EQ(check(a, f32), "operand A: leading dimension 68 is not a multiple of 8 elements; TMA "
+                           "needs 16-byte aligned row strides (pad the rows: lda = 72)");
+  // Overlap of C and D counts f32 bytes: C right after a 256 x 256 f32 D is apart.
+  a = goodArgs();
+  a.beta = 1.f, a.C = 0x30000 + 256 * 256 * 2; // inside an f32 D
+  EXPECT_NE(check(a, f32).find("C and D overlap"), std::string::npos);
+  a.C = 0x30000 + 256 * 256 * 4;
+  EXPECT_EQ(check(a, f32), "");
+}

@@ -42,6 +42,7 @@ struct BenchOptions {
   std::string shapes;
   std::string dtype;
   std::string layout;
+  std::string outDtype;
   long long batch = 1;
   float alpha = 1.0f, beta = 0.0f;
   std::string jsonFile, csvFile;
@@ -133,6 +134,9 @@ void runBench(BenchOptions o) {
   LayoutOption layout;
   if (!parseLayoutOption(o.layout, layout))
     return;
+  std::optional<DType> outDtype;
+  if (!parseOutDTypeOption(o.outDtype, outDtype))
+    return;
   if (o.batch < 1) {
     llvm::errs() << "gemmgen: error: --batch must be at least 1 (got " << o.batch << ")\n";
     setExitCode(ExitFailure);
@@ -172,7 +176,8 @@ void runBench(BenchOptions o) {
                               dtype && *dtype == DType::BF16 ? "bf16" : "f16");
   }
   std::optional<CompiledSpec> compiled =
-      specPath.empty() ? std::nullopt : compileSpecForGpu(specPath, false, dtype, true, layout);
+      specPath.empty() ? std::nullopt
+                       : compileSpecForGpu(specPath, false, dtype, true, layout, outDtype);
   if (!compiled) {
     setExitCode(ExitSpecError);
     return;
@@ -200,6 +205,8 @@ void runBench(BenchOptions o) {
   tune::BenchRun run;
   run.spec = o.spec, run.kernel = ki.name, run.target = ki.target;
   run.dtype = toString(ki.dtype);
+  if (ki.outType != ki.dtype) // e.g. f16>f32: 16-bit operands, f32 D
+    run.dtype += std::string(">") + toString(ki.outType);
   run.layout = std::string(toString(ki.layoutA)) + "," + toString(ki.layoutB);
   run.commit = tune::buildCommit(), run.date = tune::isoDate();
   run.nvrtc = nvrtcVersionString();
@@ -252,6 +259,9 @@ void cli::registerBenchCommand(CLI::App &app) {
   cmd->add_option("--shapes", o->shapes,
                   "Comma-separated MxNxK list (default 4096x4096x4096,8192x8192x8192)");
   cmd->add_option("--dtype", o->dtype, "f16 or bf16: overrides the spec's a/b/d types");
+  cmd->add_option("--out-dtype", o->outDtype,
+                  "f32: D in f32 (cuBLAS: CUDA_R_32F output); the spec's epilogue.chunk_n keeps "
+                  "its bytes");
   cmd->add_option("--alpha", o->alpha, "D = alpha·A·B + beta·D: alpha")->capture_default_str();
   cmd->add_option("--beta", o->beta,
                   "beta; non-zero: D starts as a random C and is updated in place, by gemmgen "

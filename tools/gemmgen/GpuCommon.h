@@ -88,6 +88,21 @@ inline std::optional<DType> parseDType(const std::string &s) {
   return std::nullopt;
 }
 
+/// --out-dtype of run and bench: empty keeps the spec's types.d; f32 makes
+/// D (and C) f32. Prints the error and returns false on anything else.
+inline bool parseOutDTypeOption(const std::string &s, std::optional<DType> &out) {
+  if (s.empty())
+    return true;
+  if (s == "f32") {
+    out = DType::F32;
+    return true;
+  }
+  llvm::errs() << "gemmgen: error: --out-dtype must be f32 (D and C in f32), or left out (D in "
+                  "the operand type) (got '" << s << "')\n";
+  setExitCode(ExitFailure);
+  return false;
+}
+
 /// --dtype of run and bench: empty keeps the spec's types; anything but
 /// f16/bf16 is reported (exit code 3) and gives false.
 inline bool parseDTypeOption(const std::string &s, std::optional<DType> &out) {
@@ -159,12 +174,15 @@ inline bool parseLayoutOption(const std::string &s, LayoutOption &out) {
 inline std::optional<CompiledSpec> compileSpecForGpu(const std::string &path, bool debugHangs,
                                                      std::optional<DType> dtype,
                                                      bool protocolChecks = true,
-                                                     const LayoutOption &layout = {}) {
+                                                     const LayoutOption &layout = {},
+                                                     std::optional<DType> outType = {}) {
   DiagnosticEngine diags;
   EmitOptions emit;
   emit.debugHangs = debugHangs;
   emit.layoutA = layout.a;
   emit.layoutB = layout.b;
+  if (outType == DType::F32)
+    emit.outType = ScalarType::F32;
   std::optional<KernelSpec> spec = parseSpecFile(path, diags);
   if (!spec)
     return std::nullopt;

@@ -43,6 +43,7 @@ struct RunOptions {
   float alpha = 1.0f, beta = 0.0f;
   bool cInPlace = false;
   std::string dtype; ///< "": the spec's types
+  std::string outDtype; ///< "": the spec's types.d
   std::string layout; ///< "": the spec's layouts
   bool verify = false;
   int iters = 20;
@@ -60,6 +61,9 @@ void runRun(const RunOptions &o) {
   using namespace gpu;
   std::optional<DType> dtype;
   if (!parseDTypeOption(o.dtype, dtype))
+    return;
+  std::optional<DType> outDtype;
+  if (!parseOutDTypeOption(o.outDtype, outDtype))
     return;
   LayoutOption layout;
   if (!parseLayoutOption(o.layout, layout))
@@ -82,7 +86,7 @@ void runRun(const RunOptions &o) {
   std::optional<CompiledSpec> compiled =
       specPath.empty() ? std::nullopt
                        : compileSpecForGpu(specPath, o.debugHangs, dtype, !o.noProtocolChecks,
-                                                          layout);
+                                                          layout, outDtype);
   if (!compiled) {
     setExitCode(ExitSpecError);
     return;
@@ -97,8 +101,8 @@ void runRun(const RunOptions &o) {
   if (!kernel)
     return fail(kernel.status());
   const KernelInfo &ki = kernel->info();
-  const DType t = ki.dtype;
-  const size_t es = sizeOf(t);
+  const DType t = ki.dtype, out = ki.outType;
+  const size_t es = sizeOf(t), outEs = sizeOf(out);
 
   GemmArgs args;
   args.M = o.m, args.N = o.n, args.K = o.k;
@@ -110,11 +114,14 @@ void runRun(const RunOptions &o) {
   auto padded = [&](long long length) {
     return (length + ki.ldAlignment - 1) / ki.ldAlignment * ki.ldAlignment;
   };
+  // D's (and C's) rows: 16 bytes, 8 16-bit or 4 f32 elements.
+  const long long outAlign = 16 / (long long)outEs;
+  auto paddedOut = [&](long long length) { return (length + outAlign - 1) / outAlign * outAlign; };
   args.lda = o.lda ? o.lda : padded(storedShape(args, 'A').length);
   args.ldb = o.ldb ? o.ldb : padded(storedShape(args, 'B').length);
   // D's rows must start 16-byte aligned (TMA): by default pad ldd to a
   // multiple of the kernel's ldAlignment, so any N runs (e.g. N = 257).
-  args.ldd = o.ldd ? o.ldd : padded(storedShape(args, 'D').length);
+  args.ldd = o.ldd ? o.ldd : paddedOut(storedShape(args, 'D').length);
   // --batch L: L entries packed one after another (stride = one entry).
   args.batch = o.batch;
   args.strideA = storedShape(args, 'A').lines * storedShape(args, 'A').ld;
@@ -157,13 +164,13 @@ void runRun(const RunOptions &o) {
   const long long dLines = storedShape(args, 'D').lines * args.batch;
   if ((args.K > 0 && (!allocOr(L * sA.lines * sA.ld * es, args.A) ||
                       !allocOr(L * sB.lines * sB.ld * es, args.B))) ||
-      !allocOr((size_t)dLines * args.ldd * es, args.D) ||
+      !allocOr((size_t)dLines * args.ldd * outEs, args.D) ||
       (o.verify && !allocOr(L * args.M * args.N * 4, ref)))
     return;
   // The reference reads a pristine C: a buffer of its own even in place (the
   // kernel overwrites D).
   CUdeviceptr cSource = 0;
-  if (o.beta != 0.0f && !allocOr((size_t)dLines * args.ldd * es, cSource))
+  if (o.beta != 0.0f && !allocOr((size_t)dLines * args.ldd * outEs, cSource))
     return;
   args.C = o.beta == 0.0f ? 0 : o.cInPlace ? args.D : cSource;
   Expected<CUstream> stream = rt->createStream();
@@ -186,14 +193,15 @@ void runRun(const RunOptions &o) {
   // D poisoned; in place D holds C (the same seed as C's own buffer).
   const unsigned long long cSeed = seed * 2 + 3;
   if (Status s = o.beta != 0.0f && o.cInPlace
-                     ? ver->fillNormal2D(args.D, dLines, storedShape(args, 'D').length, args.ldd, t,
-                                         cSeed, *stream)
-                     : rt->fill16Async(args.D, GemmVerifier::kPoison, (size_t)dLines * args.ldd,
-                                       *stream);
+                     ? ver->fillNormal2D(args.D, dLines, storedShape(args, 'D').length, args.ldd,
+                                         out, cSeed, *stream)
+                     // 0x7fff in every 16-bit half: NaN in f16, bf16 and f32 alike
+                     : rt->fill16Async(args.D, GemmVerifier::kPoison,
+                                       (size_t)dLines * args.ldd * outEs / 2, *stream);
       !s)
     return fail(s);
   if (cSource)
-    if (Status s = ver->fillNormal2D(cSource, dLines, storedShape(args, 'D').length, args.ldd, t,
+    if (Status s = ver->fillNormal2D(cSource, dLines, storedShape(args, 'D').length, args.ldd, out,
                                      cSeed, *stream);
         !s)
       return fail(s);
@@ -201,7 +209,7 @@ void runRun(const RunOptions &o) {
   if (o.verify) {
     GemmArgs r = args;
     r.C = cSource;
-    if (Status s = ver->reference(r, t, ref, *stream); !s)
+    if (Status s = ver->reference(r, t, ref, *stream, out); !s)
       return fail(s);
   }
   if (Status s = rt->wait(*stream, 60); !s)
@@ -222,7 +230,7 @@ void runRun(const RunOptions &o) {
   std::optional<GemmVerifier::Comparison> cmp;
   bool pass = true;
   if (o.verify) {
-    Expected<GemmVerifier::Comparison> c = ver->compare(args, t, ref, false, *stream);
+    Expected<GemmVerifier::Comparison> c = ver->compare(args, t, ref, false, *stream, out);
     if (!c)
       return fail(c.status());
     cmp = *c;
@@ -270,6 +278,7 @@ void runRun(const RunOptions &o) {
         {"kernel", ki.name},
         {"target", ki.target},
         {"dtype", toString(t)},
+        {"out_dtype", toString(out)},
         {"gpu", dev.name},
         {"arch", dev.archName()},
         {"driver_version", dev.driverVersion},
@@ -307,7 +316,8 @@ void runRun(const RunOptions &o) {
                                        {"pass", pass}};
     llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(j))) << "\n";
   } else {
-    llvm::outs() << "kernel  " << ki.name << " (" << ki.target << ", " << toString(t) << ") on "
+    llvm::outs() << "kernel  " << ki.name << " (" << ki.target << ", " << toString(t)
+                 << (out != t ? std::string(" -> ") + toString(out) : std::string()) << ") on "
                  << dev.name << " (" << dev.archName() << ", " << dev.smCount << " SMs)\n"
                  << "        " << ki.threads << " threads, " << ki.smemBytes
                  << " B dynamic smem, cluster " << ki.clusterM << "x" << ki.clusterN << ", tile "
@@ -372,6 +382,8 @@ void cli::registerRunCommand(CLI::App &app) {
   cmd->add_option("--k", o->k, "Columns of A and B (multiple of 8; 0 gives D = 0)")
       ->capture_default_str();
   cmd->add_option("--dtype", o->dtype, "f16 or bf16: overrides the spec's a/b/d types");
+  cmd->add_option("--out-dtype", o->outDtype,
+                  "f32: D (and C) in f32 (the spec's epilogue.chunk_n keeps its bytes)");
   cmd->add_option("--layout", o->layout,
                   "Operand layouts A,B[,D] (each row or col): row,col (the default: A M×K "
                   "row-major, B stored N×K, D row-major), col,col, row,row, col,row; a third "

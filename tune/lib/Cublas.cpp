@@ -80,7 +80,7 @@ Expected<std::unique_ptr<Cublas>> Cublas::load() {
                            "); set GEMMGEN_CUBLAS to the path of libcublas.so.13");
 }
 
-Status Cublas::gemm(const GemmArgs &a, DType t, CUstream s) const {
+Status Cublas::gemm(const GemmArgs &a, DType t, CUstream s, DType out) const {
   // cuBLAS's C is its output: D = alpha·A·B + beta·D in place.
   const float alpha = a.alpha, beta = a.beta;
   if (beta != 0.f && a.C != a.D)
@@ -88,6 +88,7 @@ Status Cublas::gemm(const GemmArgs &a, DType t, CUstream s) const {
                          "cuBLAS computes beta·C in place: pass C = D (got C 0x" +
                              std::to_string(a.C) + ")");
   const int type = t == DType::BF16 ? CUDA_R_16BF : CUDA_R_16F;
+  const int dType = out == DType::F32 ? CUDA_R_32F : type;
   if (int st = setStream(handle, s))
     return Status::error(ErrorCode::CudaError,
                          "cublasSetStream failed (" + std::to_string(st) + ")");
@@ -101,7 +102,7 @@ Status Cublas::gemm(const GemmArgs &a, DType t, CUstream s) const {
     if (!gemmStridedBatchedEx)
       return Status::error(ErrorCode::Unsupported, path_ + " lacks cublasGemmStridedBatchedEx");
     int st = gemmStridedBatchedEx(handle, opB, opA, (int)a.N, (int)a.M, (int)a.K, &alpha, B, type,
-                                  ldb, a.strideB, A, type, lda, a.strideA, &beta, D, type, ldd,
+                                  ldb, a.strideB, A, type, lda, a.strideA, &beta, D, dType, ldd,
                                   a.strideD, (int)a.batch, kCublasCompute32F, kCublasGemmDefault);
     if (st)
       return Status::error(ErrorCode::CudaError,
@@ -109,7 +110,7 @@ Status Cublas::gemm(const GemmArgs &a, DType t, CUstream s) const {
     return Status::success();
   }
   int st = gemmEx(handle, opB, opA, (int)a.N, (int)a.M, (int)a.K, &alpha, B, type, ldb, A, type,
-                  lda, &beta, D, type, ldd, kCublasCompute32F, kCublasGemmDefault);
+                  lda, &beta, D, dType, ldd, kCublasCompute32F, kCublasGemmDefault);
   if (st)
     return Status::error(ErrorCode::CudaError,
                          "cublasGemmEx failed (status " + std::to_string(st) + ")");

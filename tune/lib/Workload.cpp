@@ -21,12 +21,16 @@ Expected<std::unique_ptr<Workload>> Workload::create(const Runtime &rt, const Ge
                                                      long long K, DType t, int outputs,
                                                      std::uint64_t seed, Layout layoutA,
                                                      Layout layoutB, long long batch,
-                                                     float alpha, float beta) {
-  std::unique_ptr<Workload> w(new Workload(rt, ver, stream, t));
+                                                     float alpha, float beta,
+                                                     std::optional<DType> outType) {
+  const DType out = outType.value_or(t);
+  std::unique_ptr<Workload> w(new Workload(rt, ver, stream, t, out));
   w->M = M, w->N = N, w->K = K, w->batch = batch, w->beta = beta;
   const double e = (double)sizeOf(t);
   const double L = (double)batch;
-  const int sets = inputSetCount(rt.device(), e * L * (double)(M * K + N * K + outputs * M * N),
+  const int sets = inputSetCount(rt.device(),
+                                 L * (e * (double)(M * K + N * K) +
+                                      (double)sizeOf(out) * outputs * (double)(M * N)),
                                  4.0 * L * (double)(M * N));
   auto alloc = [&](long long elems, size_t elemBytes) -> Expected<CUdeviceptr> {
     Expected<CUdeviceptr> p = rt.alloc((size_t)elems * elemBytes);
@@ -42,7 +46,7 @@ Expected<std::unique_ptr<Workload>> Workload::create(const Runtime &rt, const Ge
       return B.status();
     std::vector<GemmArgs> outs;
     for (int o = 0; o < outputs; ++o) {
-      Expected<CUdeviceptr> D = alloc(batch * M * N, sizeOf(t));
+      Expected<CUdeviceptr> D = alloc(batch * M * N, sizeOf(out));
       if (!D)
         return D.status();
       GemmArgs a{*A, *B, *D, M, N, K, 0, 0, N};
@@ -63,12 +67,12 @@ Expected<std::unique_ptr<Workload>> Workload::create(const Runtime &rt, const Ge
     if (Status s = ver.fillNormal2D(*B, batch * sB.lines, sB.length, sB.ld, t, seed * 1000 + 2 * i + 2, stream); !s)
       return s;
     if (beta != 0.0f) { // C of this set, kept for the reference
-      Expected<CUdeviceptr> C = alloc(batch * M * N, sizeOf(t));
+      Expected<CUdeviceptr> C = alloc(batch * M * N, sizeOf(out));
       if (!C)
         return C.status();
       w->cBuf.push_back(*C);
       w->cSeed.push_back(seed * 1000 + 500 + i);
-      if (Status s = ver.fillNormal2D(*C, batch * M, N, N, t, w->cSeed.back(), stream); !s)
+      if (Status s = ver.fillNormal2D(*C, batch * M, N, N, out, w->cSeed.back(), stream); !s)
         return s;
     }
   }
@@ -86,8 +90,10 @@ Workload::~Workload() {
 
 Status Workload::runPoisoned(int output, const std::function<Status(const GemmArgs &)> &launch) {
   const GemmArgs &a = args(0, output);
-  if (Status s = beta != 0.0f ? ver.fillNormal2D(a.D, batch * M, N, N, t, cSeed[0], stream)
-                              : rt.fill16Async(a.D, GemmVerifier::kPoison, batch * M * N, stream);
+  // 0x7fff in every 16-bit half: NaN in f16, bf16 and f32 alike.
+  if (Status s = beta != 0.0f ? ver.fillNormal2D(a.D, batch * M, N, N, out, cSeed[0], stream)
+                              : rt.fill16Async(a.D, GemmVerifier::kPoison,
+                                               batch * M * N * sizeOf(out) / 2, stream);
       !s)
     return s;
   if (Status s = launch(a); !s)
@@ -100,15 +106,16 @@ Expected<GemmVerifier::Comparison> Workload::compareWithReference(int output) {
     GemmArgs r = args(0, output);
     if (beta != 0.0f)
       r.C = cBuf[0]; // the pristine C (D was overwritten)
-    if (Status s = ver.reference(r, t, ref, stream); !s)
+    if (Status s = ver.reference(r, t, ref, stream, out); !s)
       return s;
     refReady = true;
   }
-  return ver.compare(args(0, output), t, ref, /*refIs16Bit=*/false, stream);
+  return ver.compare(args(0, output), t, ref, /*refIs16Bit=*/false, stream, out);
 }
 
 Expected<GemmVerifier::Comparison> Workload::compareOutputs(int a, int b) {
-  return ver.compare(args(0, a), t, args(0, b).D, /*refIs16Bit=*/true, stream);
+  // The other output is D's type: 16-bit, or f32 (compare reads it as f32).
+  return ver.compare(args(0, a), t, args(0, b).D, /*refIs16Bit=*/true, stream, out);
 }
 
 /// The kernel's pre-launch checks on the shape alone (placeholder pointers),
@@ -140,12 +147,13 @@ static Expected<std::vector<PreparedLaunch>> prepareAll(const Kernel &k, const W
 Status tune::benchAgainstCublas(const Runtime &rt, const Kernel &kernel, const Cublas &cublas,
                                 const GemmVerifier &ver, CUstream stream,
                                 const BenchSettings &o, BenchResult &r) {
-  const DType t = kernel.info().dtype;
+  const DType t = kernel.info().dtype, out = kernel.info().outType;
   if (Status s = checkShape(kernel, r.M, r.N, r.K, r.batch, r.alpha, r.beta); !s)
     return s;
   Expected<std::unique_ptr<Workload>> w =
       Workload::create(rt, ver, stream, r.M, r.N, r.K, t, /*outputs=*/2, o.seed,
-                       kernel.info().layoutA, kernel.info().layoutB, r.batch, r.alpha, r.beta);
+                       kernel.info().layoutA, kernel.info().layoutB, r.batch, r.alpha, r.beta,
+                       out);
   if (!w)
     return w.status();
   Workload &wl = **w;
@@ -157,7 +165,7 @@ Status tune::benchAgainstCublas(const Runtime &rt, const Kernel &kernel, const C
   // Both verified on set 0: against the reference and against each other.
   if (Status s = wl.runPoisoned(0, [&](const GemmArgs &) { return kernel.launch((*prep)[0], stream); }); !s)
     return s;
-  if (Status s = wl.runPoisoned(1, [&](const GemmArgs &a) { return cublas.gemm(a, t, stream); }); !s)
+  if (Status s = wl.runPoisoned(1, [&](const GemmArgs &a) { return cublas.gemm(a, t, stream, out); }); !s)
     return s;
   Expected<GemmVerifier::Comparison> eg = wl.compareWithReference(0);
   if (!eg)
@@ -176,7 +184,7 @@ Status tune::benchAgainstCublas(const Runtime &rt, const Kernel &kernel, const C
 
   std::vector<Contender> contenders = {
       {"gemmgen", [&](int set) { return kernel.launch((*prep)[set], stream); }},
-      {"cublas", [&](int set) { return cublas.gemm(wl.args(set, 1), t, stream); }}};
+      {"cublas", [&](int set) { return cublas.gemm(wl.args(set, 1), t, stream, out); }}};
   ProtocolOptions po;
   po.warmup = o.warmup, po.rounds = o.rounds, po.sets = wl.sets();
   po.launchSeconds = wl.launchSeconds();

@@ -18,6 +18,10 @@ struct EmitOptions {
   /// Replace the spec's operand layouts before it is checked (one spec
   /// serves every layout: `gemmgen run --layout`, SpecOverrides).
   std::optional<MatrixLayout> layoutA, layoutB;
+  /// Replace the spec's output type (types.d: its operand type or f32). An
+  /// explicit epilogue.chunk_n keeps its bytes: at f32 it stages half the
+  /// columns of a 16-bit chunk (the shared-memory budget the spec chose).
+  std::optional<ScalarType> outType;
 };
 
 } // namespace gemmgen

@@ -231,9 +231,10 @@ struct DeviceInfo {
   std::string archName() const; ///< "sm_90"
 };
 
-enum class DType { F16, BF16 };
+/// Element types: the 16-bit operand types, and f32 (an output type only).
+enum class DType { F16, BF16, F32 };
 const char *toString(DType t);
-inline std::size_t sizeOf(DType) { return 2; }
+inline std::size_t sizeOf(DType t) { return t == DType::F32 ? 4 : 2; }
 
 /// Arguments of D[M,N] = A[M,K] · B[K,N] (D row-major). A is stored
 /// row-major (M×K, K contiguous: the default) or column-major (M contiguous);
@@ -269,9 +270,12 @@ struct GemmArgs {
 };
 
 /// Batch entry `l` of `args` as a problem of its own (batch 1, pointers
-/// advanced by l strides of `t`'s elements): what a reference or a per-entry
-/// loop computes.
-GemmArgs batchEntry(const GemmArgs &args, long long l, DType t);
+/// advanced by l strides: A and B of `t`'s elements, D and C of `out`'s):
+/// what a reference or a per-entry loop computes.
+GemmArgs batchEntry(const GemmArgs &args, long long l, DType t, DType out);
+inline GemmArgs batchEntry(const GemmArgs &args, long long l, DType t) {
+  return batchEntry(args, l, t, t);
+}
 
 /// The row-major-D problem a kernel computes for `args`: `args` itself when
 /// D is row-major; for a column-major D, D^T[N,M] = B^T · A^T with A and B
@@ -295,7 +299,8 @@ StoredShape storedShape(const GemmArgs &args, char operand);
 struct KernelInfo {
   std::string name;
   std::string target;            ///< "sm_90a"
-  DType dtype = DType::F16;      ///< A, B and D element type
+  DType dtype = DType::F16;      ///< A and B element type
+  DType outType = DType::F16;    ///< D and C element type (dtype, or F32)
   unsigned threads = 0, smemBytes = 0, clusterM = 1, clusterN = 1;
   unsigned tileM = 0, tileN = 0, tileK = 0;
   bool persistent = true;
@@ -496,8 +501,8 @@ class GemmVerifier {
 public:
   static Expected<GemmVerifier> create(const Runtime &rt);
 
-  /// Fills `count` 16-bit elements with N(0,1) values (Box-Muller over a
-  /// counter hash of (seed, index)).
+  /// Fills `count` elements of type t (16-bit, or f32) with N(0,1) values
+  /// (Box-Muller over a counter hash of (seed, index)).
   Status fillNormal(CUdeviceptr p, std::size_t count, DType t, std::uint64_t seed,
                     CUstream s) const;
   /// Fills a rows×cols matrix with leading dimension ld (elements).
@@ -506,7 +511,12 @@ public:
   /// ref[M,N] (f32, packed, ld = N) = alpha · A · B + beta · C with f32
   /// accumulation, A, B and C in the layouts `args` names; batched:
   /// args.batch such blocks one after another (entry l at ref + l·M·N).
-  Status reference(const GemmArgs &args, DType t, CUdeviceptr refF32, CUstream s) const;
+  Status reference(const GemmArgs &args, DType t, CUdeviceptr refF32, CUstream s) const {
+    return reference(args, t, refF32, s, t);
+  }
+  /// The same with C of type `out` (D's type: t, or F32).
+  Status reference(const GemmArgs &args, DType t, CUdeviceptr refF32, CUstream s,
+                   DType out) const;
 
   struct Comparison {
     double relFrobenius = 0; ///< ‖D − ref‖_F / ‖ref‖_F
@@ -519,7 +529,13 @@ public:
   /// 16-bit (ld = N); batched: every entry (D at its strideD, reference
   /// blocks packed), one error over all of them.
   Expected<Comparison> compare(const GemmArgs &args, DType t, CUdeviceptr ref, bool refIs16Bit,
-                               CUstream s) const;
+                               CUstream s) const {
+    return compare(args, t, ref, refIs16Bit, s, t);
+  }
+  /// The same for a D (and C) of type `out` (F32: D is read as f32; a
+  /// reference with refIs16Bit false is f32 either way).
+  Expected<Comparison> compare(const GemmArgs &args, DType t, CUdeviceptr ref, bool refIs16Bit,
+                               CUstream s, DType out) const;
 
   /// The NaN pattern written into D before a run (0x7fff: NaN in f16 and bf16).
   static constexpr std::uint16_t kPoison = 0x7fff;

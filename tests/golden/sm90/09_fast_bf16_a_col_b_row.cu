@@ -48,7 +48,8 @@ constexpr u32 B_K_STEP_BYTES = 2048;  // 16 K rows of 128 bytes: one k16 step
 constexpr u32 SMEM_A = 0;  // smemA[STAGES]
 constexpr u32 SMEM_B = 65536;  // smemB[STAGES]
 constexpr int EPI_COLS = 128;   // epilogue.chunk_n: output columns staged per chunk
-constexpr u32 D_SLAB_BYTES = WG_ROWS * 128;  // 64 output columns x WG_ROWS rows, swizzled
+constexpr int D_SLAB_COLS = 64;  // output columns of one 128-byte swizzled row (bf16)
+constexpr u32 D_SLAB_BYTES = WG_ROWS * 128;  // D_SLAB_COLS columns x WG_ROWS rows, swizzled
 constexpr u32 D_STAGE_BYTES = 16384;  // one consumer's staging chunk
 constexpr u32 SMEM_D = 196608;  // smemD[CONSUMERS]
 constexpr u32 SMEM_FULL_BAR = 229376;  // full[4]: producer -> consumer
@@ -243,11 +244,11 @@ gemm_sm90_fast_bf16_a_col_b_row(const __grid_constant__ TensorMap tmA, const __g
         if (beta != 0.f) {
           if (leader) {
             mbar_arrive_expect_tx(cload_bar + 8 * consumer, CLOAD_TX_BYTES);
-            // C's chunk, 64-column boxes into the staging slabs, as D's store will write them
+            // C's chunk, one box per staging slab, as D's store will write them
             #pragma unroll
-            for (int slab = 0; slab < EPI_COLS / 64; ++slab) {
+            for (int slab = 0; slab < EPI_COLS / D_SLAB_COLS; ++slab) {
               tma_load_3d(smem + SMEM_D + consumer * D_STAGE_BYTES + slab * D_SLAB_BYTES, &tmC, cload_bar + 8 * consumer,
-                          tile_n * BN + chunk * EPI_COLS + slab * 64, tile_m * BM + consumer * WG_ROWS, entry);
+                          tile_n * BN + chunk * EPI_COLS + slab * D_SLAB_COLS, tile_m * BM + consumer * WG_ROWS, entry);
             }
           }
           mbar_wait(cload_bar + 8 * consumer, cload.phase, ROLE_CONSUMER0 + consumer, BAR_CLOAD, consumer);
@@ -289,9 +290,9 @@ gemm_sm90_fast_bf16_a_col_b_row(const __grid_constant__ TensorMap tmA, const __g
         named_barrier_sync(EPILOGUE_BAR_ID + consumer % EPILOGUE_BAR_SLOTS, EPILOGUE_BAR_THREADS);
         if (leader) {
           #pragma unroll
-          for (int slab = 0; slab < EPI_COLS / 64; ++slab) {
+          for (int slab = 0; slab < EPI_COLS / D_SLAB_COLS; ++slab) {
             tma_store_3d(&tmD, smem + SMEM_D + consumer * D_STAGE_BYTES + slab * D_SLAB_BYTES,
-                         tile_n * BN + chunk * EPI_COLS + slab * 64, tile_m * BM + consumer * WG_ROWS, entry);
+                         tile_n * BN + chunk * EPI_COLS + slab * D_SLAB_COLS, tile_m * BM + consumer * WG_ROWS, entry);
           }
           bulk_commit_group();
         }

@@ -515,6 +515,14 @@ __device__ __forceinline__ void stmatrix_x4(u32 addr, u32 r0, u32 r1, u32 r2, u3
                :: "r"(addr), "r"(r0), "r"(r1), "r"(r2), "r"(r3) : "memory");
 }
 
+// Two consecutive f32 to / from shared memory (8-byte aligned): the f32 epilogue's staging.
+__device__ __forceinline__ void st_shared_f32x2(u32 addr, float v0, float v1) {
+  asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" :: "r"(addr), "f"(v0), "f"(v1) : "memory");
+}
+__device__ __forceinline__ void ld_shared_f32x2(u32 addr, float& v0, float& v1) {
+  asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];\n" : "=f"(v0), "=f"(v1) : "r"(addr) : "memory");
+}
+
 // Load four 8x8 b16 matrices from smem, the inverse of stmatrix_x4 at the same addresses:
 // register j gets this lane's pair of matrix j (ldmatrix.m8n8.x4).
 __device__ __forceinline__ void ldmatrix_x4(u32 addr, u32& r0, u32& r1, u32& r2, u32& r3) {

@@ -27,7 +27,11 @@ public:
   /// D[M,N] = A[M,K]·B[N,K]^T (row-major, gemmgen's layout) on `stream`;
   /// args.batch > 1: cublasGemmStridedBatchedEx with args' strides;
   /// alpha and beta from args (beta ≠ 0: C must be D, in place).
-  Status gemm(const GemmArgs &args, DType t, CUstream stream) const;
+  Status gemm(const GemmArgs &args, DType t, CUstream stream) const {
+    return gemm(args, t, stream, t);
+  }
+  /// The same with D (and C) of type `out` (F32: CUDA_R_32F).
+  Status gemm(const GemmArgs &args, DType t, CUstream stream, DType out) const;
   int version() const { return version_; } ///< cublasGetVersion, e.g. 130100
   const std::string &path() const { return path_; }
 

@@ -36,7 +36,8 @@ public:
                                                     Layout layoutA = Layout::Row,
                                                     Layout layoutB = Layout::Col,
                                                     long long batch = 1, float alpha = 1.0f,
-                                                    float beta = 0.0f);
+                                                    float beta = 0.0f,
+                                                    std::optional<DType> out = {});
   ~Workload();
   Workload(const Workload &) = delete;
   Workload &operator=(const Workload &) = delete;
@@ -55,12 +56,13 @@ public:
   double launchSeconds() const { return watchdogSeconds(M * batch, N, K); }
 
 private:
-  Workload(const Runtime &rt, const GemmVerifier &ver, CUstream s, DType t)
-      : rt(rt), ver(ver), stream(s), t(t) {}
+  Workload(const Runtime &rt, const GemmVerifier &ver, CUstream s, DType t, DType out)
+      : rt(rt), ver(ver), stream(s), t(t), out(out) {}
   const Runtime &rt;
   const GemmVerifier &ver;
   CUstream stream;
   DType t;
+  DType out; ///< D's (and C's) type: t, or F32
   long long M = 0, N = 0, K = 0;
   long long batch = 1; ///< strided entries per operand, packed
   float beta = 0.0f;   ///< non-zero: D starts as C (in place); cBuf keeps a pristine C per set

@@ -166,8 +166,8 @@ inline bool parseLayoutOption(const std::string &s, LayoutOption &out) {
   return true;
 }
 
-/// Parse, check, lower and emit a spec; with `dtype`, A, B and D all take
-/// that type (the spec's types are overridden before lowering), with
+/// Parse, check, lower and emit a spec; with `dtype`, A, B and a 16-bit D
+/// take that type (the spec's types are overridden before lowering), with
 /// `layout` the operand layouts. With `protocolChecks` false a declared
 /// (possibly wrong) barrier protocol is emitted as written: only `run
 /// --no-protocol-checks` asks for that.
@@ -188,7 +188,9 @@ inline std::optional<CompiledSpec> compileSpecForGpu(const std::string &path, bo
     return std::nullopt;
   if (dtype) {
     ScalarType t = *dtype == DType::BF16 ? ScalarType::BF16 : ScalarType::F16;
-    spec->types.a.value = spec->types.b.value = spec->types.d.value = t;
+    spec->types.a.value = spec->types.b.value = t;
+    if (spec->types.d.value != ScalarType::F32) // an f32 output stays f32
+      spec->types.d.value = t;
   }
   CheckOptions checks;
   checks.protocol = protocolChecks;

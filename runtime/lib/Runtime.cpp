@@ -284,10 +284,12 @@ Expected<Kernel> Runtime::loadKernel(const std::string &source, const KernelABI 
   const DriverApi &drv = *impl_->drv;
   if (Status s = checkTargetRunsOn(abi.target, impl_->info); !s)
     return s;
-  if (abi.aType != abi.bType || abi.aType != abi.dType || abi.aType == ScalarType::F32)
+  if (abi.aType != abi.bType || abi.aType == ScalarType::F32 ||
+      (abi.dType != abi.aType && abi.dType != ScalarType::F32))
     return Status::error(ErrorCode::Unsupported,
-                         std::string("the runtime launches kernels whose A, B and D share one "
-                                     "16-bit type (f16 or bf16); this one has a: ") +
+                         std::string("the runtime launches kernels whose A and B share one "
+                                     "16-bit type (f16 or bf16) and whose D has that type or "
+                                     "f32; this one has a: ") +
                              toString(abi.aType) + ", b: " + toString(abi.bType) +
                              ", d: " + toString(abi.dType));
   if (abi.clusterN != 1)

@@ -1,0 +1,120 @@
+//===- Sm90Epilogue.cpp - The sm_90a epilogue's staging code ---------------===//
+//
+// What the sm_90a printer emits for the epilogue's three ops on the staging
+// tile: store_acc (accumulators, times alpha, plus beta times the C chunk
+// the tile holds, into the 128B-swizzled slabs: stmatrix for 16-bit D,
+// float2 stores for f32), the TMA store of the tile, and the TMA load of C's
+// chunk into it. One 128-byte slab row holds D_SLAB_COLS columns.
+//
+//===----------------------------------------------------------------------===//
+#include "Sm90Epilogue.h"
+
+#include "llvm/ADT/Twine.h"
+
+using namespace gemmgen;
+using llvm::Twine;
+
+namespace {
+
+/// f32 output: no stmatrix (16-bit only); each thread writes its pairs as
+/// float2 into the 128B-swizzled slabs (32 columns each), reading C's
+/// pair at the same address first when beta != 0.
+void emitStoreF32(CodeEmitter &e, bool readsC) {
+  e.comment("accumulators -> f32 staging: a float2 per n8 block and half-row. m64nN fragment:");
+  e.comment("thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8 block j, columns");
+  e.comment("8j + 2(l%4) (+1) in acc[.][4j .. 4j+1] (row +8: 4j+2 .. 4j+3).");
+  e.line("const u32 staging = smem + SMEM_D + consumer * D_STAGE_BYTES;");
+  e.line("#pragma unroll");
+  CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
+  e.line("#pragma unroll");
+  CodeEmitter::Block js(e, "for (int jj = 0; jj < EPI_COLS / 8; ++jj)");
+  e.line("const int j = chunk * (EPI_COLS / 8) + jj;  // n8 block of the tile");
+  e.line("const int col = jj * 8 + 2 * (lane % 4);       // column inside the chunk");
+  e.line("const int slab = col / D_SLAB_COLS, cs = col % D_SLAB_COLS;");
+  e.line("#pragma unroll");
+  CodeEmitter::Block hs(e, "for (int h = 0; h < 2; ++h)");
+  e.line("const int row = m * 64 + warp_in_group * 16 + lane / 4 + 8 * h;");
+  e.line("const u32 addr = staging + slab * D_SLAB_BYTES + row * 128 + "
+         "((((cs / 4) ^ (row & 7))) << 4) + (cs % 4) * 4;");
+  const std::string scale = readsC ? "alpha * " : "";
+  e.line("float v0 = " + scale + "acc[m][4 * j + 2 * h], v1 = " + scale +
+         "acc[m][4 * j + 2 * h + 1];");
+  if (readsC) {
+    CodeEmitter::Block ifc(e, "if (beta != 0.f)");
+    e.line("float c0, c1;");
+    e.line("ld_shared_f32x2(addr, c0, c1);  // C's pair, loaded into the staging tile");
+    e.line("v0 = fmaf(beta, c0, v0);");
+    e.line("v1 = fmaf(beta, c1, v1);");
+  }
+  e.line("st_shared_f32x2(addr, v0, v1);");
+}
+
+void emitStore16(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
+  e.comment("accumulators -> " + Twine(toString(k.dType)) +
+            " -> stmatrix into the 128B-swizzled staging slabs (64 columns each).");
+  e.comment("m64nN fragment: thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8");
+  e.comment("block j, columns 8j + 2(l%4) (+1) in acc[.][4j .. 4j+3].");
+  e.line("const u32 staging = smem + SMEM_D + consumer * D_STAGE_BYTES;");
+  e.line("#pragma unroll");
+  CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
+  e.line("#pragma unroll");
+  CodeEmitter::Block js(e, "for (int j2 = 0; j2 < EPI_COLS / 16; ++j2)");
+  e.line("const int j = chunk * (EPI_COLS / 8) + 2 * j2;  // first of two n8 blocks");
+  e.line("const int mat = lane / 8;  // the 8x8 matrix whose row address this lane supplies");
+  e.line("const int row = m * 64 + warp_in_group * 16 + (mat & 1) * 8 + (lane & 7);");
+  e.line("const int col16 = j2 * 2 + (mat >> 1);  // 16-byte column inside the chunk");
+  e.line("const u32 addr = staging + (col16 / 8) * D_SLAB_BYTES + row * 128 + "
+         "(((col16 & 7) ^ (row & 7)) << 4);");
+  if (!readsC) {
+    e.line("const u32 r0 = pack2<ELEM>(acc[m][4 * j + 0], acc[m][4 * j + 1]);");
+    e.line("const u32 r1 = pack2<ELEM>(acc[m][4 * j + 2], acc[m][4 * j + 3]);");
+    e.line("const u32 r2 = pack2<ELEM>(acc[m][4 * j + 4], acc[m][4 * j + 5]);");
+    e.line("const u32 r3 = pack2<ELEM>(acc[m][4 * j + 6], acc[m][4 * j + 7]);");
+    e.line("stmatrix_x4(addr, r0, r1, r2, r3);");
+    return;
+  }
+  e.line("u32 r0, r1, r2, r3;");
+  {
+    CodeEmitter::Block ifc(e, "if (beta != 0.f)");
+    e.comment("C's pairs, in the layout stmatrix writes back to the same addresses");
+    e.line("ldmatrix_x4(addr, r0, r1, r2, r3);");
+    e.line("r0 = axpby2<ELEM>(alpha, acc[m][4 * j + 0], acc[m][4 * j + 1], beta, r0);");
+    e.line("r1 = axpby2<ELEM>(alpha, acc[m][4 * j + 2], acc[m][4 * j + 3], beta, r1);");
+    e.line("r2 = axpby2<ELEM>(alpha, acc[m][4 * j + 4], acc[m][4 * j + 5], beta, r2);");
+    e.line("r3 = axpby2<ELEM>(alpha, acc[m][4 * j + 6], acc[m][4 * j + 7], beta, r3);");
+  }
+  {
+    CodeEmitter::Block els(e, "else");
+    e.line("r0 = pack2<ELEM>(alpha * acc[m][4 * j + 0], alpha * acc[m][4 * j + 1]);");
+    e.line("r1 = pack2<ELEM>(alpha * acc[m][4 * j + 2], alpha * acc[m][4 * j + 3]);");
+    e.line("r2 = pack2<ELEM>(alpha * acc[m][4 * j + 4], alpha * acc[m][4 * j + 5]);");
+    e.line("r3 = pack2<ELEM>(alpha * acc[m][4 * j + 6], alpha * acc[m][4 * j + 7]);");
+  }
+  e.line("stmatrix_x4(addr, r0, r1, r2, r3);");
+}
+
+} // namespace
+
+void gemmgen::sm90::emitStagingStore(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
+  if (k.dType == ScalarType::F32)
+    emitStoreF32(e, readsC);
+  else
+    emitStore16(e, k, readsC);
+}
+
+void gemmgen::sm90::emitStagingTmaStore(CodeEmitter &e) {
+  e.line("#pragma unroll");
+  CodeEmitter::Block loop(e, "for (int slab = 0; slab < EPI_COLS / D_SLAB_COLS; ++slab)");
+  e.line("tma_store_3d(&tmD, smem + SMEM_D + consumer * D_STAGE_BYTES + slab * D_SLAB_BYTES,");
+  e.line("             tile_n * BN + chunk * EPI_COLS + slab * D_SLAB_COLS, tile_m * BM + consumer * WG_ROWS, entry);");
+}
+
+void gemmgen::sm90::emitStagingCLoad(CodeEmitter &e, const std::string &barrierAddr) {
+  e.comment("C's chunk, one box per staging slab, as D's store will write them");
+  e.line("#pragma unroll");
+  CodeEmitter::Block loop(e, "for (int slab = 0; slab < EPI_COLS / D_SLAB_COLS; ++slab)");
+  e.line("tma_load_3d(smem + SMEM_D + consumer * D_STAGE_BYTES + slab * D_SLAB_BYTES, &tmC, " +
+         barrierAddr + ",");
+  e.line("            tile_n * BN + chunk * EPI_COLS + slab * D_SLAB_COLS, tile_m * BM + consumer * "
+         "WG_ROWS, entry);");
+}

@@ -1,0 +1,31 @@
+//===- Sm90Epilogue.h - The sm_90a epilogue's staging code -------*- C++ -*-===//
+//
+// Emitters the sm_90a printer (Sm90Printer.cpp) calls for the epilogue ops
+// that touch the staging tile. They print inside the consumer role, where
+// the kernel's names (smem, consumer, lane, warp_in_group, acc, chunk,
+// tile_m/tile_n, entry, alpha, beta and the SMEM_D/D_* constants) exist.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMMGEN_LIB_SM90EPILOGUE_H
+#define GEMMGEN_LIB_SM90EPILOGUE_H
+
+#include "gemmgen/CodeEmitter.h"
+#include "gemmgen/IR.h"
+
+#include <string>
+
+namespace gemmgen {
+namespace sm90 {
+
+/// store_acc: D = alpha·acc (+ beta·C from the staging tile when the kernel
+/// reads C and beta != 0) into this chunk's staging slabs.
+void emitStagingStore(CodeEmitter &e, const ir::Kernel &k, bool readsC);
+/// tma_store: the chunk's slabs to D at the tile, batch entry `entry`.
+void emitStagingTmaStore(CodeEmitter &e);
+/// tma_load C: C's chunk into the staging slabs, completing on `barrierAddr`.
+void emitStagingCLoad(CodeEmitter &e, const std::string &barrierAddr);
+
+} // namespace sm90
+} // namespace gemmgen
+
+#endif // GEMMGEN_LIB_SM90EPILOGUE_H

@@ -33,6 +33,18 @@ const Kernel &PyKernel::loaded(int device) {
   return *loaded_[device];
 }
 
+/// The Python face passes (and allocates) out in the operand type: a kernel
+/// with an f32 D would write 4-byte elements into it. Refused before any
+/// shape is looked at (K = 0 and empty shapes never reach checkGemmArgs).
+static void requireOperandTypeOutput(const KernelABI &abi) {
+  if (abi.dType != abi.aType)
+    throw PyFacingError("DTypeError", "kernel '" + abi.kernelName + "' writes D in " +
+                                          toString(abi.dType) +
+                                          "; from Python out arrays are in the operand type (" +
+                                          toString(abi.aType) +
+                                          ") so far: compile a spec whose types.d is types.a");
+}
+
 Status PyKernel::checkArguments(const GemmArgs &args) const {
   // A GPU of the kernel's target with room for its shared memory: only the
   // arguments can fail (the real GPU's target and limit are checked at load
@@ -55,6 +67,7 @@ Status PyKernel::checkArguments(const GemmArgs &args) const {
 }
 
 GemmArgs PyKernel::plan(const MatrixView &a, const MatrixView &b, const MatrixView &out) const {
+  requireOperandTypeOutput(abi_);
   GemmArgs args = unwrap(gemmArgsFor(a, b, out));
   if (args.M > 0 && args.N > 0 && args.K > 0)
     check(checkArguments(args));
@@ -69,6 +82,7 @@ static bool sameArgs(const GemmArgs &x, const GemmArgs &y) {
 
 void PyKernel::launch(int device, std::uintptr_t stream, const MatrixView &a,
                       const MatrixView &b, const MatrixView &out) {
+  requireOperandTypeOutput(abi_);
   GemmArgs args = unwrap(gemmArgsFor(a, b, out));
   CUstream s = reinterpret_cast<CUstream>(stream);
   bool fresh = !last_ || last_->device != device || !sameArgs(last_->args, args);

@@ -395,3 +395,14 @@ def test_layouts_reach_the_tensor_maps():
         m, n = (M, N) if ld == "row" else (N, M)
         assert log == [encode(*first), encode(*second), encode("out", ld),
                        f"launchEx gemm_sm90_fast_f16 grid=1 M={m} N={n} K={K} batch=1"], (la, lb, ld)
+
+
+def test_a_kernel_with_an_f32_output_is_refused():
+    # Python passes and allocates out in the operand type: a kernel writing an
+    # f32 D (spec 10) would write 4-byte elements into it, so it is refused
+    # before any array is looked at, empty shapes included.
+    kern = gemmgen.compile(SPECS / "sm90" / "10_fast_f16_out_f32.yaml")
+    for args in [(A["row"], B["col"], OUT["row"]), (FakeArray((0, K)), B["col"])]:
+        with pytest.raises(gemmgen.DTypeError, match="writes D in f32; from Python out arrays are in "
+                                                     "the operand type"):
+            kern.plan(*args)

@@ -47,6 +47,8 @@ namespace gemmgen {
   X(cuTensorMapEncodeTiled)                                                                      \
   X(cuMemAlloc)                                                                                  \
   X(cuMemFree)                                                                                   \
+  X(cuMemAllocAsync)                                                                             \
+  X(cuMemFreeAsync)                                                                              \
   X(cuMemcpyHtoD)                                                                                \
   X(cuMemcpyDtoH)                                                                                \
   X(cuMemsetD16Async)                                                                            \
@@ -144,7 +146,23 @@ struct Kernel::Impl {
   mutable std::mutex tailMutex;
   mutable std::shared_ptr<Module::Impl> tailModule;
   mutable CUfunction tailFunction = nullptr;
+  /// The staging path's 2-D copy (same module as the tail kernel).
+  mutable CUfunction copyFunction = nullptr;
 };
+
+/// Builds the helper module (tail columns, 2-D copy) on first use.
+Status ensureHelperModule(const Kernel::Impl &k);
+
+/// The staging path (Staging.cpp): bytes of workspace a row-major problem's
+/// unaligned operands need (0: TMA takes them all as they are), ...
+long long stagingWorkspaceBytes(const GemmArgs &rowMajor, DType in, DType out);
+/// ... the arguments the GEMM kernel gets (aligned copies in the workspace)
+/// and the copies before and after it, ...
+Status planStaging(const GemmArgs &rowMajor, DType in, DType out, CUdeviceptr workspace,
+                   std::size_t workspaceBytes, GemmArgs &kernelArgs, PreparedLaunch &p);
+/// ... and the copies, enqueued.
+Status runCopies(const Kernel::Impl &k, const std::vector<PreparedLaunch::Copy> &copies,
+                 CUstream stream);
 
 /// NVRTC for this runtime's GPU + cuModuleLoadData (a cached cubin the
 /// driver refuses is compiled afresh).

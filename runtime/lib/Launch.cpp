@@ -164,11 +164,6 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
                    ") computes D = A·B without alpha, beta and C (got alpha " +
                    std::to_string(a.alpha) + ", beta " + std::to_string(a.beta) +
                    "); use an sm_90a kernel with `epilogue: { store: tma }`");
-  if (a.K % abi.kAlignment != 0)
-    return invalid("K=" + std::to_string(a.K) + " is not a multiple of " +
-                   std::to_string(abi.kAlignment) +
-                   "; TMA needs 16-byte aligned row strides (pad K with zeros to a multiple of " +
-                   std::to_string(abi.kAlignment) + ")");
   const Layout kernelA = toLayout(abi.layoutA), kernelB = toLayout(abi.layoutB);
   const GemmArgs rm = rowMajorProblem(a);
   if (rm.layoutA != kernelA || rm.layoutB != kernelB) {
@@ -213,7 +208,10 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
       return invalid(who + "leading dimension " + std::to_string(ld) +
                      " is smaller than its row length " + o.lengthName + "=" +
                      std::to_string(length));
-    if (ld % ldAlignment != 0)
+    // One problem (batch 1): what TMA cannot address is staged through the
+    // workspace (Staging.cpp); a strided batch must be aligned.
+    const bool staged = a.batch == 1;
+    if (ld % ldAlignment != 0 && !staged)
       return invalid(who + "leading dimension " + std::to_string(ld) +
                      " is not a multiple of " + std::to_string(ldAlignment) +
                      " elements; TMA needs 16-byte aligned row strides (pad the rows: " +
@@ -239,7 +237,7 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
     }
     if (o.ptr == 0)
       return invalid(who + "null device pointer");
-    if (o.ptr % 16 != 0)
+    if (o.ptr % 16 != 0 && !staged)
       return invalid(who + "device pointer " + hexPtr(o.ptr) +
                      " is not 16-byte aligned; TMA needs 16-byte aligned global addresses");
   }
@@ -272,6 +270,13 @@ Status gemmgen::checkSharedMemoryFits(const KernelABI &abi, const DeviceInfo &de
                            " (opt-in); use fewer pipeline stages or a smaller tile");
 }
 
+std::size_t Kernel::workspaceBytes(const GemmArgs &args) const {
+  if (!impl_)
+    return 0;
+  return (std::size_t)stagingWorkspaceBytes(rowMajorProblem(args), impl_->info.dtype,
+                                            impl_->info.outType);
+}
+
 Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
   if (Status s = check(args); !s)
     return s;
@@ -279,8 +284,14 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
   const DriverApi &drv = *impl_->rt->drv;
   GG_CONTEXT_SCOPE(*impl_->rt); // cuTensorMapEncodeTiled needs a current context
   const DType t = impl_->info.dtype, out = impl_->info.outType;
-  const GemmArgs a = rowMajorProblem(args); // what the kernel computes (D row-major)
   PreparedLaunch p;
+  // What the kernel computes (D row-major), with unaligned operands replaced
+  // by their aligned copies in the workspace.
+  GemmArgs a;
+  if (Status s = planStaging(rowMajorProblem(args), t, out, args.workspace, args.workspaceBytes,
+                             a, p);
+      !s)
+    return s;
   std::memset(p.tmA, 0, sizeof p.tmA);
   std::memset(p.tmB, 0, sizeof p.tmB);
   std::memset(p.tmD, 0, sizeof p.tmD);
@@ -334,6 +345,14 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
 Status Kernel::launch(const PreparedLaunch &p, CUstream stream) const {
   if (!impl_)
     return emptyKernel();
+  if (Status s = runCopies(*impl_, p.before, stream); !s)
+    return s;
+  if (Status s = launchGemm(p, stream); !s)
+    return s;
+  return runCopies(*impl_, p.after, stream);
+}
+
+Status Kernel::launchGemm(const PreparedLaunch &p, CUstream stream) const {
   const KernelABI &abi = impl_->abi;
   const DriverApi &drv = *impl_->rt->drv;
   if (Status s = impl_->rt->checkUsable(); !s)
@@ -387,8 +406,30 @@ Status Kernel::launch(const PreparedLaunch &p, CUstream stream) const {
 }
 
 Status Kernel::launch(const GemmArgs &args, CUstream stream) const {
-  Expected<PreparedLaunch> p = prepare(args);
-  if (!p)
-    return p.status();
-  return launch(*p, stream);
+  // Operands TMA cannot address go through a workspace: the caller's, or one
+  // allocated and freed on the stream around this launch.
+  const std::size_t need = args.workspace ? 0 : workspaceBytes(args);
+  if (need == 0 || !impl_) {
+    Expected<PreparedLaunch> p = prepare(args);
+    if (!p)
+      return p.status();
+    return launch(*p, stream);
+  }
+  if (Status s = check(args); !s)
+    return s;
+  const DriverApi &drv = *impl_->rt->drv;
+  GG_CONTEXT_SCOPE(*impl_->rt);
+  GemmArgs withWorkspace = args;
+  CUresult r = drv.cuMemAllocAsync(&withWorkspace.workspace, need, stream);
+  if (r != CUDA_SUCCESS)
+    return drv.fail(r, "cuMemAllocAsync(" + std::to_string(need) + " bytes of staging workspace)");
+  withWorkspace.workspaceBytes = need;
+  Expected<PreparedLaunch> p = prepare(withWorkspace);
+  Status launched = p ? launch(*p, stream) : p.status();
+  r = drv.cuMemFreeAsync(withWorkspace.workspace, stream);
+  if (!launched)
+    return launched;
+  if (r != CUDA_SUCCESS)
+    return drv.fail(r, "cuMemFreeAsync(staging workspace)");
+  return Status::success();
 }

@@ -78,7 +78,7 @@ __device__ void tail_row(const u16 *A, const u16 *B, void *D, long long m, int l
                          long long ldd, int n0, int cols, int bf16, float alpha, float beta,
                          const void *C, long long ldc, int out_f32) {
   float acc[8] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f};
-  if (sak == 1 && sbk == 1) {
+  if (sak == 1 && sbk == 1 && K % 8 == 0) {
     const u16 *a = A + m * sam;
     for (long long k = lane * 8; k < K; k += 256) {
       const uint4 av = *reinterpret_cast<const uint4 *>(a + k);
@@ -112,9 +112,46 @@ __device__ void tail_row(const u16 *A, const u16 *B, void *D, long long m, int l
     else ((u16 *)D)[d_at] = to_16(v, bf16);
   }
 }
+// The staging path's copy: `lines` runs of `length` elements of `elem_bytes`
+// (2 or 4), `src_ld` / `dst_ld` elements apart; any alignment.
+extern "C" __global__ void __launch_bounds__(256)
+gg_copy2d(const void *src, long long src_ld, void *dst, long long dst_ld, long long lines,
+          long long length, int elem_bytes) {
+  const long long total = lines * length;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
+       i += (long long)gridDim.x * blockDim.x) {
+    const long long l = i / length, e = i - l * length;
+    if (elem_bytes == 4)
+      ((float *)dst)[l * dst_ld + e] = ((const float *)src)[l * src_ld + e];
+    else
+      ((u16 *)dst)[l * dst_ld + e] = ((const u16 *)src)[l * src_ld + e];
+  }
+}
 )CUDA";
 
 const char *gemmgen::tailColumnsSource() { return kTailSource; }
+
+Status gemmgen::ensureHelperModule(const Kernel::Impl &k) {
+  std::lock_guard<std::mutex> lock(k.tailMutex);
+  if (k.tailFunction)
+    return Status::success();
+  Expected<std::shared_ptr<Module::Impl>> m =
+      compileAndLoadModule(k.rt, kTailSource, "gemmgen_tail_columns.cu", k.options);
+  if (!m)
+    return Status::error(m.status().code(),
+                         "the helper kernels (tail columns, staging copies): " +
+                             m.status().message());
+  Expected<CUfunction> tail = Module(*m).function("gg_tail_columns");
+  if (!tail)
+    return tail.status();
+  Expected<CUfunction> copy = Module(*m).function("gg_copy2d");
+  if (!copy)
+    return copy.status();
+  k.tailModule = *m;
+  k.copyFunction = *copy;
+  k.tailFunction = *tail;
+  return Status::success();
+}
 
 long long gemmgen::tmaStoreColumns(long long N, DType t) {
   const long long perChunk = 16 / (long long)sizeOf(t);
@@ -127,23 +164,10 @@ Status gemmgen::prepareTailColumns(const Kernel::Impl &k, const GemmArgs &a, Pre
   p.tailFunction = nullptr;
   if (p.tailColumns == 0)
     return Status::success();
-  {
-    std::lock_guard<std::mutex> lock(k.tailMutex);
-    if (!k.tailFunction) {
-      Expected<std::shared_ptr<Module::Impl>> m =
-          compileAndLoadModule(k.rt, kTailSource, "gemmgen_tail_columns.cu", k.options);
-      if (!m)
-        return Status::error(m.status().code(), "the kernel for D's last " +
-                                                    std::to_string(p.tailColumns) +
-                                                    " columns: " + m.status().message());
-      Expected<CUfunction> f = Module(*m).function("gg_tail_columns");
-      if (!f)
-        return f.status();
-      k.tailModule = *m;
-      k.tailFunction = *f;
-    }
-    p.tailFunction = k.tailFunction;
-  }
+  if (Status s = ensureHelperModule(k); !s)
+    return Status::error(s.code(), "the kernel for D's last " + std::to_string(p.tailColumns) +
+                                       " columns: " + s.message());
+  p.tailFunction = k.tailFunction;
   p.A = a.A, p.B = a.B, p.D = a.D;
   p.lda = storedShape(a, 'A').ld;
   p.ldb = storedShape(a, 'B').ld;

@@ -197,6 +197,18 @@ CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes) {
   return CUDA_SUCCESS;
 }
 CUresult cuMemFree(CUdeviceptr) { return needContext(); }
+CUresult cuMemAllocAsync(CUdeviceptr *p, size_t bytes, CUstream) {
+  if (CUresult r = cuMemAlloc(p, bytes); r != CUDA_SUCCESS)
+    return r;
+  char line[96];
+  std::snprintf(line, sizeof line, "allocAsync bytes=%zu", bytes);
+  logLine(line);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemFreeAsync(CUdeviceptr, CUstream) {
+  logLine("freeAsync");
+  return needContext();
+}
 CUresult cuMemcpyHtoD(CUdeviceptr, const void *, size_t) { return needContext(); }
 CUresult cuMemcpyDtoH(void *dst, CUdeviceptr, size_t n) {
   std::memset(dst, 0, n);
@@ -234,6 +246,7 @@ static const std::map<std::string, void *> kEntries = {
     FAKE_ENTRY(cuFuncSetAttribute) FAKE_ENTRY(cuFuncGetAttribute) FAKE_ENTRY(cuLaunchKernel)
     FAKE_ENTRY(cuLaunchKernelEx) FAKE_ENTRY(cuOccupancyMaxActiveClusters)
     FAKE_ENTRY(cuTensorMapEncodeTiled) FAKE_ENTRY(cuMemAlloc) FAKE_ENTRY(cuMemFree)
+    FAKE_ENTRY(cuMemAllocAsync) FAKE_ENTRY(cuMemFreeAsync)
     FAKE_ENTRY(cuMemcpyHtoD) FAKE_ENTRY(cuMemcpyDtoH) FAKE_ENTRY(cuMemsetD16Async)
     FAKE_ENTRY(cuMemsetD32Async) FAKE_ENTRY(cuStreamCreate) FAKE_ENTRY(cuStreamDestroy)
     FAKE_ENTRY(cuStreamQuery) FAKE_ENTRY(cuStreamSynchronize) FAKE_ENTRY(cuEventCreate)

@@ -278,13 +278,12 @@ TEST(FakeDriver, OperandLayoutsReachTheTensorMapsAndTheTail) {
             "was compiled for A col-major and B row-major; compile the spec with layout: { a: "
             "row, b: col } (SpecOverrides, `--layout`)");
   a.layoutA = Layout::Col, a.layoutB = Layout::Row;
-  a.lda = 129; // M = 129 elements: not a 16-byte multiple
+  a.lda = 129; // M = 129 elements: not a 16-byte multiple, so A is staged
   a.ldb = 264;
-  Status unaligned = k->check(a);
-  EXPECT_EQ(unaligned.message(),
-            "operand A: leading dimension 129 is not a multiple of 8 elements; TMA needs 16-byte "
-            "aligned row strides (pad the rows: lda = 136)");
+  EXPECT_TRUE(k->check(a).ok()) << k->check(a).message();
+  EXPECT_EQ(k->workspaceBytes(a), 19712u); // 72 lines of 136 elements (19584 B), to 256 B
   a.lda = 136;
+  EXPECT_EQ(k->workspaceBytes(a), 0u);
   // K = 0 reads neither A nor B: their leading dimensions are not checked.
   GemmArgs z = args(129, 257, 0, 264);
   z.layoutA = Layout::Col, z.layoutB = Layout::Row;
@@ -408,4 +407,52 @@ TEST(FakeDriver, AlphaBetaReachTheKernelTheCMapAndTheTail) {
   p = fake.kernel->prepare(a);
   ASSERT_TRUE(p.ok()) << p.status().message();
   EXPECT_EQ(fake.lines().size(), 3u) << fake.log();
+}
+
+
+TEST(FakeDriver, UnalignedOperandsAreStagedThroughTheWorkspace) {
+  // A packed K = 100 (200-byte rows), a D pointer 2 bytes off and ldd = 257:
+  // TMA can address neither, so A is copied into an aligned buffer (rows of
+  // 104), the GEMM (and the tail) write D's aligned copy, which is copied out
+  // to the user's D. Without a workspace prepare() says how much it needs;
+  // launch(args) allocates it on the stream and frees it after.
+  REQUIRE_FAKE();
+  GemmArgs a = args(129, 257, 100, 257);
+  a.D += 2;
+  const std::size_t need = fake.kernel->workspaceBytes(a);
+  // A 129 x 104, B 257 x 104, D 129 x 264 elements, each rounded to 256 bytes.
+  EXPECT_EQ(need, 26880u + 53504u + 68352u);
+  Expected<PreparedLaunch> none = fake.kernel->prepare(a);
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.status().message(),
+            "operands TMA cannot address (16-byte aligned pointers and line strides) are copied "
+            "through a workspace of " + std::to_string(need) + " bytes; pass "
+            "GemmArgs::workspace (null, see Kernel::workspaceBytes), or use Kernel::launch(args, "
+            "stream), which allocates it on the stream");
+  fake.clear();
+  ASSERT_TRUE(fake.kernel->launch(a, nullptr).ok());
+  std::vector<std::string> want = {
+      "allocAsync bytes=" + std::to_string(need),
+      "encode rows=129 cols=100 stride=208", // A's copy: rows of 104
+      "encode rows=257 cols=100 stride=208", // B's copy (packed K = 100: 200-byte rows)
+      "encode rows=129 cols=256 stride=528", // D's copy: rows of 264
+      "launch gg_copy2d grid=51",            // A -> its copy (129 x 100)
+      "launch gg_copy2d grid=101",           // B -> its copy (257 x 100)
+      "launchEx gemm_sm90_fast_f16 grid=2 M=129 N=256 K=100 batch=1",
+      "launch gg_tail_columns grid=17 M=129 K=100 a=104,1 b=104,1 ldd=264 n0=256 cols=1",
+      "launch gg_copy2d grid=130",           // D's copy -> D (129 x 257)
+      "freeAsync"};
+  EXPECT_EQ(fake.lines(), want) << fake.log();
+  // With the caller's workspace: no allocation; too small a one is refused.
+  a.workspace = 0x7000000, a.workspaceBytes = need;
+  fake.clear();
+  Expected<PreparedLaunch> p = fake.kernel->prepare(a);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ(p->path, "tma+staged(A,B,D)");
+  EXPECT_EQ(p->before.size(), 2u);
+  EXPECT_EQ(p->after.size(), 1u);
+  a.workspaceBytes = need - 1;
+  EXPECT_NE(fake.kernel->prepare(a).status().message().find("got " + std::to_string(need - 1) +
+                                                            " bytes"),
+            std::string::npos);
 }

@@ -126,11 +126,22 @@ TEST(Api, PreLaunchChecksForD) {
        "operand D: leading dimension 1 is not a multiple of 8 elements; TMA needs 16-byte "
        "aligned row strides (pad the rows: ldd = 8)"},
   };
+  // The messages are what a strided batch (which must be aligned) gets; one
+  // problem takes every unaligned ldd through the staging path (D computed
+  // into an aligned copy, then copied out), so only the too-small ldd fails.
   for (const Case &c : cases) {
     SCOPED_TRACE("N=" + std::to_string(c.N) + " ldd=" + std::to_string(c.ldd));
     GemmArgs a{0x10000, 0x20000, 0x30000, 129, c.N, 72, 0, 0, c.ldd};
-    Status s = checkGemmArgs(abi16(), hopper(), a);
+    KernelABI abi = abi16();
+    abi.batched = true;
+    GemmArgs batch = a;
+    batch.batch = 2, batch.strideA = 129 * 72, batch.strideB = c.N * 72;
+    batch.strideD = 129 * std::max(c.ldd ? c.ldd : c.N, c.N) * 2;
+    Status s = checkGemmArgs(abi, hopper(), batch);
     EXPECT_EQ(s.message(), c.message);
     EXPECT_EQ(s.ok(), std::string(c.message).empty());
+    const bool tooSmall = std::string(c.message).find("smaller") != std::string::npos;
+    Status one = checkGemmArgs(abi16(), hopper(), a);
+    EXPECT_EQ(one.message(), tooSmall ? std::string(c.message) : std::string());
   }
 }

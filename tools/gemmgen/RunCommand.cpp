@@ -40,6 +40,7 @@ struct RunOptions {
   long long m = 4096, n = 4096, k = 4096;
   long long lda = 0, ldb = 0, ldd = 0;
   long long batch = 1;
+  long long offset = 0; ///< elements every operand's pointer is moved by (misalignment)
   float alpha = 1.0f, beta = 0.0f;
   bool cInPlace = false;
   std::string dtype; ///< "": the spec's types
@@ -158,20 +159,35 @@ void runRun(const RunOptions &o) {
   };
   CUdeviceptr ref = 0;
   // K = 0 (D = 0): A and B are not read and stay null. Every operand holds
-  // `batch` packed entries: as one matrix, batch times its lines.
+  // `batch` packed entries: as one matrix, batch times its lines. --offset
+  // moves each operand's pointer by that many elements (off 16 bytes: the
+  // staging path).
   const size_t L = (size_t)args.batch;
   const StoredShape sA = storedShape(args, 'A'), sB = storedShape(args, 'B');
   const long long dLines = storedShape(args, 'D').lines * args.batch;
-  if ((args.K > 0 && (!allocOr(L * sA.lines * sA.ld * es, args.A) ||
-                      !allocOr(L * sB.lines * sB.ld * es, args.B))) ||
-      !allocOr((size_t)dLines * args.ldd * outEs, args.D) ||
+  auto allocAt = [&](size_t bytes, size_t elem, CUdeviceptr &p) {
+    if (!allocOr(bytes + (size_t)o.offset * elem, p))
+      return false;
+    p += (CUdeviceptr)(o.offset * elem);
+    return true;
+  };
+  if ((args.K > 0 && (!allocAt(L * sA.lines * sA.ld * es, es, args.A) ||
+                      !allocAt(L * sB.lines * sB.ld * es, es, args.B))) ||
+      !allocAt((size_t)dLines * args.ldd * outEs, outEs, args.D) ||
       (o.verify && !allocOr(L * args.M * args.N * 4, ref)))
     return;
   // The reference reads a pristine C: a buffer of its own even in place (the
   // kernel overwrites D).
   CUdeviceptr cSource = 0;
-  if (o.beta != 0.0f && !allocOr((size_t)dLines * args.ldd * outEs, cSource))
+  if (o.beta != 0.0f && !allocAt((size_t)dLines * args.ldd * outEs, outEs, cSource))
     return;
+  // Operands TMA cannot address (unaligned pointers or line strides) go
+  // through a workspace: allocated once here for every launch.
+  if (const std::size_t ws = kernel->workspaceBytes(args); ws > 0) {
+    if (!allocOr(ws, args.workspace))
+      return;
+    args.workspaceBytes = ws;
+  }
   args.C = o.beta == 0.0f ? 0 : o.cInPlace ? args.D : cSource;
   Expected<CUstream> stream = rt->createStream();
   if (!stream)
@@ -292,7 +308,8 @@ void runRun(const RunOptions &o) {
         {"stride_a", args.strideA}, {"stride_b", args.strideB}, {"stride_d", args.strideD},
         // How each operand reaches the kernel (TMA needs 16-byte aligned
         // strides and pointers; the checks refuse what it cannot take).
-        {"path", "tma"},
+        {"path", prep->path},
+        {"workspace_bytes", (int64_t)args.workspaceBytes},
         {"grid", (int64_t)prep->gridX},
         // D's last N % 8 columns are stored by a SIMT kernel (a TMA store
         // would write past column N-1): 0 when N is a multiple of 8.
@@ -340,6 +357,9 @@ void runRun(const RunOptions &o) {
                          : std::string())
                  << ", grid "
                  << prep->gridX << " CTAs, seed " << seed << "\n";
+    if (prep->path != "tma")
+      llvm::outs() << "        path " << prep->path << ": the named operands are copied through a "
+                   << args.workspaceBytes << "-byte aligned workspace (TMA cannot address them)\n";
     if (prep->tailColumns)
       llvm::outs() << "        last " << prep->tailColumns
                    << " columns of D by the SIMT tail kernel (N is not a multiple of 8)\n";
@@ -402,6 +422,10 @@ void cli::registerRunCommand(CLI::App &app) {
                   "beta; non-zero reads C (random, stored like D with D's leading dimension)")
       ->capture_default_str();
   cmd->add_flag("--c-in-place", o->cInPlace, "C is D itself (D holds C before the launch)");
+  cmd->add_option("--offset", o->offset,
+                  "Move every operand's pointer by this many elements (e.g. 1: not 16-byte "
+                  "aligned, so the operands take the staging path)")
+      ->capture_default_str();
   cmd->add_option("--batch", o->batch,
                   "Strided batched GEMM: this many entries of M×N×K in one launch, each "
                   "operand's entries packed one after another")

@@ -83,6 +83,20 @@ Expected<std::unique_ptr<Workload>> Workload::create(const Runtime &rt, const Ge
   return w;
 }
 
+Status Workload::attachWorkspace(int output, std::size_t bytes) {
+  if (bytes == 0)
+    return Status::success();
+  for (std::vector<GemmArgs> &set : args_) {
+    Expected<CUdeviceptr> ws = rt.alloc(bytes);
+    if (!ws)
+      return ws.status();
+    owned.push_back(*ws);
+    set[output].workspace = *ws;
+    set[output].workspaceBytes = bytes;
+  }
+  return Status::success();
+}
+
 Workload::~Workload() {
   for (CUdeviceptr p : owned)
     (void)rt.free(p);
@@ -158,6 +172,8 @@ Status tune::benchAgainstCublas(const Runtime &rt, const Kernel &kernel, const C
     return w.status();
   Workload &wl = **w;
   r.sets = wl.sets();
+  if (Status s = wl.attachWorkspace(0, kernel.workspaceBytes(wl.args(0, 0))); !s)
+    return s;
   Expected<std::vector<PreparedLaunch>> prep = prepareAll(kernel, wl, 0);
   if (!prep)
     return prep.status();

@@ -267,6 +267,12 @@ struct GemmArgs {
   float alpha = 1.0f, beta = 0.0f;
   CUdeviceptr C = 0;
   long long ldc = 0, strideC = 0;
+  /// Device memory for operands TMA cannot address as they are (pointers or
+  /// line strides that are not 16-byte multiples; one problem, batch 1):
+  /// they are copied through it (Kernel::workspaceBytes says how much).
+  /// Kernel::launch(args, stream) allocates it on the stream when null.
+  CUdeviceptr workspace = 0;
+  std::size_t workspaceBytes = 0;
 };
 
 /// Batch entry `l` of `args` as a problem of its own (batch 1, pointers
@@ -345,6 +351,17 @@ struct PreparedLaunch {
   long long ldc = 0, strideC = 0;
   Layout layoutA = Layout::Row, layoutB = Layout::Col;
   int tailM = 0, tailK = 0, tailN0 = 0;
+  /// The staging path: copies into the workspace before the GEMM (A, B, C;
+  /// D's copy holding C when in place) and out of it after (D).
+  struct Copy {
+    CUdeviceptr src = 0, dst = 0;
+    long long lines = 0, length = 0, srcLd = 0, dstLd = 0;
+    unsigned elemBytes = 2;
+  };
+  std::vector<Copy> before, after;
+  /// How the operands reach the kernel: "tma", or "tma+staged(A,D)" naming
+  /// the operands copied through the workspace.
+  std::string path = "tma";
 };
 
 class Runtime;
@@ -371,6 +388,10 @@ public:
   Status launch(const PreparedLaunch &prepared, CUstream stream) const;
   Status launch(const GemmArgs &args, CUstream stream) const;
 
+  /// Workspace bytes a launch of `args` needs: 0 when TMA takes every
+  /// operand as it is; else the aligned copies of the others.
+  std::size_t workspaceBytes(const GemmArgs &args) const;
+
   /// Grid for an M×N problem of `batch` entries (persistent: the balanced
   /// number of clusters for all entries' tiles, times the cluster size).
   unsigned gridSize(long long M, long long N, long long batch = 1) const;
@@ -379,6 +400,8 @@ public:
   explicit Kernel(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 private:
+  /// The GEMM kernel (and the tail columns) of a prepared launch.
+  Status launchGemm(const PreparedLaunch &prepared, CUstream stream) const;
   std::shared_ptr<Impl> impl_;
 };
 

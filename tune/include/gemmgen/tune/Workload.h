@@ -45,6 +45,9 @@ public:
   int sets() const { return (int)args_.size(); }
   /// The arguments of input set `set` writing output `output`.
   const GemmArgs &args(int set, int output = 0) const { return args_[set][output]; }
+  /// Gives output `output` of every set a workspace of `bytes` (the staging
+  /// path's: Kernel::workspaceBytes); nothing when 0.
+  Status attachWorkspace(int output, std::size_t bytes);
   /// Poisons D of (set 0, output) — with beta ≠ 0 fills it with C instead
   /// (D = alpha·A·B + beta·D in place, as cuBLAS computes) — runs `launch`
   /// once and waits (watchdog).

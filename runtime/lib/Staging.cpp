@@ -1,0 +1,155 @@
+//===- Staging.cpp - Operands TMA cannot take, through aligned copies -------===//
+//
+// TMA needs 16-byte aligned base addresses and line strides. An operand that
+// has neither (a packed K = 4100, an ldd of 8191, a pointer into the middle
+// of a tensor) is not refused: it is copied into an aligned workspace buffer
+// (lines padded to 16 bytes) before the GEMM, and D is copied out of one
+// after it. A, B and C are read through their copies; D is written to its
+// copy (which holds C first when C = D, in place) and then to the user's D.
+// The copies cost one extra read and write of the staged operands; the GEMM
+// itself runs unchanged. PreparedLaunch::path says which operands took it.
+//
+//===----------------------------------------------------------------------===//
+#include "Internal.h"
+
+#include <algorithm>
+
+using namespace gemmgen;
+
+namespace {
+
+long long roundUp(long long x, long long m) { return (x + m - 1) / m * m; }
+
+/// Whether TMA can take an operand as it is: a 16-byte aligned address and
+/// lines a multiple of 16 bytes apart.
+bool tmaReady(CUdeviceptr p, long long ld, long long elemBytes) {
+  return p % 16 == 0 && (ld * elemBytes) % 16 == 0;
+}
+
+struct Staged {
+  char operand;
+  bool needed = false;
+  StoredShape from;       ///< as the user stores it
+  long long alignedLd = 0; ///< the copy's line stride (elements)
+  long long elemBytes = 2;
+  long long bytes = 0;     ///< the copy's size, rounded to 256
+};
+
+/// The operands of a row-major problem `a` that need a copy, with sizes.
+std::vector<Staged> stagingOf(const GemmArgs &a, DType in, DType out) {
+  std::vector<Staged> v;
+  auto add = [&](char op, CUdeviceptr p, DType t, bool used) {
+    Staged s;
+    s.operand = op;
+    s.from = storedShape(a, op);
+    s.elemBytes = (long long)sizeOf(t);
+    s.needed = used && !tmaReady(p, s.from.ld, s.elemBytes);
+    s.alignedLd = roundUp(s.from.length, 16 / s.elemBytes);
+    s.bytes = roundUp(s.from.lines * s.alignedLd * s.elemBytes, 256);
+    v.push_back(s);
+  };
+  const bool readsAB = a.K > 0, readsC = a.beta != 0.0f;
+  add('A', a.A, in, readsAB);
+  add('B', a.B, in, readsAB);
+  add('D', a.D, out, true);
+  // A separate C is staged on its own; C = D in place rides with D's copy.
+  add('C', a.C, out, readsC && a.C != a.D);
+  return v;
+}
+
+} // namespace
+
+long long gemmgen::stagingWorkspaceBytes(const GemmArgs &rowMajor, DType in, DType out) {
+  if (rowMajor.batch > 1)
+    return 0; // refused by the checks instead
+  long long total = 0;
+  for (const Staged &s : stagingOf(rowMajor, in, out))
+    if (s.needed)
+      total += s.bytes;
+  return total;
+}
+
+Status gemmgen::planStaging(const GemmArgs &rm, DType in, DType out, CUdeviceptr workspace,
+                            std::size_t workspaceBytes, GemmArgs &kernelArgs,
+                            PreparedLaunch &p) {
+  kernelArgs = rm;
+  p.before.clear();
+  p.after.clear();
+  p.path = "tma";
+  const long long need = stagingWorkspaceBytes(rm, in, out);
+  if (need == 0)
+    return Status::success();
+  if (!workspace || (long long)workspaceBytes < need)
+    return Status::error(ErrorCode::InvalidArgument,
+                         "operands TMA cannot address (16-byte aligned pointers and line "
+                         "strides) are copied through a workspace of " +
+                             std::to_string(need) + " bytes; pass GemmArgs::workspace (" +
+                             (workspace ? "got " + std::to_string(workspaceBytes) + " bytes"
+                                        : std::string("null")) +
+                             ", see Kernel::workspaceBytes), or use Kernel::launch(args, "
+                             "stream), which allocates it on the stream");
+  if (workspace % 256 != 0)
+    return Status::error(ErrorCode::InvalidArgument,
+                         "the workspace must be 256-byte aligned (cuMemAlloc's are)");
+  CUdeviceptr next = workspace;
+  std::string staged;
+  for (const Staged &s : stagingOf(rm, in, out)) {
+    if (!s.needed)
+      continue;
+    const CUdeviceptr copy = next;
+    next += (CUdeviceptr)s.bytes;
+    staged += (staged.empty() ? "" : ",") + std::string(1, s.operand);
+    PreparedLaunch::Copy in{0, copy, s.from.lines, s.from.length, s.from.ld, s.alignedLd,
+                            (unsigned)s.elemBytes};
+    switch (s.operand) {
+    case 'A':
+      in.src = rm.A, kernelArgs.A = copy, kernelArgs.lda = s.alignedLd;
+      p.before.push_back(in);
+      break;
+    case 'B':
+      in.src = rm.B, kernelArgs.B = copy, kernelArgs.ldb = s.alignedLd;
+      p.before.push_back(in);
+      break;
+    case 'C':
+      in.src = rm.C, kernelArgs.C = copy, kernelArgs.ldc = s.alignedLd;
+      p.before.push_back(in);
+      break;
+    case 'D': {
+      kernelArgs.D = copy, kernelArgs.ldd = s.alignedLd;
+      if (rm.beta != 0.0f && rm.C == rm.D) { // in place: D's copy starts as C
+        in.src = rm.D;
+        p.before.push_back(in);
+        kernelArgs.C = copy, kernelArgs.ldc = s.alignedLd;
+      }
+      p.after.push_back({copy, rm.D, s.from.lines, s.from.length, s.alignedLd, s.from.ld,
+                         (unsigned)s.elemBytes});
+      break;
+    }
+    }
+  }
+  p.path = "tma+staged(" + staged + ")";
+  return Status::success();
+}
+
+Status gemmgen::runCopies(const Kernel::Impl &k, const std::vector<PreparedLaunch::Copy> &copies,
+                          CUstream stream) {
+  if (copies.empty())
+    return Status::success();
+  if (Status s = ensureHelperModule(k); !s)
+    return s;
+  const DriverApi &drv = *k.rt->drv;
+  GG_CONTEXT_SCOPE(*k.rt);
+  for (const PreparedLaunch::Copy &c : copies) {
+    CUdeviceptr src = c.src, dst = c.dst;
+    long long srcLd = c.srcLd, dstLd = c.dstLd, lines = c.lines, length = c.length;
+    int elem = (int)c.elemBytes;
+    void *params[] = {&src, &srcLd, &dst, &dstLd, &lines, &length, &elem};
+    const long long total = lines * length;
+    const unsigned blocks = (unsigned)std::max<long long>(1, std::min<long long>((total + 255) / 256, 4096));
+    CUresult r = drv.cuLaunchKernel(k.copyFunction, blocks, 1, 1, 256, 1, 1, 0, stream, params,
+                                    nullptr);
+    if (r != CUDA_SUCCESS)
+      return drv.fail(r, "cuLaunchKernel(gg_copy2d, " + std::to_string(blocks) + " blocks)");
+  }
+  return Status::success();
+}

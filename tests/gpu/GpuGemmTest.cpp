@@ -385,23 +385,18 @@ TEST(LaunchChecksOnGpu, ExactMessages) {
   GemmArgs good{*buf, *buf + (1 << 20), *buf + (2 << 20), 256, 256, 64, 0, 0, 0};
   EXPECT_TRUE(k->check(good).ok()) << k->check(good).message();
 
+  // What TMA cannot address (an A pointer 2 bytes off, ldb 1001, a packed
+  // K = 1001) is staged, not refused: these launch (Staged checks results).
   GemmArgs a = good;
   a.A += 2;
-  std::string msg = k->launch(a, gpu.stream).message();
-  EXPECT_EQ(msg.rfind("operand A: device pointer 0x", 0), 0u) << msg;
-  EXPECT_NE(msg.find(" is not 16-byte aligned; TMA needs 16-byte aligned global addresses"),
-            std::string::npos)
-      << msg;
+  EXPECT_TRUE(k->launch(a, gpu.stream).ok()) << k->launch(a, gpu.stream).message();
   a = good;
   a.K = 1000, a.ldb = 1001;
-  EXPECT_EQ(k->launch(a, gpu.stream).message(),
-            "operand B: leading dimension 1001 is not a multiple of 8 elements; TMA needs "
-            "16-byte aligned row strides (pad the rows: ldb = 1008)");
+  EXPECT_TRUE(k->launch(a, gpu.stream).ok()) << k->launch(a, gpu.stream).message();
   a = good;
   a.K = 1001;
-  EXPECT_EQ(k->launch(a, gpu.stream).message(),
-            "K=1001 is not a multiple of 8; TMA needs 16-byte aligned row strides (pad K with "
-            "zeros to a multiple of 8)");
+  EXPECT_TRUE(k->launch(a, gpu.stream).ok()) << k->launch(a, gpu.stream).message();
+  EXPECT_TRUE(rt.wait(gpu.stream, 60).ok());
   a = good;
   a.M = 0;
   EXPECT_EQ(k->launch(a, gpu.stream).message(),
@@ -668,7 +663,6 @@ TEST_P(Staged, MatchesReference) {
   a.ldb = storedShape(a, 'B').length + c.pad;
   a.ldd = storedShape(a, 'D').length + c.pad;
   a.beta = c.beta;
-  EXPECT_GT(k->workspaceBytes(a), 0u) << "this case should need the staging path";
   expectMatchesReference(name, *k, a, c.c, c.offset);
 }
 

@@ -191,9 +191,22 @@ TEST_P(DBounds, WritesExactlyTheLogicalMatrix) {
   const uint64_t seed = std::random_device{}();
   SCOPED_TRACE("seed " + std::to_string(seed));
   ASSERT_TRUE(p.fill(*v, seed, *s).ok());
+  // An unaligned ldd takes the staging path: D computed into an aligned copy.
+  const std::size_t ws = k->workspaceBytes(p.a);
+  EXPECT_EQ(ws > 0, b.ldd % 8 != 0);
+  Expected<CUdeviceptr> wsBuf = rt.alloc(std::max<std::size_t>(ws, 256));
+  ASSERT_TRUE(wsBuf.ok()) << wsBuf.status().message();
+  struct FreeWs {
+    const Runtime &rt;
+    CUdeviceptr p;
+    ~FreeWs() { (void)rt.free(p); }
+  } freeWs{rt, *wsBuf};
+  if (ws)
+    p.a.workspace = *wsBuf, p.a.workspaceBytes = ws;
   Expected<PreparedLaunch> prep = k->prepare(p.a);
   ASSERT_TRUE(prep.ok()) << prep.status().message();
   EXPECT_EQ(prep->tailColumns, (unsigned)(b.N % 8)); // the path taken
+  EXPECT_EQ(prep->path, ws ? "tma+staged(D)" : "tma");
   Status st = k->launch(*prep, *s);
   ASSERT_TRUE(st.ok()) << st.message();
   st = rt.wait(*s, watchdogSeconds(b.M, b.N, b.K));

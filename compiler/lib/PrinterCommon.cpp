@@ -19,8 +19,8 @@ void gemmgen::emitLaunchContractComment(CodeEmitter &e, const KernelABI &abi) {
             ", B box " + str(abi.boxB.inner) + "x" + str(abi.boxB.outer) + ", D box " +
             str(abi.boxD.inner) + "x" + str(abi.boxD.outer) +
             " (elements, inner first), 128B swizzle;");
-  e.comment("  K a multiple of " + str(abi.kAlignment) +
-            "; M and N any (TMA zero-fills loads, clips stores).");
+  e.comment("  M, N and K any (TMA zero-fills loads, clips stores); pointers and line strides "
+            "16-byte multiples.");
   if (abi.batched)
     e.comment("  batched: int batch after K; 3-D tensor maps, the batch entry outermost "
               "(stride: the batch stride).");

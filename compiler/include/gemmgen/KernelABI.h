@@ -60,7 +60,9 @@ struct KernelABI {
   /// column-major; B column-major (stored N×K, K-major) or row-major (K×N).
   MatrixLayout layoutA = MatrixLayout::Row, layoutB = MatrixLayout::Col;
   TmaBox boxA, boxB, boxD;       ///< tensor-map boxes the kernel expects
-  /// K must be a multiple of this (TMA global strides are 16-byte multiples).
+  /// A packed K-major operand's rows are 16-byte multiples apart when K is a
+  /// multiple of this (K itself is free: TMA zero-fills past it; other rows
+  /// take the runtime's staging path).
   unsigned kAlignment = 8;
   /// M and N need no alignment (TMA zero-fills loads and clips stores), but
   /// leading dimensions must be multiples of this many elements.

@@ -325,10 +325,13 @@ struct KernelInfo {
 
 /// The pre-launch checks of Kernel::check, for a kernel's ABI on a device
 /// (usable without a GPU: tests fill DeviceInfo by hand). In order: target vs
-/// compute capability, M/N positive and K ≥ 0, K % kAlignment, then per
-/// operand (A, B, D) leading dimension ≥ row length and % ldAlignment,
-/// pointer non-null and 16-byte aligned (K = 0: D = 0, A and B are not read
-/// and may be null), then shared memory vs the opt-in limit.
+/// compute capability, M/N positive and K ≥ 0, batch and the alpha/beta
+/// ABI, layouts, then per operand (A, B, D, and C when beta ≠ 0) leading
+/// dimension ≥ row length, pointer non-null (K = 0: A and B are not read
+/// and may be null), and for a strided batch 16-byte aligned pointers, line
+/// strides and batch strides (one problem stages what TMA cannot address:
+/// Kernel::workspaceBytes); C and D the same or apart; shared memory vs the
+/// opt-in limit.
 Status checkGemmArgs(const KernelABI &abi, const DeviceInfo &device, const GemmArgs &args);
 
 /// Tensor maps and grid for one set of arguments (see Kernel::prepare).

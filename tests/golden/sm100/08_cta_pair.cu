@@ -10,7 +10,7 @@
 // Launch contract: 256 threads, 164992 bytes of dynamic shared memory, cluster (2,1,1),
 //   persistent grid (a multiple of the cluster, at most one CTA per SM);
 //   tensor maps: A box 64x128, B box 64x128, D box 64x128 (elements, inner first), 128B swizzle;
-//   K a multiple of 8; M and N any (TMA zero-fills loads, clips stores).
+//   M, N and K any (TMA zero-fills loads, clips stores); pointers and line strides 16-byte multiples.
 // ===----------------------------------------------------------------------===
 #include "gemmgen/device/sm100_ptx.cuh"
 #include "gemmgen/device/tile_schedule.cuh"

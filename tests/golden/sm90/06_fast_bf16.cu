@@ -8,7 +8,7 @@
 // Launch contract: 384 threads, 230528 bytes of dynamic shared memory, cluster (1,1,1),
 //   persistent grid (a multiple of the cluster, at most one CTA per SM);
 //   tensor maps: A box 64x128, B box 64x256, D box 64x64 (elements, inner first), 128B swizzle;
-//   K a multiple of 8; M and N any (TMA zero-fills loads, clips stores).
+//   M, N and K any (TMA zero-fills loads, clips stores); pointers and line strides 16-byte multiples.
 //   batched: int batch after K; 3-D tensor maps, the batch entry outermost (stride: the batch stride).
 //   D = alpha * A * B + beta * C: tmC (D's box), alpha, beta after batch; C is read only when beta != 0.
 // ===----------------------------------------------------------------------===

@@ -103,6 +103,10 @@ void PyKernel::launch(int device, std::uintptr_t stream, const MatrixView &a,
       check(rt.fill16Async(args.D + (CUdeviceptr)(line * d.ld * 2), 0, (size_t)d.length, s));
     return;
   }
+  // Arrays TMA cannot address (a pointer or row stride off 16 bytes) go
+  // through a workspace the runtime allocates on the stream for this call.
+  if (k.workspaceBytes(args) > 0)
+    return check(k.launch(args, s));
   if (fresh)
     last_ = Prepared{device, args, unwrap(k.prepare(args))};
   check(k.launch(last_->launch, s));

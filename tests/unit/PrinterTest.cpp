@@ -92,3 +92,30 @@ TEST(Build, AssertionsAreCompiledIn) {
 }
 
 } // namespace
+
+TEST(Printer, Sm90CursorsHaveTheIRsDepth) {
+  // The simulator runs the IR's cursors; the printer maps each onto C++:
+  // a PipelineState (a ring of STAGES slots) or a PhaseBit (one slot). A
+  // one-slot cursor printed as a PipelineState waited on a stale phase on
+  // the H200 (cload, beta != 0) where the simulator saw nothing wrong; this
+  // ties every printed cursor to the depth the IR gives it.
+  for (const char *rel : {"sm90/01_ws_1consumer.yaml", "sm90/03_ws_2consumers.yaml",
+                          "sm90/05_fast_f16.yaml", "sm90/10_fast_f16_out_f32.yaml"}) {
+    SCOPED_TRACE(rel);
+    ir::Kernel k = lowered(rel);
+    std::string out;
+    llvm::raw_string_ostream os(out);
+    ASSERT_FALSE(bool(emitSm90(k, EmitOptions{}, os)));
+    os.flush();
+    unsigned oneSlot = 0;
+    for (const ir::Role &r : k.roles)
+      for (const ir::PipelineState &s : r.states) {
+        ASSERT_TRUE(s.depth == 1 || s.depth == k.depth) << s.name << " depth " << s.depth;
+        const std::string decl =
+            (s.depth == 1 ? "PhaseBit " : "PipelineState ") + s.name + "{";
+        EXPECT_NE(out.find(decl), std::string::npos) << "missing: " << decl;
+        oneSlot += s.depth == 1;
+      }
+    EXPECT_GE(oneSlot, 1u) << "the cload cursor is one slot deep";
+  }
+}

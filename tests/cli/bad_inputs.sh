@@ -47,6 +47,10 @@ expect 3 "gemmgen: error: M and N must be positive and K non-negative (got M=-5 
 expect 3 "gemmgen: error: --dtype must be f16 or bf16 (got 'f32')" -- "$G" run "$S" --dtype f32 --m 256 --n 256 --k 256
 expect 3 "gemmgen: error: --layout takes the layouts of A and B (and optionally D) as A,B[,D] with each row or col, e.g. --layout row,col (A M×K row-major, B stored N×K, D row-major: the default), --layout col,row or --layout row,col,col (got 'row,diag')" -- "$G" run "$S" --layout row,diag
 expect 3 "(got 'row,col,col,row')" -- "$G" run "$S" --layout row,col,col,row
+expect 3 "gemmgen: error: --offset must be between 0 and 1048576 elements (got -1)" -- "$G" run "$S" --offset -1
+expect 3 "gemmgen: error: --out-dtype must be f32 (D and C in f32), or left out (D in the operand type) (got 'f64')" -- "$G" run "$S" --out-dtype f64
+expect 3 "gemmgen: error: --out-dtype must be f32 (D and C in f32), or left out (D in the operand type) (got 'bf16')" -- "$G" bench "$S" --out-dtype bf16
+expect 1 "gemmgen: error: kernel 'gemm_sm100_step7_ws' (sm_100a) computes D = A·B without alpha, beta and C (its printer has no C path); simulate --alpha/--beta on an sm_90a spec with \`epilogue: { store: tma }\`" -- "$G" simulate "$SRC/specs/sm100/07_ws_tcgen05.yaml" --beta 1
 expect 3 "gemmgen: error: --batch must be at least 1 (got 0)" -- "$G" run "$S" --batch 0
 expect 3 "gemmgen: error: --batch must be at least 1 (got -3)" -- "$G" bench "$S" --batch -3
 expect 1 "gemmgen: error: --batch must be at least 1 (got 0)" -- "$G" simulate "$S" --batch 0

@@ -70,6 +70,12 @@ void runRun(const RunOptions &o) {
   if (!parseLayoutOption(o.layout, layout))
     return;
   // Sizes no GPU is needed to reject (the device-dependent checks run at launch).
+  if (o.offset < 0 || o.offset > (1 << 20)) {
+    llvm::errs() << "gemmgen: error: --offset must be between 0 and " << (1 << 20)
+                 << " elements (got " << o.offset << ")\n";
+    setExitCode(ExitFailure);
+    return;
+  }
   if (o.batch < 1) {
     llvm::errs() << "gemmgen: error: --batch must be at least 1 (got " << o.batch << ")\n";
     setExitCode(ExitFailure);

@@ -6,8 +6,10 @@
 // overwrote columns 257..263 of all 129 rows (903 elements). So D's tensor
 // map ends at the last whole chunk, N8 = N rounded down to a multiple of 8,
 // and this small SIMT kernel computes columns [N8, N) on the same stream:
-// one warp per row of D, 16-byte loads along K, f32 accumulation, the same
-// round-to-nearest conversion as the GEMM kernel's epilogue.
+// one warp per row of D, 16-byte loads along K, f32 accumulation, alpha and
+// beta·C, the same round-to-nearest conversion as the GEMM kernel's epilogue
+// (f32 D: none), every batch entry. The same helper module holds gg_copy2d,
+// the staging path's copy (Staging.cpp); ensureHelperModule builds both.
 //
 //===----------------------------------------------------------------------===//
 #include "Internal.h"

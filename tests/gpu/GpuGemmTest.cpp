@@ -499,6 +499,39 @@ INSTANTIATE_TEST_SUITE_P(
       return n + "_" + std::to_string(s.M) + "x" + std::to_string(s.N) + "x" + std::to_string(s.K);
     });
 
+/// An M×N×K problem with D in `layoutD` that kernel `ki` computes, every
+/// line padded to 16 bytes: A and B in the kernel's layouts, or for a
+/// column-major D in the layouts whose transposed problem has them
+/// (rowMajorProblem swaps and flips A's and B's layouts; doing it twice
+/// gives them back).
+GemmArgs paddedArgsFor(const KernelInfo &ki, long long M, long long N, long long K,
+                       Layout layoutD) {
+  GemmArgs a;
+  a.M = M, a.N = N, a.K = K;
+  a.layoutA = ki.layoutA, a.layoutB = ki.layoutB;
+  if (layoutD == Layout::Col) {
+    a.layoutD = Layout::Col;
+    const GemmArgs t = rowMajorProblem(a);
+    a.layoutA = t.layoutA, a.layoutB = t.layoutB;
+  }
+  a.lda = roundUp(storedShape(a, 'A').length, 8);
+  a.ldb = roundUp(storedShape(a, 'B').length, 8);
+  a.ldd = roundUp(storedShape(a, 'D').length, 8);
+  return a;
+}
+
+/// Test names of a (spec, case) suite: the spec's file name without its
+/// extension, letters and digits only, then the case's label.
+template <typename Param>
+std::string specCaseName(const ::testing::TestParamInfo<Param> &info) {
+  std::string n = std::get<0>(info.param);
+  n = n.substr(0, n.find('.'));
+  for (char &ch : n)
+    if (!isalnum((unsigned char)ch))
+      ch = '_';
+  return n + "_" + std::get<1>(info.param).label;
+}
+
 /// Strided batched GEMM: every sm_90a spec, entries packed, with gaps
 /// between them, with one B for all entries (stride 0), many small entries,
 /// K = 0, and a column-major D; the gaps and D's padding are checked
@@ -522,18 +555,7 @@ TEST_P(Batched, EveryEntryMatchesReference) {
     GTEST_SKIP() << name << " targets " << k->info().target;
   if (!k->info().batched)
     GTEST_SKIP() << name << " computes one problem per launch (no batch parameter)";
-  GemmArgs a;
-  a.M = c.M, a.N = c.N, a.K = c.K;
-  a.layoutD = c.layoutD;
-  // The arguments whose row-major problem is the kernel's layouts.
-  a.layoutA = k->info().layoutA, a.layoutB = k->info().layoutB;
-  if (c.layoutD == Layout::Col) {
-    a.layoutA = k->info().layoutB == Layout::Col ? Layout::Row : Layout::Col;
-    a.layoutB = k->info().layoutA == Layout::Row ? Layout::Col : Layout::Row;
-  }
-  a.lda = roundUp(storedShape(a, 'A').length, 8);
-  a.ldb = roundUp(storedShape(a, 'B').length, 8);
-  a.ldd = roundUp(storedShape(a, 'D').length, 8);
+  GemmArgs a = paddedArgsFor(k->info(), c.M, c.N, c.K, c.layoutD);
   auto stride = [](const StoredShape &s, long long gap) {
     return gap < 0 ? 0 : s.lines * s.ld + gap;
   };
@@ -556,14 +578,7 @@ const BatchCase kBatchCases[] = {
 INSTANTIATE_TEST_SUITE_P(
     Sm90, Batched,
     ::testing::Combine(::testing::ValuesIn(kernelsUnderTest()), ::testing::ValuesIn(kBatchCases)),
-    [](const ::testing::TestParamInfo<Batched::ParamType> &info) {
-      std::string n = std::get<0>(info.param);
-      n = n.substr(0, n.find('.'));
-      for (char &ch : n)
-        if (!isalnum((unsigned char)ch))
-          ch = '_';
-      return n + "_" + std::get<1>(info.param).label;
-    });
+    specCaseName<Batched::ParamType>);
 
 /// D = alpha·A·B + beta·C on every sm_90a spec: a separate C, C = D in
 /// place, alpha alone (C null, never read), K = 0 (D = beta·C), a batch with
@@ -587,17 +602,7 @@ TEST_P(AlphaBeta, MatchesReference) {
   ASSERT_TRUE(k.ok()) << k.status().message();
   if (!k->info().alphaBeta || !k->info().batched)
     GTEST_SKIP() << name << " computes D = A·B only";
-  GemmArgs a;
-  a.M = c.M, a.N = c.N, a.K = c.K;
-  a.layoutD = c.layoutD;
-  a.layoutA = k->info().layoutA, a.layoutB = k->info().layoutB;
-  if (c.layoutD == Layout::Col) {
-    a.layoutA = k->info().layoutB == Layout::Col ? Layout::Row : Layout::Col;
-    a.layoutB = k->info().layoutA == Layout::Row ? Layout::Col : Layout::Row;
-  }
-  a.lda = roundUp(storedShape(a, 'A').length, 8);
-  a.ldb = roundUp(storedShape(a, 'B').length, 8);
-  a.ldd = roundUp(storedShape(a, 'D').length, 8);
+  GemmArgs a = paddedArgsFor(k->info(), c.M, c.N, c.K, c.layoutD);
   a.batch = c.batch;
   if (c.batch > 1) { // gaps of 8 elements between entries
     a.strideA = storedShape(a, 'A').lines * a.lda + 8;
@@ -622,14 +627,7 @@ INSTANTIATE_TEST_SUITE_P(
     Sm90, AlphaBeta,
     ::testing::Combine(::testing::ValuesIn(kernelsUnderTest()),
                        ::testing::ValuesIn(kAlphaBetaCases)),
-    [](const ::testing::TestParamInfo<AlphaBeta::ParamType> &info) {
-      std::string n = std::get<0>(info.param);
-      n = n.substr(0, n.find('.'));
-      for (char &ch : n)
-        if (!isalnum((unsigned char)ch))
-          ch = '_';
-      return n + "_" + std::get<1>(info.param).label;
-    });
+    specCaseName<AlphaBeta::ParamType>);
 
 /// Operands TMA cannot address, one problem: every sm_90a spec through the
 /// staging path (aligned copies in a workspace that Kernel::launch allocates
@@ -679,11 +677,4 @@ const StagedCase kStagedCases[] = {
 INSTANTIATE_TEST_SUITE_P(
     Sm90, Staged,
     ::testing::Combine(::testing::ValuesIn(kernelsUnderTest()), ::testing::ValuesIn(kStagedCases)),
-    [](const ::testing::TestParamInfo<Staged::ParamType> &info) {
-      std::string n = std::get<0>(info.param);
-      n = n.substr(0, n.find('.'));
-      for (char &ch : n)
-        if (!isalnum((unsigned char)ch))
-          ch = '_';
-      return n + "_" + std::get<1>(info.param).label;
-    });
+    specCaseName<Staged::ParamType>);

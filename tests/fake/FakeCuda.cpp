@@ -33,8 +33,14 @@
 namespace {
 int primaryCtxObject;
 const CUcontext kPrimary = reinterpret_cast<CUcontext>(&primaryCtxObject);
-thread_local CUcontext current = nullptr;
 std::mutex mu;
+// The calling thread's current context. Static TLS (initial-exec), not the
+// dynamic TLS a dlopened library gets by default: LeakSanitizer's scan of a
+// dlopened library's dynamic TLS crashed at exit on this machine (a bogus
+// DTLS range, "Tracer caught signal 11") in the sanitizer build's CLI tests.
+__attribute__((tls_model("initial-exec"))) thread_local CUcontext current = nullptr;
+CUcontext currentContext() { return current; }
+void setCurrentContext(CUcontext c) { current = c; }
 std::string eventLog;
 unsigned long long nextAddress = 0x10000000;
 
@@ -51,7 +57,7 @@ void logLine(const std::string &line) {
   std::lock_guard<std::mutex> lock(mu);
   eventLog += line + "\n";
 }
-CUresult needContext() { return current == kPrimary ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT; }
+CUresult needContext() { return currentContext() == kPrimary ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT; }
 const char *nameOf(CUfunction f) { return reinterpret_cast<const std::string *>(f)->c_str(); }
 
 int envInt(const char *name, int fallback) {
@@ -107,8 +113,8 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d) {
   return CUDA_SUCCESS;
 }
 CUresult cuDevicePrimaryCtxRelease(CUdevice) { return CUDA_SUCCESS; }
-CUresult cuCtxSetCurrent(CUcontext c) { current = c; return CUDA_SUCCESS; }
-CUresult cuCtxGetCurrent(CUcontext *c) { *c = current; return CUDA_SUCCESS; }
+CUresult cuCtxSetCurrent(CUcontext c) { setCurrentContext(c); return CUDA_SUCCESS; }
+CUresult cuCtxGetCurrent(CUcontext *c) { *c = currentContext(); return CUDA_SUCCESS; }
 CUresult cuCtxSynchronize() { return needContext(); }
 CUresult cuModuleLoadData(CUmodule *m, const void *) {
   *m = newHandle<CUmodule>();
@@ -268,7 +274,8 @@ CUresult cuDriverGetVersion(int *v) { return fake::cuDriverGetVersion(v); }
 // For the tests (dlsym): the log since the last clear, the primary context,
 // and the calling thread's current context.
 const char *fakecuda_log() {
-  static thread_local std::string copy;
+  // A copy the caller reads after the lock is gone (tests call it from one thread).
+  static std::string copy;
   std::lock_guard<std::mutex> lock(mu);
   copy = eventLog;
   return copy.c_str();
@@ -278,6 +285,6 @@ void fakecuda_clear() {
   eventLog.clear();
 }
 CUcontext fakecuda_primary() { return kPrimary; }
-CUcontext fakecuda_current() { return current; }
-void fakecuda_set_current(CUcontext c) { current = c; }
+CUcontext fakecuda_current() { return currentContext(); }
+void fakecuda_set_current(CUcontext c) { setCurrentContext(c); }
 }

@@ -54,6 +54,7 @@ const char *ir::toString(OpKind k) {
   case OpKind::TmaStoreWait: return "tma_store_wait";
   case OpKind::MmaCommitArrive: return "tcgen05_commit";
   case OpKind::LoadAcc: return "load_acc";
+  case OpKind::IfAnyK: return "if_any_k";
   case OpKind::IfNoK: return "if_no_k";
   case OpKind::ZeroAcc: return "zero_acc";
   case OpKind::IfBeta: return "if_beta";

@@ -35,6 +35,7 @@ public:
        << "k" << k.mmaK << "\n";
     os << "  schedule " << toString(k.schedule.kind) << " raster="
        << toString(k.schedule.raster) << " group=" << k.schedule.group
+       << (k.schedule.grouped ? " problems=grouped" : "")
        << " epilogue_overlap=" << (k.epilogueOverlap ? 1 : 0)
        << " epilogue_chunk_n=" << k.epilogueChunkN << "\n";
     os << "  launch threads=" << k.threadsPerBlock() << " smem=" << k.sharedMemBytes() << "\n";
@@ -97,6 +98,7 @@ private:
     case OpKind::ForK:
     case OpKind::IfNotFirstK:
     case OpKind::ForEachChunk:
+    case OpKind::IfAnyK:
     case OpKind::IfNoK:
     case OpKind::IfBeta:
       os << " {\n";

@@ -321,6 +321,7 @@ private:
     s.kind = spec.scheduler.kind.value;
     s.raster = spec.scheduler.raster.value;
     s.group = spec.scheduler.group.value;
+    s.grouped = spec.scheduler.grouped.value;
     s.unitCols = atLeast1(p.tileN);
     if (sm100()) {
       // A cluster tile: every consumer of both CTAs of the pair.

@@ -165,10 +165,14 @@ private:
 
     std::vector<Op> tileBody = {loop(OpKind::ForK, kBody)};
     if (inFlight != 0) {
+      // The last stage read is released after the last group finished; a
+      // tile without k-blocks (K = 0, or a grouped problem's) read none, and
+      // an arrival then would free a slot the ring has not filled.
       Op drain = makeOp(OpKind::MmaWait);
       drain.count = 0;
-      tileBody.push_back(drain);
-      tileBody.insert(tileBody.end(), release.begin(), release.end());
+      std::vector<Op> last = {drain};
+      last.insert(last.end(), release.begin(), release.end());
+      tileBody.push_back(loop(OpKind::IfAnyK, last));
     }
     // K = 0: no MMA ran, and the first one of a tile is what overwrites the
     // accumulators (scale-d = 0); zero them instead. Off the k > 0 path.
@@ -266,6 +270,7 @@ KernelABI gemmgen::deriveKernelABI(const Kernel &k) {
   abi.ctasPerUnit = k.plan.schedule.ctasPerUnit;
   abi.raster = k.plan.schedule.raster;
   abi.group = k.plan.schedule.group;
+  abi.grouped = k.schedule.grouped;
   // 128B swizzle: 64 16-bit elements per box row.
   abi.layoutA = k.plan.loadA.major == OperandMajor::K ? MatrixLayout::Row : MatrixLayout::Col;
   abi.layoutB = k.plan.loadB.major == OperandMajor::K ? MatrixLayout::Col : MatrixLayout::Row;

@@ -81,7 +81,7 @@ const StringRef kLayoutKeys[] = {"a", "b"};
 const StringRef kTileKeys[] = {"m", "n", "k"};
 const StringRef kClusterKeys[] = {"m", "n"};
 const StringRef kPipelineKeys[] = {"depth", "mma_in_flight"};
-const StringRef kSchedulerKeys[] = {"kind", "raster", "group"};
+const StringRef kSchedulerKeys[] = {"kind", "raster", "group", "grouped"};
 const StringRef kRoleKeys[] = {"warps", "warpgroups", "registers", "does", "warp", "first_warp"};
 const StringRef kBarrierKeys[] = {"from",          "to",       "kind",     "slots", "arrivals",
                                   "phase",         "initial_phase", "tx_bytes", "cta_mask", "id"};
@@ -499,6 +499,8 @@ void SpecParser::parseTop(yaml::Node *root) {
           parseEnum(x, kl, "scheduler.kind", spec.scheduler.kind, kSchedulerKinds);
         else if (k == "raster")
           parseEnum(x, kl, "scheduler.raster", spec.scheduler.raster, kRasters);
+        else if (k == "grouped")
+          parseBool(x, kl, "scheduler.grouped", spec.scheduler.grouped);
         else
           parseUnsigned(x, kl, "scheduler.group", spec.scheduler.group, 1, 1024);
       });
@@ -752,6 +754,7 @@ void SpecParser::fillDefaultLocations() {
   fill(spec.scheduler.kind, at("scheduler"));
   fill(spec.scheduler.raster, at("scheduler"));
   fill(spec.scheduler.group, at("scheduler"));
+  fill(spec.scheduler.grouped, at("scheduler"));
   fill(spec.epilogue.store, at("epilogue"));
   fill(spec.epilogue.overlap, at("epilogue"));
   fill(spec.epilogue.chunkN, at("epilogue"));

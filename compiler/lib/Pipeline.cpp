@@ -28,6 +28,10 @@ std::optional<CompiledSpec> gemmgen::compileParsedSpec(KernelSpec spec, const Em
     spec.types.d.value = *options.outType;
     spec.types.d.given = true;
   }
+  if (options.grouped) {
+    spec.scheduler.grouped.value = *options.grouped;
+    spec.scheduler.grouped.given = true;
+  }
   if (!checkSpec(spec, diags, checks))
     return std::nullopt;
   CompiledSpec out;

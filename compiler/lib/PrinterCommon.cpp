@@ -21,6 +21,13 @@ void gemmgen::emitLaunchContractComment(CodeEmitter &e, const KernelABI &abi) {
             " (elements, inner first), 128B swizzle;");
   e.comment("  M, N and K any (TMA zero-fills loads, clips stores); pointers and line strides "
             "16-byte multiples.");
+  if (abi.grouped) {
+    e.comment("  grouped: (problems, problem_count, total_slots, alpha, beta): a device table of "
+              "GroupedProblem");
+    e.comment("  (tile_schedule.cuh), each entry its M, N, K, slots and 3-D maps of A, B, D, C "
+              "(batch extent 1).");
+    return;
+  }
   if (abi.batched)
     e.comment("  batched: int batch after K; 3-D tensor maps, the batch entry outermost "
               "(stride: the batch stride).");

@@ -297,6 +297,7 @@ private:
       case OpKind::ForK:
       case OpKind::ForEachChunk:
       case OpKind::IfNotFirstK:
+      case OpKind::IfAnyK:
       case OpKind::IfNoK:
         if (!allElected(op.body))
           return false;

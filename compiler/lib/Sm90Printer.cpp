@@ -192,12 +192,18 @@ private:
   llvm::Error emitKernel() {
     const Role &producer = k.roles[0], &consumer = k.roles[1];
     e.line("extern \"C\" __global__ void __launch_bounds__(THREADS, 1)");
-    e.line(k.name + "(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB,");
-    if (cloadBarrier()) {
-      e.line(std::string(k.name.size() + 1, ' ') + "const __grid_constant__ TensorMap tmD, int M, int N, int K, int batch,");
-      e.line(std::string(k.name.size() + 1, ' ') + "const __grid_constant__ TensorMap tmC, float alpha, float beta)");
+    const std::string indent(k.name.size() + 1, ' ');
+    if (grouped()) {
+      // every problem's tensor maps live in the table (tile_schedule.cuh)
+      e.line(k.name + "(const GroupedProblem* __restrict__ problems, int problem_count, int total_slots,");
+      e.line(indent + "float alpha, float beta)");
+    } else if (cloadBarrier()) {
+      e.line(k.name + "(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB,");
+      e.line(indent + "const __grid_constant__ TensorMap tmD, int M, int N, int K, int batch,");
+      e.line(indent + "const __grid_constant__ TensorMap tmC, float alpha, float beta)");
     } else {
-      e.line(std::string(k.name.size() + 1, ' ') + "const __grid_constant__ TensorMap tmD, int M, int N, int K, int batch)");
+      e.line(k.name + "(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB,");
+      e.line(indent + "const __grid_constant__ TensorMap tmD, int M, int N, int K, int batch)");
     }
     CodeEmitter::Block fn(e, "", k.name);
     e.line("extern __shared__ __align__(1024) unsigned char smem_raw[];");
@@ -215,17 +221,25 @@ private:
     e.line(k.clusterM > 1 ? "const u32 cta_rank = cluster_ctarank();"
                           : "const u32 cta_rank = 0;  // no cluster");
     e.blank();
-    e.comment("Sizes the host rejects; returning here keeps a bad launch from hanging (K = 0 is valid: D = 0).");
-    e.line("if (M <= 0 || N <= 0 || K < 0 || batch <= 0) return;");
+    if (grouped()) {
+      e.comment("An empty table: nothing to walk (the host launches none).");
+      e.line("if (problem_count <= 0 || total_slots <= 0) return;");
+    } else {
+      e.comment("Sizes the host rejects; returning here keeps a bad launch from hanging (K = 0 is valid: D = 0).");
+      e.line("if (M <= 0 || N <= 0 || K < 0 || batch <= 0) return;");
+    }
     e.blank();
     e.comment("---- barrier setup: one thread initialises, the cluster agrees ----");
     {
       CodeEmitter::Block init(e, "if (threadIdx.x == 0)");
-      e.line("prefetch_tensormap(&tmA);");
-      e.line("prefetch_tensormap(&tmB);");
-      e.line("prefetch_tensormap(&tmD);");
+      if (!grouped()) {
+        e.line("prefetch_tensormap(&tmA);");
+        e.line("prefetch_tensormap(&tmB);");
+        e.line("prefetch_tensormap(&tmD);");
+      }
       if (const Barrier *cload = cloadBarrier()) {
-        e.line("if (beta != 0.f) prefetch_tensormap(&tmC);");
+        if (!grouped())
+          e.line("if (beta != 0.f) prefetch_tensormap(&tmC);");
         e.line("for (int c = 0; c < CONSUMERS; ++c) mbar_init(" + barrierVar(cload->name) +
                " + 8 * c, " + str(cload->arriveCount) + ");  // its consumer's expect_tx");
       }
@@ -239,12 +253,12 @@ private:
                           : "__syncthreads();");
     e.blank();
     e.comment("---- tile bookkeeping shared by every role ----");
-    e.line("const int tiles_m = (M + BM - 1) / BM;");
-    e.line("const int tiles_n = (N + BN - 1) / BN;");
-    e.line("const int units_m = (tiles_m + CLUSTER_M - 1) / CLUSTER_M;  // a unit: CLUSTER_M x 1 tiles");
-    e.line("const int unit_slots = tile_slots<RASTER, GROUP>(units_m, tiles_n);  // the schedule's walk");
-    e.line("const int batch_slots = unit_slots * batch;  // every batch entry's walk, one after another");
-    e.line("const int k_blocks = (K + BK - 1) / BK;");
+    if (!grouped()) {
+      emitProblemShape();
+      e.line("const int unit_slots = tile_slots<RASTER, GROUP>(units_m, tiles_n);  // the schedule's walk");
+      e.line("const int batch_slots = unit_slots * batch;  // every batch entry's walk, one after another");
+      e.line("const int k_blocks = (K + BK - 1) / BK;");
+    }
     e.line("const int cluster_id = blockIdx.x / CLUSTER_M;");
     e.line("const int clusters = gridDim.x / CLUSTER_M;");
     e.blank();
@@ -389,6 +403,11 @@ private:
       CodeEmitter::Block cond(e, "if (beta != 0.f)", "beta");
       return emitOps(op.body);
     }
+    case OpKind::IfAnyK: {
+      e.comment("the tile read stages (K > 0): release the last one once its wgmmas are done");
+      CodeEmitter::Block cond(e, "if (k_blocks > 0)", "K > 0");
+      return emitOps(op.body);
+    }
     case OpKind::IfNoK: {
       e.comment("K = 0: no wgmma ran, and only a tile's first one overwrites the accumulators");
       CodeEmitter::Block cond(e, "if (k_blocks == 0)", "K = 0");
@@ -475,10 +494,21 @@ private:
 
   llvm::Error emitForEachTile(const Op &op) {
     e.comment("persistent loop: this cluster walks units of CLUSTER_M x 1 tiles");
-    CodeEmitter::Block loop(e, "for (int slot = cluster_id; slot < batch_slots; slot += clusters)",
+    CodeEmitter::Block loop(e, grouped() ? "for (int slot = cluster_id, problem = 0; slot < total_slots; slot += clusters)"
+                                         : "for (int slot = cluster_id; slot < batch_slots; slot += clusters)",
                             "tile");
-    e.line("int unit;");
-    e.line("const int entry = batch_entry(slot, unit_slots, unit);  // the batch entry: TMA's 3rd coordinate");
+    if (grouped()) {
+      e.line("const int unit = grouped_slot(problems, slot, problem);  // the problem owning this slot");
+      e.line("const GroupedProblem& gp = problems[problem];");
+      e.line("const int M = gp.size_m, N = gp.size_n, K = gp.size_k;");
+      emitProblemShape();
+      e.line("const int k_blocks = (K + BK - 1) / BK;");
+      emitGroupedMaps();
+      e.line("const int entry = 0;  // each problem's maps have batch extent 1");
+    } else {
+      e.line("int unit;");
+      e.line("const int entry = batch_entry(slot, unit_slots, unit);  // the batch entry: TMA's 3rd coordinate");
+    }
     e.line("int unit_m, unit_n;");
     e.line("if (!tile_coords<RASTER, GROUP>(unit, units_m, tiles_n, unit_m, unit_n)) continue;  // "
            "a Hilbert hole");
@@ -488,6 +518,38 @@ private:
     llvm::Error err = emitOps(op.body);
     --depthInTileLoop;
     return err;
+  }
+
+  bool grouped() const { return k.schedule.grouped; }
+
+  // Tiles and units of an M x N problem: once per kernel, or
+  // per tile for a grouped kernel (each problem its own).
+  void emitProblemShape() {
+    e.line("const int tiles_m = (M + BM - 1) / BM;");
+    e.line("const int tiles_n = (N + BN - 1) / BN;");
+    e.line("const int units_m = (tiles_m + CLUSTER_M - 1) / CLUSTER_M;  // a unit: CLUSTER_M x 1 tiles");
+  }
+
+  // A grouped kernel's tensor maps: the table entry's, under the names the
+  // loads and stores use, acquired for the TMA unit (the host wrote them).
+  void emitGroupedMaps() {
+    struct {
+      const char *name, *index;
+      bool used;
+    } maps[] = {{"tmA", "GROUPED_MAP_A", isProducer},
+                {"tmB", "GROUPED_MAP_B", isProducer},
+                {"tmD", "GROUPED_MAP_D", !isProducer},
+                {"tmC", "GROUPED_MAP_C", !isProducer && cloadBarrier()}};
+    for (const auto &m : maps) {
+      if (!m.used)
+        continue;
+      e.line(std::string("const TensorMap& ") + m.name +
+             " = *reinterpret_cast<const TensorMap*>(gp.maps[" + m.index + "]);");
+      if (std::string(m.name) == "tmC")
+        e.line("if (beta != 0.f) fence_tensormap_acquire(&tmC);");
+      else
+        e.line(std::string("fence_tensormap_acquire(&") + m.name + ");");
+    }
   }
 
   void emitArrive(const Op &op) {

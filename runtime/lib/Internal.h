@@ -50,6 +50,7 @@ namespace gemmgen {
   X(cuMemAllocAsync)                                                                             \
   X(cuMemFreeAsync)                                                                              \
   X(cuMemcpyHtoD)                                                                                \
+  X(cuMemcpyHtoDAsync)                                                                           \
   X(cuMemcpyDtoH)                                                                                \
   X(cuMemsetD16Async)                                                                            \
   X(cuMemsetD32Async)                                                                            \

@@ -35,26 +35,34 @@ const std::string &Kernel::source() const {
 }
 CUfunction Kernel::function() const { return impl_ ? impl_->fn : nullptr; }
 
-unsigned Kernel::gridSize(long long M, long long N, long long batch) const {
-  if (!impl_ || M <= 0 || N <= 0 || batch <= 0)
+// The grid for `units` of the schedule's units: one cluster per unit, or the
+// balanced persistent grid.
+static unsigned gridForUnits(const Kernel::Impl &k, long long units) {
+  const KernelABI &abi = k.abi;
+  const long long perUnit = abi.ctasPerUnit;
+  if (units <= 0)
     return 0;
-  const KernelABI &abi = impl_->abi;
-  // The schedule's units (loadKernel refused an ABI without them), in every
-  // batch entry.
-  long long unitRows = abi.unitRows, unitCols = abi.unitCols, perUnit = abi.ctasPerUnit;
-  long long units = ((M + unitRows - 1) / unitRows) * ((N + unitCols - 1) / unitCols) *
-                    (abi.batched ? batch : 1);
   if (!abi.persistent)
     return (unsigned)std::min<long long>(units * perUnit, INT_MAX / perUnit * perUnit);
-  long long resident = impl_->maxActiveClusters > 0
-                           ? (long long)impl_->maxActiveClusters
-                           : (long long)(impl_->rt->info.smCount / perUnit);
+  long long resident = k.maxActiveClusters > 0 ? (long long)k.maxActiveClusters
+                                               : (long long)(k.rt->info.smCount / perUnit);
   // Balanced persistent grid (tile_schedule.cuh); GEMMGEN_BALANCED_GRID=0
   // turns it off: then every resident cluster is launched.
   const char *balanced = std::getenv("GEMMGEN_BALANCED_GRID");
   if (balanced && std::string(balanced) == "0")
     return (unsigned)(std::min(units, std::max(resident, 1LL)) * perUnit);
   return (unsigned)(schedule::balanced_grid_clusters(units, resident) * perUnit);
+}
+
+unsigned Kernel::gridSize(long long M, long long N, long long batch) const {
+  if (!impl_ || M <= 0 || N <= 0 || batch <= 0)
+    return 0;
+  const KernelABI &abi = impl_->abi;
+  // The schedule's units (loadKernel refused an ABI without them), in every
+  // batch entry.
+  const long long unitRows = abi.unitRows, unitCols = abi.unitCols;
+  return gridForUnits(*impl_, ((M + unitRows - 1) / unitRows) * ((N + unitCols - 1) / unitCols) *
+                                  (abi.batched ? batch : 1));
 }
 
 static std::string hexPtr(CUdeviceptr p) {
@@ -122,6 +130,17 @@ GemmArgs gemmgen::batchEntry(const GemmArgs &a, long long l, DType t, DType out)
   return e;
 }
 
+GemmArgs gemmgen::groupedProblem(const GemmArgs &a, std::size_t i) {
+  GemmArgs e;
+  const GemmProblem &g = a.problems.at(i);
+  e.M = g.M, e.N = g.N, e.K = g.K;
+  e.A = g.A, e.B = g.B, e.C = g.C, e.D = g.D;
+  e.lda = g.lda, e.ldb = g.ldb, e.ldc = g.ldc, e.ldd = g.ldd;
+  e.layoutA = a.layoutA, e.layoutB = a.layoutB, e.layoutD = a.layoutD;
+  e.alpha = a.alpha, e.beta = a.beta;
+  return e;
+}
+
 Status Kernel::check(const GemmArgs &a) const {
   if (!impl_)
     return emptyKernel();
@@ -130,10 +149,22 @@ Status Kernel::check(const GemmArgs &a) const {
   return checkGemmArgs(impl_->abi, impl_->rt->info, a);
 }
 
+static Status invalidArgument(std::string message) {
+  return Status::error(ErrorCode::InvalidArgument, std::move(message));
+}
+
+static Status checkOperands(const KernelABI &abi, const GemmArgs &a, bool mayStage);
+static Status checkGrouped(const KernelABI &abi, const GemmArgs &a);
+
 Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const GemmArgs &a) {
   if (Status s = checkTargetRunsOn(abi.target, dev); !s)
     return s;
-  auto invalid = [](std::string m) { return Status::error(ErrorCode::InvalidArgument, m); };
+  auto invalid = invalidArgument;
+  if (abi.grouped || !a.problems.empty()) {
+    if (Status s = checkGrouped(abi, a); !s)
+      return s;
+    return checkSharedMemoryFits(abi, dev);
+  }
   if (a.M <= 0 || a.N <= 0 || a.K < 0)
     return invalid("M and N must be positive and K non-negative (got M=" + std::to_string(a.M) +
                    ", N=" + std::to_string(a.N) + ", K=" + std::to_string(a.K) + ")");
@@ -177,6 +208,17 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
                    "-major; compile the spec with layout: { a: " + toString(rm.layoutA) +
                    ", b: " + toString(rm.layoutB) + " } (SpecOverrides, `--layout`)");
   }
+  // One problem (batch 1): what TMA cannot address is staged through the
+  // workspace (Staging.cpp); a strided batch must be aligned.
+  if (Status s = checkOperands(abi, a, a.batch == 1); !s)
+    return s;
+  return checkSharedMemoryFits(abi, dev);
+}
+
+// Per operand (A, B, D, and C when beta != 0): leading dimension, pointer,
+// alignment unless the operand may be staged, batch strides; then C and D.
+static Status checkOperands(const KernelABI &abi, const GemmArgs &a, bool mayStage) {
+  auto invalid = invalidArgument;
   struct Operand {
     const char *name;
     CUdeviceptr ptr;
@@ -208,9 +250,7 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
       return invalid(who + "leading dimension " + std::to_string(ld) +
                      " is smaller than its row length " + o.lengthName + "=" +
                      std::to_string(length));
-    // One problem (batch 1): what TMA cannot address is staged through the
-    // workspace (Staging.cpp); a strided batch must be aligned.
-    const bool staged = a.batch == 1;
+    const bool staged = mayStage;
     if (ld % ldAlignment != 0 && !staged)
       return invalid(who + "leading dimension " + std::to_string(ld) +
                      " is not a multiple of " + std::to_string(ldAlignment) +
@@ -256,7 +296,61 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
                      (a.batch > 1 ? " and strideC = strideD" : std::string()) +
                      " to compute in place, or separate memory");
   }
-  return checkSharedMemoryFits(abi, dev);
+  return Status::success();
+}
+
+// A grouped launch: a grouped kernel, a table of problems, each checked as
+// one aligned problem (the grouped path stages nothing), D's rows whole
+// 16-byte chunks (no tail kernel runs per problem), the walk within an int.
+static Status checkGrouped(const KernelABI &abi, const GemmArgs &a) {
+  auto invalid = invalidArgument;
+  const std::string kernel = "kernel '" + abi.kernelName + "'";
+  if (!abi.grouped)
+    return invalid(kernel + " computes one problem per launch, and GemmArgs::problems holds " +
+                   std::to_string(a.problems.size()) +
+                   "; compile the spec with scheduler.grouped: true (SpecOverrides::grouped, "
+                   "`--groups`), or launch each problem on its own (groupedProblem())");
+  if (a.problems.empty())
+    return invalid(kernel + " is grouped: give it its problems in GemmArgs::problems (M, N, K "
+                            "and operands of each)");
+  if (a.problems.size() > (std::size_t)INT_MAX)
+    return invalid("at most " + std::to_string(INT_MAX) + " problems per grouped launch");
+  if (a.batch != 1)
+    return invalid("a grouped launch takes its problems from GemmArgs::problems; batch must be "
+                   "1 (got " + std::to_string(a.batch) + "); give a batch as problems of its own");
+  if (!abi.alphaBeta && (a.alpha != 1.0f || a.beta != 0.0f))
+    return invalid(kernel + " computes D = A·B without alpha, beta and C");
+  const unsigned outBytes = sizeInBytes(abi.dType);
+  long long slots = 0;
+  for (std::size_t i = 0; i < a.problems.size(); ++i) {
+    const GemmArgs p = groupedProblem(a, i);
+    const std::string who = "problem " + std::to_string(i) + " (" + std::to_string(p.M) + "x" +
+                            std::to_string(p.N) + "x" + std::to_string(p.K) + "): ";
+    if (p.M < 0 || p.N < 0 || p.K < 0 || p.M > INT_MAX || p.N > INT_MAX || p.K > INT_MAX)
+      return invalid(who + "M, N and K must be between 0 and " + std::to_string(INT_MAX));
+    if (p.M == 0 || p.N == 0)
+      continue; // empty: nothing read or written
+    const GemmArgs rm = rowMajorProblem(p);
+    if (rm.N * outBytes % 16 != 0)
+      return invalid(who + "D's stored rows (" + std::to_string(rm.N) + " x " +
+                     std::to_string(outBytes) + " bytes) are not whole 16-byte chunks, which a "
+                     "grouped kernel stores only; pad " + (a.layoutD == Layout::Row ? "N" : "M") +
+                     " to a multiple of " + std::to_string(16 / outBytes) +
+                     ", or launch this problem on its own");
+    if (Status s = checkOperands(abi, p, /*mayStage=*/false); !s)
+      return Status::error(s.code(), who + s.message() +
+                                         " (a grouped launch stages nothing: every operand "
+                                         "must be TMA-addressable)");
+    slots += schedule::tile_slots(int(abi.raster), (int)((rm.M + abi.unitRows - 1) / abi.unitRows),
+                                  (int)((rm.N + abi.unitCols - 1) / abi.unitCols));
+    if (slots > INT_MAX)
+      return invalid("the problems have more than 2^31 tiles in all; split them into several "
+                     "grouped launches");
+  }
+  if (a.workspace && a.workspace % 64 != 0)
+    return invalid("workspace " + hexPtr(a.workspace) + " is not 64-byte aligned; the problems' "
+                   "tensor maps need it (cuMemAlloc's pointers are)");
+  return Status::success();
 }
 
 Status gemmgen::checkSharedMemoryFits(const KernelABI &abi, const DeviceInfo &dev) {
@@ -273,28 +367,20 @@ Status gemmgen::checkSharedMemoryFits(const KernelABI &abi, const DeviceInfo &de
 std::size_t Kernel::workspaceBytes(const GemmArgs &args) const {
   if (!impl_)
     return 0;
+  if (!args.problems.empty())
+    return args.problems.size() * sizeof(schedule::GroupedProblem); // the problems' table
   return (std::size_t)stagingWorkspaceBytes(rowMajorProblem(args), impl_->info.dtype,
                                             impl_->info.outType);
 }
 
-Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
-  if (Status s = check(args); !s)
-    return s;
-  const KernelABI &abi = impl_->abi;
-  const DriverApi &drv = *impl_->rt->drv;
-  GG_CONTEXT_SCOPE(*impl_->rt); // cuTensorMapEncodeTiled needs a current context
-  const DType t = impl_->info.dtype, out = impl_->info.outType;
-  PreparedLaunch p;
-  // What the kernel computes (D row-major), with unaligned operands replaced
-  // by their aligned copies in the workspace.
-  GemmArgs a;
-  if (Status s = planStaging(rowMajorProblem(args), t, out, args.workspace, args.workspaceBytes,
-                             a, p);
-      !s)
-    return s;
-  std::memset(p.tmA, 0, sizeof p.tmA);
-  std::memset(p.tmB, 0, sizeof p.tmB);
-  std::memset(p.tmD, 0, sizeof p.tmD);
+// The tensor maps of one problem with a row-major D (its batch entries
+// included): A, B, D's first `stored` columns, and C when beta != 0 (else it
+// stays zero: the kernel neither prefetches nor loads it).
+static Status encodeProblemMaps(const DriverApi &drv, const KernelABI &abi, const GemmArgs &a,
+                                DType t, DType out, long long stored, unsigned char *tmA,
+                                unsigned char *tmB, unsigned char *tmD, unsigned char *tmC) {
+  for (unsigned char *m : {tmA, tmB, tmD, tmC})
+    std::memset(m, 0, 128);
   // K = 0 loads no k-block, but a tensor map needs extents > 0: A's and B's
   // then stand in over one box at D's (aligned) address, never read.
   const bool noK = a.K == 0;
@@ -311,26 +397,93 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
   };
   // K = 0: one box's extent, at D's address, in every entry.
   const StoredShape standInA{bA.outer, bA.inner, bA.inner}, standInB{bB.outer, bB.inner, bB.inner};
-  if (Status s = noK ? map(p.tmA, a.D, standInA, 0, bA, "A") : map(p.tmA, a.A, sA, a.strideA, bA, "A");
+  if (Status s = noK ? map(tmA, a.D, standInA, 0, bA, "A") : map(tmA, a.A, sA, a.strideA, bA, "A");
       !s)
     return s;
-  if (Status s = noK ? map(p.tmB, a.D, standInB, 0, bB, "B") : map(p.tmB, a.B, sB, a.strideB, bB, "B");
+  if (Status s = noK ? map(tmB, a.D, standInB, 0, bB, "B") : map(tmB, a.B, sB, a.strideB, bB, "B");
+      !s)
+    return s;
+  if (stored > 0)
+    if (Status s = map(tmD, a.D, StoredShape{a.M, stored, sD.ld}, a.strideD, abi.boxD, "D"); !s)
+      return s;
+  // C's map has D's box (its chunks land in D's staging tile).
+  if (abi.alphaBeta && stored > 0 && a.beta != 0.0f)
+    if (Status s = map(tmC, a.C, StoredShape{a.M, stored, storedShape(a, 'C').ld}, a.strideC,
+                       abi.boxD, "C");
+        !s)
+      return s;
+  return Status::success();
+}
+
+// A grouped launch: one table entry per problem (its shape, its slots of the
+// walk, its tensor maps), built here and copied to the workspace by launch.
+static Expected<PreparedLaunch> prepareGrouped(const Kernel::Impl &k, const GemmArgs &args) {
+  const KernelABI &abi = k.abi;
+  const DriverApi &drv = *k.rt->drv;
+  const DType t = k.info.dtype, out = k.info.outType;
+  const std::size_t need = args.problems.size() * sizeof(schedule::GroupedProblem);
+  if (!args.workspace || args.workspaceBytes < need)
+    return invalidArgument("a grouped launch of " + std::to_string(args.problems.size()) +
+                           " problems needs a workspace of " + std::to_string(need) +
+                           " bytes for their table (Kernel::workspaceBytes); got " +
+                           std::to_string(args.workspace ? args.workspaceBytes : 0) +
+                           " (Kernel::launch(args, stream) allocates one when none is given)");
+  PreparedLaunch p;
+  std::vector<schedule::GroupedProblem> table(args.problems.size());
+  long long slots = 0, units = 0;
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    schedule::GroupedProblem &e = table[i];
+    std::memset(&e, 0, sizeof e);
+    const GemmArgs a = rowMajorProblem(groupedProblem(args, i));
+    e.size_m = (int)a.M, e.size_n = (int)a.N, e.size_k = (int)a.K;
+    e.slot_begin = e.slot_end = (int)slots;
+    if (a.M == 0 || a.N == 0)
+      continue; // empty: no slots, maps never read
+    if (Status s = encodeProblemMaps(drv, abi, a, t, out, a.N, e.maps[schedule::GROUPED_MAP_A],
+                                     e.maps[schedule::GROUPED_MAP_B],
+                                     e.maps[schedule::GROUPED_MAP_D],
+                                     e.maps[schedule::GROUPED_MAP_C]);
+        !s)
+      return Status::error(s.code(), "problem " + std::to_string(i) + ": " + s.message());
+    const int unitsM = (int)((a.M + abi.unitRows - 1) / abi.unitRows),
+              unitsN = (int)((a.N + abi.unitCols - 1) / abi.unitCols);
+    slots += schedule::tile_slots(int(abi.raster), unitsM, unitsN);
+    units += (long long)unitsM * unitsN;
+    e.slot_end = (int)slots;
+  }
+  p.groupedEntries.resize(need);
+  std::memcpy(p.groupedEntries.data(), table.data(), need);
+  p.groupedTable = args.workspace;
+  p.problemCount = (int)table.size();
+  p.totalSlots = (int)slots;
+  p.alpha = args.alpha, p.beta = args.beta;
+  p.gridX = gridForUnits(k, units);
+  p.path = "tma+grouped(" + std::to_string(table.size()) + " problems)";
+  return p;
+}
+
+Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
+  if (Status s = check(args); !s)
+    return s;
+  const KernelABI &abi = impl_->abi;
+  const DriverApi &drv = *impl_->rt->drv;
+  GG_CONTEXT_SCOPE(*impl_->rt); // cuTensorMapEncodeTiled needs a current context
+  if (abi.grouped)
+    return prepareGrouped(*impl_, args);
+  const DType t = impl_->info.dtype, out = impl_->info.outType;
+  PreparedLaunch p;
+  // What the kernel computes (D row-major), with unaligned operands replaced
+  // by their aligned copies in the workspace.
+  GemmArgs a;
+  if (Status s = planStaging(rowMajorProblem(args), t, out, args.workspace, args.workspaceBytes,
+                             a, p);
       !s)
     return s;
   // The kernel stores whole 16-byte chunks only; the rest is the tail's.
   const long long stored = tmaStoreColumns(a.N, out);
-  if (stored > 0)
-    if (Status s = map(p.tmD, a.D, StoredShape{a.M, stored, sD.ld}, a.strideD, abi.boxD, "D"); !s)
-      return s;
-  // C's map has D's box (its chunks land in D's staging tile). With beta = 0
-  // the kernel neither prefetches nor loads it: it stays zero, not encoded.
-  std::memset(p.tmC, 0, sizeof p.tmC);
+  if (Status s = encodeProblemMaps(drv, abi, a, t, out, stored, p.tmA, p.tmB, p.tmD, p.tmC); !s)
+    return s;
   p.alpha = a.alpha, p.beta = a.beta;
-  if (abi.alphaBeta && stored > 0 && a.beta != 0.0f)
-    if (Status s = map(p.tmC, a.C, StoredShape{a.M, stored, storedShape(a, 'C').ld}, a.strideC,
-                       abi.boxD, "C");
-        !s)
-      return s;
   p.M = (int)a.M;
   p.N = (int)stored;
   p.K = (int)a.K;
@@ -352,31 +505,42 @@ Status Kernel::launch(const PreparedLaunch &p, CUstream stream) const {
   return runCopies(*impl_, p.after, stream);
 }
 
+// The launch configuration every GEMM kernel takes: its block, shared
+// memory, and the cluster attribute when the cluster has more than one CTA.
+struct GemmLaunchConfig {
+  CUlaunchConfig cfg = {};
+  CUlaunchAttribute attr = {};
+  GemmLaunchConfig(const KernelABI &abi, unsigned gridX, unsigned gridY, CUstream stream) {
+    cfg.gridDimX = gridX;
+    cfg.gridDimY = gridY;
+    cfg.gridDimZ = 1;
+    cfg.blockDimX = abi.threadsPerBlock;
+    cfg.blockDimY = cfg.blockDimZ = 1;
+    cfg.sharedMemBytes = abi.sharedMemBytes;
+    cfg.hStream = stream;
+    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim.x = abi.clusterM;
+    attr.value.clusterDim.y = 1;
+    attr.value.clusterDim.z = 1;
+    cfg.attrs = &attr;
+    cfg.numAttrs = abi.clusterM > 1 ? 1 : 0;
+  }
+  GemmLaunchConfig(const GemmLaunchConfig &) = delete; // cfg.attrs points into it
+};
+
 Status Kernel::launchGemm(const PreparedLaunch &p, CUstream stream) const {
   const KernelABI &abi = impl_->abi;
   const DriverApi &drv = *impl_->rt->drv;
   if (Status s = impl_->rt->checkUsable(); !s)
     return s;
+  if (abi.grouped)
+    return launchGrouped(p, stream);
   if (p.gridX == 0 && p.tailColumns == 0)
     return Status::error(ErrorCode::InvalidArgument, "empty launch (grid of 0 CTAs)");
   if (p.gridX == 0) // N < 8: every column is the tail's
     return launchTailColumns(*impl_, p, stream);
   GG_CONTEXT_SCOPE(*impl_->rt);
-  CUlaunchConfig cfg = {};
-  cfg.gridDimX = p.gridX;
-  cfg.gridDimY = p.gridY;
-  cfg.gridDimZ = 1;
-  cfg.blockDimX = abi.threadsPerBlock;
-  cfg.blockDimY = cfg.blockDimZ = 1;
-  cfg.sharedMemBytes = abi.sharedMemBytes;
-  cfg.hStream = stream;
-  CUlaunchAttribute attr = {};
-  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  attr.value.clusterDim.x = abi.clusterM;
-  attr.value.clusterDim.y = 1;
-  attr.value.clusterDim.z = 1;
-  cfg.attrs = &attr;
-  cfg.numAttrs = abi.clusterM > 1 ? 1 : 0;
+  GemmLaunchConfig config(abi, p.gridX, p.gridY, stream);
   int M = p.M, N = p.N, K = p.K, batch = p.batch;
   // A batched kernel's ABI has `batch` after K, an alphaBeta one then tmC,
   // alpha and beta; the others end at K.
@@ -393,7 +557,7 @@ Status Kernel::launchGemm(const PreparedLaunch &p, CUstream stream) const {
     return Status::error(ErrorCode::InvalidArgument,
                          "prepared launch has batch " + std::to_string(batch) + " but kernel '" +
                              abi.kernelName + "' computes one problem per launch");
-  CUresult r = drv.cuLaunchKernelEx(&cfg, impl_->fn, params, nullptr);
+  CUresult r = drv.cuLaunchKernelEx(&config.cfg, impl_->fn, params, nullptr);
   if (r != CUDA_SUCCESS)
     return drv.fail(r, "cuLaunchKernelEx(" + abi.kernelName + ", grid " +
                            std::to_string(p.gridX) + ", block " +
@@ -402,6 +566,35 @@ Status Kernel::launchGemm(const PreparedLaunch &p, CUstream stream) const {
                            std::to_string(abi.sharedMemBytes) + ")");
   if (p.tailColumns)
     return launchTailColumns(*impl_, p, stream);
+  return Status::success();
+}
+
+Status Kernel::launchGrouped(const PreparedLaunch &p, CUstream stream) const {
+  const KernelABI &abi = impl_->abi;
+  const DriverApi &drv = *impl_->rt->drv;
+  if (p.groupedEntries.size() != (std::size_t)p.problemCount * sizeof(schedule::GroupedProblem) ||
+      !p.groupedTable)
+    return invalidArgument("kernel '" + abi.kernelName + "' is grouped, and the prepared launch "
+                           "has no problems' table (prepare it from GemmArgs::problems)");
+  if (p.totalSlots == 0)
+    return Status::success(); // every problem empty: nothing to compute
+  GG_CONTEXT_SCOPE(*impl_->rt);
+  // The table, then the kernel, in stream order (the copy of pageable memory
+  // has read it when the call returns).
+  CUresult copied = drv.cuMemcpyHtoDAsync(p.groupedTable, p.groupedEntries.data(),
+                                          p.groupedEntries.size(), stream);
+  if (copied != CUDA_SUCCESS)
+    return drv.fail(copied, "cuMemcpyHtoDAsync(the grouped problems' table, " +
+                                std::to_string(p.groupedEntries.size()) + " bytes)");
+  GemmLaunchConfig config(abi, p.gridX, 1, stream);
+  CUdeviceptr table = p.groupedTable;
+  int count = p.problemCount, slots = p.totalSlots;
+  float alpha = p.alpha, beta = p.beta;
+  void *params[] = {&table, &count, &slots, &alpha, &beta};
+  CUresult r = drv.cuLaunchKernelEx(&config.cfg, impl_->fn, params, nullptr);
+  if (r != CUDA_SUCCESS)
+    return drv.fail(r, "cuLaunchKernelEx(" + abi.kernelName + ", grouped, grid " +
+                           std::to_string(p.gridX) + ")");
   return Status::success();
 }
 

@@ -378,6 +378,7 @@ Expected<Kernel> Runtime::loadKernel(const std::string &source, const KernelABI 
   info.layoutB = toLayout(abi.layoutB);
   info.batched = abi.batched;
   info.alphaBeta = abi.alphaBeta;
+  info.grouped = abi.grouped;
   info.usage = cubin->usage;
   info.fromCache = cubin->fromCache;
   info.compileSeconds = cubin->compileSeconds;
@@ -391,6 +392,7 @@ static EmitOptions emitOptionsFor(const CompileOptions &options) {
     emit.layoutA = toMatrixLayout(*options.spec.layoutA);
   if (options.spec.layoutB)
     emit.layoutB = toMatrixLayout(*options.spec.layoutB);
+  emit.grouped = options.spec.grouped;
   return emit;
 }
 

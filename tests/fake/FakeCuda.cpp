@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 #include <cuda.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -42,6 +43,9 @@ __attribute__((tls_model("initial-exec"))) thread_local CUcontext current = null
 CUcontext currentContext() { return current; }
 void setCurrentContext(CUcontext c) { current = c; }
 std::string eventLog;
+// Set by cuMemcpyHtoDAsync (the runtime's copy of a grouped launch's table),
+// taken by the next launch: it has the grouped kernel ABI.
+std::atomic<bool> tableCopied{false};
 unsigned long long nextAddress = 0x10000000;
 
 // Handles point into these (stable addresses, freed at exit, no leaks).
@@ -157,9 +161,18 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned, unsign
 CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void **p, void **) {
   if (CUresult r = needContext(); r != CUDA_SUCCESS)
     return r;
-  // Every kernel the fake H200 runs is sm_90a, whose ABI has `batch` after K,
-  // then tmC, alpha and beta (logged when they are not 1 and 0).
   char line[256];
+  // A grouped kernel takes the problems' table, its count, the walk's
+  // slots, alpha and beta; the runtime copies the table just before it.
+  if (tableCopied.exchange(false)) {
+    std::snprintf(line, sizeof line, "launchEx %s grid=%u problems=%d slots=%d alpha=%g beta=%g",
+                  nameOf(f), cfg->gridDimX, *(int *)p[1], *(int *)p[2], *(float *)p[3],
+                  *(float *)p[4]);
+    logLine(line);
+    return CUDA_SUCCESS;
+  }
+  // Every other kernel the fake H200 runs is sm_90a, whose ABI has `batch`
+  // after K, then tmC, alpha and beta (logged when they are not 1 and 0).
   int n = std::snprintf(line, sizeof line, "launchEx %s grid=%u M=%d N=%d K=%d batch=%d",
                         nameOf(f), cfg->gridDimX, *(int *)p[3], *(int *)p[4], *(int *)p[5],
                         *(int *)p[6]);
@@ -216,6 +229,13 @@ CUresult cuMemFreeAsync(CUdeviceptr, CUstream) {
   return needContext();
 }
 CUresult cuMemcpyHtoD(CUdeviceptr, const void *, size_t) { return needContext(); }
+CUresult cuMemcpyHtoDAsync(CUdeviceptr, const void *, size_t n, CUstream) {
+  tableCopied = true;
+  char line[96];
+  std::snprintf(line, sizeof line, "copyHtoDAsync bytes=%zu", n);
+  logLine(line);
+  return needContext();
+}
 CUresult cuMemcpyDtoH(void *dst, CUdeviceptr, size_t n) {
   std::memset(dst, 0, n);
   return needContext();
@@ -253,7 +273,7 @@ static const std::map<std::string, void *> kEntries = {
     FAKE_ENTRY(cuLaunchKernelEx) FAKE_ENTRY(cuOccupancyMaxActiveClusters)
     FAKE_ENTRY(cuTensorMapEncodeTiled) FAKE_ENTRY(cuMemAlloc) FAKE_ENTRY(cuMemFree)
     FAKE_ENTRY(cuMemAllocAsync) FAKE_ENTRY(cuMemFreeAsync)
-    FAKE_ENTRY(cuMemcpyHtoD) FAKE_ENTRY(cuMemcpyDtoH) FAKE_ENTRY(cuMemsetD16Async)
+    FAKE_ENTRY(cuMemcpyHtoD) FAKE_ENTRY(cuMemcpyHtoDAsync) FAKE_ENTRY(cuMemcpyDtoH) FAKE_ENTRY(cuMemsetD16Async)
     FAKE_ENTRY(cuMemsetD32Async) FAKE_ENTRY(cuStreamCreate) FAKE_ENTRY(cuStreamDestroy)
     FAKE_ENTRY(cuStreamQuery) FAKE_ENTRY(cuStreamSynchronize) FAKE_ENTRY(cuEventCreate)
     FAKE_ENTRY(cuEventDestroy) FAKE_ENTRY(cuEventRecord) FAKE_ENTRY(cuEventQuery)

@@ -22,6 +22,8 @@ struct EmitOptions {
   /// explicit epilogue.chunk_n keeps its bytes: at f32 it stages half the
   /// columns of a 16-bit chunk (the shared-memory budget the spec chose).
   std::optional<ScalarType> outType;
+  /// Replace scheduler.grouped (`run --groups`, SpecOverrides::grouped).
+  std::optional<bool> grouped;
 };
 
 } // namespace gemmgen

@@ -143,6 +143,7 @@ enum class OpKind {
   LoadAcc,       ///< tcgen05.ld of the instance's accumulator columns of the current
                  ///< epilogue chunk (TMEM -> the thread's registers) + tcgen05.wait::ld
   // --- K = 0 (appended) ---
+  IfAnyK,        ///< body runs once when the tile has k-blocks (K > 0): releases what they used
   IfNoK,         ///< body runs once when the tile has no k-block (K = 0): no MMA wrote
                  ///< the accumulators, whose first MMA would have overwritten them
   ZeroAcc,       ///< the values store_acc reads become 0: sm_90a the wgmma accumulator
@@ -169,7 +170,7 @@ struct Op {
   /// [part·rows/parts, (part+1)·rows/parts) of the stage. parts > 1 with
   /// scope Cluster is a multicast split across the cluster (part = CTA rank).
   unsigned parts = 1;
-  std::vector<Op> body;  ///< ForEachTile/ForK/IfNotFirstK/ForEachChunk/IfNoK
+  std::vector<Op> body;  ///< ForEachTile/ForK/IfNotFirstK/ForEachChunk/IfAnyK/IfNoK
   // --- sm_100a fields (appended) ---
   /// Wait/Arrive/MmaCommitArrive: the slot is the role instance (the consumer
   /// index, the seed's `mma2ld.wait(wg_id, ...)`); `state` gives only the phase.
@@ -210,6 +211,8 @@ struct Schedule {
   SchedulerKind kind = SchedulerKind::Persistent;
   RasterOrder raster = RasterOrder::AlongM;
   unsigned group = 8;
+  /// The walk covers a table of problems (grouped GEMM), not one problem.
+  bool grouped = false;
 };
 
 struct Kernel {

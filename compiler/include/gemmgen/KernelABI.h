@@ -18,6 +18,15 @@
 // kernels whose ABI says `alphaBeta` (sm_90a) take
 // `const __grid_constant__ TensorMap tmC, float alpha, float beta`.
 //
+// A grouped kernel (`grouped`: scheduler.grouped) instead takes
+//
+//   NAME(const GroupedProblem *problems, int problem_count, int total_slots,
+//        float alpha, float beta);
+//
+// a device table of problems (gemmgen/device/tile_schedule.cuh: each entry
+// its M, N, K, its slots of the walk and the 3-D tensor maps of its A, B, D
+// and C, batch extent 1), walked in one persistent launch.
+//
 // computing D[M,N] = A[M,K] · B[K,N] (D row-major; A and B as `layoutA`,
 // `layoutB` say; 16-bit operands, f32 accumulation). The tensor maps of A
 // and B describe them as stored (see KernelPlan's OperandLoadPlan).
@@ -74,6 +83,9 @@ struct KernelABI {
   /// computes D = alpha·A·B + beta·C (C read only when beta ≠ 0, through a
   /// tensor map with D's box); otherwise D = A·B.
   bool alphaBeta = false;
+  /// The kernel takes a table of problems (grouped GEMM, see above) instead
+  /// of tensor maps and M, N, K, batch.
+  bool grouped = false;
 };
 
 } // namespace gemmgen

@@ -125,6 +125,9 @@ struct SchedulePlan {
   unsigned unitRows = 0;    ///< output rows of one unit
   unsigned unitCols = 0;    ///< output columns of one unit
   unsigned ctasPerUnit = 1; ///< CTAs (the cluster) that compute one unit
+  /// scheduler.grouped: the walk covers a table of problems (tile_schedule.cuh's
+  /// GroupedProblem), not batch copies of one.
+  bool grouped = false;
   long long unitsM(long long M) const { return M <= 0 ? 0 : (M + unitRows - 1) / unitRows; }
   long long unitsN(long long N) const { return N <= 0 ? 0 : (N + unitCols - 1) / unitCols; }
 };

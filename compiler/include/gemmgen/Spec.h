@@ -89,6 +89,9 @@ struct SchedulerSpec {
   Located<RasterOrder> raster{RasterOrder::AlongM};
   /// Tiles per L2 group along the raster's minor direction (grouped raster).
   Located<unsigned> group{8};
+  /// Grouped GEMM: the kernel takes a table of independent problems (each
+  /// its own M, N, K and operands) and walks all of them in one launch.
+  Located<bool> grouped{false};
 };
 
 /// One warp role: which warps run it, with how many registers, doing what.

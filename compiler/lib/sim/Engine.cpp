@@ -141,7 +141,7 @@ void Machine::settle(Actor &a) {
     const Op &op = (*f.body)[f.pc];
     if (op.kind == OpKind::ForEachTile || op.kind == OpKind::ForK ||
         op.kind == OpKind::IfNotFirstK || op.kind == OpKind::ForEachChunk ||
-        op.kind == OpKind::IfNoK || op.kind == OpKind::IfBeta) {
+        op.kind == OpKind::IfAnyK || op.kind == OpKind::IfNoK || op.kind == OpKind::IfBeta) {
       unsigned count = 0;
       if (op.kind == OpKind::ForEachTile)
         count = tileCount;
@@ -151,6 +151,8 @@ void Machine::settle(Actor &a) {
         count = a.inTile ? chunkCount() : 0;
       else if (op.kind == OpKind::IfNoK)
         count = a.inTile && p.kBlocks == 0 ? 1 : 0;
+      else if (op.kind == OpKind::IfAnyK)
+        count = a.inTile && p.kBlocks > 0 ? 1 : 0;
       else if (op.kind == OpKind::IfBeta)
         count = a.inTile && p.beta != 0.0f ? 1 : 0;
       else
@@ -303,6 +305,7 @@ void Machine::step(Actor &a) {
   case OpKind::ForK:
   case OpKind::IfNotFirstK:
   case OpKind::ForEachChunk:
+  case OpKind::IfAnyK:
   case OpKind::IfNoK:
   case OpKind::IfBeta:
     assert(false && "structured ops are entered by settle()");

@@ -132,6 +132,8 @@ const char *toString(Layout l);
 /// one spec serves every operand layout (`gemmgen run --layout`).
 struct SpecOverrides {
   std::optional<Layout> layoutA, layoutB;
+  /// scheduler.grouped: a kernel for GemmArgs::problems (grouped GEMM).
+  std::optional<bool> grouped;
 };
 
 struct CompileOptions {
@@ -243,6 +245,16 @@ inline std::size_t sizeOf(DType t) { return t == DType::F32 ? 4 : 2; }
 /// `layout`); the check refuses arguments that name another. Leading
 /// dimensions are in elements, the distance between consecutive rows (row-
 /// major) or columns (column-major); 0 means packed (see storedShape).
+/// One problem of a grouped GEMM (GemmArgs::problems): its own shape and
+/// operands, stored in the layouts of the GemmArgs that holds it; a leading
+/// dimension of 0 means packed. M = 0 or N = 0 is an empty problem (nothing
+/// is read or written); K = 0 gives D = beta·C.
+struct GemmProblem {
+  long long M = 0, N = 0, K = 0;
+  CUdeviceptr A = 0, B = 0, D = 0, C = 0;
+  long long lda = 0, ldb = 0, ldd = 0, ldc = 0;
+};
+
 struct GemmArgs {
   CUdeviceptr A = 0, B = 0, D = 0;
   long long M = 0, N = 0, K = 0;
@@ -273,7 +285,17 @@ struct GemmArgs {
   /// Kernel::launch(args, stream) allocates it on the stream when null.
   CUdeviceptr workspace = 0;
   std::size_t workspaceBytes = 0;
+  /// Grouped GEMM (kernels whose KernelInfo says grouped): independent
+  /// problems computed in one launch, each with its own M, N, K and
+  /// operands; layouts, alpha and beta are these GemmArgs'. M, N, K, A, B,
+  /// C, D, their leading dimensions and the batch fields are then unused.
+  /// The problems' table goes to the workspace (Kernel::workspaceBytes).
+  std::vector<GemmProblem> problems;
 };
+
+/// Problem `i` of a grouped GemmArgs as GemmArgs of its own (one problem;
+/// layouts, alpha and beta kept): what a reference or a loop computes.
+GemmArgs groupedProblem(const GemmArgs &args, std::size_t i);
 
 /// Batch entry `l` of `args` as a problem of its own (batch 1, pointers
 /// advanced by l strides: A and B of `t`'s elements, D and C of `out`'s):
@@ -318,6 +340,9 @@ struct KernelInfo {
   /// Computes alpha·A·B + beta·C (every sm_90a kernel); others refuse
   /// alpha ≠ 1 and beta ≠ 0.
   bool alphaBeta = false;
+  /// Computes GemmArgs::problems (a grouped GEMM) in one launch, and only
+  /// that (compiled with scheduler.grouped / SpecOverrides::grouped).
+  bool grouped = false;
   ResourceUsage usage;
   bool fromCache = false;
   double compileSeconds = 0;
@@ -363,8 +388,14 @@ struct PreparedLaunch {
   };
   std::vector<Copy> before, after;
   /// How the operands reach the kernel: "tma", or "tma+staged(A,D)" naming
-  /// the operands copied through the workspace.
+  /// the operands copied through the workspace; "tma+grouped(N problems)".
   std::string path = "tma";
+  /// A grouped launch: the problems' table (tile_schedule.cuh's
+  /// GroupedProblem entries), copied to `groupedTable` in the workspace on
+  /// the stream before the kernel; `totalSlots` is the walk's length.
+  std::vector<unsigned char> groupedEntries;
+  CUdeviceptr groupedTable = 0;
+  int problemCount = 0, totalSlots = 0;
 };
 
 class Runtime;
@@ -405,6 +436,8 @@ public:
 private:
   /// The GEMM kernel (and the tail columns) of a prepared launch.
   Status launchGemm(const PreparedLaunch &prepared, CUstream stream) const;
+  /// A grouped kernel's launch: the problems' table, then the kernel.
+  Status launchGrouped(const PreparedLaunch &prepared, CUstream stream) const;
   std::shared_ptr<Impl> impl_;
 };
 

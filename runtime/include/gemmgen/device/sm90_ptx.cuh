@@ -219,6 +219,12 @@ __device__ __forceinline__ void prefetch_tensormap(const TensorMap* tm) {
   asm volatile("prefetch.tensormap [%0];\n" :: "l"(tm) : "memory");
 }
 
+// A tensor map the host copied into global memory (the grouped GEMM's table) is read by the
+// TMA unit through the tensormap proxy: acquire it there before the first use.
+__device__ __forceinline__ void fence_tensormap_acquire(const TensorMap* tm) {
+  asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;\n" :: "l"(tm) : "memory");
+}
+
 // TMA 2D tile load global -> local smem `dst`, completing tx bytes on local mbarrier `bar`.
 // Coordinates are innermost first: c0 = column (contiguous dim), c1 = row.
 __device__ __forceinline__ void tma_load_2d(u32 dst, const TensorMap* tm, u32 bar, int c0, int c1) {

@@ -109,6 +109,27 @@ GEMMGEN_HD int batch_entry(int slot, int unit_slots, int& inner) {
   return entry;
 }
 
+// Grouped GEMM: a list of independent problems (each its own M, N, K and operands) in one
+// persistent launch. The runtime writes one entry per problem into device memory before the
+// launch; the walk covers every problem's unit slots one after another (problem p owns slots
+// [slot_begin, slot_end): tile_slots() of its unit grid, empty for an empty problem).
+struct alignas(64) GroupedProblem {
+  unsigned char maps[4][128];  // tensor maps (CUtensorMap) of A, B, D and C (C: beta != 0)
+  int size_m, size_n, size_k;  // the problem's M, N (D's columns, whole 16-byte chunks), K
+  int slot_begin, slot_end;    // this problem's slots in the walk
+  int pad[11];                 // the entry is a whole number of 64-byte lines
+};
+static_assert(sizeof(GroupedProblem) == 576, "the runtime writes entries of 576 bytes");
+enum GroupedMap : int { GROUPED_MAP_A = 0, GROUPED_MAP_B = 1, GROUPED_MAP_D = 2, GROUPED_MAP_C = 3 };
+
+// Slot -> the problem that owns it and the slot inside that problem's walk. `problem` is the
+// caller's cursor: slots only grow along a persistent walk, so it only moves forward (start it
+// at 0). The caller keeps slot below the last problem's slot_end.
+GEMMGEN_HD int grouped_slot(const GroupedProblem* problems, int slot, int& problem) {
+  while (slot >= problems[problem].slot_end) ++problem;
+  return slot - problems[problem].slot_begin;
+}
+
 // The balanced persistent grid, in clusters: the fewest clusters that finish `units` in as many
 // waves as `resident` co-resident clusters would (4096^3 with 128x256 tiles: 512 units on 132 SMs
 // is 4 waves either way, so 128 clusters do it and 4 SMs idle, leaving power headroom to the

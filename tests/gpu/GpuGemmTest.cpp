@@ -132,6 +132,18 @@ roles:
     }
     return kernels.emplace(name, rt->compileFile((specsDir() / name).string())).first->second;
   }
+
+  /// Spec `name` compiled as a grouped kernel (scheduler.grouped).
+  std::map<std::string, Expected<Kernel>> groupedKernels;
+  const Expected<Kernel> &groupedKernel(const std::string &name) {
+    auto it = groupedKernels.find(name);
+    if (it != groupedKernels.end())
+      return it->second;
+    CompileOptions o;
+    o.spec.grouped = true;
+    return groupedKernels.emplace(name, rt->compileFile((specsDir() / name).string(), o))
+        .first->second;
+  }
 };
 
 #define REQUIRE_GPU()                                                                            \
@@ -151,13 +163,6 @@ long long operandExtent(const StoredShape &s, long long batch, long long stride)
   return std::max<long long>(8, (batch - 1) * stride + s.lines * s.ld);
 }
 
-/// One launch checked end to end: A, B and D allocated as `a`'s layouts,
-/// leading dimensions and batch strides say (storedShape), every element of
-/// A and B (gaps between entries too) fresh random, all of D's allocation
-/// poisoned, one launch under the watchdog, every element of every entry
-/// compared with the reference (through D's layout), and every element of
-/// D's allocation outside the entries' logical matrices (line padding, gaps
-/// between entries) still poison afterwards.
 /// Whether element i of a D read back as 16-bit halves (`halves` per
 /// element: 1 for 16-bit, 2 for f32) is `bits` in every half: the poison
 /// pattern (NaN in f16, bf16 and f32) or 0 (+0.0 in all three).
@@ -172,57 +177,89 @@ bool elementIs(const std::vector<uint16_t> &host, long long i, int halves, uint1
 /// (D's entries hold C before the launch, its padding and gaps poison).
 enum class CMode { None, Separate, InPlace };
 
-void expectMatchesReference(const std::string &name, const Kernel &k, GemmArgs a,
-                            CMode cMode = CMode::None, long long offset = 0) {
+/// `a` as a grouped kernel takes it: every batch entry a problem of its own.
+GemmArgs asProblems(const GemmArgs &a, DType t, DType out) {
+  GemmArgs g;
+  g.layoutA = a.layoutA, g.layoutB = a.layoutB, g.layoutD = a.layoutD;
+  g.alpha = a.alpha, g.beta = a.beta;
+  for (long long l = 0; l < a.batch; ++l) {
+    const GemmArgs e = batchEntry(a, l, t, out);
+    g.problems.push_back({e.M, e.N, e.K, e.A, e.B, e.D, e.C, e.lda, e.ldb, e.ldd, e.ldc});
+  }
+  return g;
+}
+
+/// Launches `a` on `k`; a grouped kernel gets `a`'s batch entries as its problems.
+Status launchAsGiven(const Kernel &k, const GemmArgs &a, CUstream stream) {
+  if (!k.info().grouped)
+    return k.launch(a, stream);
+  return k.launch(asProblems(a, k.info().dtype, k.info().outType), stream);
+}
+
+/// A grouped kernel stores whole 16-byte chunks of D's rows only (no tail
+/// kernel per problem): the reason a test skips it, or "".
+std::string groupedCannotTake(const Kernel &k, const GemmArgs &a) {
+  const long long perChunk = 16 / (long long)sizeOf(k.info().outType);
+  if (k.info().grouped && rowMajorProblem(a).N % perChunk != 0)
+    return "a grouped kernel stores whole 16-byte chunks of D's rows; N=" +
+           std::to_string(rowMajorProblem(a).N) + " is refused (FakeDriver.GroupedLaunchErrors)";
+  return "";
+}
+
+/// One problem on the GPU: its buffers (A, B, D and C as `a` stores them),
+/// fresh random inputs, D poisoned, its reference computed before the launch.
+struct ProblemOnGpu {
+  GemmArgs a;
+  CMode cMode = CMode::None;
+  CUdeviceptr ref = 0;
+  long long extD = 0;
+  uint64_t seed = 0;
+};
+
+/// Allocates (into `bufs`, freed by the caller), fills and poisons `p.a`'s
+/// operands, `offset` elements into each allocation (a pointer off 16 bytes
+/// when odd), and computes the reference.
+void setUpProblem(const Kernel &k, ProblemOnGpu &p, long long offset,
+                  std::vector<CUdeviceptr> &bufs) {
   Gpu &gpu = Gpu::get();
   const Runtime &rt = *gpu.rt;
+  GemmArgs &a = p.a;
   const DType t = k.info().dtype, out = k.info().outType;
   const int halves = int(sizeOf(out) / 2); // 16-bit halves per D (and C) element
   const StoredShape sA = storedShape(a, 'A'), sB = storedShape(a, 'B'), sD = storedShape(a, 'D');
   const long long L = a.batch;
-  const long long extA = operandExtent(sA, L, a.strideA), extB = operandExtent(sB, L, a.strideB),
-                  extD = operandExtent(sD, L, a.strideD);
-  std::vector<CUdeviceptr> bufs;
+  const long long extA = operandExtent(sA, L, a.strideA), extB = operandExtent(sB, L, a.strideB);
+  p.extD = operandExtent(sD, L, a.strideD);
   auto alloc = [&](size_t bytes) {
-    Expected<CUdeviceptr> p = rt.alloc(bytes);
-    EXPECT_TRUE(p.ok()) << p.status().message();
-    bufs.push_back(p.ok() ? *p : 0);
+    Expected<CUdeviceptr> ptr = rt.alloc(bytes);
+    EXPECT_TRUE(ptr.ok()) << ptr.status().message();
+    bufs.push_back(ptr.ok() ? *ptr : 0);
     return bufs.back();
   };
-  // `offset` elements into each allocation: a pointer off 16 bytes when odd.
   a.A = alloc((extA + offset) * 2) + offset * 2;
   a.B = alloc((extB + offset) * 2) + offset * 2;
-  a.D = alloc((extD + offset) * 2 * halves) + offset * 2 * halves;
-  CUdeviceptr ref = alloc(L * a.M * a.N * 4);
+  a.D = alloc((p.extD + offset) * 2 * halves) + offset * 2 * halves;
+  p.ref = alloc(std::max<long long>(1, L * a.M * a.N) * 4);
   // C: stored like D. The reference reads a pristine copy (in place, the
   // launch overwrites it).
   CUdeviceptr cPristine = 0;
-  if (cMode != CMode::None) {
+  if (p.cMode != CMode::None) {
     a.ldc = sD.ld, a.strideC = a.strideD;
-    cPristine = alloc(extD * 2 * halves);
-    a.C = cMode == CMode::InPlace ? a.D
-                                  : alloc((extD + offset) * 2 * halves) + offset * 2 * halves;
+    cPristine = alloc(p.extD * 2 * halves);
+    a.C = p.cMode == CMode::InPlace ? a.D
+                                    : alloc((p.extD + offset) * 2 * halves) + offset * 2 * halves;
   }
-  struct Free {
-    const Runtime &rt;
-    std::vector<CUdeviceptr> &b;
-    ~Free() {
-      for (CUdeviceptr p : b)
-        (void)rt.free(p);
-    }
-  } freeAll{rt, bufs}; // the allocations' own pointers, not the moved ones
   ASSERT_FALSE(::testing::Test::HasFailure());
-
-  const uint64_t seed = std::random_device{}();
-  SCOPED_TRACE("seed " + std::to_string(seed));
+  p.seed = std::random_device{}();
+  const uint64_t seed = p.seed;
   ASSERT_TRUE(gpu.ver->fillNormal(a.A, extA, t, seed * 2 + 1, gpu.stream).ok());
   ASSERT_TRUE(gpu.ver->fillNormal(a.B, extB, t, seed * 2 + 2, gpu.stream).ok());
-  ASSERT_TRUE(rt.fill16Async(a.D, GemmVerifier::kPoison, extD * halves, gpu.stream).ok());
-  if (cMode != CMode::None) {
+  ASSERT_TRUE(rt.fill16Async(a.D, GemmVerifier::kPoison, p.extD * halves, gpu.stream).ok());
+  if (p.cMode != CMode::None) {
     // Every entry's logical C (seeded per entry), in the pristine copy, in
     // C's own buffer (its padding poison too) or in D itself.
-    if (cMode == CMode::Separate) {
-      ASSERT_TRUE(rt.fill16Async(a.C, GemmVerifier::kPoison, extD * halves, gpu.stream).ok());
+    if (p.cMode == CMode::Separate) {
+      ASSERT_TRUE(rt.fill16Async(a.C, GemmVerifier::kPoison, p.extD * halves, gpu.stream).ok());
     }
     for (long long l = 0; l < L; ++l)
       for (CUdeviceptr base : {cPristine, a.C})
@@ -231,20 +268,31 @@ void expectMatchesReference(const std::string &name, const Kernel &k, GemmArgs a
   }
   GemmArgs refArgs = a;
   refArgs.C = cPristine;
-  // The reference before the launch: in place, the launch overwrites C.
-  ASSERT_TRUE(gpu.ver->reference(refArgs, t, ref, gpu.stream, out).ok());
-  Status s = k.launch(a, gpu.stream);
-  ASSERT_TRUE(s.ok()) << s.message();
-  s = rt.wait(gpu.stream, watchdogSeconds(a.M * L, a.N, a.K));
-  if (s.code() == ErrorCode::Timeout) {
-    fprintf(stderr, "%s\n", s.message().c_str());
-    std::_Exit(4); // the context is unusable; do not hang the test run
+  if (a.M > 0 && a.N > 0)
+    ASSERT_TRUE(gpu.ver->reference(refArgs, t, p.ref, gpu.stream, out).ok());
+}
+
+/// After the launch: every element of every entry compared with the
+/// reference (through D's layout), and every element of D's allocation
+/// outside the entries' logical matrices (line padding, gaps between
+/// entries) still poison.
+void verifyProblem(const std::string &name, const Kernel &k, const ProblemOnGpu &p) {
+  Gpu &gpu = Gpu::get();
+  const Runtime &rt = *gpu.rt;
+  const GemmArgs &a = p.a;
+  const DType t = k.info().dtype, out = k.info().outType;
+  const int halves = int(sizeOf(out) / 2);
+  const StoredShape sD = storedShape(a, 'D');
+  const long long L = a.batch, extD = p.extD;
+  SCOPED_TRACE("seed " + std::to_string(p.seed));
+  GemmVerifier::Comparison c{};
+  if (a.M > 0 && a.N > 0) {
+    Expected<GemmVerifier::Comparison> cmp = gpu.ver->compare(a, t, p.ref, false, gpu.stream, out);
+    ASSERT_TRUE(cmp.ok()) << cmp.status().message();
+    c = *cmp;
+    EXPECT_EQ(c.nonFinite, 0) << "elements left unwritten (poison) or NaN";
+    EXPECT_LE(c.relFrobenius, GemmVerifier::kTolerance);
   }
-  ASSERT_TRUE(s.ok()) << s.message();
-  Expected<GemmVerifier::Comparison> c = gpu.ver->compare(a, t, ref, false, gpu.stream, out);
-  ASSERT_TRUE(c.ok()) << c.status().message();
-  EXPECT_EQ(c->nonFinite, 0) << "elements left unwritten (poison) or NaN";
-  EXPECT_LE(c->relFrobenius, GemmVerifier::kTolerance);
   std::vector<uint16_t> host((size_t)extD * halves);
   ASSERT_TRUE(rt.copyToHost(host.data(), a.D, host.size() * 2).ok());
   std::vector<bool> logical((size_t)extD, false);
@@ -262,12 +310,52 @@ void expectMatchesReference(const std::string &name, const Kernel &k, GemmArgs a
   EXPECT_EQ(touched, 0) << "elements of D's allocation outside the logical matrices written "
                            "(padding or gaps between entries; first at element "
                         << firstTouched << ")";
-  const char *cText = cMode == CMode::None ? "" : cMode == CMode::InPlace ? ", C = D" : ", C";
+  const char *cText = p.cMode == CMode::None ? "" : p.cMode == CMode::InPlace ? ", C = D" : ", C";
   printf("[ result ] %s %s%lldx%lldx%lld %s%s%s (A %s, B %s, D %s, alpha %g, beta %g%s): rel err "
          "%.3e, max |err| %.3e, unwritten %lld\n",
          name.c_str(), L > 1 ? (std::to_string(L) + "*").c_str() : "", a.M, a.N, a.K,
-         toString(t), out != t ? ">" : "", out != t ? toString(out) : "", toString(a.layoutA), toString(a.layoutB), toString(a.layoutD), a.alpha,
-         a.beta, cText, c->relFrobenius, c->maxAbsError, c->nonFinite);
+         toString(t), out != t ? ">" : "", out != t ? toString(out) : "", toString(a.layoutA),
+         toString(a.layoutB), toString(a.layoutD), a.alpha, a.beta, cText, c.relFrobenius,
+         c.maxAbsError, c.nonFinite);
+}
+
+/// Frees a test's allocations (their own pointers, not the moved ones).
+struct FreeAll {
+  const Runtime &rt;
+  std::vector<CUdeviceptr> bufs;
+  ~FreeAll() {
+    for (CUdeviceptr p : bufs)
+      (void)rt.free(p);
+  }
+};
+
+/// Waits for the stream under the watchdog; a hung kernel ends the binary
+/// (the context is unusable; do not hang the test run).
+void waitOrExit(double seconds) {
+  Gpu &gpu = Gpu::get();
+  Status s = gpu.rt->wait(gpu.stream, seconds);
+  if (s.code() == ErrorCode::Timeout) {
+    fprintf(stderr, "%s\n", s.message().c_str());
+    std::_Exit(4);
+  }
+  ASSERT_TRUE(s.ok()) << s.message();
+}
+
+/// One launch checked end to end (setUpProblem, launch, verifyProblem).
+void expectMatchesReference(const std::string &name, const Kernel &k, GemmArgs a,
+                            CMode cMode = CMode::None, long long offset = 0) {
+  if (std::string why = groupedCannotTake(k, a); !why.empty())
+    GTEST_SKIP() << name << ": " << why;
+  Gpu &gpu = Gpu::get();
+  FreeAll freeAll{*gpu.rt, {}};
+  ProblemOnGpu p{a, cMode};
+  setUpProblem(k, p, offset, freeAll.bufs);
+  ASSERT_FALSE(::testing::Test::HasFatalFailure());
+  Status s = launchAsGiven(k, p.a, gpu.stream);
+  ASSERT_TRUE(s.ok()) << s.message();
+  waitOrExit(watchdogSeconds(a.M * a.batch, a.N, a.K));
+  ASSERT_FALSE(::testing::Test::HasFatalFailure());
+  verifyProblem(name, k, p);
 }
 
 TEST_P(SpecShape, MatchesReferenceAndWritesEveryElement) {
@@ -322,6 +410,8 @@ TEST_P(ZeroK, EveryElementOfDIsZero) {
   a.M = shape.M, a.N = shape.N, a.K = 0;
   a.layoutA = k->info().layoutA, a.layoutB = k->info().layoutB;
   a.ldd = roundUp(a.N, 8);
+  if (std::string why = groupedCannotTake(*k, a); !why.empty())
+    GTEST_SKIP() << name << ": " << why;
   const int halves = int(sizeOf(k->info().outType) / 2);
   Expected<CUdeviceptr> d = rt.alloc(a.M * a.ldd * 2 * halves);
   ASSERT_TRUE(d.ok()) << d.status().message();
@@ -332,7 +422,7 @@ TEST_P(ZeroK, EveryElementOfDIsZero) {
     ~Free() { (void)rt.free(p); }
   } freeD{rt, a.D};
   ASSERT_TRUE(rt.fill16Async(a.D, GemmVerifier::kPoison, a.M * a.ldd * halves, gpu.stream).ok());
-  Status s = k->launch(a, gpu.stream);
+  Status s = launchAsGiven(*k, a, gpu.stream);
   ASSERT_TRUE(s.ok()) << s.message();
   s = rt.wait(gpu.stream, 60);
   if (s.code() == ErrorCode::Timeout) {
@@ -654,6 +744,9 @@ TEST_P(Staged, MatchesReference) {
     GTEST_SKIP() << name << " targets " << k->info().target;
   if (c.beta != 0.0f && !k->info().alphaBeta)
     GTEST_SKIP() << name << " computes D = A·B only";
+  if (k->info().grouped)
+    GTEST_SKIP() << name << " is grouped: a grouped launch stages nothing (its operands must be "
+                            "TMA-addressable; FakeDriver.GroupedLaunchErrors)";
   GemmArgs a;
   a.M = c.M, a.N = c.N, a.K = c.K;
   a.layoutA = k->info().layoutA, a.layoutB = k->info().layoutB;
@@ -678,3 +771,87 @@ INSTANTIATE_TEST_SUITE_P(
     Sm90, Staged,
     ::testing::Combine(::testing::ValuesIn(kernelsUnderTest()), ::testing::ValuesIn(kStagedCases)),
     specCaseName<Staged::ParamType>);
+
+/// Grouped GEMM: every generated spec compiled grouped (scheduler.grouped),
+/// each case one launch over a list of problems with their own M (and N, K),
+/// empty problems among them; every problem's operands in buffers of their
+/// own with padded lines, fresh random inputs, D poisoned, every element of
+/// every problem compared with its reference and D's padding checked.
+struct GroupedCase {
+  const char *label;
+  std::vector<Shape> problems;
+  float alpha, beta;
+  CMode c;
+  Layout layoutD;
+};
+class Grouped : public ::testing::TestWithParam<std::tuple<std::string, GroupedCase>> {};
+
+TEST_P(Grouped, EveryProblemMatchesReference) {
+  REQUIRE_GPU();
+  Gpu &gpu = Gpu::get();
+  const auto &[name, c] = GetParam();
+  ASSERT_NE(name, "(no specs found)") << "no specs in " << specsDir();
+  const Expected<Kernel> &k = gpu.groupedKernel(name);
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  ASSERT_TRUE(k->info().grouped);
+  FreeAll freeAll{*gpu.rt, {}};
+  std::vector<ProblemOnGpu> problems;
+  for (const Shape &s : c.problems) {
+    ProblemOnGpu p{paddedArgsFor(k->info(), s.M, s.N, s.K, c.layoutD), c.c};
+    p.a.alpha = c.alpha, p.a.beta = c.beta;
+    setUpProblem(*k, p, 0, freeAll.bufs);
+    ASSERT_FALSE(::testing::Test::HasFatalFailure());
+    problems.push_back(p);
+  }
+  GemmArgs g;
+  g.layoutA = problems[0].a.layoutA, g.layoutB = problems[0].a.layoutB;
+  g.layoutD = c.layoutD, g.alpha = c.alpha, g.beta = c.beta;
+  for (const ProblemOnGpu &p : problems) {
+    const GemmArgs &a = p.a;
+    g.problems.push_back({a.M, a.N, a.K, a.A, a.B, a.D, a.C, a.lda, a.ldb, a.ldd, a.ldc});
+  }
+  Status s = k->launch(g, gpu.stream);
+  ASSERT_TRUE(s.ok()) << s.message();
+  long long rows = 0, n = 0, kk = 0;
+  for (const Shape &p : c.problems)
+    rows += p.M, n = std::max(n, p.N), kk = std::max(kk, p.K);
+  waitOrExit(watchdogSeconds(rows, n, kk));
+  ASSERT_FALSE(::testing::Test::HasFatalFailure());
+  for (size_t i = 0; i < problems.size(); ++i) {
+    SCOPED_TRACE("problem " + std::to_string(i));
+    verifyProblem(name + " [grouped " + std::to_string(i) + "/" +
+                      std::to_string(problems.size()) + "]",
+                  *k, problems[i]);
+  }
+}
+
+/// 64 problems of M in 0..511 (a fixed draw; every 8th empty), N 256, K 128.
+std::vector<Shape> manySmallProblems() {
+  std::mt19937 rng(20261201);
+  std::vector<Shape> out;
+  for (int i = 0; i < 64; ++i)
+    out.push_back({i % 8 == 3 ? 0 : (long long)(rng() % 512), 256, 128});
+  return out;
+}
+
+const GroupedCase kGroupedCases[] = {
+    {"moe", {{300, 512, 256}, {0, 512, 256}, {1, 512, 256}, {128, 512, 256}, {513, 512, 256},
+             {37, 512, 256}, {0, 512, 256}, {64, 512, 256}},
+     1.0f, 0.0f, CMode::None, Layout::Row},
+    {"mixedNK", {{129, 264, 72}, {256, 128, 0}, {64, 512, 520}, {0, 256, 64}, {300, 136, 136}},
+     1.0f, 0.0f, CMode::None, Layout::Row},
+    {"betaInPlace", {{200, 256, 128}, {129, 264, 0}, {64, 128, 64}}, 2.0f, 0.5f, CMode::InPlace,
+     Layout::Row},
+    {"separateC", {{300, 136, 72}, {0, 64, 64}, {128, 256, 256}}, 0.5f, -1.0f, CMode::Separate,
+     Layout::Row},
+    {"colD", {{256, 200, 136}, {8, 129, 72}, {0, 64, 64}, {136, 300, 64}}, 1.0f, 0.0f,
+     CMode::None, Layout::Col},
+    {"many", manySmallProblems(), 1.0f, 0.0f, CMode::None, Layout::Row},
+    {"large", {{4096, 4096, 4096}, {1024, 4096, 4096}}, 1.0f, 0.0f, CMode::None, Layout::Row},
+};
+
+INSTANTIATE_TEST_SUITE_P(
+    Sm90, Grouped,
+    ::testing::Combine(::testing::ValuesIn(generatedKernelsUnderTest()),
+                       ::testing::ValuesIn(kGroupedCases)),
+    specCaseName<Grouped::ParamType>);

@@ -19,6 +19,7 @@
 #include "gemmgen/tune/BenchOutput.h"
 #include "gemmgen/tune/BuildInfo.h"
 #include "gemmgen/tune/Cublas.h"
+#include "gemmgen/tune/GroupedBench.h"
 #include "gemmgen/tune/Workload.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -45,6 +46,7 @@ struct BenchOptions {
   std::string outDtype;
   long long batch = 1;
   float alpha = 1.0f, beta = 0.0f;
+  std::string groupsFile;
   std::string jsonFile, csvFile;
   tune::BenchSettings settings;
   bool seedGiven = false;
@@ -126,6 +128,24 @@ void printRow(const tune::BenchResult &r, llvm::StringRef dtype) {
   llvm::outs().flush();
 }
 
+void printGroupedRow(const tune::GroupedBenchResult &r, llvm::StringRef dtype) {
+  long long empty = 0;
+  for (long long m : r.rows)
+    empty += m == 0;
+  std::string shape = llvm::formatv("{0} groups ({1} empty), sum M {2} x N {3} x K {4}",
+                                    r.rows.size(), empty, r.totalRows(), r.N, r.K);
+  const long long T = r.totalRows();
+  llvm::outs() << llvm::formatv(
+      "{0}\n{1,-20} {2,-5} {3,-24} {4,-24} {5,6:f3}  {6:e1}/{7:e1}/{8:e1}{9}, ({10:f4}-{11:f4}, "
+      "{12:f4}-{13:f4})\n",
+      shape, "grouped", dtype,
+      llvm::formatv("{0:f4} ({1:f1})", r.gemmgen.median, tune::tflops(T, r.N, r.K, r.gemmgen.median)).str(),
+      llvm::formatv("{0:f4} ({1:f1})", r.cublas.median, tune::tflops(T, r.N, r.K, r.cublas.median)).str(),
+      r.ratio, r.errG, r.errC, r.errGC, r.pass ? "" : " FAIL", r.gemmgen.p25, r.gemmgen.p75,
+      r.cublas.p25, r.cublas.p75);
+  llvm::outs().flush();
+}
+
 void runBench(BenchOptions o) {
   using namespace gpu;
   std::optional<DType> dtype;
@@ -159,8 +179,36 @@ void runBench(BenchOptions o) {
     }
     shapes = *parsed;
   }
+  // --groups FILE: the problems' M (and N, K, which must be the same for
+  // all: the stacked mixture-of-experts layout) against cuBLAS's grouped GEMM.
+  std::vector<std::array<long long, 3>> groups;
+  if (!o.groupsFile.empty()) {
+    auto parsed = readGroupsFile(o.groupsFile, o.n ? o.n : 4096, o.k ? o.k : 4096);
+    if (!parsed)
+      return;
+    groups = *parsed;
+    for (const auto &g : groups)
+      if (g[1] != groups[0][1] || g[2] != groups[0][2]) {
+        llvm::errs() << "gemmgen: error: bench --groups times the mixture-of-experts layout "
+                        "(one N and K for all problems); " << o.groupsFile
+                     << " mixes them (use `gemmgen run --groups` for problems of their own N "
+                        "and K)\n";
+        setExitCode(ExitFailure);
+        return;
+      }
+    if (o.batch != 1 || o.beta != 0.0f || !o.shapes.empty() || o.m || !o.jsonFile.empty() ||
+        !o.csvFile.empty() || o.spec == "tuned") {
+      llvm::errs() << "gemmgen: error: bench --groups takes --n/--k (or N K in the file), "
+                      "--dtype, --layout, --rounds and a spec; not --batch, --beta, --shapes, "
+                      "--m, --json, --csv or `tuned`\n";
+      setExitCode(ExitFailure);
+      return;
+    }
+    shapes = {{groups[0][0], groups[0][1], groups[0][2]}};
+  }
   if (o.m || o.n || o.k)
-    shapes.push_back({o.m ? o.m : 4096, o.n ? o.n : 4096, o.k ? o.k : 4096});
+    if (groups.empty())
+      shapes.push_back({o.m ? o.m : 4096, o.n ? o.n : 4096, o.k ? o.k : 4096});
   if (shapes.empty())
     shapes = {{4096, 4096, 4096}, {8192, 8192, 8192}};
 
@@ -177,7 +225,8 @@ void runBench(BenchOptions o) {
   }
   std::optional<CompiledSpec> compiled =
       specPath.empty() ? std::nullopt
-                       : compileSpecForGpu(specPath, false, dtype, true, layout, outDtype);
+                       : compileSpecForGpu(specPath, false, dtype, true, layout, outDtype,
+                                           !groups.empty());
   if (!compiled) {
     setExitCode(ExitSpecError);
     return;
@@ -216,6 +265,20 @@ void runBench(BenchOptions o) {
   printHeader(run, **cublas);
 
   bool allOk = true;
+  if (!groups.empty()) {
+    tune::GroupedBenchResult r;
+    for (const auto &g : groups)
+      r.rows.push_back(g[0]);
+    r.N = groups[0][1], r.K = groups[0][2];
+    Status s = tune::benchGroupedAgainstCublas(*rt, *kernel, **cublas, *ver, *stream, o.settings,
+                                               r);
+    if (!s)
+      return fail(s);
+    printGroupedRow(r, run.dtype);
+    if (!r.pass)
+      setExitCode(ExitFailure);
+    return;
+  }
   for (auto &sh : shapes) {
     tune::BenchResult r;
     r.M = sh[0], r.N = sh[1], r.K = sh[2];
@@ -271,6 +334,11 @@ void cli::registerBenchCommand(CLI::App &app) {
                   "Strided batched GEMM: this many packed entries of each shape in one launch "
                   "(cuBLAS: cublasGemmStridedBatchedEx)")
       ->capture_default_str();
+  cmd->add_option("--groups", o->groupsFile,
+                  "Grouped GEMM (mixture of experts): FILE lists the problems' M, one per line "
+                  "(`M` or `M N K`; N and K the same for all, default --n/--k), stacked in one A "
+                  "and D, one B each; the spec compiled grouped, against "
+                  "cublasGemmGroupedBatchedEx");
   cmd->add_option("--layout", o->layout,
                   "Operand layouts A,B (each row or col; default the spec's): cuBLAS gets the "
                   "matching transposes");

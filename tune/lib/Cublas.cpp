@@ -66,6 +66,8 @@ Expected<std::unique_ptr<Cublas>> Cublas::load() {
     cb->gemmEx = reinterpret_cast<decltype(cb->gemmEx)>(dlsym(lib, "cublasGemmEx"));
     cb->gemmStridedBatchedEx = reinterpret_cast<decltype(cb->gemmStridedBatchedEx)>(
         dlsym(lib, "cublasGemmStridedBatchedEx"));
+    cb->gemmGroupedBatchedEx = reinterpret_cast<decltype(cb->gemmGroupedBatchedEx)>(
+        dlsym(lib, "cublasGemmGroupedBatchedEx"));
     if (!cb->create || !cb->destroy || !cb->setStream || !cb->gemmEx)
       return Status::error(ErrorCode::Unsupported, c + " lacks cublasCreate_v2/cublasGemmEx");
     if (int st = cb->create(&cb->handle))
@@ -114,6 +116,59 @@ Status Cublas::gemm(const GemmArgs &a, DType t, CUstream s, DType out) const {
   if (st)
     return Status::error(ErrorCode::CudaError,
                          "cublasGemmEx failed (status " + std::to_string(st) + ")");
+  return Status::success();
+}
+
+std::vector<CUdeviceptr> Cublas::groupedPointers(const GemmArgs &args) {
+  std::vector<CUdeviceptr> a, b, d;
+  for (const GemmProblem &p : args.problems)
+    if (p.M > 0 && p.N > 0)
+      a.push_back(p.A), b.push_back(p.B), d.push_back(p.D);
+  a.insert(a.end(), b.begin(), b.end());
+  a.insert(a.end(), d.begin(), d.end());
+  return a;
+}
+
+Status Cublas::gemmGrouped(const GemmArgs &args, DType t, CUstream s, DType out,
+                           CUdeviceptr pointers) const {
+  if (!gemmGroupedBatchedEx)
+    return Status::error(ErrorCode::Unsupported, path_ + " lacks cublasGemmGroupedBatchedEx");
+  if (args.beta != 0.0f || args.layoutD != Layout::Row)
+    return Status::error(ErrorCode::InvalidArgument,
+                         "the grouped comparison takes beta = 0 and a row-major D");
+  const int type = t == DType::BF16 ? CUDA_R_16BF : CUDA_R_16F;
+  const int dType = out == DType::F32 ? CUDA_R_32F : type;
+  if (int st = setStream(handle, s))
+    return Status::error(ErrorCode::CudaError,
+                         "cublasSetStream failed (" + std::to_string(st) + ")");
+  // Row-major D = A·B is column-major D^T = B^T·A^T: cuBLAS's A is our B.
+  std::vector<int> opA, opB, m, n, k, lda, ldb, ldd, size;
+  std::vector<float> alpha, beta;
+  for (std::size_t i = 0; i < args.problems.size(); ++i) {
+    const GemmArgs a = groupedProblem(args, i);
+    if (a.M == 0 || a.N == 0)
+      continue;
+    opA.push_back(a.layoutB == Layout::Col ? kCublasOpT : kCublasOpN);
+    opB.push_back(a.layoutA == Layout::Row ? kCublasOpN : kCublasOpT);
+    m.push_back((int)a.N), n.push_back((int)a.M), k.push_back((int)a.K);
+    lda.push_back((int)storedShape(a, 'B').ld), ldb.push_back((int)storedShape(a, 'A').ld);
+    ldd.push_back((int)storedShape(a, 'D').ld);
+    alpha.push_back(args.alpha), beta.push_back(0.0f), size.push_back(1);
+  }
+  const int groups = (int)m.size();
+  if (groups == 0)
+    return Status::success();
+  auto array = [&](int which) {
+    return reinterpret_cast<void *const *>(pointers + sizeof(CUdeviceptr) * groups * which);
+  };
+  // Our B is cuBLAS's A (pointers [groups, 2 groups)), our A its B.
+  int st = gemmGroupedBatchedEx(handle, opA.data(), opB.data(), m.data(), n.data(), k.data(),
+                                alpha.data(), array(1), type, lda.data(), array(0), type,
+                                ldb.data(), beta.data(), array(2), dType, ldd.data(), groups,
+                                size.data(), kCublasCompute32F);
+  if (st)
+    return Status::error(ErrorCode::CudaError,
+                         "cublasGemmGroupedBatchedEx failed (status " + std::to_string(st) + ")");
   return Status::success();
 }
 

@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace gemmgen::tune {
 
@@ -32,6 +33,15 @@ public:
   }
   /// The same with D (and C) of type `out` (F32: CUDA_R_32F).
   Status gemm(const GemmArgs &args, DType t, CUstream stream, DType out) const;
+  /// The problems of a grouped `args` (alpha, beta = 0) with
+  /// cublasGemmGroupedBatchedEx, one group per problem; `pointers` is a
+  /// device array of the problems' A, B and D pointers (groupedPointers(),
+  /// uploaded by the caller, as a cuBLAS user keeps them on the device).
+  Status gemmGrouped(const GemmArgs &args, DType t, CUstream stream, DType out,
+                     CUdeviceptr pointers) const;
+  /// What gemmGrouped's `pointers` holds: every non-empty problem's A, then
+  /// their B, then their D (empty problems compute nothing and are left out).
+  static std::vector<CUdeviceptr> groupedPointers(const GemmArgs &args);
   int version() const { return version_; } ///< cublasGetVersion, e.g. 130100
   const std::string &path() const { return path_; }
 
@@ -49,6 +59,10 @@ private:
   int (*gemmStridedBatchedEx)(void *, int, int, int, int, int, const void *, const void *, int,
                               int, long long, const void *, int, int, long long, const void *,
                               void *, int, int, long long, int, int, int) = nullptr;
+  int (*gemmGroupedBatchedEx)(void *, const int *, const int *, const int *, const int *,
+                              const int *, const void *, const void *const *, int, const int *,
+                              const void *const *, int, const int *, const void *,
+                              void *const *, int, const int *, int, const int *, int) = nullptr;
 };
 
 } // namespace gemmgen::tune

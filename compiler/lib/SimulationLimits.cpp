@@ -40,17 +40,47 @@ std::string gemmgen::checkSimulationSize(const ir::Kernel &kernel,
     return "kernel '" + kernel.name + "' (" + toString(kernel.target) +
            ") computes D = A·B without alpha, beta and C (its printer has no C path); "
            "simulate --alpha/--beta on an sm_90a spec with `epilogue: { store: tma }`";
-  if (batch > kMaxTiles)
-    return "a batch of " + str(batch) + " entries is too many to simulate; use at most " +
-           str(kMaxTiles) + " (every entry's tiles are simulated)";
-  const std::string shape =
-      (batch > 1 ? str(batch) + " x " : std::string()) + str(o.m) + "x" + str(o.n) + "x" + str(o.k);
+  const bool grouped = deriveKernelABI(kernel).grouped;
+  if (!o.groups.empty() && !grouped)
+    return "kernel '" + kernel.name + "' computes one problem (or a strided batch) per launch; "
+           "simulate --groups on a spec with scheduler.grouped: true";
+  if (grouped && batch > 1)
+    return "kernel '" + kernel.name + "' is grouped: give its problems (--groups FILE), not a "
+           "batch";
   if (o.seeds > kMaxSimulationSeeds)
     return "simulating " + str(o.seeds) + " interleavings is too many; use at most " +
            str(kMaxSimulationSeeds) + " (each seed is a full run)";
   if (o.ctas > kMaxCtas)
     return "a grid of " + str(o.ctas) + " CTAs is too large to simulate; use at most " +
            str(kMaxCtas) + " (the H200 runs one CTA per SM, 132)";
+  if (o.groups.size() > kMaxTiles)
+    return str(o.groups.size()) + " problems are too many to simulate; use at most " +
+           str(kMaxTiles);
+  if (!o.groups.empty()) {
+    // Every problem's tiles, operands and work, as one launch holds them.
+    uint64_t tiles = 0, operands = 0, work = 0;
+    for (const auto &g : o.groups) {
+      tiles += ceilDiv(g[0], kernel.tileM) * ceilDiv(g[1], kernel.tileN);
+      operands += (uint64_t(g[0]) + g[1]) * g[2];
+      work += uint64_t(g[0]) * g[1] * g[2] * std::max(1u, o.seeds);
+    }
+    if (tiles > kMaxTiles)
+      return "the problems have " + str(tiles) + " output tiles of " + str(kernel.tileM) + "x" +
+             str(kernel.tileN) + "; the simulator runs at most " + str(kMaxTiles) +
+             " tiles: use fewer or smaller problems";
+    if (operands > kMaxOperandElements)
+      return "the problems have " + str(operands) + " elements of A and B; the simulator holds "
+             "at most " + str(kMaxOperandElements) + ": use smaller K";
+    if (work > kMaxWork)
+      return "simulating the problems is " + str(work) + " multiply-adds, more than the " +
+             str(kMaxWork) + " the simulator runs in one call: use fewer seeds or smaller problems";
+    return "";
+  }
+  if (batch > kMaxTiles)
+    return "a batch of " + str(batch) + " entries is too many to simulate; use at most " +
+           str(kMaxTiles) + " (every entry's tiles are simulated)";
+  const std::string shape =
+      (batch > 1 ? str(batch) + " x " : std::string()) + str(o.m) + "x" + str(o.n) + "x" + str(o.k);
   uint64_t tiles = ceilDiv(o.m, kernel.tileM) * ceilDiv(o.n, kernel.tileN) * batch;
   if (tiles > kMaxTiles)
     return "the shape " + shape + " has " + str(tiles) + " output tiles of " +

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "SimulateCommand.h"
+#include "GroupsFile.h"
 #include "CompilerCommands.h"
 
 #include "gemmgen/Pipeline.h"
@@ -41,6 +42,7 @@ struct SimulateCliOptions {
   std::optional<uint64_t> seed;
   unsigned ctas = 0;
   unsigned batch = 1;
+  std::string groupsFile;
   float alpha = 1.0f, beta = 0.0f;
   bool noProtocolChecks = false;
   bool json = false;
@@ -53,11 +55,17 @@ struct Shape {
 
 /// parse -> check -> lower. The protocol checks are skipped on request so
 /// that a deliberately wrong declared protocol reaches the simulator.
+/// `grouped` compiles the spec as a grouped kernel (scheduler.grouped), as
+/// the GPU verbs' --groups do.
 std::optional<ir::Kernel> loadKernel(const std::string &path, bool protocolChecks,
-                                     DiagnosticEngine &diags) {
+                                     DiagnosticEngine &diags, bool grouped) {
   std::optional<KernelSpec> spec = parseSpecFile(path, diags);
   if (!spec)
     return std::nullopt;
+  if (grouped) {
+    spec->scheduler.grouped.value = true;
+    spec->scheduler.grouped.given = true;
+  }
   CheckOptions checks;
   checks.protocol = protocolChecks;
   if (!checkSpec(*spec, diags, checks))
@@ -90,7 +98,8 @@ bool parseShapes(const std::string &text, std::vector<Shape> &out) {
 
 void runSimulate(const SimulateCliOptions &opts) {
   DiagnosticEngine diags;
-  std::optional<ir::Kernel> kernel = loadKernel(opts.spec, !opts.noProtocolChecks, diags);
+  std::optional<ir::Kernel> kernel =
+      loadKernel(opts.spec, !opts.noProtocolChecks, diags, !opts.groupsFile.empty());
   if (!kernel) {
     llvm::errs() << diags.errorCount() << " error(s) in " << opts.spec;
     if (!opts.noProtocolChecks)
@@ -121,6 +130,20 @@ void runSimulate(const SimulateCliOptions &opts) {
     cli::setExitCode(cli::ExitSpecError);
     return;
   }
+  std::vector<std::array<unsigned, 3>> groups;
+  if (!opts.groupsFile.empty()) {
+    if (!opts.shapes.empty() || opts.batch != 1) {
+      llvm::errs() << "gemmgen: error: --groups gives the problems of one launch; not with "
+                      "--shapes or --batch\n";
+      cli::setExitCode(cli::ExitSpecError);
+      return;
+    }
+    auto parsed = cli::readGroupsFile(opts.groupsFile, shapes[0].n, shapes[0].k);
+    if (!parsed)
+      return;
+    for (const auto &g : *parsed)
+      groups.push_back({{unsigned(g[0]), unsigned(g[1]), unsigned(g[2])}});
+  }
   std::vector<SimulationOptions> runs;
   for (const Shape &s : shapes) {
     SimulationOptions so;
@@ -129,6 +152,7 @@ void runSimulate(const SimulateCliOptions &opts) {
     so.k = s.k;
     so.ctas = opts.ctas;
     so.batch = opts.batch;
+    so.groups = groups;
     so.alpha = opts.alpha;
     so.beta = opts.beta;
     so.seeds = opts.seed ? 1 : opts.seeds;
@@ -154,8 +178,9 @@ void runSimulate(const SimulateCliOptions &opts) {
     printSimulationResult(r, llvm::outs(), opts.allSeeds);
     if (const SeedResult *f = r.firstFailure())
       llvm::outs() << "reproduce: gemmgen simulate " << opts.spec
-                   << (opts.noProtocolChecks ? " --no-protocol-checks" : "") << " --m " << r.m
-                   << " --n " << r.n << " --k " << r.k
+                   << (opts.noProtocolChecks ? " --no-protocol-checks" : "")
+                   << (opts.groupsFile.empty() ? "" : " --groups " + opts.groupsFile)
+                   << " --m " << r.m << " --n " << r.n << " --k " << r.k
                    << (r.batch > 1 ? " --batch " + std::to_string(r.batch) : std::string())
                    << (opts.alpha != 1.0f ? " --alpha " + std::to_string(opts.alpha) : std::string())
                    << (opts.beta != 0.0f ? " --beta " + std::to_string(opts.beta) : std::string())
@@ -196,6 +221,10 @@ void cli::registerSimulateCommand(CLI::App &app) {
                   "the cluster tiles, so the pipeline ring wraps across tiles)");
   cmd->add_flag("--no-protocol-checks", opts->noProtocolChecks,
                 "Skip the declared-barrier checks and simulate the declared protocol as is");
+  cmd->add_option("--groups", opts->groupsFile,
+                  "Grouped GEMM: FILE lists the problems of one launch, one per line (`M` or `M "
+                  "N K`; N and K default to --n/--k), each with its own A, B and D; the spec is "
+                  "compiled grouped");
   cmd->add_option("--batch", opts->batch,
                   "Strided batch entries per shape (each its own A, B, D), walked as the "
                   "kernels walk them")

@@ -36,6 +36,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,10 @@ struct SimulationOptions {
   /// Strided batch entries of m×n×k (each with its own A, B and D), walked
   /// as the kernels walk them: batch × units slots (tile_schedule.cuh).
   unsigned batch = 1;
+  /// A grouped kernel's problems (m, n, k), each with its own A, B and D
+  /// (and C), walked as the kernel walks its table (tile_schedule.cuh's
+  /// grouped_slot); empty: one problem of m×n×k. Only for grouped kernels.
+  std::vector<std::array<unsigned, 3>> groups;
   /// D = alpha·A·B + beta·C; beta ≠ 0 runs the kernels' C path (if_beta) and
   /// gives every entry a random C. Multiples of 1/8 keep the reference exact.
   float alpha = 1.0f, beta = 0.0f;
@@ -104,6 +109,7 @@ struct SimulationResult {
   std::string kernel;
   unsigned m = 0, n = 0, k = 0;
   unsigned batch = 1; ///< strided batch entries
+  std::vector<std::array<unsigned, 3>> groups; ///< a grouped kernel's problems
   unsigned ctas = 0, clusterSize = 1;
   unsigned tilesM = 0, tilesN = 0, kBlocks = 0;
   /// Per cluster, the units it computed in order: the kernels' own schedule

@@ -105,8 +105,8 @@ void Machine::init() {
   for (unsigned c = 0; c < p.ctas; ++c)
     for (size_t b = 0; b < k.barriers.size(); ++b)
       signallers[c].push_back(expectedSignallers(c, int(b), false));
-  D.assign(size_t(p.batch) * p.M * p.N, NAN);
-  written.assign(size_t(p.batch) * p.M * p.N, false);
+  D.assign(p.dElements, NAN);
+  written.assign(p.dElements, false);
   for (Actor &a : actors)
     settle(a);
 }
@@ -146,13 +146,13 @@ void Machine::settle(Actor &a) {
       if (op.kind == OpKind::ForEachTile)
         count = tileCount;
       else if (op.kind == OpKind::ForK)
-        count = a.inTile ? p.kBlocks : 0;
+        count = a.inTile ? p.entries[a.tile.entry].kBlocks : 0;
       else if (op.kind == OpKind::ForEachChunk)
         count = a.inTile ? chunkCount() : 0;
       else if (op.kind == OpKind::IfNoK)
-        count = a.inTile && p.kBlocks == 0 ? 1 : 0;
+        count = a.inTile && p.entries[a.tile.entry].kBlocks == 0 ? 1 : 0;
       else if (op.kind == OpKind::IfAnyK)
-        count = a.inTile && p.kBlocks > 0 ? 1 : 0;
+        count = a.inTile && p.entries[a.tile.entry].kBlocks > 0 ? 1 : 0;
       else if (op.kind == OpKind::IfBeta)
         count = a.inTile && p.beta != 0.0f ? 1 : 0;
       else

@@ -83,7 +83,7 @@ private:
   void write(unsigned entry, unsigned row, unsigned col, float v);
   /// Key of `notes` for the tileM-row block `blockRow` of D in `entry`.
   std::pair<unsigned, unsigned> noteKey(unsigned entry, unsigned blockRow, unsigned tn) const {
-    return {entry * p.tilesM + blockRow, tn};
+    return {entry, blockRow * 65536u + tn}; // the simulator holds at most 1024 tiles
   }
   template <typename F> void forEachOwnSmem(Actor &a, F f) {
     for (size_t b = 0; b < k.buffers.size(); ++b) {

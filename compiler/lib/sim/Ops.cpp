@@ -243,7 +243,7 @@ void Machine::doStoreAcc(Actor &a, const Op &op) {
     if (!acc.accWritten)
       notes[noteKey(a.tile.entry, a.tile.tm, a.tile.tn)] =
           regionName(accBuf, accReg, a.cta) + " was not written by any MMA in " + tileName(a.tile) +
-          " (" + std::to_string(p.kBlocks) +
+          " (" + std::to_string(p.entries[a.tile.entry].kBlocks) +
           " k-block(s)): store_acc wrote stale or uninitialised registers";
     src = &acc.data;
     srcWidth = acc.cols;
@@ -255,7 +255,7 @@ void Machine::doStoreAcc(Actor &a, const Op &op) {
       unsigned j1 = a.chunk >= 0 ? std::min(acc.cols, srcCol0 + chunkWidth()) : acc.cols;
       for (unsigned i = 0; i < acc.rows; ++i)
         for (unsigned j = srcCol0; j < j1; ++j)
-          if (row0 + i < p.M && col0 + j < p.N)
+          if (row0 + i < p.entries[a.tile.entry].M && col0 + j < p.entries[a.tile.entry].N)
             write(a.tile.entry, row0 + i, col0 + j,
                   roundTo(k.dType, p.alpha * acc.data[i * acc.cols + j]));
       return;
@@ -337,7 +337,7 @@ void Machine::completeStore(Event &e) {
   Region &stg = ctas[a.cta].regions[e.buf][e.region];
   for (unsigned i = 0; i < stg.rows; ++i)
     for (unsigned j = 0; j < stg.cols; ++j)
-      if (e.dRow0 + i < p.M && e.dCol0 + j < p.N)
+      if (e.dRow0 + i < p.entries[e.entry].M && e.dCol0 + j < p.entries[e.entry].N)
         write(e.entry, e.dRow0 + i, e.dCol0 + j, stg.data[i * stg.cols + j]);
   stg.readers.erase(std::find(stg.readers.begin(), stg.readers.end(), int(&e - events.data())));
   stg.drainUnpublished = true;
@@ -401,7 +401,8 @@ void Machine::doLoadAcc(Actor &a, const Op &op) {
   if (acc.accTile != a.tile.ct)
     notes[noteKey(a.tile.entry, row0 / k.tileM, a.tile.tn)] =
         regionName(accBuf, accReg, a.cta) + " was not written by any MMA in " + tileName(a.tile) +
-        " (" + std::to_string(p.kBlocks) + " k-block(s)): load_acc read stale TMEM";
+        " (" + std::to_string(p.entries[a.tile.entry].kBlocks) +
+        " k-block(s)): load_acc read stale TMEM";
   unsigned col0 = chunkCol0(a);
   unsigned width = a.chunk >= 0 ? chunkWidth() : k.tileN;
   a.regs.assign(size_t(acc.rows) * width, NAN);
@@ -422,7 +423,8 @@ void Machine::completeLoad(Event &e) {
   // The tile in shared memory holds (row of M or N) × (k), whichever way
   // the operand is stored; out-of-bounds elements are zero (TMA fill).
   const bool isA = e.operand == Operand::A, isC = e.operand == Operand::C;
-  unsigned srcRows = isA || isC ? p.M : p.N, srcCols = isC ? p.N : p.K;
+  const EntryShape &shape = p.entries[e.entry];
+  unsigned srcRows = isA || isC ? shape.M : shape.N, srcCols = isC ? shape.N : shape.K;
   for (unsigned i = 0; i < e.rows; ++i) {
     unsigned gr = e.gRow0 + i;
     float *dst = &r.data[size_t(e.row0 + i) * bd.cols];

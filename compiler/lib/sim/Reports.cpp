@@ -266,12 +266,16 @@ void Machine::checkResult() {
   unsigned wrongTiles = 0;
   std::string msg;
   std::vector<std::string> d;
-  for (unsigned l = 0; l < p.batch; ++l)
-  for (unsigned tm = 0; tm < p.tilesM; ++tm)
-    for (unsigned tn = 0; tn < p.tilesN; ++tn) {
+  unsigned allTiles = 0;
+  const bool grouped = k.schedule.grouped;
+  for (unsigned l = 0; l < p.entries.size(); ++l) {
+  const EntryShape &shape = p.entries[l];
+  allTiles += shape.tilesM * shape.tilesN;
+  for (unsigned tm = 0; tm < shape.tilesM; ++tm)
+    for (unsigned tn = 0; tn < shape.tilesN; ++tn) {
       unsigned bad = 0, fi = 0, fj = 0;
-      for (unsigned i = tm * k.tileM; i < std::min(p.M, (tm + 1) * k.tileM); ++i)
-        for (unsigned j = tn * k.tileN; j < std::min(p.N, (tn + 1) * k.tileN); ++j) {
+      for (unsigned i = tm * k.tileM; i < std::min(shape.M, (tm + 1) * k.tileM); ++i)
+        for (unsigned j = tn * k.tileN; j < std::min(shape.N, (tn + 1) * k.tileN); ++j) {
           float got = D[p.d(l, i, j)], want = p.ref[p.d(l, i, j)];
           bool ok = std::fabs(got - want) <= 1e-3f * std::fabs(want) + 1e-6f;
           if (!ok && bad++ == 0) {
@@ -285,7 +289,9 @@ void Machine::checkResult() {
         float got = D[p.d(l, fi, fj)];
         msg = "wrong result: " + std::string(sm100() ? "D block" : "tile") + " (m " +
               std::to_string(tm) + ", n " + std::to_string(tn) + ")" +
-              (p.batch > 1 ? " of batch entry " + std::to_string(l) : std::string()) +
+              (grouped        ? " of problem " + std::to_string(l)
+               : p.batch > 1 ? " of batch entry " + std::to_string(l)
+                             : std::string()) +
               " element [" + std::to_string(fi) + ", " + std::to_string(fj) + "]: got " +
               fmtFloat(got) + (written[p.d(l, fi, fj)] ? "" : " (never written)") + ", want " +
               fmtFloat(p.ref[p.d(l, fi, fj)]);
@@ -295,9 +301,10 @@ void Machine::checkResult() {
           d.push_back(it->second);
       }
     }
+  }
   if (wrongTiles) {
-    d.push_back(std::to_string(wrongTiles) + " of " +
-                std::to_string(p.batch * p.tilesM * p.tilesN) + " tile(s) wrong");
+    d.push_back(std::to_string(wrongTiles) + " of " + std::to_string(allTiles) +
+                " tile(s) wrong");
     fail(SimVerdict::WrongResult, msg, d);
   }
 }
@@ -353,7 +360,16 @@ const SeedResult *SimulationResult::firstFailure() const {
 
 void gemmgen::printSimulationResult(const SimulationResult &r, llvm::raw_ostream &os,
                                     bool allSeeds) {
-  os << "simulate " << r.kernel << ": M=" << r.m << " N=" << r.n << " K=" << r.k;
+  os << "simulate " << r.kernel << ": ";
+  if (!r.groups.empty()) {
+    unsigned empty = 0;
+    for (const auto &g : r.groups)
+      empty += g[0] == 0 || g[1] == 0;
+    os << r.groups.size() << " grouped problem(s) (" << empty << " empty), the first M=" << r.m
+       << " N=" << r.n << " K=" << r.k;
+  } else {
+    os << "M=" << r.m << " N=" << r.n << " K=" << r.k;
+  }
   if (r.batch > 1)
     os << " batch=" << r.batch;
   os << ", " << r.tilesM << "x" << r.tilesN << " tiles" << (r.batch > 1 ? " per entry" : "") << ", " << r.kBlocks << " k-block(s), " << r.ctas
@@ -405,6 +421,7 @@ llvm::json::Value gemmgen::toJSON(const SimulationResult &r) {
                             {"n", r.n},
                             {"k", r.k},
                             {"batch", r.batch},
+                            {"problems", int64_t(r.groups.size())},
                             {"ctas", r.ctas},
                             {"cluster_size", r.clusterSize},
                             {"tiles_m", r.tilesM},

@@ -173,10 +173,21 @@ struct Stop {
 };
 
 /// Everything shared by all interleavings: geometry, inputs, reference.
+/// One entry of a launch (a batch entry, or a grouped kernel's problem):
+/// its shape and where its A, B and D (C, ref) start in Problem's arrays.
+struct EntryShape {
+  unsigned M = 0, N = 0, K = 0;
+  unsigned tilesM = 0, tilesN = 0, kBlocks = 0;
+  size_t aBase = 0, bBase = 0, dBase = 0;
+};
+
 struct Problem {
   const Kernel &k;
-  unsigned M, N, K;
+  unsigned M, N, K;   ///< a batch entry's shape (a grouped launch: the first problem's)
   unsigned batch = 1; ///< entries, each M×N×K with its own A, B, D (stored one after another)
+  /// Every entry (batch entries or grouped problems), in walk order.
+  std::vector<EntryShape> entries;
+  size_t dElements = 0; ///< D (and ref, C) elements of all entries
   float alpha = 1.0f, beta = 0.0f; ///< D = alpha·A·B + beta·C
   unsigned clusterSize, tilesM, tilesN, ctM, ctN, kBlocks, clusters, ctas;
   /// Per cluster, the cluster tiles (units) it computes, in order: the walk
@@ -189,15 +200,17 @@ struct Problem {
   std::vector<float> A, B, C, ref; ///< C: M×N per entry, like D (empty when beta = 0)
   bool aMMajor = false, bNMajor = false;
   float a(unsigned l, unsigned m, unsigned kk) const {
-    const size_t base = size_t(l) * M * K;
-    return aMMajor ? A[base + size_t(kk) * M + m] : A[base + size_t(m) * K + kk];
+    const EntryShape &e = entries[l];
+    return aMMajor ? A[e.aBase + size_t(kk) * e.M + m] : A[e.aBase + size_t(m) * e.K + kk];
   }
   float b(unsigned l, unsigned kk, unsigned n) const {
-    const size_t base = size_t(l) * N * K;
-    return bNMajor ? B[base + size_t(kk) * N + n] : B[base + size_t(n) * K + kk];
+    const EntryShape &e = entries[l];
+    return bNMajor ? B[e.bBase + size_t(kk) * e.N + n] : B[e.bBase + size_t(n) * e.K + kk];
   }
   /// Index of D / ref element (i, j) of entry l.
-  size_t d(unsigned l, unsigned i, unsigned j) const { return (size_t(l) * M + i) * N + j; }
+  size_t d(unsigned l, unsigned i, unsigned j) const {
+    return entries[l].dBase + size_t(i) * entries[l].N + j;
+  }
   /// Per barrier: ops that arrive on it / load onto it, with their role.
   std::vector<std::vector<std::pair<unsigned, const Op *>>> arrivers, loaders;
   /// Bytes one phase of each barrier receives from all its TMA loads.

@@ -88,6 +88,37 @@ namespace {
 /// entry's walk one after another, and skips the holes of a Hilbert square.
 std::vector<std::vector<ScheduledUnit>> clusterWalks(const SchedulePlan &s, unsigned unitsM,
                                                      unsigned unitsN, unsigned clusters,
+                                                     unsigned batch);
+
+/// A grouped kernel's walk: every problem's unit slots one after another
+/// (empty problems own none), through the kernels' own grouped_slot() on a
+/// table laid out as the runtime writes it.
+std::vector<std::vector<ScheduledUnit>>
+groupedWalks(const SchedulePlan &s, const std::vector<std::array<unsigned, 2>> &units,
+             unsigned clusters) {
+  const int raster = int(s.raster), group = int(std::max(1u, s.group));
+  std::vector<schedule::GroupedProblem> table(units.size());
+  int slots = 0;
+  for (size_t i = 0; i < units.size(); ++i) {
+    table[i].slot_begin = slots;
+    if (units[i][0] && units[i][1])
+      slots += schedule::tile_slots(raster, int(units[i][0]), int(units[i][1]));
+    table[i].slot_end = slots;
+  }
+  std::vector<std::vector<ScheduledUnit>> out(clusters);
+  for (unsigned c = 0; c < clusters; ++c)
+    for (int slot = int(c), problem = 0; slot < slots; slot += int(clusters)) {
+      const int inner = schedule::grouped_slot(table.data(), slot, problem);
+      int um = 0, un = 0;
+      if (schedule::tile_coords(raster, group, inner, int(units[problem][0]),
+                                int(units[problem][1]), um, un))
+        out[c].push_back({unsigned(slot), unsigned(um), unsigned(un), unsigned(problem)});
+    }
+  return out;
+}
+
+std::vector<std::vector<ScheduledUnit>> clusterWalks(const SchedulePlan &s, unsigned unitsM,
+                                                     unsigned unitsN, unsigned clusters,
                                                      unsigned batch) {
   const int raster = int(s.raster), group = int(std::max(1u, s.group));
   const int slots = schedule::tile_slots(raster, int(unitsM), int(unitsN));
@@ -142,8 +173,6 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
   if (!kernel.clusterM || !kernel.clusterN)
     return invalid("the kernel has a zero cluster size");
   p.clusterSize = kernel.clusterM * kernel.clusterN;
-  p.tilesM = ceilDiv(p.M, kernel.tileM);
-  p.tilesN = ceilDiv(p.N, kernel.tileN);
   const bool sm100 = kernel.target == Target::SM100a;
   if (sm100) {
     // The cluster is the CTA pair; a cluster tile is C·G·tileM rows by
@@ -159,10 +188,40 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
   const SchedulePlan &sched = kernel.plan.schedule;
   if (!sched.unitRows || !sched.unitCols)
     return invalid("the kernel has no schedule plan (lowerToIR derives it)");
-  p.ctM = unsigned(sched.unitsM(p.M));
-  p.ctN = unsigned(sched.unitsN(p.N));
-  p.kBlocks = ceilDiv(p.K, kernel.tileK);
-  unsigned nct = p.ctM * p.ctN * p.batch; // every entry's units
+  // The entries: batch copies of one shape, or a grouped kernel's problems
+  // (one problem of m×n×k when none are given).
+  const bool grouped = kernel.schedule.grouped;
+  std::vector<std::array<unsigned, 3>> shapes;
+  if (grouped)
+    shapes = options.groups.empty() ? std::vector<std::array<unsigned, 3>>{{p.M, p.N, p.K}}
+                                    : options.groups;
+  else
+    shapes.assign(p.batch, {p.M, p.N, p.K});
+  if (grouped) {
+    result.groups = shapes;
+    p.M = shapes[0][0], p.N = shapes[0][1], p.K = shapes[0][2];
+    result.m = p.M, result.n = p.N, result.k = p.K;
+  }
+  std::vector<std::array<unsigned, 2>> units;
+  unsigned nct = 0; // every entry's units
+  size_t aElems = 0, bElems = 0;
+  for (const auto &sh : shapes) {
+    EntryShape e;
+    e.M = sh[0], e.N = sh[1], e.K = sh[2];
+    e.tilesM = ceilDiv(e.M, kernel.tileM);
+    e.tilesN = ceilDiv(e.N, kernel.tileN);
+    e.kBlocks = ceilDiv(e.K, kernel.tileK);
+    e.aBase = aElems, e.bBase = bElems, e.dBase = p.dElements;
+    aElems += size_t(e.M) * e.K, bElems += size_t(e.N) * e.K, p.dElements += size_t(e.M) * e.N;
+    p.entries.push_back(e);
+    units.push_back({unsigned(sched.unitsM(e.M)), unsigned(sched.unitsN(e.N))});
+    nct += units.back()[0] * units.back()[1];
+  }
+  p.tilesM = p.entries[0].tilesM;
+  p.tilesN = p.entries[0].tilesN;
+  p.ctM = units[0][0];
+  p.ctN = units[0][1];
+  p.kBlocks = p.entries[0].kBlocks;
   if (sched.kind == SchedulerKind::DataParallel) {
     p.clusters = std::max(1u, nct);
   } else if (options.ctas) {
@@ -174,7 +233,8 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
     p.clusters = std::max(1u, (nct + 1) / 2);
   }
   p.ctas = p.clusters * p.clusterSize;
-  p.walks = clusterWalks(sched, p.ctM, p.ctN, p.clusters, p.batch);
+  p.walks = grouped ? groupedWalks(sched, units, p.clusters)
+                    : clusterWalks(sched, p.ctM, p.ctN, p.clusters, p.batch);
   result.walks = p.walks;
   result.ctas = p.ctas;
   result.clusterSize = p.clusterSize;
@@ -190,8 +250,8 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
     int v = pick(data);
     return (v <= 8 ? -v : v - 8) / 8.0f;
   };
-  p.A.resize(size_t(p.batch) * p.M * p.K);
-  p.B.resize(size_t(p.batch) * p.N * p.K);
+  p.A.resize(aElems);
+  p.B.resize(bElems);
   for (float &x : p.A)
     x = value();
   for (float &x : p.B)
@@ -199,16 +259,16 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
   p.aMMajor = kernel.plan.loadA.major == OperandMajor::MN;
   p.bNMajor = kernel.plan.loadB.major == OperandMajor::MN;
   if (p.beta != 0.0f) {
-    p.C.resize(size_t(p.batch) * p.M * p.N);
+    p.C.resize(p.dElements);
     for (float &x : p.C)
       x = value();
   }
-  p.ref.assign(size_t(p.batch) * p.M * p.N, 0.0f);
-  for (unsigned l = 0; l < p.batch; ++l)
-    for (unsigned i = 0; i < p.M; ++i)
-      for (unsigned j = 0; j < p.N; ++j) {
+  p.ref.assign(p.dElements, 0.0f);
+  for (unsigned l = 0; l < p.entries.size(); ++l)
+    for (unsigned i = 0; i < p.entries[l].M; ++i)
+      for (unsigned j = 0; j < p.entries[l].N; ++j) {
         float s = 0;
-        for (unsigned t = 0; t < p.K; ++t)
+        for (unsigned t = 0; t < p.entries[l].K; ++t)
           s += p.a(l, i, t) * p.b(l, t, j);
         // One rounding of alpha·sum + beta·C, as the kernels' epilogue does.
         const float c = p.beta != 0.0f ? p.beta * roundTo(kernel.dType, p.C[p.d(l, i, j)]) : 0.0f;
@@ -243,10 +303,13 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
     }
   }
 
+  unsigned maxKBlocks = 0;
+  for (const EntryShape &e : p.entries)
+    maxKBlocks = std::max(maxKBlocks, e.kBlocks);
   uint64_t maxSteps = options.maxSteps;
   if (!maxSteps) {
     uint64_t work =
-        uint64_t(nct) * p.clusterSize * std::max(1u, p.kBlocks) * 64 * (kernel.consumers + 2);
+        uint64_t(nct) * p.clusterSize * std::max(1u, maxKBlocks) * 64 * (kernel.consumers + 2);
     maxSteps = std::max<uint64_t>(1000000, work * 8);
   }
   for (unsigned s = 0; s < options.seeds; ++s) {

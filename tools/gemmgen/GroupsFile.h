@@ -1,0 +1,67 @@
+//===- GroupsFile.h - The --groups FILE of run, bench, simulate -*- C++ -*-===//
+#ifndef GEMMGEN_TOOLS_GROUPSFILE_H
+#define GEMMGEN_TOOLS_GROUPSFILE_H
+
+#include "CompilerCommands.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <array>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gemmgen::cli {
+
+/// A --groups FILE: one problem per line, `M` or `M N K` (N and K default to
+/// `n` and `k`, the command's --n/--k); `#` starts a comment. Errors are
+/// printed as FILE:LINE (exit code set) and give std::nullopt.
+inline std::optional<std::vector<std::array<long long, 3>>>
+readGroupsFile(const std::string &path, long long n, long long k) {
+  auto bad = [&](std::string where, const std::string &what) {
+    llvm::errs() << "gemmgen: error: " << where << ": " << what << "\n";
+    setExitCode(ExitFailure);
+    return std::nullopt;
+  };
+  FILE *f = std::fopen(path.c_str(), "r");
+  if (!f)
+    return bad(path, "cannot read the --groups file");
+  std::vector<std::array<long long, 3>> out;
+  char buf[4096];
+  for (int line = 1; std::fgets(buf, sizeof buf, f); ++line) {
+    std::string text(buf);
+    text = text.substr(0, text.find('#'));
+    llvm::SmallVector<llvm::StringRef, 4> fields;
+    llvm::StringRef(text).split(fields, ' ', -1, false);
+    llvm::SmallVector<llvm::StringRef, 4> words;
+    for (llvm::StringRef w : fields)
+      if (!w.trim().empty())
+        words.push_back(w.trim());
+    if (words.empty())
+      continue;
+    const std::string where = path + ":" + std::to_string(line);
+    std::array<long long, 3> p{0, n, k};
+    if (words.size() != 1 && words.size() != 3) {
+      std::fclose(f);
+      return bad(where, "a problem is `M` or `M N K` (got " + std::to_string(words.size()) +
+                            " fields)");
+    }
+    for (size_t i = 0; i < words.size(); ++i)
+      if (words[i].getAsInteger(10, p[i]) || p[i] < 0 || p[i] > 2147483647LL) {
+        std::fclose(f);
+        return bad(where, "'" + words[i].str() + "' is not a size between 0 and 2147483647");
+      }
+    out.push_back(p);
+  }
+  std::fclose(f);
+  if (out.empty())
+    return bad(path, "no problems (one per line: `M` or `M N K`)");
+  return out;
+}
+
+} // namespace gemmgen::cli
+
+#endif // GEMMGEN_TOOLS_GROUPSFILE_H

@@ -50,6 +50,21 @@ expect 3 "(got 'row,col,col,row')" -- "$G" run "$S" --layout row,col,col,row
 expect 3 "gemmgen: error: --offset must be between 0 and 1048576 elements (got -1)" -- "$G" run "$S" --offset -1
 expect 3 "gemmgen: error: --out-dtype must be f32 (D and C in f32), or left out (D in the operand type) (got 'f64')" -- "$G" run "$S" --out-dtype f64
 expect 3 "gemmgen: error: --out-dtype must be f32 (D and C in f32), or left out (D in the operand type) (got 'bf16')" -- "$G" bench "$S" --out-dtype bf16
+# --groups FILE (run, bench, simulate): the file's lines, and what it does not combine with.
+printf '12 4\n' > "$W/groups_bad.txt"; printf '64\n0\n' > "$W/groups_two.txt"; printf '300\nx\n' > "$W/groups_word.txt"
+printf '# nothing\n' > "$W/groups_none.txt"; printf '64 256 64\n32 512 64\n' > "$W/groups_mixed.txt"
+printf '300 136 136\n0\n129 264 0\n' > "$W/groups_ok.txt"; printf -- '-5\n' > "$W/groups_neg.txt"
+expect 3 "gemmgen: error: $W/groups_bad.txt:1: a problem is \`M\` or \`M N K\` (got 2 fields)" -- "$G" run "$S" --groups "$W/groups_bad.txt"
+expect 3 "gemmgen: error: $W/groups_word.txt:2: 'x' is not a size between 0 and 2147483647" -- "$G" bench "$S" --groups "$W/groups_word.txt"
+expect 3 "gemmgen: error: $W/groups_neg.txt:1: '-5' is not a size between 0 and 2147483647" -- "$G" run "$S" --groups "$W/groups_neg.txt"
+expect 3 "gemmgen: error: $W/groups_none.txt: no problems (one per line: \`M\` or \`M N K\`)" -- "$G" simulate "$S" --groups "$W/groups_none.txt"
+expect 3 "gemmgen: error: $W/missing.txt: cannot read the --groups file" -- "$G" run "$S" --groups "$W/missing.txt"
+expect 3 "gemmgen: error: bench --groups times the mixture-of-experts layout (one N and K for all problems); $W/groups_mixed.txt mixes them (use \`gemmgen run --groups\` for problems of their own N and K)" -- "$G" bench "$S" --groups "$W/groups_mixed.txt"
+expect 3 "gemmgen: error: bench --groups takes --n/--k (or N K in the file), --dtype, --layout, --rounds and a spec; not --batch, --beta, --shapes, --m, --json, --csv or \`tuned\`" -- "$G" bench "$S" --groups "$W/groups_two.txt" --batch 2
+expect 3 "gemmgen: error: run --groups takes each problem's shape from the file and pads its lines itself; not with --batch, --offset, --lda/--ldb/--ldd or \`tuned\`" -- "$G" run "$S" --groups "$W/groups_ok.txt" --offset 1
+expect 1 "gemmgen: error: --groups gives the problems of one launch; not with --shapes or --batch" -- "$G" simulate "$S" --groups "$W/groups_ok.txt" --batch 2
+expect 1 "gemmgen: error: kernel 'gemm_sm90_fast_f16_grouped' is grouped: give its problems (--groups FILE), not a batch" -- "$G" simulate "$SRC/specs/sm90/11_fast_f16_grouped.yaml" --batch 2
+expect 1 "specs/sm100/07_ws_tcgen05.yaml:32:1: error: scheduler.grouped is not supported on sm_100a yet: its kernels compute one problem per launch; launch once per problem, or use an sm_90a spec" -- "$G" simulate "$SRC/specs/sm100/07_ws_tcgen05.yaml" --groups "$W/groups_ok.txt"
 expect 1 "gemmgen: error: kernel 'gemm_sm100_step7_ws' (sm_100a) computes D = A·B without alpha, beta and C (its printer has no C path); simulate --alpha/--beta on an sm_90a spec with \`epilogue: { store: tma }\`" -- "$G" simulate "$SRC/specs/sm100/07_ws_tcgen05.yaml" --beta 1
 expect 3 "gemmgen: error: --batch must be at least 1 (got 0)" -- "$G" run "$S" --batch 0
 expect 3 "gemmgen: error: --batch must be at least 1 (got -3)" -- "$G" bench "$S" --batch -3

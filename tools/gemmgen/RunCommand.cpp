@@ -18,6 +18,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 #include "GpuCommon.h"
+#include "RunOptions.h"
 
 #include "gemmgen/tune/Timing.h"
 
@@ -35,31 +36,11 @@ using namespace gemmgen::cli;
 
 namespace {
 
-struct RunOptions {
-  std::string spec;
-  long long m = 4096, n = 4096, k = 4096;
-  long long lda = 0, ldb = 0, ldd = 0;
-  long long batch = 1;
-  long long offset = 0; ///< elements every operand's pointer is moved by (misalignment)
-  float alpha = 1.0f, beta = 0.0f;
-  bool cInPlace = false;
-  std::string dtype; ///< "": the spec's types
-  std::string outDtype; ///< "": the spec's types.d
-  std::string layout; ///< "": the spec's layouts
-  bool verify = false;
-  int iters = 20;
-  int warmup = 3;
-  std::optional<unsigned long long> seed;
-  bool debugHangs = false;
-  bool noProtocolChecks = false;
-  bool json = false;
-  bool noCache = false;
-  double timeout = 0; // 0: watchdogSeconds(M, N, K)
-  double tolerance = GemmVerifier::kTolerance;
-};
 
 void runRun(const RunOptions &o) {
   using namespace gpu;
+  if (!o.groupsFile.empty())
+    return runGrouped(o);
   std::optional<DType> dtype;
   if (!parseDTypeOption(o.dtype, dtype))
     return;
@@ -432,6 +413,10 @@ void cli::registerRunCommand(CLI::App &app) {
                   "Move every operand's pointer by this many elements (e.g. 1: not 16-byte "
                   "aligned, so the operands take the staging path)")
       ->capture_default_str();
+  cmd->add_option("--groups", o->groupsFile,
+                  "Grouped GEMM: FILE lists the problems of one launch, one per line (`M` or `M "
+                  "N K`; N and K default to --n/--k), each in buffers of its own; the spec is "
+                  "compiled grouped (path tma+grouped)");
   cmd->add_option("--batch", o->batch,
                   "Strided batched GEMM: this many entries of M×N×K in one launch, each "
                   "operand's entries packed one after another")

@@ -1,0 +1,42 @@
+//===- RunOptions.h - The options of `gemmgen run` --------------*- C++ -*-===//
+#ifndef GEMMGEN_TOOLS_RUNOPTIONS_H
+#define GEMMGEN_TOOLS_RUNOPTIONS_H
+
+#include "gemmgen/gemmgen.h"
+
+#include <optional>
+#include <string>
+
+namespace gemmgen::cli {
+
+struct RunOptions {
+  std::string spec;
+  long long m = 4096, n = 4096, k = 4096;
+  long long lda = 0, ldb = 0, ldd = 0;
+  long long batch = 1;
+  long long offset = 0; ///< elements every operand's pointer is moved by (misalignment)
+  float alpha = 1.0f, beta = 0.0f;
+  bool cInPlace = false;
+  std::string dtype; ///< "": the spec's types
+  std::string outDtype; ///< "": the spec's types.d
+  std::string layout; ///< "": the spec's layouts
+  bool verify = false;
+  int iters = 20;
+  int warmup = 3;
+  std::optional<unsigned long long> seed;
+  bool debugHangs = false;
+  bool noProtocolChecks = false;
+  bool json = false;
+  bool noCache = false;
+  double timeout = 0; // 0: watchdogSeconds(M, N, K)
+  double tolerance = GemmVerifier::kTolerance;
+  std::string groupsFile; ///< --groups: a grouped launch of these problems (RunGrouped.cpp)
+};
+
+/// `run --groups FILE`: the problems of one grouped launch, each in buffers
+/// of its own (RunGrouped.cpp).
+void runGrouped(const RunOptions &o);
+
+} // namespace gemmgen::cli
+
+#endif // GEMMGEN_TOOLS_RUNOPTIONS_H

@@ -299,6 +299,20 @@ static Status checkOperands(const KernelABI &abi, const GemmArgs &a, bool maySta
   return Status::success();
 }
 
+// One problem's units (tiles of the schedule) and slots of the walk
+// (tile_slots: Hilbert holes included); none for an empty problem.
+struct ProblemWalk {
+  long long units = 0;
+  long long slots = 0;
+};
+static ProblemWalk problemWalk(const KernelABI &abi, const GemmArgs &rowMajor) {
+  if (rowMajor.M <= 0 || rowMajor.N <= 0)
+    return {};
+  const int unitsM = (int)((rowMajor.M + abi.unitRows - 1) / abi.unitRows),
+            unitsN = (int)((rowMajor.N + abi.unitCols - 1) / abi.unitCols);
+  return {(long long)unitsM * unitsN, schedule::tile_slots(int(abi.raster), unitsM, unitsN)};
+}
+
 // A grouped launch: a grouped kernel, a table of problems, each checked as
 // one aligned problem (the grouped path stages nothing), D's rows whole
 // 16-byte chunks (no tail kernel runs per problem), the walk within an int.
@@ -341,8 +355,7 @@ static Status checkGrouped(const KernelABI &abi, const GemmArgs &a) {
       return Status::error(s.code(), who + s.message() +
                                          " (a grouped launch stages nothing: every operand "
                                          "must be TMA-addressable)");
-    slots += schedule::tile_slots(int(abi.raster), (int)((rm.M + abi.unitRows - 1) / abi.unitRows),
-                                  (int)((rm.N + abi.unitCols - 1) / abi.unitCols));
+    slots += problemWalk(abi, rm).slots;
     if (slots > INT_MAX)
       return invalid("the problems have more than 2^31 tiles in all; split them into several "
                      "grouped launches");
@@ -445,10 +458,9 @@ static Expected<PreparedLaunch> prepareGrouped(const Kernel::Impl &k, const Gemm
                                      e.maps[schedule::GROUPED_MAP_C]);
         !s)
       return Status::error(s.code(), "problem " + std::to_string(i) + ": " + s.message());
-    const int unitsM = (int)((a.M + abi.unitRows - 1) / abi.unitRows),
-              unitsN = (int)((a.N + abi.unitCols - 1) / abi.unitCols);
-    slots += schedule::tile_slots(int(abi.raster), unitsM, unitsN);
-    units += (long long)unitsM * unitsN;
+    const ProblemWalk walk = problemWalk(abi, a);
+    slots += walk.slots;
+    units += walk.units;
     e.slot_end = (int)slots;
   }
   p.groupedEntries.resize(need);

@@ -156,11 +156,17 @@ Status ensureHelperModule(const Kernel::Impl &k);
 
 /// The staging path (Staging.cpp): bytes of workspace a row-major problem's
 /// unaligned operands need (0: TMA takes them all as they are), ...
-long long stagingWorkspaceBytes(const GemmArgs &rowMajor, DType in, DType out);
+/// `wholeChunks`: D is also staged when its rows are not whole 16-byte
+/// chunks (N % 8, 4 for f32): a grouped kernel has no tail kernel, and its
+/// store's last chunk then lands in the copy's padding ...
+long long stagingWorkspaceBytes(const GemmArgs &rowMajor, DType in, DType out,
+                                bool wholeChunks = false);
 /// ... the arguments the GEMM kernel gets (aligned copies in the workspace)
-/// and the copies before and after it, ...
+/// and the copies before and after it (appended to p.before and p.after),
+/// `staged` the operands copied ("A,B,D"), ...
 Status planStaging(const GemmArgs &rowMajor, DType in, DType out, CUdeviceptr workspace,
-                   std::size_t workspaceBytes, GemmArgs &kernelArgs, PreparedLaunch &p);
+                   std::size_t workspaceBytes, GemmArgs &kernelArgs, PreparedLaunch &p,
+                   std::string &staged, bool wholeChunks = false);
 /// ... and the copies, enqueued.
 Status runCopies(const Kernel::Impl &k, const std::vector<PreparedLaunch::Copy> &copies,
                  CUstream stream);

@@ -334,7 +334,6 @@ static Status checkGrouped(const KernelABI &abi, const GemmArgs &a) {
                    "1 (got " + std::to_string(a.batch) + "); give a batch as problems of its own");
   if (!abi.alphaBeta && (a.alpha != 1.0f || a.beta != 0.0f))
     return invalid(kernel + " computes D = A·B without alpha, beta and C");
-  const unsigned outBytes = sizeInBytes(abi.dType);
   long long slots = 0;
   for (std::size_t i = 0; i < a.problems.size(); ++i) {
     const GemmArgs p = groupedProblem(a, i);
@@ -345,24 +344,18 @@ static Status checkGrouped(const KernelABI &abi, const GemmArgs &a) {
     if (p.M == 0 || p.N == 0)
       continue; // empty: nothing read or written
     const GemmArgs rm = rowMajorProblem(p);
-    if (rm.N * outBytes % 16 != 0)
-      return invalid(who + "D's stored rows (" + std::to_string(rm.N) + " x " +
-                     std::to_string(outBytes) + " bytes) are not whole 16-byte chunks, which a "
-                     "grouped kernel stores only; pad " + (a.layoutD == Layout::Row ? "N" : "M") +
-                     " to a multiple of " + std::to_string(16 / outBytes) +
-                     ", or launch this problem on its own");
-    if (Status s = checkOperands(abi, p, /*mayStage=*/false); !s)
-      return Status::error(s.code(), who + s.message() +
-                                         " (a grouped launch stages nothing: every operand "
-                                         "must be TMA-addressable)");
+    // What TMA cannot address, and D rows that are not whole 16-byte
+    // chunks, take the staging path problem by problem (prepareGrouped).
+    if (Status s = checkOperands(abi, p, /*mayStage=*/true); !s)
+      return Status::error(s.code(), who + s.message());
     slots += problemWalk(abi, rm).slots;
     if (slots > INT_MAX)
       return invalid("the problems have more than 2^31 tiles in all; split them into several "
                      "grouped launches");
   }
-  if (a.workspace && a.workspace % 64 != 0)
-    return invalid("workspace " + hexPtr(a.workspace) + " is not 64-byte aligned; the problems' "
-                   "tensor maps need it (cuMemAlloc's pointers are)");
+  if (a.workspace && a.workspace % 256 != 0)
+    return invalid("workspace " + hexPtr(a.workspace) + " is not 256-byte aligned; the problems' "
+                   "tensor maps and staged copies need it (cuMemAlloc's pointers are)");
   return Status::success();
 }
 
@@ -377,11 +370,27 @@ Status gemmgen::checkSharedMemoryFits(const KernelABI &abi, const DeviceInfo &de
                            " (opt-in); use fewer pipeline stages or a smaller tile");
 }
 
+// A grouped launch's workspace: the problems' table, then each problem's
+// staged copies (TMA cannot address an operand, or D's rows are not whole
+// 16-byte chunks), each 256-byte aligned.
+static long long groupedTableBytes(std::size_t problems) {
+  return ((long long)(problems * sizeof(schedule::GroupedProblem)) + 255) / 256 * 256;
+}
+static std::size_t groupedWorkspaceBytes(const GemmArgs &args, DType t, DType out) {
+  long long total = groupedTableBytes(args.problems.size());
+  for (std::size_t i = 0; i < args.problems.size(); ++i) {
+    const GemmArgs rm = rowMajorProblem(groupedProblem(args, i));
+    if (rm.M > 0 && rm.N > 0)
+      total += stagingWorkspaceBytes(rm, t, out, /*wholeChunks=*/true);
+  }
+  return (std::size_t)total;
+}
+
 std::size_t Kernel::workspaceBytes(const GemmArgs &args) const {
   if (!impl_)
     return 0;
   if (!args.problems.empty())
-    return args.problems.size() * sizeof(schedule::GroupedProblem); // the problems' table
+    return groupedWorkspaceBytes(args, impl_->info.dtype, impl_->info.outType);
   return (std::size_t)stagingWorkspaceBytes(rowMajorProblem(args), impl_->info.dtype,
                                             impl_->info.outType);
 }
@@ -434,24 +443,37 @@ static Expected<PreparedLaunch> prepareGrouped(const Kernel::Impl &k, const Gemm
   const KernelABI &abi = k.abi;
   const DriverApi &drv = *k.rt->drv;
   const DType t = k.info.dtype, out = k.info.outType;
-  const std::size_t need = args.problems.size() * sizeof(schedule::GroupedProblem);
+  const std::size_t need = groupedWorkspaceBytes(args, t, out);
   if (!args.workspace || args.workspaceBytes < need)
     return invalidArgument("a grouped launch of " + std::to_string(args.problems.size()) +
                            " problems needs a workspace of " + std::to_string(need) +
-                           " bytes for their table (Kernel::workspaceBytes); got " +
+                           " bytes for their table and staged copies (Kernel::workspaceBytes); got " +
                            std::to_string(args.workspace ? args.workspaceBytes : 0) +
                            " (Kernel::launch(args, stream) allocates one when none is given)");
   PreparedLaunch p;
   std::vector<schedule::GroupedProblem> table(args.problems.size());
   long long slots = 0, units = 0;
+  // Staged copies follow the table in the workspace, problem after problem.
+  CUdeviceptr stagingAt = args.workspace + (CUdeviceptr)groupedTableBytes(table.size());
+  std::string stagedProblems;
   for (std::size_t i = 0; i < table.size(); ++i) {
     schedule::GroupedProblem &e = table[i];
     std::memset(&e, 0, sizeof e);
-    const GemmArgs a = rowMajorProblem(groupedProblem(args, i));
-    e.size_m = (int)a.M, e.size_n = (int)a.N, e.size_k = (int)a.K;
+    const GemmArgs rm = rowMajorProblem(groupedProblem(args, i));
+    e.size_m = (int)rm.M, e.size_n = (int)rm.N, e.size_k = (int)rm.K;
     e.slot_begin = e.slot_end = (int)slots;
-    if (a.M == 0 || a.N == 0)
+    if (rm.M == 0 || rm.N == 0)
       continue; // empty: no slots, maps never read
+    const long long stagingBytes = stagingWorkspaceBytes(rm, t, out, /*wholeChunks=*/true);
+    GemmArgs a;
+    std::string staged;
+    if (Status s = planStaging(rm, t, out, stagingAt, (std::size_t)stagingBytes, a, p, staged,
+                               /*wholeChunks=*/true);
+        !s)
+      return Status::error(s.code(), "problem " + std::to_string(i) + ": " + s.message());
+    stagingAt += (CUdeviceptr)stagingBytes;
+    if (!staged.empty())
+      stagedProblems += (stagedProblems.empty() ? "" : " ") + std::to_string(i) + ":" + staged;
     if (Status s = encodeProblemMaps(drv, abi, a, t, out, a.N, e.maps[schedule::GROUPED_MAP_A],
                                      e.maps[schedule::GROUPED_MAP_B],
                                      e.maps[schedule::GROUPED_MAP_D],
@@ -463,14 +485,15 @@ static Expected<PreparedLaunch> prepareGrouped(const Kernel::Impl &k, const Gemm
     units += walk.units;
     e.slot_end = (int)slots;
   }
-  p.groupedEntries.resize(need);
-  std::memcpy(p.groupedEntries.data(), table.data(), need);
+  p.groupedEntries.resize(table.size() * sizeof(schedule::GroupedProblem));
+  std::memcpy(p.groupedEntries.data(), table.data(), p.groupedEntries.size());
   p.groupedTable = args.workspace;
   p.problemCount = (int)table.size();
   p.totalSlots = (int)slots;
   p.alpha = args.alpha, p.beta = args.beta;
   p.gridX = gridForUnits(k, units);
-  p.path = "tma+grouped(" + std::to_string(table.size()) + " problems)";
+  p.path = "tma+grouped(" + std::to_string(table.size()) + " problems" +
+           (stagedProblems.empty() ? "" : ", staged " + stagedProblems) + ")";
   return p;
 }
 
@@ -487,10 +510,13 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
   // What the kernel computes (D row-major), with unaligned operands replaced
   // by their aligned copies in the workspace.
   GemmArgs a;
+  std::string staged;
   if (Status s = planStaging(rowMajorProblem(args), t, out, args.workspace, args.workspaceBytes,
-                             a, p);
+                             a, p, staged);
       !s)
     return s;
+  if (!staged.empty())
+    p.path = "tma+staged(" + staged + ")";
   // The kernel stores whole 16-byte chunks only; the rest is the tail's.
   const long long stored = tmaStoreColumns(a.N, out);
   if (Status s = encodeProblemMaps(drv, abi, a, t, out, stored, p.tmA, p.tmB, p.tmD, p.tmC); !s)

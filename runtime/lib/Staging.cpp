@@ -36,7 +36,7 @@ struct Staged {
 };
 
 /// The operands of a row-major problem `a` that need a copy, with sizes.
-std::vector<Staged> stagingOf(const GemmArgs &a, DType in, DType out) {
+std::vector<Staged> stagingOf(const GemmArgs &a, DType in, DType out, bool wholeChunks) {
   std::vector<Staged> v;
   auto add = [&](char op, CUdeviceptr p, DType t, bool used) {
     Staged s;
@@ -44,6 +44,8 @@ std::vector<Staged> stagingOf(const GemmArgs &a, DType in, DType out) {
     s.from = storedShape(a, op);
     s.elemBytes = (long long)sizeOf(t);
     s.needed = used && !tmaReady(p, s.from.ld, s.elemBytes);
+    if (op == 'D' && wholeChunks && (s.from.length * s.elemBytes) % 16 != 0)
+      s.needed = true;
     s.alignedLd = roundUp(s.from.length, 16 / s.elemBytes);
     s.bytes = roundUp(s.from.lines * s.alignedLd * s.elemBytes, 256);
     v.push_back(s);
@@ -59,24 +61,23 @@ std::vector<Staged> stagingOf(const GemmArgs &a, DType in, DType out) {
 
 } // namespace
 
-long long gemmgen::stagingWorkspaceBytes(const GemmArgs &rowMajor, DType in, DType out) {
+long long gemmgen::stagingWorkspaceBytes(const GemmArgs &rowMajor, DType in, DType out,
+                                         bool wholeChunks) {
   if (rowMajor.batch > 1)
     return 0; // refused by the checks instead
   long long total = 0;
-  for (const Staged &s : stagingOf(rowMajor, in, out))
+  for (const Staged &s : stagingOf(rowMajor, in, out, wholeChunks))
     if (s.needed)
       total += s.bytes;
   return total;
 }
 
 Status gemmgen::planStaging(const GemmArgs &rm, DType in, DType out, CUdeviceptr workspace,
-                            std::size_t workspaceBytes, GemmArgs &kernelArgs,
-                            PreparedLaunch &p) {
+                            std::size_t workspaceBytes, GemmArgs &kernelArgs, PreparedLaunch &p,
+                            std::string &staged, bool wholeChunks) {
   kernelArgs = rm;
-  p.before.clear();
-  p.after.clear();
-  p.path = "tma";
-  const long long need = stagingWorkspaceBytes(rm, in, out);
+  staged.clear();
+  const long long need = stagingWorkspaceBytes(rm, in, out, wholeChunks);
   if (need == 0)
     return Status::success();
   if (!workspace || (long long)workspaceBytes < need)
@@ -92,8 +93,7 @@ Status gemmgen::planStaging(const GemmArgs &rm, DType in, DType out, CUdeviceptr
     return Status::error(ErrorCode::InvalidArgument,
                          "the workspace must be 256-byte aligned (cuMemAlloc's are)");
   CUdeviceptr next = workspace;
-  std::string staged;
-  for (const Staged &s : stagingOf(rm, in, out)) {
+  for (const Staged &s : stagingOf(rm, in, out, wholeChunks)) {
     if (!s.needed)
       continue;
     const CUdeviceptr copy = next;
@@ -127,7 +127,6 @@ Status gemmgen::planStaging(const GemmArgs &rm, DType in, DType out, CUdeviceptr
     }
     }
   }
-  p.path = "tma+staged(" + staged + ")";
   return Status::success();
 }
 

@@ -426,6 +426,11 @@ private:
     }
     case OpKind::IfBeta:
       return cannotPrint(op, "the beta * C epilogue (built for sm_90a only so far)");
+    case OpKind::IfAnyK: {
+      e.comment("the tile had k-blocks (K > 0)");
+      CodeEmitter::Block cond(e, "if (k_blocks > 0)", "K > 0");
+      return emitOps(op.body);
+    }
     case OpKind::IfNoK: {
       e.comment("K = 0: no MMA wrote TMEM in this tile; store zeros, not what it holds");
       CodeEmitter::Block cond(e, "if (k_blocks == 0)", "K = 0");

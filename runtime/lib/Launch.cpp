@@ -153,7 +153,7 @@ static Status invalidArgument(std::string message) {
   return Status::error(ErrorCode::InvalidArgument, std::move(message));
 }
 
-static Status checkOperands(const KernelABI &abi, const GemmArgs &a, bool mayStage);
+static Status checkOperands(const KernelABI &abi, const GemmArgs &a);
 static Status checkGrouped(const KernelABI &abi, const GemmArgs &a);
 
 Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const GemmArgs &a) {
@@ -208,39 +208,34 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
                    "-major; compile the spec with layout: { a: " + toString(rm.layoutA) +
                    ", b: " + toString(rm.layoutB) + " } (SpecOverrides, `--layout`)");
   }
-  // One problem (batch 1): what TMA cannot address is staged through the
-  // workspace (Staging.cpp); a strided batch must be aligned.
-  if (Status s = checkOperands(abi, a, a.batch == 1); !s)
+  if (Status s = checkOperands(abi, a); !s)
     return s;
   return checkSharedMemoryFits(abi, dev);
 }
 
 // Per operand (A, B, D, and C when beta != 0): leading dimension, pointer,
-// alignment unless the operand may be staged, batch strides; then C and D.
-static Status checkOperands(const KernelABI &abi, const GemmArgs &a, bool mayStage) {
+// batch strides; then C and D. Alignment is not checked: what TMA cannot
+// address takes the staging path (Staging.cpp).
+static Status checkOperands(const KernelABI &abi, const GemmArgs &a) {
   auto invalid = invalidArgument;
   struct Operand {
     const char *name;
     CUdeviceptr ptr;
     StoredShape shape;
-    const char *lengthName, *ldName;
+    const char *lengthName;
     long long stride;
     const char *strideName;
-  } ops[4] = {{"A", a.A, storedShape(a, 'A'), a.layoutA == Layout::Row ? "K" : "M", "lda",
+  } ops[4] = {{"A", a.A, storedShape(a, 'A'), a.layoutA == Layout::Row ? "K" : "M",
                a.strideA, "strideA"},
-              {"B", a.B, storedShape(a, 'B'), a.layoutB == Layout::Col ? "K" : "N", "ldb",
+              {"B", a.B, storedShape(a, 'B'), a.layoutB == Layout::Col ? "K" : "N",
                a.strideB, "strideB"},
-              {"D", a.D, storedShape(a, 'D'), a.layoutD == Layout::Row ? "N" : "M", "ldd",
+              {"D", a.D, storedShape(a, 'D'), a.layoutD == Layout::Row ? "N" : "M",
                a.strideD, "strideD"},
-              {"C", a.C, storedShape(a, 'C'), a.layoutD == Layout::Row ? "N" : "M", "ldc",
+              {"C", a.C, storedShape(a, 'C'), a.layoutD == Layout::Row ? "N" : "M",
                a.strideC, "strideC"}};
-  // D and C rows must be 16 bytes apart as well: 8 16-bit or 4 f32 elements.
-  const unsigned outAlignment = 16 / sizeInBytes(abi.dType);
   for (const Operand &o : ops) {
     const char *name = o.name;
     const long long ld = o.shape.ld, length = o.shape.length;
-    const bool out = name[0] == 'D' || name[0] == 'C';
-    const unsigned ldAlignment = out ? outAlignment : abi.ldAlignment;
     if (a.K == 0 && (name[0] == 'A' || name[0] == 'B'))
       continue; // K = 0: A and B are not read (D = beta·C), as in cuBLAS; null is fine
     if (name[0] == 'C' && a.beta == 0.0f)
@@ -250,13 +245,6 @@ static Status checkOperands(const KernelABI &abi, const GemmArgs &a, bool maySta
       return invalid(who + "leading dimension " + std::to_string(ld) +
                      " is smaller than its row length " + o.lengthName + "=" +
                      std::to_string(length));
-    const bool staged = mayStage;
-    if (ld % ldAlignment != 0 && !staged)
-      return invalid(who + "leading dimension " + std::to_string(ld) +
-                     " is not a multiple of " + std::to_string(ldAlignment) +
-                     " elements; TMA needs 16-byte aligned row strides (pad the rows: " +
-                     o.ldName + " = " +
-                     std::to_string((ld + ldAlignment - 1) / ldAlignment * ldAlignment) + ")");
     if (a.batch > 1) {
       const long long size = o.shape.lines * ld; // one entry as stored
       if (o.stride < 0)
@@ -267,19 +255,9 @@ static Status checkOperands(const KernelABI &abi, const GemmArgs &a, bool maySta
                        std::to_string(ld) + " = " + std::to_string(size) +
                        " elements): the entries' outputs would overlap; pass strideD >= " +
                        std::to_string(size));
-      if (o.stride % ldAlignment != 0)
-        return invalid(who + "batch stride " + std::to_string(o.stride) +
-                       " is not a multiple of " + std::to_string(ldAlignment) +
-                       " elements; TMA needs 16-byte aligned strides (pad the entries: " +
-                       o.strideName + " = " +
-                       std::to_string((o.stride + ldAlignment - 1) / ldAlignment * ldAlignment) +
-                       ")");
     }
     if (o.ptr == 0)
       return invalid(who + "null device pointer");
-    if (o.ptr % 16 != 0 && !staged)
-      return invalid(who + "device pointer " + hexPtr(o.ptr) +
-                     " is not 16-byte aligned; TMA needs 16-byte aligned global addresses");
   }
   // C and D: the same matrix (in place) or apart; a partial overlap would
   // let one tile's store change C that another tile has yet to read.
@@ -346,7 +324,7 @@ static Status checkGrouped(const KernelABI &abi, const GemmArgs &a) {
     const GemmArgs rm = rowMajorProblem(p);
     // What TMA cannot address, and D rows that are not whole 16-byte
     // chunks, take the staging path problem by problem (prepareGrouped).
-    if (Status s = checkOperands(abi, p, /*mayStage=*/true); !s)
+    if (Status s = checkOperands(abi, p); !s)
       return Status::error(s.code(), who + s.message());
     slots += problemWalk(abi, rm).slots;
     if (slots > INT_MAX)

@@ -30,7 +30,10 @@ struct Staged {
   char operand;
   bool needed = false;
   StoredShape from;       ///< as the user stores it
+  long long stride = 0;    ///< the user's batch stride (elements; 0: one matrix for all entries)
+  long long entries = 1;   ///< entries copied: the batch, or 1 for a broadcast operand
   long long alignedLd = 0; ///< the copy's line stride (elements)
+  long long copyStride = 0; ///< the copy's batch stride (packed entries; 0 when one)
   long long elemBytes = 2;
   long long bytes = 0;     ///< the copy's size, rounded to 256
 };
@@ -38,24 +41,28 @@ struct Staged {
 /// The operands of a row-major problem `a` that need a copy, with sizes.
 std::vector<Staged> stagingOf(const GemmArgs &a, DType in, DType out, bool wholeChunks) {
   std::vector<Staged> v;
-  auto add = [&](char op, CUdeviceptr p, DType t, bool used) {
+  auto add = [&](char op, CUdeviceptr p, long long stride, DType t, bool used) {
     Staged s;
     s.operand = op;
     s.from = storedShape(a, op);
     s.elemBytes = (long long)sizeOf(t);
-    s.needed = used && !tmaReady(p, s.from.ld, s.elemBytes);
+    // A strided batch: the entries' stride must be a 16-byte multiple too.
+    s.stride = a.batch > 1 ? stride : 0;
+    s.entries = s.stride != 0 ? a.batch : 1;
+    s.needed = used && (!tmaReady(p, s.from.ld, s.elemBytes) || (s.stride * s.elemBytes) % 16 != 0);
     if (op == 'D' && wholeChunks && (s.from.length * s.elemBytes) % 16 != 0)
       s.needed = true;
     s.alignedLd = roundUp(s.from.length, 16 / s.elemBytes);
-    s.bytes = roundUp(s.from.lines * s.alignedLd * s.elemBytes, 256);
+    s.copyStride = s.entries > 1 ? s.from.lines * s.alignedLd : 0;
+    s.bytes = roundUp(s.entries * s.from.lines * s.alignedLd * s.elemBytes, 256);
     v.push_back(s);
   };
   const bool readsAB = a.K > 0, readsC = a.beta != 0.0f;
-  add('A', a.A, in, readsAB);
-  add('B', a.B, in, readsAB);
-  add('D', a.D, out, true);
+  add('A', a.A, a.strideA, in, readsAB);
+  add('B', a.B, a.strideB, in, readsAB);
+  add('D', a.D, a.strideD, out, true);
   // A separate C is staged on its own; C = D in place rides with D's copy.
-  add('C', a.C, out, readsC && a.C != a.D);
+  add('C', a.C, a.strideC, out, readsC && a.C != a.D);
   return v;
 }
 
@@ -63,8 +70,6 @@ std::vector<Staged> stagingOf(const GemmArgs &a, DType in, DType out, bool whole
 
 long long gemmgen::stagingWorkspaceBytes(const GemmArgs &rowMajor, DType in, DType out,
                                          bool wholeChunks) {
-  if (rowMajor.batch > 1)
-    return 0; // refused by the checks instead
   long long total = 0;
   for (const Staged &s : stagingOf(rowMajor, in, out, wholeChunks))
     if (s.needed)
@@ -99,30 +104,34 @@ Status gemmgen::planStaging(const GemmArgs &rm, DType in, DType out, CUdeviceptr
     const CUdeviceptr copy = next;
     next += (CUdeviceptr)s.bytes;
     staged += (staged.empty() ? "" : ",") + std::string(1, s.operand);
-    PreparedLaunch::Copy in{0, copy, s.from.lines, s.from.length, s.from.ld, s.alignedLd,
-                            (unsigned)s.elemBytes};
+    PreparedLaunch::Copy in{0,           copy,      s.from.lines, s.from.length, s.from.ld,
+                            s.alignedLd, (unsigned)s.elemBytes, s.entries, s.stride,
+                            s.copyStride};
     switch (s.operand) {
     case 'A':
       in.src = rm.A, kernelArgs.A = copy, kernelArgs.lda = s.alignedLd;
+      kernelArgs.strideA = s.copyStride;
       p.before.push_back(in);
       break;
     case 'B':
       in.src = rm.B, kernelArgs.B = copy, kernelArgs.ldb = s.alignedLd;
+      kernelArgs.strideB = s.copyStride;
       p.before.push_back(in);
       break;
     case 'C':
       in.src = rm.C, kernelArgs.C = copy, kernelArgs.ldc = s.alignedLd;
+      kernelArgs.strideC = s.copyStride;
       p.before.push_back(in);
       break;
     case 'D': {
-      kernelArgs.D = copy, kernelArgs.ldd = s.alignedLd;
+      kernelArgs.D = copy, kernelArgs.ldd = s.alignedLd, kernelArgs.strideD = s.copyStride;
       if (rm.beta != 0.0f && rm.C == rm.D) { // in place: D's copy starts as C
         in.src = rm.D;
         p.before.push_back(in);
-        kernelArgs.C = copy, kernelArgs.ldc = s.alignedLd;
+        kernelArgs.C = copy, kernelArgs.ldc = s.alignedLd, kernelArgs.strideC = s.copyStride;
       }
       p.after.push_back({copy, rm.D, s.from.lines, s.from.length, s.alignedLd, s.from.ld,
-                         (unsigned)s.elemBytes});
+                         (unsigned)s.elemBytes, s.entries, s.copyStride, s.stride});
       break;
     }
     }
@@ -141,9 +150,11 @@ Status gemmgen::runCopies(const Kernel::Impl &k, const std::vector<PreparedLaunc
   for (const PreparedLaunch::Copy &c : copies) {
     CUdeviceptr src = c.src, dst = c.dst;
     long long srcLd = c.srcLd, dstLd = c.dstLd, lines = c.lines, length = c.length;
+    long long batch = c.batch, srcStride = c.srcStride, dstStride = c.dstStride;
     int elem = (int)c.elemBytes;
-    void *params[] = {&src, &srcLd, &dst, &dstLd, &lines, &length, &elem};
-    const long long total = lines * length;
+    void *params[] = {&src, &srcLd, &dst, &dstLd, &lines, &length, &elem, &batch, &srcStride,
+                      &dstStride};
+    const long long total = batch * lines * length;
     const unsigned blocks = (unsigned)std::max<long long>(1, std::min<long long>((total + 255) / 256, 4096));
     CUresult r = drv.cuLaunchKernel(k.copyFunction, blocks, 1, 1, 256, 1, 1, 0, stream, params,
                                     nullptr);

@@ -114,19 +114,23 @@ __device__ void tail_row(const u16 *A, const u16 *B, void *D, long long m, int l
     else ((u16 *)D)[d_at] = to_16(v, bf16);
   }
 }
-// The staging path's copy: `lines` runs of `length` elements of `elem_bytes`
-// (2 or 4), `src_ld` / `dst_ld` elements apart; any alignment.
+// The staging path's copy: `batch` entries (`src_stride` / `dst_stride`
+// elements apart) of `lines` runs of `length` elements of `elem_bytes` (2 or
+// 4), `src_ld` / `dst_ld` elements apart; any alignment.
 extern "C" __global__ void __launch_bounds__(256)
 gg_copy2d(const void *src, long long src_ld, void *dst, long long dst_ld, long long lines,
-          long long length, int elem_bytes) {
-  const long long total = lines * length;
+          long long length, int elem_bytes, long long batch, long long src_stride,
+          long long dst_stride) {
+  const long long per_entry = lines * length, total = batch * per_entry;
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
        i += (long long)gridDim.x * blockDim.x) {
-    const long long l = i / length, e = i - l * length;
+    const long long b = i / per_entry, r = i - b * per_entry;
+    const long long l = r / length, e = r - l * length;
+    const long long s = b * src_stride + l * src_ld + e, d = b * dst_stride + l * dst_ld + e;
     if (elem_bytes == 4)
-      ((float *)dst)[l * dst_ld + e] = ((const float *)src)[l * src_ld + e];
+      ((float *)dst)[d] = ((const float *)src)[s];
     else
-      ((u16 *)dst)[l * dst_ld + e] = ((const u16 *)src)[l * src_ld + e];
+      ((u16 *)dst)[d] = ((const u16 *)src)[s];
   }
 }
 )CUDA";

@@ -629,3 +629,59 @@ TEST(FakeDriver, GroupedProblemsTmaCannotAddressAreStaged) {
   EXPECT_EQ(got[2], "launchEx gemm_sm90_fast_f16 grid=6 problems=3 slots=6 alpha=1 beta=0");
   EXPECT_EQ(got[3], "launch gg_copy2d grid=250"); // D of problem 1 out (256 x 250)
 }
+
+TEST(FakeDriver, StridedBatchTmaCannotAddressIsStaged) {
+  // A strided batch stages like one problem, every entry in one copy: A's
+  // entries 4 elements off the 16-byte grid (stride 129 x 72 + 4) are copied
+  // into packed aligned entries before the GEMM; D's rows of 257 packed
+  // (514 bytes) are computed into an aligned copy (rows of 264) and copied
+  // out entry by entry to the user's stride; B (stride 0) stays broadcast.
+  REQUIRE_FAKE();
+  GemmArgs a = args(129, 257, 72, 257);
+  a.batch = 3;
+  a.strideA = 129 * 72 + 4, a.strideB = 0, a.strideD = 129 * 257 + 3;
+  // A: 3 x 129 x 72, D: 3 x 129 x 264 (each rounded to 256 bytes).
+  const std::size_t need = 55808 + 204544;
+  EXPECT_EQ(fake.kernel->workspaceBytes(a), need);
+  a.workspace = 0x70000000, a.workspaceBytes = need;
+  Expected<PreparedLaunch> p = fake.kernel->prepare(a);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ(p->path, "tma+staged(A,D)");
+  ASSERT_EQ(p->before.size(), 1u);
+  EXPECT_EQ(p->before[0].batch, 3);
+  EXPECT_EQ(p->before[0].srcStride, 129 * 72 + 4);
+  EXPECT_EQ(p->before[0].dstStride, 129 * 72);
+  ASSERT_EQ(p->after.size(), 1u);
+  EXPECT_EQ(p->after[0].batch, 3);
+  EXPECT_EQ(p->after[0].srcStride, 129 * 264);
+  EXPECT_EQ(p->after[0].dstStride, 129 * 257 + 3);
+  EXPECT_EQ(p->after[0].dstLd, 257);
+  fake.clear();
+  ASSERT_TRUE(fake.kernel->launch(*p, nullptr).ok());
+  std::vector<std::string> want = {
+      "launch gg_copy2d grid=109", // A's 3 entries in (3 x 129 x 72)
+      "launchEx gemm_sm90_fast_f16 grid=6 M=129 N=256 K=72 batch=3",
+      // the tail reads A's copy (entries 129 x 72 apart) and B broadcast, writes D's copy
+      "launch gg_tail_columns grid=17 M=129 K=72 a=72,1 b=72,1 ldd=264 n0=256 cols=1 batch=3 "
+      "grid_y=3 strides=9288,0,34056",
+      "launch gg_copy2d grid=389"}; // D's 3 entries out (3 x 129 x 257)
+  EXPECT_EQ(fake.lines(), want) << fake.log();
+}
+
+TEST(FakeDriver, StagingCountsFourF32ElementsPerChunk) {
+  // An f32 D's rows are 16-byte multiples every 4 elements, A's and B's every
+  // 8: ldd 252 is taken as it is in f32 (and staged in f16), 254 is staged,
+  // lda 68 is staged in both.
+  REQUIRE_FAKE();
+  Expected<Kernel> f32 = fake.rt->compileFile(std::string(GEMMGEN_SOURCE_DIR) +
+                                              "/specs/sm90/10_fast_f16_out_f32.yaml");
+  ASSERT_TRUE(f32.ok()) << f32.status().message();
+  GemmArgs a = args(256, 252, 64, 252);
+  EXPECT_EQ(f32->workspaceBytes(a), 0u);
+  EXPECT_EQ(fake.kernel->workspaceBytes(a), 256u * 256 * 2); // f16 D: rows of 256
+  a.ldd = 254;
+  EXPECT_EQ(f32->workspaceBytes(a), 256u * 252 * 4); // the copy's rows: 252, whole chunks
+  a = args(256, 256, 64, 256);
+  a.lda = 68;
+  EXPECT_EQ(f32->workspaceBytes(a), 256u * 64 * 2);
+}

@@ -649,6 +649,9 @@ const BatchCase kBatchCases[] = {
     {"many", 128, 128, 64, 512, 0, 0, 0, Layout::Row},
     {"zeroK", 129, 257, 0, 3, 0, 0, 8, Layout::Row},
     {"colD", 300, 200, 136, 3, 0, 8, 8, Layout::Col},
+    // Strides off the 16-byte grid: A and D staged entry by entry in one copy each.
+    {"oddGaps", 129, 257, 72, 3, 3, 0, 5, Layout::Row},
+    {"oddGapsBroadcast", 200, 136, 100, 4, 1, -1, 1, Layout::Row},
 };
 
 INSTANTIATE_TEST_SUITE_P(

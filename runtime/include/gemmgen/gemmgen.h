@@ -385,6 +385,8 @@ struct PreparedLaunch {
     CUdeviceptr src = 0, dst = 0;
     long long lines = 0, length = 0, srcLd = 0, dstLd = 0;
     unsigned elemBytes = 2;
+    /// Batch entries copied, srcStride / dstStride elements apart.
+    long long batch = 1, srcStride = 0, dstStride = 0;
   };
   std::vector<Copy> before, after;
   /// How the operands reach the kernel: "tma", or "tma+staged(A,D)" naming

@@ -82,6 +82,7 @@ private:
   void checkSharedMemory();
   void checkEpilogue();
   void checkBarriers();
+  void checkScheduler();
   void checkBarrier(const BarrierSpec &b, ProtocolBarrier which, const BarrierPlan &want);
   bool checkRoleName(const Located<std::string> &ref, const std::string &path);
 
@@ -717,6 +718,14 @@ void Checker::checkBarrier(const BarrierSpec &b, ProtocolBarrier which, const Ba
   }
 }
 
+void Checker::checkScheduler() {
+  const SchedulerSpec &s = spec.scheduler;
+  if (s.splitK.value > 1 && s.grouped.value)
+    error(s.splitK.loc, "scheduler.split_k " + std::to_string(s.splitK.value) +
+                            " with scheduler.grouped: a grouped kernel's problems are not split "
+                            "yet; use one of them");
+}
+
 bool Checker::run() {
   unsigned before = diags.errorCount();
   if (spec.target.value == Target::SM100a)
@@ -727,6 +736,7 @@ bool Checker::run() {
   checkRoles();
   checkTile();
   checkEpilogue();
+  checkScheduler();
   checkRegisters();
   checkSharedMemory();
   if (options.protocol)

@@ -139,6 +139,10 @@ private:
     if (spec.layout.b.value != MatrixLayout::Col)
       error(spec.layout.b.loc, "layout.b: row is not supported yet: gemmgen loads B K-major "
                                "(N×K, row-major, i.e. B^T); use layout.b: col");
+    if (spec.scheduler.splitK.value > 1)
+      error(spec.scheduler.splitK.loc,
+            "scheduler.split_k is not supported on sm_100a yet (the reduction reads an f32 "
+            "batch, which its kernels do not write); use split_k: 1, or an sm_90a spec");
     if (spec.scheduler.grouped.value)
       error(spec.scheduler.grouped.loc,
             "scheduler.grouped is not supported on sm_100a yet: its kernels compute one problem "

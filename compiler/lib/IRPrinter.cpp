@@ -36,6 +36,7 @@ public:
     os << "  schedule " << toString(k.schedule.kind) << " raster="
        << toString(k.schedule.raster) << " group=" << k.schedule.group
        << (k.schedule.grouped ? " problems=grouped" : "")
+       << (k.schedule.splitK > 1 ? " split_k=" + std::to_string(k.schedule.splitK) : "")
        << " epilogue_overlap=" << (k.epilogueOverlap ? 1 : 0)
        << " epilogue_chunk_n=" << k.epilogueChunkN << "\n";
     os << "  launch threads=" << k.threadsPerBlock() << " smem=" << k.sharedMemBytes() << "\n";

@@ -322,6 +322,8 @@ private:
     s.raster = spec.scheduler.raster.value;
     s.group = spec.scheduler.group.value;
     s.grouped = spec.scheduler.grouped.value;
+    s.splitK = std::max(1u, spec.scheduler.splitK.value);
+    s.splitOut = s.splitK > 1 ? spec.scheduler.splitOut : spec.types.d.value;
     s.unitCols = atLeast1(p.tileN);
     if (sm100()) {
       // A cluster tile: every consumer of both CTAs of the pair.

@@ -271,6 +271,8 @@ KernelABI gemmgen::deriveKernelABI(const Kernel &k) {
   abi.raster = k.plan.schedule.raster;
   abi.group = k.plan.schedule.group;
   abi.grouped = k.schedule.grouped;
+  abi.splitK = k.plan.schedule.splitK;
+  abi.splitOut = k.plan.schedule.splitOut;
   // 128B swizzle: 64 16-bit elements per box row.
   abi.layoutA = k.plan.loadA.major == OperandMajor::K ? MatrixLayout::Row : MatrixLayout::Col;
   abi.layoutB = k.plan.loadB.major == OperandMajor::K ? MatrixLayout::Col : MatrixLayout::Row;

@@ -73,7 +73,8 @@ inline ir::Kernel kernelFromPlan(const KernelSpec &spec, KernelPlan plan) {
   k.ctaGroup = plan.ctaGroup;
   k.depth = plan.depth;
   k.consumers = plan.consumers;
-  k.schedule = {plan.schedule.kind, plan.schedule.raster, plan.schedule.group, plan.schedule.grouped};
+  k.schedule = {plan.schedule.kind, plan.schedule.raster, plan.schedule.group, plan.schedule.grouped,
+                plan.schedule.splitK};
   k.epilogueChunkN = plan.epilogueChunkN;
   k.tmemColumns = plan.tmemColumns;
   k.tmemColumnsPerConsumer = plan.tmemColumnsPerConsumer;

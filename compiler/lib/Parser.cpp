@@ -81,7 +81,7 @@ const StringRef kLayoutKeys[] = {"a", "b"};
 const StringRef kTileKeys[] = {"m", "n", "k"};
 const StringRef kClusterKeys[] = {"m", "n"};
 const StringRef kPipelineKeys[] = {"depth", "mma_in_flight"};
-const StringRef kSchedulerKeys[] = {"kind", "raster", "group", "grouped"};
+const StringRef kSchedulerKeys[] = {"kind", "raster", "group", "grouped", "split_k"};
 const StringRef kRoleKeys[] = {"warps", "warpgroups", "registers", "does", "warp", "first_warp"};
 const StringRef kBarrierKeys[] = {"from",          "to",       "kind",     "slots", "arrivals",
                                   "phase",         "initial_phase", "tx_bytes", "cta_mask", "id"};
@@ -501,6 +501,9 @@ void SpecParser::parseTop(yaml::Node *root) {
           parseEnum(x, kl, "scheduler.raster", spec.scheduler.raster, kRasters);
         else if (k == "grouped")
           parseBool(x, kl, "scheduler.grouped", spec.scheduler.grouped);
+        else if (k == "split_k")
+          parseUnsigned(x, kl, "scheduler.split_k", spec.scheduler.splitK, 1, 64,
+                        "K slices summed after the GEMM");
         else
           parseUnsigned(x, kl, "scheduler.group", spec.scheduler.group, 1, 1024);
       });
@@ -755,6 +758,7 @@ void SpecParser::fillDefaultLocations() {
   fill(spec.scheduler.raster, at("scheduler"));
   fill(spec.scheduler.group, at("scheduler"));
   fill(spec.scheduler.grouped, at("scheduler"));
+  fill(spec.scheduler.splitK, at("scheduler"));
   fill(spec.epilogue.store, at("epilogue"));
   fill(spec.epilogue.overlap, at("epilogue"));
   fill(spec.epilogue.chunkN, at("epilogue"));

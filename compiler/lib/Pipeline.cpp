@@ -28,6 +28,16 @@ std::optional<CompiledSpec> gemmgen::compileParsedSpec(KernelSpec spec, const Em
     spec.types.d.value = *options.outType;
     spec.types.d.given = true;
   }
+  // Split-K: the kernel writes f32 partial sums (as an explicit f32 output
+  // does, chunk_n keeping its bytes); the runtime's reduction writes types.d.
+  spec.scheduler.splitOut = spec.types.d.value;
+  if (spec.scheduler.splitK.value > 1 && spec.target.value == Target::SM90a &&
+      spec.types.d.value != ScalarType::F32) {
+    const unsigned from = sizeInBytes(spec.types.d.value), to = sizeInBytes(ScalarType::F32);
+    if (spec.epilogue.chunkN.given && spec.epilogue.chunkN.value * from % to == 0)
+      spec.epilogue.chunkN.value = spec.epilogue.chunkN.value * from / to;
+    spec.types.d.value = ScalarType::F32;
+  }
   if (options.grouped) {
     spec.scheduler.grouped.value = *options.grouped;
     spec.scheduler.grouped.given = true;

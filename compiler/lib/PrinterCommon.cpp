@@ -31,6 +31,9 @@ void gemmgen::emitLaunchContractComment(CodeEmitter &e, const KernelABI &abi) {
   if (abi.batched)
     e.comment("  batched: int batch after K; 3-D tensor maps, the batch entry outermost "
               "(stride: the batch stride).");
+  if (abi.splitK > 1)
+    e.comment("  split_k " + str(abi.splitK) + ": the runtime launches K slices as batch entries "
+              "into an f32 workspace and sums them into D (" + toString(abi.splitOut) + ").");
   if (abi.alphaBeta)
     e.comment("  D = alpha * A * B + beta * C: tmC (D's box), alpha, beta after batch; C is read "
               "only when beta != 0.");

@@ -149,7 +149,18 @@ struct Kernel::Impl {
   mutable CUfunction tailFunction = nullptr;
   /// The staging path's 2-D copy (same module as the tail kernel).
   mutable CUfunction copyFunction = nullptr;
+  /// Split-K's reduction of the f32 slices into D (same module).
+  mutable CUfunction reduceFunction = nullptr;
 };
+
+/// The type the GEMM kernel itself writes: its spec's types.d (f32 for a
+/// split-K kernel, whose reduction then writes KernelInfo::outType).
+inline DType kernelOutType(const Kernel::Impl &k) {
+  return k.abi.dType == ScalarType::F32 ? DType::F32 : k.info.dtype;
+}
+
+/// Split-K's reduction (TailColumns.cpp's module), enqueued.
+Status launchSplitReduce(const Kernel::Impl &k, const PreparedLaunch &p, CUstream stream);
 
 /// Builds the helper module (tail columns, 2-D copy) on first use.
 Status ensureHelperModule(const Kernel::Impl &k);

@@ -364,6 +364,11 @@ Expected<Kernel> Runtime::loadKernel(const std::string &source, const KernelABI 
   info.target = targetArch(abi.target);
   info.dtype = abi.aType == ScalarType::BF16 ? DType::BF16 : DType::F16;
   info.outType = abi.dType == ScalarType::F32 ? DType::F32 : info.dtype;
+  info.splitK = abi.splitK;
+  if (abi.splitK > 1) // the kernel's D is f32; the reduction writes the spec's type
+    info.outType = abi.splitOut == ScalarType::F32  ? DType::F32
+                   : abi.splitOut == ScalarType::BF16 ? DType::BF16
+                                                      : DType::F16;
   info.threads = abi.threadsPerBlock;
   info.smemBytes = abi.sharedMemBytes;
   info.clusterM = abi.clusterM;

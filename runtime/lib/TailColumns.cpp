@@ -114,6 +114,31 @@ __device__ void tail_row(const u16 *A, const u16 *B, void *D, long long m, int l
     else ((u16 *)D)[d_at] = to_16(v, bf16);
   }
 }
+// Split-K: D = alpha * (sum of the f32 slices) + beta * C in D's type (out_kind 0 f16, 1 bf16,
+// 2 f32), slices summed in order (deterministic); any alignment of D and C.
+extern "C" __global__ void __launch_bounds__(256)
+gg_splitk_reduce(const float *w, long long slices, long long m, long long n, long long ldw,
+                 long long stride_w, void *d, long long ldd, int out_kind, float alpha, float beta,
+                 const void *c, long long ldc) {
+  const long long total = m * n;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
+       i += (long long)gridDim.x * blockDim.x) {
+    const long long r = i / n, col = i - r * n;
+    float s = 0.f;
+    for (long long k = 0; k < slices; ++k) s += w[k * stride_w + r * ldw + col];
+    float v = alpha * s;
+    if (beta != 0.f) {
+      const float cv = out_kind == 2 ? ((const float *)c)[r * ldc + col]
+                                     : to_f32(((const u16 *)c)[r * ldc + col], out_kind);
+      v = fmaf(beta, cv, v);
+    }
+    if (out_kind == 2)
+      ((float *)d)[r * ldd + col] = v;
+    else
+      ((u16 *)d)[r * ldd + col] = to_16(v, out_kind);
+  }
+}
+
 // The staging path's copy: `batch` entries (`src_stride` / `dst_stride`
 // elements apart) of `lines` runs of `length` elements of `elem_bytes` (2 or
 // 4), `src_ld` / `dst_ld` elements apart; any alignment.
@@ -153,8 +178,12 @@ Status gemmgen::ensureHelperModule(const Kernel::Impl &k) {
   Expected<CUfunction> copy = Module(*m).function("gg_copy2d");
   if (!copy)
     return copy.status();
+  Expected<CUfunction> reduce = Module(*m).function("gg_splitk_reduce");
+  if (!reduce)
+    return reduce.status();
   k.tailModule = *m;
   k.copyFunction = *copy;
+  k.reduceFunction = *reduce;
   k.tailFunction = *tail;
   return Status::success();
 }
@@ -165,7 +194,7 @@ long long gemmgen::tmaStoreColumns(long long N, DType t) {
 }
 
 Status gemmgen::prepareTailColumns(const Kernel::Impl &k, const GemmArgs &a, PreparedLaunch &p) {
-  const long long stored = tmaStoreColumns(a.N, k.info.outType);
+  const long long stored = tmaStoreColumns(a.N, kernelOutType(k));
   p.tailColumns = (unsigned)(a.N - stored);
   p.tailFunction = nullptr;
   if (p.tailColumns == 0)
@@ -207,7 +236,7 @@ Status gemmgen::launchTailColumns(const Kernel::Impl &k, const PreparedLaunch &p
   float alpha = p.alpha, beta = p.beta;
   CUdeviceptr C = p.C;
   long long ldc = p.ldc, strideC = p.strideC;
-  int outF32 = k.info.outType == DType::F32;
+  int outF32 = kernelOutType(k) == DType::F32;
   void *params[] = {&A,    &B,      &D,       &M,       &K,       &sam,  &sak,
                     &sbn,  &sbk,    &ldd,     &n0,      &cols,    &bf16, &batch,
                     &strideA, &strideB, &strideD, &alpha, &beta,   &C,    &ldc,
@@ -220,5 +249,30 @@ Status gemmgen::launchTailColumns(const Kernel::Impl &k, const PreparedLaunch &p
                                   params, nullptr);
   if (r != CUDA_SUCCESS)
     return drv.fail(r, "cuLaunchKernel(gg_tail_columns, " + std::to_string(blocks) + " blocks)");
+  return Status::success();
+}
+
+Status gemmgen::launchSplitReduce(const Kernel::Impl &k, const PreparedLaunch &p,
+                                  CUstream stream) {
+  const PreparedLaunch::SplitReduce &r = p.splitReduce;
+  if (r.slices == 0 || r.m == 0 || r.n == 0)
+    return Status::success();
+  if (Status s = ensureHelperModule(k); !s)
+    return Status::error(s.code(), "split-K's reduction: " + s.message());
+  CUdeviceptr w = r.w, d = r.d, c = r.c;
+  long long slices = r.slices, m = r.m, n = r.n, ldw = r.ldw, strideW = r.strideW, ldd = r.ldd,
+            ldc = r.ldc;
+  int outKind = k.info.outType == DType::F32 ? 2 : k.info.outType == DType::BF16 ? 1 : 0;
+  float alpha = r.alpha, beta = r.beta;
+  void *params[] = {&w, &slices, &m, &n, &ldw, &strideW, &d, &ldd, &outKind, &alpha, &beta, &c,
+                    &ldc};
+  const DriverApi &drv = *k.rt->drv;
+  GG_CONTEXT_SCOPE(*k.rt);
+  const unsigned blocks =
+      (unsigned)std::max<long long>(1, std::min<long long>((m * n + 255) / 256, 4096));
+  CUresult res = drv.cuLaunchKernel(k.reduceFunction, blocks, 1, 1, 256, 1, 1, 0, stream, params,
+                                    nullptr);
+  if (res != CUDA_SUCCESS)
+    return drv.fail(res, "cuLaunchKernel(gg_splitk_reduce, " + std::to_string(blocks) + " blocks)");
   return Status::success();
 }

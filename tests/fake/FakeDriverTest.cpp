@@ -685,3 +685,44 @@ TEST(FakeDriver, StagingCountsFourF32ElementsPerChunk) {
   a.lda = 68;
   EXPECT_EQ(f32->workspaceBytes(a), 256u * 64 * 2);
 }
+
+TEST(FakeDriver, SplitKSlicesIntoTheWorkspaceThenReduces) {
+  // specs/sm90/12_splitk_f16.yaml (split_k 8) on 16x4096x4096: 64 k-blocks
+  // split into 8 slices of 512, the kernel's 8 batch entries into an f32
+  // workspace W (16 x 4096 per slice), A's and B's entries 512 elements
+  // apart along K; then the reduction writes D (f16, alpha and beta·C
+  // there). K = 4100 (not whole k-blocks) stays one slice.
+  REQUIRE_FAKE();
+  Expected<Kernel> k =
+      fake.rt->compileFile(std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/12_splitk_f16.yaml");
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  EXPECT_EQ(k->info().splitK, 8u);
+  EXPECT_EQ(k->info().outType, DType::F16);
+  GemmArgs a = args(16, 4096, 4096, 4096);
+  a.alpha = 2.0f, a.beta = 0.5f, a.C = 0x5000000, a.ldc = 4096;
+  const std::size_t need = 8u * 16 * 4096 * 4;
+  EXPECT_EQ(k->workspaceBytes(a), need);
+  a.workspace = 0x70000000, a.workspaceBytes = need;
+  Expected<PreparedLaunch> p = k->prepare(a);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ(p->path, "tma+split_k(8)");
+  EXPECT_EQ(p->batch, 8);
+  EXPECT_EQ(p->K, 512);
+  EXPECT_EQ(p->splitReduce.slices, 8);
+  EXPECT_EQ(p->splitReduce.strideW, 16 * 4096);
+  EXPECT_EQ(p->splitReduce.d, 0x3000000u);
+  EXPECT_EQ(p->splitReduce.c, 0x5000000u);
+  fake.clear();
+  ASSERT_TRUE(k->launch(*p, nullptr).ok()) << fake.log();
+  std::vector<std::string> want = {
+      "launchEx gemm_sm90_splitk_f16 grid=64 M=16 N=4096 K=512 batch=8", // 128 units, 2 waves
+      "launch gg_splitk_reduce grid=256"};
+  EXPECT_EQ(fake.lines(), want) << fake.log();
+  // The maps: A and B as 8 entries of 512 along K (rows of 4096), W in f32.
+  a.K = 4100, a.lda = a.ldb = 4104;
+  Expected<PreparedLaunch> one = k->prepare(a);
+  ASSERT_TRUE(one.ok()) << one.status().message();
+  EXPECT_EQ(one->path, "tma+split_k(1)");
+  EXPECT_EQ(one->batch, 1);
+  EXPECT_EQ(one->K, 4100);
+}

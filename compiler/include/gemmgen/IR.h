@@ -213,6 +213,8 @@ struct Schedule {
   unsigned group = 8;
   /// The walk covers a table of problems (grouped GEMM), not one problem.
   bool grouped = false;
+  /// K slices summed after the kernel (scheduler.split_k; 1: none).
+  unsigned splitK = 1;
 };
 
 struct Kernel {

@@ -86,6 +86,11 @@ struct KernelABI {
   /// The kernel takes a table of problems (grouped GEMM, see above) instead
   /// of tensor maps and M, N, K, batch.
   bool grouped = false;
+  /// scheduler.split_k: the kernel computes K slices as batch entries into
+  /// an f32 workspace (dType f32), and the runtime sums them into a D of
+  /// `splitOut` (1: no split).
+  unsigned splitK = 1;
+  ScalarType splitOut = ScalarType::F16;
 };
 
 } // namespace gemmgen

@@ -128,6 +128,10 @@ struct SchedulePlan {
   /// scheduler.grouped: the walk covers a table of problems (tile_schedule.cuh's
   /// GroupedProblem), not batch copies of one.
   bool grouped = false;
+  /// scheduler.split_k: K slices (1: none); the kernel's D is then f32 and
+  /// `splitOut` the type the runtime's reduction writes.
+  unsigned splitK = 1;
+  ScalarType splitOut = ScalarType::F16;
   long long unitsM(long long M) const { return M <= 0 ? 0 : (M + unitRows - 1) / unitRows; }
   long long unitsN(long long N) const { return N <= 0 ? 0 : (N + unitCols - 1) / unitCols; }
 };

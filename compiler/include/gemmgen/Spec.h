@@ -92,6 +92,13 @@ struct SchedulerSpec {
   /// Grouped GEMM: the kernel takes a table of independent problems (each
   /// its own M, N, K and operands) and walks all of them in one launch.
   Located<bool> grouped{false};
+  /// Split-K: the K range is cut into this many slices computed as the
+  /// entries of a strided batch into an f32 workspace, then summed (with
+  /// alpha, beta·C and the cast to types.d) by a reduction after the GEMM.
+  Located<unsigned> splitK{1};
+  /// What types.d was before split-K made the kernel's output f32 (set by
+  /// compileParsedSpec; the reduction writes this type).
+  ScalarType splitOut = ScalarType::F16;
 };
 
 /// One warp role: which warps run it, with how many registers, doing what.

@@ -343,6 +343,10 @@ struct KernelInfo {
   /// Computes GemmArgs::problems (a grouped GEMM) in one launch, and only
   /// that (compiled with scheduler.grouped / SpecOverrides::grouped).
   bool grouped = false;
+  /// scheduler.split_k: K cut into up to this many slices, summed after the
+  /// GEMM (1: none). outType is then the reduction's output; the kernel
+  /// itself writes f32 partial sums into the workspace.
+  unsigned splitK = 1;
   ResourceUsage usage;
   bool fromCache = false;
   double compileSeconds = 0;
@@ -398,6 +402,16 @@ struct PreparedLaunch {
   std::vector<unsigned char> groupedEntries;
   CUdeviceptr groupedTable = 0;
   int problemCount = 0, totalSlots = 0;
+  /// Split-K: the kernel wrote `slices` f32 partial sums of M×N (ldw apart
+  /// in a slice, strideW between slices) at `w`; the reduction writes
+  /// D = alpha·sum + beta·C in the output type after it. 0 slices: none.
+  struct SplitReduce {
+    CUdeviceptr w = 0;
+    long long slices = 0, m = 0, n = 0, ldw = 0, strideW = 0;
+    CUdeviceptr d = 0, c = 0;
+    long long ldd = 0, ldc = 0;
+    float alpha = 1.0f, beta = 0.0f;
+  } splitReduce;
 };
 
 class Runtime;

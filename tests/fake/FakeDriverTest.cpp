@@ -715,7 +715,7 @@ TEST(FakeDriver, SplitKSlicesIntoTheWorkspaceThenReduces) {
   fake.clear();
   ASSERT_TRUE(k->launch(*p, nullptr).ok()) << fake.log();
   std::vector<std::string> want = {
-      "launchEx gemm_sm90_splitk_f16 grid=64 M=16 N=4096 K=512 batch=8", // 128 units, 2 waves
+      "launchEx gemm_sm90_splitk_f16 grid=64 M=16 N=4096 K=512 batch=8", // 256 units, 4 waves
       "launch gg_splitk_reduce grid=256"};
   EXPECT_EQ(fake.lines(), want) << fake.log();
   // The maps: A and B as 8 entries of 512 along K (rows of 4096), W in f32.

@@ -4,10 +4,10 @@
 // 
 // Kernel gemm_sm90_splitk_f16 (target sm_90a):
 //   D[M,N] = A[M,K] * B[N,K]^T, A/B f16 K-major, D f32 row-major, f32 accumulate
-//   tile 128x256x64, 4 stages, 2 consumer warpgroup(s), cluster 1x1
-// Launch contract: 384 threads, 230528 bytes of dynamic shared memory, cluster (1,1,1),
+//   tile 64x128x64, 8 stages, 1 consumer warpgroup(s), cluster 1x1
+// Launch contract: 256 threads, 214272 bytes of dynamic shared memory, cluster (1,1,1),
 //   persistent grid (a multiple of the cluster, at most one CTA per SM);
-//   tensor maps: A box 64x128, B box 64x256, D box 32x64 (elements, inner first), 128B swizzle;
+//   tensor maps: A box 64x64, B box 64x128, D box 32x64 (elements, inner first), 128B swizzle;
 //   M, N and K any (TMA zero-fills loads, clips stores); pointers and line strides 16-byte multiples.
 //   batched: int batch after K; 3-D tensor maps, the batch entry outermost (stride: the batch stride).
 //   split_k 8: the runtime launches K slices as batch entries into an f32 workspace and sums them into D (f16).
@@ -22,24 +22,24 @@ using namespace gemmgen::schedule;
 namespace {
 
 // ---- tile and pipeline shape (from the spec) ----
-constexpr int BM = 128;          // tile.m: rows of D per CTA tile
-constexpr int BN = 256;          // tile.n: columns of D per CTA tile
+constexpr int BM = 64;          // tile.m: rows of D per CTA tile
+constexpr int BN = 128;          // tile.n: columns of D per CTA tile
 constexpr int BK = 64;           // tile.k: one 128-byte swizzled row of K
-constexpr int STAGES = 4;        // pipeline.depth: SMEM ring slots
-constexpr int CONSUMERS = 2;     // consumer warpgroups
+constexpr int STAGES = 8;        // pipeline.depth: SMEM ring slots
+constexpr int CONSUMERS = 1;     // consumer warpgroups
 constexpr int CLUSTER_M = 1;     // CTAs per cluster along M (share B)
 constexpr int GROUP = 16;         // scheduler.group: tiles per L2 group
 constexpr int RASTER = RASTER_ALONG_M;  // scheduler.raster: tile order (gemmgen/device/tile_schedule.cuh)
 constexpr int WG_ROWS = BM / CONSUMERS;  // rows of the tile per consumer warpgroup
 constexpr int WG_MMAS = WG_ROWS / 64;    // m64 wgmmas per k16 step per warpgroup
-constexpr int THREADS = 384;  // producer warpgroup + consumers
+constexpr int THREADS = 256;  // producer warpgroup + consumers
 constexpr int ELEM = ELEM_F16;  // types.a/b/d: f16
 
 // ---- shared memory layout (the kernel plan's: bytes from the 1024-aligned base) ----
-constexpr u32 A_STAGE_BYTES = 16384;  // BM x BK x 2
-constexpr u32 B_STAGE_BYTES = 32768;  // BN x BK x 2
+constexpr u32 A_STAGE_BYTES = 8192;  // BM x BK x 2
+constexpr u32 B_STAGE_BYTES = 16384;  // BN x BK x 2
 constexpr u32 B_PART_ROWS = BN / CLUSTER_M;  // B rows each CTA of the cluster loads
-constexpr u32 STAGE_TX_BYTES = 49152;  // full barrier: bytes landing per stage, peers' multicast included
+constexpr u32 STAGE_TX_BYTES = 24576;  // full barrier: bytes landing per stage, peers' multicast included
 constexpr u32 SMEM_A = 0;  // smemA[STAGES]
 constexpr u32 SMEM_B = 65536;  // smemB[STAGES]
 constexpr int EPI_COLS = 64;   // epilogue.chunk_n: output columns staged per chunk
@@ -47,14 +47,14 @@ constexpr int D_SLAB_COLS = 32;  // output columns of one 128-byte swizzled row 
 constexpr u32 D_SLAB_BYTES = WG_ROWS * 128;  // D_SLAB_COLS columns x WG_ROWS rows, swizzled
 constexpr u32 D_STAGE_BYTES = 16384;  // one consumer's staging chunk
 constexpr u32 SMEM_D = 196608;  // smemD[CONSUMERS]
-constexpr u32 SMEM_FULL_BAR = 229376;  // full[4]: producer -> consumer
-constexpr u32 SMEM_EMPTY_BAR = 229408;  // empty[4]: consumer -> producer
+constexpr u32 SMEM_FULL_BAR = 212992;  // full[8]: producer -> consumer
+constexpr u32 SMEM_EMPTY_BAR = 213056;  // empty[8]: consumer -> producer
 constexpr u32 FULL_ARRIVALS = 1;   // the producer's expect_tx arrival
-constexpr u32 EMPTY_ARRIVALS = 2;  // one elected thread per consumer warpgroup per CTA
-constexpr u32 SMEM_CLOAD_BAR = 229440;  // cload[2]: C's chunk landed in consumer c's staging tile (beta != 0)
+constexpr u32 EMPTY_ARRIVALS = 1;  // one elected thread per consumer warpgroup per CTA
+constexpr u32 SMEM_CLOAD_BAR = 213120;  // cload[1]: C's chunk landed in consumer c's staging tile (beta != 0)
 constexpr u32 CLOAD_TX_BYTES = 16384;  // one staging chunk of C
 constexpr u32 EPILOGUE_BAR_ID = 1;  // named barrier of consumer c's staging tile: id + c % slots
-constexpr u32 EPILOGUE_BAR_SLOTS = 2;
+constexpr u32 EPILOGUE_BAR_SLOTS = 1;
 constexpr u32 EPILOGUE_BAR_THREADS = 128;  // the consumer warpgroup
 
 static_assert(WG_ROWS % 64 == 0, "each consumer warpgroup owns whole m64 blocks");
@@ -149,7 +149,7 @@ gemm_sm90_splitk_f16(const __grid_constant__ TensorMap tmA, const __grid_constan
     }
     __syncwarp();  // reconverge warp 0 before the aligned barrier at the end
   } else {
-    // ==== role consumer: warps 4..11 ====
+    // ==== role consumer: warps 4..7 ====
     setmaxnreg_inc<232>();
     const int consumer = warpgroup - 1;  // which rows of the tile this warpgroup owns
     const bool leader = threadIdx.x % 128 == 0;  // arrives and issues stores for the group

@@ -84,6 +84,14 @@ struct Fake {
   Fake &fake = Fake::get();                                                                      \
   ASSERT_TRUE(fake.kernel.has_value()) << fake.why
 
+/// specs/sm90/05_fast_f16.yaml compiled grouped (scheduler.grouped).
+Expected<Kernel> groupedFastF16(Fake &fake) {
+  CompileOptions opts;
+  opts.spec.grouped = true;
+  return fake.rt->compileFile(std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/05_fast_f16.yaml",
+                              opts);
+}
+
 GemmArgs args(long long M, long long N, long long K, long long ldd) {
   return GemmArgs{0x1000000, 0x2000000, 0x3000000, M, N, K, 0, 0, ldd};
 }
@@ -466,10 +474,7 @@ TEST(FakeDriver, GroupedProblemsBecomeATableTheWalkAndOneLaunch) {
   // one map set per non-empty problem, the table copied before one launch
   // of 10 slots; launch(args) allocates the table's workspace on the stream.
   REQUIRE_FAKE();
-  CompileOptions opts;
-  opts.spec.grouped = true;
-  Expected<Kernel> k = fake.rt->compileFile(
-      std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/05_fast_f16.yaml", opts);
+  Expected<Kernel> k = groupedFastF16(fake);
   ASSERT_TRUE(k.ok()) << k.status().message();
   EXPECT_TRUE(k->info().grouped);
   EXPECT_FALSE(fake.kernel->info().grouped);
@@ -524,10 +529,7 @@ TEST(FakeDriver, GroupedProblemsBecomeATableTheWalkAndOneLaunch) {
 TEST(FakeDriver, GroupedLaunchErrors) {
   // What a grouped launch refuses, each with what to do.
   REQUIRE_FAKE();
-  CompileOptions opts;
-  opts.spec.grouped = true;
-  Expected<Kernel> k = fake.rt->compileFile(
-      std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/05_fast_f16.yaml", opts);
+  Expected<Kernel> k = groupedFastF16(fake);
   ASSERT_TRUE(k.ok()) << k.status().message();
   GemmProblem ok;
   ok.M = 256, ok.N = 256, ok.K = 64, ok.A = 0x1000000, ok.B = 0x2000000, ok.D = 0x3000000;
@@ -592,10 +594,7 @@ TEST(FakeDriver, GroupedProblemsTmaCannotAddressAreStaged) {
   // aligned copy of D, copied out after the launch; an A two bytes off is
   // copied in before it. The copies follow the table in the workspace.
   REQUIRE_FAKE();
-  CompileOptions opts;
-  opts.spec.grouped = true;
-  Expected<Kernel> k = fake.rt->compileFile(
-      std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/05_fast_f16.yaml", opts);
+  Expected<Kernel> k = groupedFastF16(fake);
   ASSERT_TRUE(k.ok()) << k.status().message();
   GemmProblem ok;
   ok.M = 256, ok.N = 256, ok.K = 64, ok.A = 0x1000000, ok.B = 0x2000000, ok.D = 0x3000000;

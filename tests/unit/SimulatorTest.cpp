@@ -40,6 +40,7 @@ struct Config {
   bool overlap = true;
   EpilogueStore store = EpilogueStore::Tma;
   RasterOrder raster = RasterOrder::AlongM;
+  bool grouped = false; ///< scheduler.grouped: a table of problems
 };
 
 Kernel lowerConfig(const Config &c) {
@@ -55,6 +56,7 @@ Kernel lowerConfig(const Config &c) {
   s.epilogue.overlap.value = c.overlap;
   s.epilogue.store.value = c.store;
   s.scheduler.raster.value = c.raster;
+  s.scheduler.grouped.value = c.grouped;
   return lowerToIR(s);
 }
 
@@ -772,19 +774,8 @@ TEST(SimulatorBugs, ReleaseWhileMmaStillReads) {
 // --- grouped GEMM ----------------------------------------------------------
 
 Kernel lowerGrouped(Config c) {
-  KernelSpec s;
-  s.kernel.value = "sim_test";
-  s.tile.m.value = c.tileM;
-  s.tile.n.value = c.tileN;
-  s.tile.k.value = c.tileK;
-  s.cluster.m.value = c.clusterM;
-  s.consumers.value = c.consumers;
-  s.pipeline.depth.value = c.depth;
-  s.pipeline.mmaInFlight.value = c.inFlight;
-  s.epilogue.overlap.value = c.overlap;
-  s.scheduler.raster.value = c.raster;
-  s.scheduler.grouped.value = true;
-  return lowerToIR(s);
+  c.grouped = true;
+  return lowerConfig(c);
 }
 
 SimulationResult runGroups(const Kernel &k, std::vector<std::array<unsigned, 3>> groups,

@@ -16,6 +16,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -200,6 +201,44 @@ inline std::optional<CompiledSpec> compileSpecForGpu(const std::string &path, bo
   CheckOptions checks;
   checks.protocol = protocolChecks;
   return compileParsedSpec(std::move(*spec), emit, diags, checks);
+}
+
+/// `launch` `warmup` times untimed, then `iters` times each between two CUDA
+/// events on `stream`: the milliseconds of each (none when iters is 0).
+/// `budget` is the watchdog's seconds per launch.
+inline Expected<std::vector<double>> timeLaunches(const Runtime &rt, CUstream stream, int warmup,
+                                                  int iters, double budget,
+                                                  const std::function<Status()> &launch) {
+  std::vector<double> ms;
+  if (iters <= 0)
+    return ms;
+  for (int i = 0; i < warmup; ++i)
+    if (Status s = launch(); !s)
+      return s;
+  std::vector<Runtime::Timer> timers;
+  for (int i = 0; i < iters; ++i) {
+    Expected<Runtime::Timer> tm = rt.createTimer();
+    if (!tm)
+      return tm.status();
+    timers.push_back(tm.take());
+  }
+  for (Runtime::Timer &tm : timers) {
+    if (Status s = tm.start(stream); !s)
+      return s;
+    if (Status s = launch(); !s)
+      return s;
+    if (Status s = tm.stop(stream); !s)
+      return s;
+  }
+  if (Status s = rt.wait(stream, budget * (iters + warmup)); !s)
+    return s;
+  for (Runtime::Timer &tm : timers) {
+    Expected<float> e = tm.elapsedMs();
+    if (!e)
+      return e.status();
+    ms.push_back(*e);
+  }
+  return ms;
 }
 
 /// Owns device allocations; frees them on scope exit.

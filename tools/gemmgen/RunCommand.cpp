@@ -241,35 +241,11 @@ void runRun(const RunOptions &o) {
   }
 
   // Timing: warm-up, then `iters` launches each between two events.
-  std::vector<double> ms;
-  if (o.iters > 0) {
-    for (int i = 0; i < o.warmup; ++i)
-      if (Status s = kernel->launch(*prep, *stream); !s)
-        return fail(s);
-    std::vector<Runtime::Timer> timers;
-    for (int i = 0; i < o.iters; ++i) {
-      Expected<Runtime::Timer> tm = rt->createTimer();
-      if (!tm)
-        return fail(tm.status());
-      timers.push_back(tm.take());
-    }
-    for (int i = 0; i < o.iters; ++i) {
-      if (Status s = timers[i].start(*stream); !s)
-        return fail(s);
-      if (Status s = kernel->launch(*prep, *stream); !s)
-        return fail(s);
-      if (Status s = timers[i].stop(*stream); !s)
-        return fail(s);
-    }
-    if (Status s = rt->wait(*stream, budget * (o.iters + o.warmup)); !s)
-      return fail(s);
-    for (auto &tm : timers) {
-      Expected<float> e = tm.elapsedMs();
-      if (!e)
-        return fail(e.status());
-      ms.push_back(*e);
-    }
-  }
+  Expected<std::vector<double>> timed = timeLaunches(
+      *rt, *stream, o.warmup, o.iters, budget, [&] { return kernel->launch(*prep, *stream); });
+  if (!timed)
+    return fail(timed.status());
+  const std::vector<double> &ms = *timed;
   const double med = tune::Spread::of(ms).median;
   const double mn = ms.empty() ? 0 : *std::min_element(ms.begin(), ms.end());
   const double mx = ms.empty() ? 0 : *std::max_element(ms.begin(), ms.end());

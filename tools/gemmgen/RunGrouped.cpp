@@ -183,35 +183,11 @@ void cli::runGrouped(const RunOptions &o) {
     }
   const bool pass = !o.verify || (nonFinite == 0 && worst <= o.tolerance);
 
-  std::vector<double> ms;
-  if (o.iters > 0) {
-    for (int i = 0; i < o.warmup; ++i)
-      if (Status s = kernel->launch(*prep, *stream); !s)
-        return fail(s);
-    std::vector<Runtime::Timer> timers;
-    for (int i = 0; i < o.iters; ++i) {
-      Expected<Runtime::Timer> tm = rt->createTimer();
-      if (!tm)
-        return fail(tm.status());
-      timers.push_back(tm.take());
-    }
-    for (Runtime::Timer &tm : timers) {
-      if (Status s = tm.start(*stream); !s)
-        return fail(s);
-      if (Status s = kernel->launch(*prep, *stream); !s)
-        return fail(s);
-      if (Status s = tm.stop(*stream); !s)
-        return fail(s);
-    }
-    if (Status s = rt->wait(*stream, budget * (o.iters + o.warmup)); !s)
-      return fail(s);
-    for (Runtime::Timer &tm : timers) {
-      Expected<float> e = tm.elapsedMs();
-      if (!e)
-        return fail(e.status());
-      ms.push_back(*e);
-    }
-  }
+  Expected<std::vector<double>> timed = timeLaunches(
+      *rt, *stream, o.warmup, o.iters, budget, [&] { return kernel->launch(*prep, *stream); });
+  if (!timed)
+    return fail(timed.status());
+  const std::vector<double> &ms = *timed;
   const double med = tune::Spread::of(ms).median;
   const double tflops = med > 0 ? flops / (med * 1e-3) / 1e12 : 0;
   long long empty = 0;

@@ -159,6 +159,58 @@ inline DType kernelOutType(const Kernel::Impl &k) {
   return k.abi.dType == ScalarType::F32 ? DType::F32 : k.info.dtype;
 }
 
+//===--- Launch.cpp's pieces shared with Grouped.cpp and SplitK.cpp -------===//
+
+/// Status::error(InvalidArgument, message).
+Status invalidArgument(std::string message);
+/// "0x..." for a device pointer in messages.
+std::string hexPtr(CUdeviceptr p);
+/// One problem's per-operand checks (ld, pointers, batch strides, C vs D).
+Status checkOperands(const KernelABI &abi, const GemmArgs &a);
+/// The tensor maps of one problem with a row-major D (its batch entries
+/// included): A, B, D's first `stored` columns, and C when beta != 0.
+Status encodeProblemMaps(const DriverApi &drv, const KernelABI &abi, const GemmArgs &a, DType t,
+                         DType out, long long stored, unsigned char *tmA, unsigned char *tmB,
+                         unsigned char *tmD, unsigned char *tmC);
+/// The grid for `units` of the schedule: one cluster per unit, or the
+/// balanced persistent grid (tile_schedule.cuh).
+unsigned gridForUnits(const Kernel::Impl &k, long long units);
+/// The launch configuration every GEMM kernel takes: its block, shared
+/// memory, and the cluster attribute when the cluster has more than one CTA.
+struct GemmLaunchConfig {
+  CUlaunchConfig cfg = {};
+  CUlaunchAttribute attr = {};
+  GemmLaunchConfig(const KernelABI &abi, unsigned gridX, unsigned gridY, CUstream stream) {
+    cfg.gridDimX = gridX;
+    cfg.gridDimY = gridY;
+    cfg.gridDimZ = 1;
+    cfg.blockDimX = abi.threadsPerBlock;
+    cfg.blockDimY = cfg.blockDimZ = 1;
+    cfg.sharedMemBytes = abi.sharedMemBytes;
+    cfg.hStream = stream;
+    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim.x = abi.clusterM;
+    attr.value.clusterDim.y = 1;
+    attr.value.clusterDim.z = 1;
+    cfg.attrs = &attr;
+    cfg.numAttrs = abi.clusterM > 1 ? 1 : 0;
+  }
+  GemmLaunchConfig(const GemmLaunchConfig &) = delete; // cfg.attrs points into it
+};
+
+
+//===--- Grouped.cpp ------------------------------------------------------===//
+
+Status checkGrouped(const KernelABI &abi, const GemmArgs &a);
+std::size_t groupedWorkspaceBytes(const GemmArgs &args, DType t, DType out);
+Expected<PreparedLaunch> prepareGrouped(const Kernel::Impl &k, const GemmArgs &args);
+
+//===--- SplitK.cpp -------------------------------------------------------===//
+
+std::size_t splitKWorkspaceBytes(const KernelABI &abi, DType t, const GemmArgs &args);
+Expected<PreparedLaunch> prepareSplitK(const Kernel &kernel, const Kernel::Impl &k,
+                                       const GemmArgs &args);
+
 /// Split-K's reduction (TailColumns.cpp's module), enqueued.
 Status launchSplitReduce(const Kernel::Impl &k, const PreparedLaunch &p, CUstream stream);
 

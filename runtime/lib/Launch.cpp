@@ -6,7 +6,9 @@
 // dimension attribute. The persistent grid is the balanced number of the
 // schedule's units over the co-resident clusters (cuOccupancyMaxActiveClusters,
 // else SMs / cluster size), times the cluster size: gemmgen/device/
-// tile_schedule.cuh, the header the kernels walk their tiles with.
+// tile_schedule.cuh, the header the kernels walk their tiles with. Grouped
+// launches are Grouped.cpp's, split-K launches SplitK.cpp's, the staging
+// path Staging.cpp's.
 //
 //===----------------------------------------------------------------------===//
 #include "Internal.h"
@@ -37,7 +39,7 @@ CUfunction Kernel::function() const { return impl_ ? impl_->fn : nullptr; }
 
 // The grid for `units` of the schedule's units: one cluster per unit, or the
 // balanced persistent grid.
-static unsigned gridForUnits(const Kernel::Impl &k, long long units) {
+unsigned gemmgen::gridForUnits(const Kernel::Impl &k, long long units) {
   const KernelABI &abi = k.abi;
   const long long perUnit = abi.ctasPerUnit;
   if (units <= 0)
@@ -65,7 +67,7 @@ unsigned Kernel::gridSize(long long M, long long N, long long batch) const {
                                   (abi.batched ? batch : 1));
 }
 
-static std::string hexPtr(CUdeviceptr p) {
+std::string gemmgen::hexPtr(CUdeviceptr p) {
   char buf[32];
   snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)p);
   return buf;
@@ -149,12 +151,10 @@ Status Kernel::check(const GemmArgs &a) const {
   return checkGemmArgs(impl_->abi, impl_->rt->info, a);
 }
 
-static Status invalidArgument(std::string message) {
+Status gemmgen::invalidArgument(std::string message) {
   return Status::error(ErrorCode::InvalidArgument, std::move(message));
 }
 
-static Status checkOperands(const KernelABI &abi, const GemmArgs &a);
-static Status checkGrouped(const KernelABI &abi, const GemmArgs &a);
 
 Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const GemmArgs &a) {
   if (Status s = checkTargetRunsOn(abi.target, dev); !s)
@@ -216,7 +216,7 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
 // Per operand (A, B, D, and C when beta != 0): leading dimension, pointer,
 // batch strides; then C and D. Alignment is not checked: what TMA cannot
 // address takes the staging path (Staging.cpp).
-static Status checkOperands(const KernelABI &abi, const GemmArgs &a) {
+Status gemmgen::checkOperands(const KernelABI &abi, const GemmArgs &a) {
   auto invalid = invalidArgument;
   struct Operand {
     const char *name;
@@ -279,66 +279,6 @@ static Status checkOperands(const KernelABI &abi, const GemmArgs &a) {
   return Status::success();
 }
 
-// One problem's units (tiles of the schedule) and slots of the walk
-// (tile_slots: Hilbert holes included); none for an empty problem.
-struct ProblemWalk {
-  long long units = 0;
-  long long slots = 0;
-};
-static ProblemWalk problemWalk(const KernelABI &abi, const GemmArgs &rowMajor) {
-  if (rowMajor.M <= 0 || rowMajor.N <= 0)
-    return {};
-  const int unitsM = (int)((rowMajor.M + abi.unitRows - 1) / abi.unitRows),
-            unitsN = (int)((rowMajor.N + abi.unitCols - 1) / abi.unitCols);
-  return {(long long)unitsM * unitsN, schedule::tile_slots(int(abi.raster), unitsM, unitsN)};
-}
-
-// A grouped launch: a grouped kernel, a table of problems, each checked as
-// one aligned problem (the grouped path stages nothing), D's rows whole
-// 16-byte chunks (no tail kernel runs per problem), the walk within an int.
-static Status checkGrouped(const KernelABI &abi, const GemmArgs &a) {
-  auto invalid = invalidArgument;
-  const std::string kernel = "kernel '" + abi.kernelName + "'";
-  if (!abi.grouped)
-    return invalid(kernel + " computes one problem per launch, and GemmArgs::problems holds " +
-                   std::to_string(a.problems.size()) +
-                   "; compile the spec with scheduler.grouped: true (SpecOverrides::grouped, "
-                   "`--groups`), or launch each problem on its own (groupedProblem())");
-  if (a.problems.empty())
-    return invalid(kernel + " is grouped: give it its problems in GemmArgs::problems (M, N, K "
-                            "and operands of each)");
-  if (a.problems.size() > (std::size_t)INT_MAX)
-    return invalid("at most " + std::to_string(INT_MAX) + " problems per grouped launch");
-  if (a.batch != 1)
-    return invalid("a grouped launch takes its problems from GemmArgs::problems; batch must be "
-                   "1 (got " + std::to_string(a.batch) + "); give a batch as problems of its own");
-  if (!abi.alphaBeta && (a.alpha != 1.0f || a.beta != 0.0f))
-    return invalid(kernel + " computes D = A·B without alpha, beta and C");
-  long long slots = 0;
-  for (std::size_t i = 0; i < a.problems.size(); ++i) {
-    const GemmArgs p = groupedProblem(a, i);
-    const std::string who = "problem " + std::to_string(i) + " (" + std::to_string(p.M) + "x" +
-                            std::to_string(p.N) + "x" + std::to_string(p.K) + "): ";
-    if (p.M < 0 || p.N < 0 || p.K < 0 || p.M > INT_MAX || p.N > INT_MAX || p.K > INT_MAX)
-      return invalid(who + "M, N and K must be between 0 and " + std::to_string(INT_MAX));
-    if (p.M == 0 || p.N == 0)
-      continue; // empty: nothing read or written
-    const GemmArgs rm = rowMajorProblem(p);
-    // What TMA cannot address, and D rows that are not whole 16-byte
-    // chunks, take the staging path problem by problem (prepareGrouped).
-    if (Status s = checkOperands(abi, p); !s)
-      return Status::error(s.code(), who + s.message());
-    slots += problemWalk(abi, rm).slots;
-    if (slots > INT_MAX)
-      return invalid("the problems have more than 2^31 tiles in all; split them into several "
-                     "grouped launches");
-  }
-  if (a.workspace && a.workspace % 256 != 0)
-    return invalid("workspace " + hexPtr(a.workspace) + " is not 256-byte aligned; the problems' "
-                   "tensor maps and staged copies need it (cuMemAlloc's pointers are)");
-  return Status::success();
-}
-
 Status gemmgen::checkSharedMemoryFits(const KernelABI &abi, const DeviceInfo &dev) {
   if ((int)abi.sharedMemBytes <= dev.maxSmemOptinBytes)
     return Status::success();
@@ -350,64 +290,13 @@ Status gemmgen::checkSharedMemoryFits(const KernelABI &abi, const DeviceInfo &de
                            " (opt-in); use fewer pipeline stages or a smaller tile");
 }
 
-// A grouped launch's workspace: the problems' table, then each problem's
-// staged copies (TMA cannot address an operand, or D's rows are not whole
-// 16-byte chunks), each 256-byte aligned.
-static long long groupedTableBytes(std::size_t problems) {
-  return ((long long)(problems * sizeof(schedule::GroupedProblem)) + 255) / 256 * 256;
-}
-static std::size_t groupedWorkspaceBytes(const GemmArgs &args, DType t, DType out) {
-  long long total = groupedTableBytes(args.problems.size());
-  for (std::size_t i = 0; i < args.problems.size(); ++i) {
-    const GemmArgs rm = rowMajorProblem(groupedProblem(args, i));
-    if (rm.M > 0 && rm.N > 0)
-      total += stagingWorkspaceBytes(rm, t, out, /*wholeChunks=*/true);
-  }
-  return (std::size_t)total;
-}
-
-// Split-K: how a row-major problem is cut. K in whole k-blocks splits into
-// the most equal slices (a divisor of the k-blocks) not above split_k, each
-// a batch entry of the f32 kernel into the workspace W (slices x M x ldw);
-// any other K is one slice (the reduction still applies alpha, beta·C and
-// the cast).
-struct SplitPlan {
-  long long slices = 1, kSlice = 0, ldw = 0, wBytes = 0;
-};
-static SplitPlan splitPlan(const KernelABI &abi, const GemmArgs &rm) {
-  SplitPlan s;
-  const long long tileK = std::max(1u, abi.tileK), kBlocks = (rm.K + tileK - 1) / tileK;
-  if (rm.K % tileK == 0)
-    for (long long n = std::min<long long>(abi.splitK, kBlocks); n > 1; --n)
-      if (kBlocks % n == 0) {
-        s.slices = n;
-        break;
-      }
-  s.kSlice = rm.K / s.slices;
-  s.ldw = (rm.N + 3) / 4 * 4; // f32 rows of 16-byte multiples
-  s.wBytes = (s.slices * rm.M * s.ldw * 4 + 255) / 256 * 256;
-  return s;
-}
-/// The operands the split kernel reads as stored: A and B (its D is W; C
-/// is the reduction's), for the staging path.
-static GemmArgs splitKernelOperands(const GemmArgs &rm, const SplitPlan &s) {
-  GemmArgs ab = rm;
-  ab.D = 256, ab.ldd = s.ldw; // W: aligned, in the workspace
-  ab.beta = 0.0f, ab.C = 0;
-  return ab;
-}
-
 std::size_t Kernel::workspaceBytes(const GemmArgs &args) const {
   if (!impl_)
     return 0;
   if (!args.problems.empty())
     return groupedWorkspaceBytes(args, impl_->info.dtype, kernelOutType(*impl_));
-  if (impl_->abi.splitK > 1) {
-    const GemmArgs rm = rowMajorProblem(args);
-    const SplitPlan s = splitPlan(impl_->abi, rm);
-    return (std::size_t)(s.wBytes + stagingWorkspaceBytes(splitKernelOperands(rm, s),
-                                                          impl_->info.dtype, DType::F32));
-  }
+  if (impl_->abi.splitK > 1)
+    return splitKWorkspaceBytes(impl_->abi, impl_->info.dtype, args);
   return (std::size_t)stagingWorkspaceBytes(rowMajorProblem(args), impl_->info.dtype,
                                             impl_->info.outType);
 }
@@ -415,9 +304,9 @@ std::size_t Kernel::workspaceBytes(const GemmArgs &args) const {
 // The tensor maps of one problem with a row-major D (its batch entries
 // included): A, B, D's first `stored` columns, and C when beta != 0 (else it
 // stays zero: the kernel neither prefetches nor loads it).
-static Status encodeProblemMaps(const DriverApi &drv, const KernelABI &abi, const GemmArgs &a,
-                                DType t, DType out, long long stored, unsigned char *tmA,
-                                unsigned char *tmB, unsigned char *tmD, unsigned char *tmC) {
+Status gemmgen::encodeProblemMaps(const DriverApi &drv, const KernelABI &abi, const GemmArgs &a,
+                                  DType t, DType out, long long stored, unsigned char *tmA,
+                                  unsigned char *tmB, unsigned char *tmD, unsigned char *tmC) {
   for (unsigned char *m : {tmA, tmB, tmD, tmC})
     std::memset(m, 0, 128);
   // K = 0 loads no k-block, but a tensor map needs extents > 0: A's and B's
@@ -452,130 +341,6 @@ static Status encodeProblemMaps(const DriverApi &drv, const KernelABI &abi, cons
         !s)
       return s;
   return Status::success();
-}
-
-// A grouped launch: one table entry per problem (its shape, its slots of the
-// walk, its tensor maps), built here and copied to the workspace by launch.
-static Expected<PreparedLaunch> prepareGrouped(const Kernel::Impl &k, const GemmArgs &args) {
-  const KernelABI &abi = k.abi;
-  const DriverApi &drv = *k.rt->drv;
-  const DType t = k.info.dtype, out = kernelOutType(k);
-  const std::size_t need = groupedWorkspaceBytes(args, t, out);
-  if (!args.workspace || args.workspaceBytes < need)
-    return invalidArgument("a grouped launch of " + std::to_string(args.problems.size()) +
-                           " problems needs a workspace of " + std::to_string(need) +
-                           " bytes for their table and staged copies (Kernel::workspaceBytes); got " +
-                           std::to_string(args.workspace ? args.workspaceBytes : 0) +
-                           " (Kernel::launch(args, stream) allocates one when none is given)");
-  PreparedLaunch p;
-  std::vector<schedule::GroupedProblem> table(args.problems.size());
-  long long slots = 0, units = 0;
-  // Staged copies follow the table in the workspace, problem after problem.
-  CUdeviceptr stagingAt = args.workspace + (CUdeviceptr)groupedTableBytes(table.size());
-  std::string stagedProblems;
-  for (std::size_t i = 0; i < table.size(); ++i) {
-    schedule::GroupedProblem &e = table[i];
-    std::memset(&e, 0, sizeof e);
-    const GemmArgs rm = rowMajorProblem(groupedProblem(args, i));
-    e.size_m = (int)rm.M, e.size_n = (int)rm.N, e.size_k = (int)rm.K;
-    e.slot_begin = e.slot_end = (int)slots;
-    if (rm.M == 0 || rm.N == 0)
-      continue; // empty: no slots, maps never read
-    const long long stagingBytes = stagingWorkspaceBytes(rm, t, out, /*wholeChunks=*/true);
-    GemmArgs a;
-    std::string staged;
-    if (Status s = planStaging(rm, t, out, stagingAt, (std::size_t)stagingBytes, a, p, staged,
-                               /*wholeChunks=*/true);
-        !s)
-      return Status::error(s.code(), "problem " + std::to_string(i) + ": " + s.message());
-    stagingAt += (CUdeviceptr)stagingBytes;
-    if (!staged.empty())
-      stagedProblems += (stagedProblems.empty() ? "" : " ") + std::to_string(i) + ":" + staged;
-    if (Status s = encodeProblemMaps(drv, abi, a, t, out, a.N, e.maps[schedule::GROUPED_MAP_A],
-                                     e.maps[schedule::GROUPED_MAP_B],
-                                     e.maps[schedule::GROUPED_MAP_D],
-                                     e.maps[schedule::GROUPED_MAP_C]);
-        !s)
-      return Status::error(s.code(), "problem " + std::to_string(i) + ": " + s.message());
-    const ProblemWalk walk = problemWalk(abi, a);
-    slots += walk.slots;
-    units += walk.units;
-    e.slot_end = (int)slots;
-  }
-  p.groupedEntries.resize(table.size() * sizeof(schedule::GroupedProblem));
-  std::memcpy(p.groupedEntries.data(), table.data(), p.groupedEntries.size());
-  p.groupedTable = args.workspace;
-  p.problemCount = (int)table.size();
-  p.totalSlots = (int)slots;
-  p.alpha = args.alpha, p.beta = args.beta;
-  p.gridX = gridForUnits(k, units);
-  p.path = "tma+grouped(" + std::to_string(table.size()) + " problems" +
-           (stagedProblems.empty() ? "" : ", staged " + stagedProblems) + ")";
-  return p;
-}
-
-// A split-K launch: A and B staged if TMA cannot take them, the kernel's
-// slices as batch entries into W (A's and B's entries kSlice apart along
-// K), then the reduction into the user's D.
-static Expected<PreparedLaunch> prepareSplitK(const Kernel &kernel, const Kernel::Impl &k,
-                                              const GemmArgs &args) {
-  const KernelABI &abi = k.abi;
-  const DriverApi &drv = *k.rt->drv;
-  const DType t = k.info.dtype;
-  const GemmArgs rm = rowMajorProblem(args);
-  if (rm.batch != 1)
-    return invalidArgument("kernel '" + abi.kernelName + "' splits K (scheduler.split_k " +
-                           std::to_string(abi.splitK) + ") of one problem per launch, and batch "
-                           "is " + std::to_string(rm.batch) +
-                           "; launch each entry on its own (batchEntry()), or use a spec without "
-                           "split_k");
-  const SplitPlan s = splitPlan(abi, rm);
-  const GemmArgs ab = splitKernelOperands(rm, s);
-  const long long staging = stagingWorkspaceBytes(ab, t, DType::F32);
-  const long long need = s.wBytes + staging;
-  if (!args.workspace || (long long)args.workspaceBytes < need)
-    return invalidArgument("kernel '" + abi.kernelName + "' splits K into " +
-                           std::to_string(s.slices) + " slice(s) summed in a workspace of " +
-                           std::to_string(need) + " bytes (Kernel::workspaceBytes); got " +
-                           std::to_string(args.workspace ? args.workspaceBytes : 0) +
-                           " (Kernel::launch(args, stream) allocates one when none is given)");
-  if (args.workspace % 256 != 0)
-    return invalidArgument("the workspace must be 256-byte aligned (cuMemAlloc's are)");
-  PreparedLaunch p;
-  GemmArgs g;
-  std::string staged;
-  if (Status st = planStaging(ab, t, DType::F32, args.workspace + (CUdeviceptr)s.wBytes,
-                              (std::size_t)staging, g, p, staged);
-      !st)
-    return st;
-  // The kernel's problem: `slices` entries of M x N x kSlice into W.
-  g.K = s.kSlice;
-  g.batch = s.slices;
-  g.strideA = s.slices > 1 ? (g.layoutA == Layout::Row ? s.kSlice : s.kSlice * g.lda) : 0;
-  g.strideB = s.slices > 1 ? (g.layoutB == Layout::Col ? s.kSlice : s.kSlice * g.ldb) : 0;
-  g.D = args.workspace, g.ldd = s.ldw, g.strideD = rm.M * s.ldw;
-  g.alpha = 1.0f, g.beta = 0.0f, g.C = 0, g.ldc = 0, g.strideC = 0;
-  const long long stored = tmaStoreColumns(g.N, DType::F32);
-  if (Status st = encodeProblemMaps(drv, abi, g, t, DType::F32, stored, p.tmA, p.tmB, p.tmD,
-                                    p.tmC);
-      !st)
-    return st;
-  p.alpha = 1.0f, p.beta = 0.0f;
-  p.M = (int)g.M, p.N = (int)stored, p.K = (int)g.K, p.batch = (int)g.batch;
-  p.gridX = kernel.gridSize(g.M, stored, g.batch);
-  p.gridY = 1;
-  if (Status st = prepareTailColumns(k, g, p); !st)
-    return st;
-  PreparedLaunch::SplitReduce &r = p.splitReduce;
-  r.w = args.workspace, r.slices = s.slices, r.m = rm.M, r.n = rm.N, r.ldw = s.ldw;
-  r.strideW = rm.M * s.ldw;
-  r.d = rm.D, r.ldd = storedShape(rm, 'D').ld;
-  r.alpha = rm.alpha, r.beta = rm.beta;
-  if (rm.beta != 0.0f)
-    r.c = rm.C, r.ldc = storedShape(rm, 'C').ld;
-  p.path = "tma+split_k(" + std::to_string(s.slices) + ")" +
-           (staged.empty() ? "" : "+staged(" + staged + ")");
-  return p;
 }
 
 Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
@@ -628,29 +393,6 @@ Status Kernel::launch(const PreparedLaunch &p, CUstream stream) const {
   return runCopies(*impl_, p.after, stream);
 }
 
-// The launch configuration every GEMM kernel takes: its block, shared
-// memory, and the cluster attribute when the cluster has more than one CTA.
-struct GemmLaunchConfig {
-  CUlaunchConfig cfg = {};
-  CUlaunchAttribute attr = {};
-  GemmLaunchConfig(const KernelABI &abi, unsigned gridX, unsigned gridY, CUstream stream) {
-    cfg.gridDimX = gridX;
-    cfg.gridDimY = gridY;
-    cfg.gridDimZ = 1;
-    cfg.blockDimX = abi.threadsPerBlock;
-    cfg.blockDimY = cfg.blockDimZ = 1;
-    cfg.sharedMemBytes = abi.sharedMemBytes;
-    cfg.hStream = stream;
-    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    attr.value.clusterDim.x = abi.clusterM;
-    attr.value.clusterDim.y = 1;
-    attr.value.clusterDim.z = 1;
-    cfg.attrs = &attr;
-    cfg.numAttrs = abi.clusterM > 1 ? 1 : 0;
-  }
-  GemmLaunchConfig(const GemmLaunchConfig &) = delete; // cfg.attrs points into it
-};
-
 Status Kernel::launchGemm(const PreparedLaunch &p, CUstream stream) const {
   const KernelABI &abi = impl_->abi;
   const DriverApi &drv = *impl_->rt->drv;
@@ -689,35 +431,6 @@ Status Kernel::launchGemm(const PreparedLaunch &p, CUstream stream) const {
                            std::to_string(abi.sharedMemBytes) + ")");
   if (p.tailColumns)
     return launchTailColumns(*impl_, p, stream);
-  return Status::success();
-}
-
-Status Kernel::launchGrouped(const PreparedLaunch &p, CUstream stream) const {
-  const KernelABI &abi = impl_->abi;
-  const DriverApi &drv = *impl_->rt->drv;
-  if (p.groupedEntries.size() != (std::size_t)p.problemCount * sizeof(schedule::GroupedProblem) ||
-      !p.groupedTable)
-    return invalidArgument("kernel '" + abi.kernelName + "' is grouped, and the prepared launch "
-                           "has no problems' table (prepare it from GemmArgs::problems)");
-  if (p.totalSlots == 0)
-    return Status::success(); // every problem empty: nothing to compute
-  GG_CONTEXT_SCOPE(*impl_->rt);
-  // The table, then the kernel, in stream order (the copy of pageable memory
-  // has read it when the call returns).
-  CUresult copied = drv.cuMemcpyHtoDAsync(p.groupedTable, p.groupedEntries.data(),
-                                          p.groupedEntries.size(), stream);
-  if (copied != CUDA_SUCCESS)
-    return drv.fail(copied, "cuMemcpyHtoDAsync(the grouped problems' table, " +
-                                std::to_string(p.groupedEntries.size()) + " bytes)");
-  GemmLaunchConfig config(abi, p.gridX, 1, stream);
-  CUdeviceptr table = p.groupedTable;
-  int count = p.problemCount, slots = p.totalSlots;
-  float alpha = p.alpha, beta = p.beta;
-  void *params[] = {&table, &count, &slots, &alpha, &beta};
-  CUresult r = drv.cuLaunchKernelEx(&config.cfg, impl_->fn, params, nullptr);
-  if (r != CUDA_SUCCESS)
-    return drv.fail(r, "cuLaunchKernelEx(" + abi.kernelName + ", grouped, grid " +
-                           std::to_string(p.gridX) + ")");
   return Status::success();
 }
 

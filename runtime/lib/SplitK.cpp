@@ -1,0 +1,116 @@
+//===- SplitK.cpp - Split-K: K slices into an f32 workspace, then a sum -----===//
+//
+// A split_k kernel (scheduler.split_k) is the f32-output kernel launched on
+// K slices as the entries of a strided batch into a workspace; the reduction
+// (TailColumns.cpp's module, gg_splitk_reduce) sums them into the user's D.
+//
+//===----------------------------------------------------------------------===//
+#include "Internal.h"
+
+#include <algorithm>
+
+using namespace gemmgen;
+
+// Split-K: how a row-major problem is cut. K in whole k-blocks splits into
+// the most equal slices (a divisor of the k-blocks) not above split_k, each
+// a batch entry of the f32 kernel into the workspace W (slices x M x ldw);
+// any other K is one slice (the reduction still applies alpha, beta·C and
+// the cast).
+namespace {
+struct SplitPlan {
+  long long slices = 1, kSlice = 0, ldw = 0, wBytes = 0;
+};
+SplitPlan splitPlan(const KernelABI &abi, const GemmArgs &rm) {
+  SplitPlan s;
+  const long long tileK = std::max(1u, abi.tileK), kBlocks = (rm.K + tileK - 1) / tileK;
+  if (rm.K % tileK == 0)
+    for (long long n = std::min<long long>(abi.splitK, kBlocks); n > 1; --n)
+      if (kBlocks % n == 0) {
+        s.slices = n;
+        break;
+      }
+  s.kSlice = rm.K / s.slices;
+  s.ldw = (rm.N + 3) / 4 * 4; // f32 rows of 16-byte multiples
+  s.wBytes = (s.slices * rm.M * s.ldw * 4 + 255) / 256 * 256;
+  return s;
+}
+/// The operands the split kernel reads as stored: A and B (its D is W; C
+/// is the reduction's), for the staging path.
+GemmArgs splitKernelOperands(const GemmArgs &rm, const SplitPlan &s) {
+  GemmArgs ab = rm;
+  ab.D = 256, ab.ldd = s.ldw; // W: aligned, in the workspace
+  ab.beta = 0.0f, ab.C = 0;
+  return ab;
+}
+} // namespace
+
+std::size_t gemmgen::splitKWorkspaceBytes(const KernelABI &abi, DType t, const GemmArgs &args) {
+  const GemmArgs rm = rowMajorProblem(args);
+  const SplitPlan s = splitPlan(abi, rm);
+  return (std::size_t)(s.wBytes + stagingWorkspaceBytes(splitKernelOperands(rm, s), t, DType::F32));
+}
+
+// A split-K launch: A and B staged if TMA cannot take them, the kernel's
+// slices as batch entries into W (A's and B's entries kSlice apart along
+// K), then the reduction into the user's D.
+Expected<PreparedLaunch> gemmgen::prepareSplitK(const Kernel &kernel, const Kernel::Impl &k,
+                                               const GemmArgs &args) {
+  const KernelABI &abi = k.abi;
+  const DriverApi &drv = *k.rt->drv;
+  const DType t = k.info.dtype;
+  const GemmArgs rm = rowMajorProblem(args);
+  if (rm.batch != 1)
+    return invalidArgument("kernel '" + abi.kernelName + "' splits K (scheduler.split_k " +
+                           std::to_string(abi.splitK) + ") of one problem per launch, and batch "
+                           "is " + std::to_string(rm.batch) +
+                           "; launch each entry on its own (batchEntry()), or use a spec without "
+                           "split_k");
+  const SplitPlan s = splitPlan(abi, rm);
+  const GemmArgs ab = splitKernelOperands(rm, s);
+  const long long staging = stagingWorkspaceBytes(ab, t, DType::F32);
+  const long long need = s.wBytes + staging;
+  if (!args.workspace || (long long)args.workspaceBytes < need)
+    return invalidArgument("kernel '" + abi.kernelName + "' splits K into " +
+                           std::to_string(s.slices) + " slice(s) summed in a workspace of " +
+                           std::to_string(need) + " bytes (Kernel::workspaceBytes); got " +
+                           std::to_string(args.workspace ? args.workspaceBytes : 0) +
+                           " (Kernel::launch(args, stream) allocates one when none is given)");
+  if (args.workspace % 256 != 0)
+    return invalidArgument("the workspace must be 256-byte aligned (cuMemAlloc's are)");
+  PreparedLaunch p;
+  GemmArgs g;
+  std::string staged;
+  if (Status st = planStaging(ab, t, DType::F32, args.workspace + (CUdeviceptr)s.wBytes,
+                              (std::size_t)staging, g, p, staged);
+      !st)
+    return st;
+  // The kernel's problem: `slices` entries of M x N x kSlice into W.
+  g.K = s.kSlice;
+  g.batch = s.slices;
+  g.strideA = s.slices > 1 ? (g.layoutA == Layout::Row ? s.kSlice : s.kSlice * g.lda) : 0;
+  g.strideB = s.slices > 1 ? (g.layoutB == Layout::Col ? s.kSlice : s.kSlice * g.ldb) : 0;
+  g.D = args.workspace, g.ldd = s.ldw, g.strideD = rm.M * s.ldw;
+  g.alpha = 1.0f, g.beta = 0.0f, g.C = 0, g.ldc = 0, g.strideC = 0;
+  const long long stored = tmaStoreColumns(g.N, DType::F32);
+  if (Status st = encodeProblemMaps(drv, abi, g, t, DType::F32, stored, p.tmA, p.tmB, p.tmD,
+                                    p.tmC);
+      !st)
+    return st;
+  p.alpha = 1.0f, p.beta = 0.0f;
+  p.M = (int)g.M, p.N = (int)stored, p.K = (int)g.K, p.batch = (int)g.batch;
+  p.gridX = kernel.gridSize(g.M, stored, g.batch);
+  p.gridY = 1;
+  if (Status st = prepareTailColumns(k, g, p); !st)
+    return st;
+  PreparedLaunch::SplitReduce &r = p.splitReduce;
+  r.w = args.workspace, r.slices = s.slices, r.m = rm.M, r.n = rm.N, r.ldw = s.ldw;
+  r.strideW = rm.M * s.ldw;
+  r.d = rm.D, r.ldd = storedShape(rm, 'D').ld;
+  r.alpha = rm.alpha, r.beta = rm.beta;
+  if (rm.beta != 0.0f)
+    r.c = rm.C, r.ldc = storedShape(rm, 'C').ld;
+  p.path = "tma+split_k(" + std::to_string(s.slices) + ")" +
+           (staged.empty() ? "" : "+staged(" + staged + ")");
+  return p;
+}
+

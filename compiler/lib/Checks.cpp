@@ -83,6 +83,7 @@ private:
   void checkEpilogue();
   void checkBarriers();
   void checkScheduler();
+  void checkEpilogueBuffers();
   void checkBarrier(const BarrierSpec &b, ProtocolBarrier which, const BarrierPlan &want);
   bool checkRoleName(const Located<std::string> &ref, const std::string &path);
 
@@ -718,6 +719,24 @@ void Checker::checkBarrier(const BarrierSpec &b, ProtocolBarrier which, const Ba
   }
 }
 
+void Checker::checkEpilogueBuffers() {
+  const EpilogueSpec &e = spec.epilogue;
+  if (e.buffers.value < 2)
+    return;
+  if (e.store.value != EpilogueStore::Tma || !e.overlap.value) {
+    error(e.buffers.loc, "epilogue.buffers 2 alternates the TMA store's staging tiles while "
+                         "stores overlap; it needs store: tma and overlap: true");
+    return;
+  }
+  const unsigned chunk = e.chunkN.value ? e.chunkN.value : spec.tile.n.value;
+  if (chunk && (spec.tile.n.value / chunk) % 2 != 0)
+    error(e.buffers.loc, "epilogue.buffers 2 needs an even number of chunks per tile (tile.n " +
+                             std::to_string(spec.tile.n.value) + " / chunk_n " +
+                             std::to_string(chunk) +
+                             " is odd): a tile's first chunk would reuse the tile the previous "
+                             "tile's last store still reads; halve chunk_n");
+}
+
 void Checker::checkScheduler() {
   const SchedulerSpec &s = spec.scheduler;
   if (s.splitK.value > 1 && s.grouped.value)
@@ -736,6 +755,7 @@ bool Checker::run() {
   checkRoles();
   checkTile();
   checkEpilogue();
+  checkEpilogueBuffers();
   checkScheduler();
   checkRegisters();
   checkSharedMemory();

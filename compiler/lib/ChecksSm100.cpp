@@ -139,6 +139,10 @@ private:
     if (spec.layout.b.value != MatrixLayout::Col)
       error(spec.layout.b.loc, "layout.b: row is not supported yet: gemmgen loads B K-major "
                                "(N×K, row-major, i.e. B^T); use layout.b: col");
+    if (spec.epilogue.buffers.value > 1)
+      error(spec.epilogue.buffers.loc,
+            "epilogue.buffers 2 is not supported on sm_100a yet: its writeback waits for each "
+            "TMA store; use buffers: 1");
     if (spec.scheduler.splitK.value > 1)
       error(spec.scheduler.splitK.loc,
             "scheduler.split_k is not supported on sm_100a yet (the reduction reads an f32 "

@@ -49,6 +49,7 @@ public:
     p.clusterN = spec.cluster.n.value;
     p.ctaGroup = sm100() ? spec.ctaGroup.value : 1;
     p.epilogueChunkN = epilogueChunkColumns(spec);
+    p.epilogueBuffers = std::max(1u, spec.epilogue.buffers.value);
     if (sm100()) {
       p.tmemColumnsPerConsumer = tmemColumnsPerConsumer(spec);
       p.tmemColumns = std::max(32u, nextPow2(p.tmemColumnsPerConsumer * p.consumers));
@@ -104,7 +105,8 @@ private:
     // swizzle (the TMA store box is 64 columns wide), one per consumer.
     if (spec.epilogue.store.value == EpilogueStore::Tma)
       p.buffers.push_back(
-          smem("smemD", t.d.value, rowsPerConsumer, p.epilogueChunkN, 1, p.consumers));
+          smem("smemD", t.d.value, rowsPerConsumer, p.epilogueChunkN, p.epilogueBuffers,
+               p.consumers));
   }
 
   void addBuffersSm100() {

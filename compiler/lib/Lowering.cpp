@@ -205,8 +205,10 @@ private:
     // The previous tile's TMA store must have finished reading the staging
     // tile before it is overwritten (overlap: that store ran during this
     // tile's main loop).
+    // With two staging tiles (epilogue.buffers) only the store of the chunk
+    // before the previous one must be done: it used the tile this chunk writes.
     Op waitStore = makeOp(OpKind::TmaStoreWait, Exec::Elected);
-    waitStore.count = 0;
+    waitStore.count = k.epilogueOverlap ? k.plan.epilogueBuffers - 1 : 0;
     Op fence = makeOp(OpKind::Fence);
     fence.fence = FenceKind::ProxyAsync;
     Op tma = makeOp(OpKind::TmaStore, Exec::Elected);

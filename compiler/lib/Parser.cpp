@@ -85,7 +85,7 @@ const StringRef kSchedulerKeys[] = {"kind", "raster", "group", "grouped", "split
 const StringRef kRoleKeys[] = {"warps", "warpgroups", "registers", "does", "warp", "first_warp"};
 const StringRef kBarrierKeys[] = {"from",          "to",       "kind",     "slots", "arrivals",
                                   "phase",         "initial_phase", "tx_bytes", "cta_mask", "id"};
-const StringRef kEpilogueKeys[] = {"store", "overlap", "chunk_n"};
+const StringRef kEpilogueKeys[] = {"store", "overlap", "chunk_n", "buffers"};
 
 /// Words people coming from other GEMM code bases write for our keys
 /// (closestMatch suggests them even when far in edit distance).
@@ -519,6 +519,9 @@ void SpecParser::parseTop(yaml::Node *root) {
           parseEnum(x, kl, "epilogue.store", spec.epilogue.store, kStores);
         else if (k == "overlap")
           parseBool(x, kl, "epilogue.overlap", spec.epilogue.overlap);
+        else if (k == "buffers")
+          parseUnsigned(x, kl, "epilogue.buffers", spec.epilogue.buffers, 1, 2,
+                        "staging tiles per consumer");
         else
           parseUnsigned(x, kl, "epilogue.chunk_n", spec.epilogue.chunkN, 0, 256);
       });
@@ -762,6 +765,7 @@ void SpecParser::fillDefaultLocations() {
   fill(spec.epilogue.store, at("epilogue"));
   fill(spec.epilogue.overlap, at("epilogue"));
   fill(spec.epilogue.chunkN, at("epilogue"));
+  fill(spec.epilogue.buffers, at("epilogue"));
   fill(spec.ctaGroup, spec.loc);
   fill(spec.tmemColumns, spec.loc);
 }

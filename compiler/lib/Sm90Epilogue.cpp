@@ -16,14 +16,23 @@ using llvm::Twine;
 
 namespace {
 
+/// The staging tile this consumer's chunk uses: one per consumer, or with
+/// epilogue.buffers the chunk's of D_BUFFERS (chunk % D_BUFFERS).
+std::string stagingTile(const ir::Kernel &k) {
+  const ir::Buffer *d = k.findBuffer("smemD");
+  if (d && d->stages > 1)
+    return "smem + SMEM_D + (consumer * D_BUFFERS + chunk % D_BUFFERS) * D_STAGE_BYTES";
+  return "smem + SMEM_D + consumer * D_STAGE_BYTES";
+}
+
 /// f32 output: no stmatrix (16-bit only); each thread writes its pairs as
 /// float2 into the 128B-swizzled slabs (32 columns each), reading C's
 /// pair at the same address first when beta != 0.
-void emitStoreF32(CodeEmitter &e, bool readsC) {
+void emitStoreF32(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   e.comment("accumulators -> f32 staging: a float2 per n8 block and half-row. m64nN fragment:");
   e.comment("thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8 block j, columns");
   e.comment("8j + 2(l%4) (+1) in acc[.][4j .. 4j+1] (row +8: 4j+2 .. 4j+3).");
-  e.line("const u32 staging = smem + SMEM_D + consumer * D_STAGE_BYTES;");
+  e.line("const u32 staging = " + stagingTile(k) + ";");
   e.line("#pragma unroll");
   CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
   e.line("#pragma unroll");
@@ -54,7 +63,7 @@ void emitStore16(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
             " -> stmatrix into the 128B-swizzled staging slabs (64 columns each).");
   e.comment("m64nN fragment: thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8");
   e.comment("block j, columns 8j + 2(l%4) (+1) in acc[.][4j .. 4j+3].");
-  e.line("const u32 staging = smem + SMEM_D + consumer * D_STAGE_BYTES;");
+  e.line("const u32 staging = " + stagingTile(k) + ";");
   e.line("#pragma unroll");
   CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
   e.line("#pragma unroll");
@@ -97,23 +106,24 @@ void emitStore16(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
 
 void gemmgen::sm90::emitStagingStore(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   if (k.dType == ScalarType::F32)
-    emitStoreF32(e, readsC);
+    emitStoreF32(e, k, readsC);
   else
     emitStore16(e, k, readsC);
 }
 
-void gemmgen::sm90::emitStagingTmaStore(CodeEmitter &e) {
+void gemmgen::sm90::emitStagingTmaStore(CodeEmitter &e, const ir::Kernel &k) {
   e.line("#pragma unroll");
   CodeEmitter::Block loop(e, "for (int slab = 0; slab < EPI_COLS / D_SLAB_COLS; ++slab)");
-  e.line("tma_store_3d(&tmD, smem + SMEM_D + consumer * D_STAGE_BYTES + slab * D_SLAB_BYTES,");
+  e.line("tma_store_3d(&tmD, " + stagingTile(k) + " + slab * D_SLAB_BYTES,");
   e.line("             tile_n * BN + chunk * EPI_COLS + slab * D_SLAB_COLS, tile_m * BM + consumer * WG_ROWS, entry);");
 }
 
-void gemmgen::sm90::emitStagingCLoad(CodeEmitter &e, const std::string &barrierAddr) {
+void gemmgen::sm90::emitStagingCLoad(CodeEmitter &e, const ir::Kernel &k,
+                                     const std::string &barrierAddr) {
   e.comment("C's chunk, one box per staging slab, as D's store will write them");
   e.line("#pragma unroll");
   CodeEmitter::Block loop(e, "for (int slab = 0; slab < EPI_COLS / D_SLAB_COLS; ++slab)");
-  e.line("tma_load_3d(smem + SMEM_D + consumer * D_STAGE_BYTES + slab * D_SLAB_BYTES, &tmC, " +
+  e.line("tma_load_3d(" + stagingTile(k) + " + slab * D_SLAB_BYTES, &tmC, " +
          barrierAddr + ",");
   e.line("            tile_n * BN + chunk * EPI_COLS + slab * D_SLAB_COLS, tile_m * BM + consumer * "
          "WG_ROWS, entry);");

@@ -21,9 +21,9 @@ namespace sm90 {
 /// reads C and beta != 0) into this chunk's staging slabs.
 void emitStagingStore(CodeEmitter &e, const ir::Kernel &k, bool readsC);
 /// tma_store: the chunk's slabs to D at the tile, batch entry `entry`.
-void emitStagingTmaStore(CodeEmitter &e);
+void emitStagingTmaStore(CodeEmitter &e, const ir::Kernel &k);
 /// tma_load C: C's chunk into the staging slabs, completing on `barrierAddr`.
-void emitStagingCLoad(CodeEmitter &e, const std::string &barrierAddr);
+void emitStagingCLoad(CodeEmitter &e, const ir::Kernel &k, const std::string &barrierAddr);
 
 } // namespace sm90
 } // namespace gemmgen

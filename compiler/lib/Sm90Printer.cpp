@@ -118,7 +118,13 @@ private:
       e.line("constexpr u32 D_SLAB_BYTES = WG_ROWS * 128;  // D_SLAB_COLS columns x WG_ROWS rows, swizzled");
       e.line("constexpr u32 D_STAGE_BYTES = " + str(d->bytesPerStage()) +
              ";  // one consumer's staging chunk");
-      e.line("constexpr u32 SMEM_D = " + str(d->offset) + ";  // smemD[CONSUMERS]");
+      if (d->stages > 1) {
+        e.line("constexpr u32 D_BUFFERS = " + str(d->stages) +
+               ";  // epilogue.buffers: staging tiles per consumer, chunk c in tile c % D_BUFFERS");
+        e.line("constexpr u32 SMEM_D = " + str(d->offset) + ";  // smemD[CONSUMERS][D_BUFFERS]");
+      } else {
+        e.line("constexpr u32 SMEM_D = " + str(d->offset) + ";  // smemD[CONSUMERS]");
+      }
     }
     e.line("constexpr u32 SMEM_" + llvm::StringRef(full.name).upper() + "_BAR = " +
            str(full.offset) + ";  // " + full.name + "[" + str(full.slots) + "]: " +
@@ -490,7 +496,7 @@ private:
            ".stage);");
   }
 
-  void emitTmaStore() { sm90::emitStagingTmaStore(e); }
+  void emitTmaStore() { sm90::emitStagingTmaStore(e, k); }
 
   llvm::Error emitForEachTile(const Op &op) {
     e.comment("persistent loop: this cluster walks units of CLUSTER_M x 1 tiles");
@@ -565,7 +571,7 @@ private:
 
   void emitTmaLoad(const Op &op) {
     if (op.operand == Operand::C)
-      return sm90::emitStagingCLoad(e, instanceSlotAddr(op.barrier));
+      return sm90::emitStagingCLoad(e, k, instanceSlotAddr(op.barrier));
     std::string stage = op.state + ".stage";
     std::string bar = slotAddr(op.barrier, op.state);
     if (op.operand == Operand::A) {

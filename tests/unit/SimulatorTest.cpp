@@ -41,6 +41,7 @@ struct Config {
   EpilogueStore store = EpilogueStore::Tma;
   RasterOrder raster = RasterOrder::AlongM;
   bool grouped = false; ///< scheduler.grouped: a table of problems
+  unsigned chunkN = 0, epilogueBuffers = 1; ///< epilogue.chunk_n, epilogue.buffers
 };
 
 Kernel lowerConfig(const Config &c) {
@@ -57,6 +58,8 @@ Kernel lowerConfig(const Config &c) {
   s.epilogue.store.value = c.store;
   s.scheduler.raster.value = c.raster;
   s.scheduler.grouped.value = c.grouped;
+  s.epilogue.chunkN.value = c.chunkN;
+  s.epilogue.buffers.value = c.epilogueBuffers;
   return lowerToIR(s);
 }
 
@@ -870,4 +873,36 @@ TEST(Simulator, GroupedRefusesWhatItCannotRun) {
   EXPECT_EQ(checkSimulationSize(grouped, o),
             "the problems have 2560 output tiles of 128x128; the simulator runs at most 1024 "
             "tiles: use fewer or smaller problems");
+}
+
+// --- two staging tiles (epilogue.buffers) ----------------------------------
+
+TEST(Simulator, TwoStagingTilesClean) {
+  // Chunk c stages in tile c % 2 and waits only for the store before the
+  // previous one (tma_store_wait pending<=1): clean with and without C,
+  // residues, a ring that wraps across tiles.
+  Config c;
+  c.chunkN = 32, c.epilogueBuffers = 2; // 4 chunks of a 128-column tile
+  Kernel k = lowerConfig(c);
+  const Buffer *d = k.findBuffer("smemD");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->stages, 2u);
+  for (auto shape : std::vector<std::array<unsigned, 3>>{{256, 256, 256}, {300, 200, 136}}) {
+    SimulationResult r = run(k, shape[0], shape[1], shape[2], 8);
+    EXPECT_TRUE(r.ok()) << report(r);
+    SimulationResult withC = runAlphaBeta(k, shape[0], shape[1], shape[2], 8, 1.0f, 0.5f);
+    EXPECT_TRUE(withC.ok()) << report(withC);
+  }
+}
+
+TEST(SimulatorBugs, TwoStagingTilesInOneBuffer) {
+  // The wait lets one store run on, but the staging buffer has one tile:
+  // the next chunk overwrites what that store still reads.
+  Config c;
+  c.chunkN = 32, c.epilogueBuffers = 2;
+  Kernel k = lowerConfig(c);
+  for (Buffer &b : k.buffers)
+    if (b.name == "smemD")
+      b.stages = 1;
+  expectCaught(run(k, 256, 256, 256, 8), {SimVerdict::Race}, "still reads it");
 }

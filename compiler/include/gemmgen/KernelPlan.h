@@ -144,6 +144,8 @@ struct KernelPlan {
   unsigned clusterM = 1, clusterN = 1;
   /// Output columns staged and stored per epilogue chunk (divides tile.n).
   unsigned epilogueChunkN = 0;
+  /// Staging tiles per consumer (epilogue.buffers): chunk c uses c % buffers.
+  unsigned epilogueBuffers = 1;
   /// sm_100a: TMEM columns per consumer accumulator and allocated per CTA.
   unsigned tmemColumnsPerConsumer = 0, tmemColumns = 0;
 

@@ -134,6 +134,9 @@ struct EpilogueSpec {
   Located<bool> overlap{true};
   /// Columns written back per chunk (the seed's EPI_N); 0 = whole tile.
   Located<unsigned> chunkN{0};
+  /// Staging tiles per consumer: 2 alternates them by chunk, so a chunk's
+  /// TMA store reads one while the next chunk is written into the other.
+  Located<unsigned> buffers{1};
 };
 
 /// A whole kernel spec: the unit gemmgen checks, lowers and emits.

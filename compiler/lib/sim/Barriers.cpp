@@ -97,6 +97,13 @@ int Machine::regionIndex(const Actor &a, int buf, unsigned stage, int instance) 
   return int(inst * stages + stage);
 }
 
+unsigned Machine::stagingStage(const Actor &a, int buf) const {
+  // epilogue.buffers: chunk c of a tile stages in tile c % buffers (the
+  // printer's D_BUFFERS); one staging tile otherwise.
+  const unsigned stages = std::max(1u, k.buffers[buf].stages);
+  return a.chunk >= 0 ? unsigned(a.chunk) % stages : 0;
+}
+
 unsigned Machine::namedHwId(const Actor &a, const Barrier &b) const {
   // An array of `slots` named barriers; instance c uses slot c mod slots.
   return b.namedId + (b.slots ? a.instance % b.slots : a.instance);
@@ -109,15 +116,16 @@ unsigned Machine::pendingMmaGroups(Actor &a) const {
   return n;
 }
 
-unsigned Machine::pendingStoreGroups(const Actor &a) const {
-  unsigned n = 0;
-  for (const std::vector<int> &g : a.storeGroups)
-    for (int e : g)
-      if (!events[e].done) {
-        n++;
-        break;
-      }
-  return n;
+bool Machine::storeGroupsDoneButNewest(const Actor &a, unsigned newest) const {
+  // cp.async.bulk.wait_group.read N: every bulk group but the N most recent
+  // has finished reading (the newest N may or may not have; completions of
+  // the others in any order do not count towards N).
+  const size_t older = a.storeGroups.size() > newest ? a.storeGroups.size() - newest : 0;
+  for (size_t i = 0; i < older; ++i)
+    for (int e : a.storeGroups[i])
+      if (!events[e].done)
+        return false;
+  return true;
 }
 
 bool Machine::waitPasses(Actor &a, const Op &op, unsigned *slotOut) {

@@ -234,7 +234,7 @@ bool Machine::canRun(Actor &a) {
   case OpKind::MmaWait:
     return pendingMmaGroups(a) <= op.count;
   case OpKind::TmaStoreWait:
-    return pendingStoreGroups(a) <= op.count;
+    return storeGroupsDoneButNewest(a, op.count);
   default:
     return true;
   }

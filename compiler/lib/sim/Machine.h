@@ -62,9 +62,12 @@ private:
   bool signalsSlot(const std::pair<int, const Op *> &sg, unsigned slot) const;
   unsigned arrivalsOf(const Actor &a, const Op &op) const;
   int regionIndex(const Actor &a, int buf, unsigned stage, int instance = -1);
+  /// The staging buffer's stage the actor's current epilogue chunk uses.
+  unsigned stagingStage(const Actor &a, int buf) const;
   unsigned namedHwId(const Actor &a, const Barrier &b) const;
   unsigned pendingMmaGroups(Actor &a) const;
-  unsigned pendingStoreGroups(const Actor &a) const;
+  /// tma_store_wait pending<=N: every store group but the N newest is done.
+  bool storeGroupsDoneButNewest(const Actor &a, unsigned newest) const;
   bool waitPasses(Actor &a, const Op &op, unsigned *slotOut = nullptr);
   std::vector<unsigned> scopeCtas(const Actor &a, CtaScope scope) const;
   std::vector<unsigned> reachOf(const Actor &a, const Op &op) const;

@@ -85,7 +85,9 @@ void Machine::doTmaLoad(Actor &a, const Op &op) {
     e.dstCta = dst;
     e.barCta = op.scope == CtaScope::Leader ? leaderOf(a.cta) : dst;
     e.buf = buf;
-    e.region = regionIndex(a, buf, c.stage, int(inst));
+    // C lands in the chunk's staging tile; A and B in the ring's stage.
+    e.region = op.operand == Operand::C ? regionIndex(a, buf, stagingStage(a, buf), int(inst))
+                                        : regionIndex(a, buf, c.stage, int(inst));
     e.row0 = row0;
     e.rows = rows;
     e.operand = op.operand;
@@ -262,7 +264,7 @@ void Machine::doStoreAcc(Actor &a, const Op &op) {
     }
   }
   int sBuf = bufferIndex(a, op.buffer, op);
-  int sReg = regionIndex(a, sBuf, 0);
+  int sReg = regionIndex(a, sBuf, stagingStage(a, sBuf));
   Region &stg = ctas[a.cta].regions[sBuf][sReg];
   checkStagingWritable(a, sBuf, sReg, stg);
   if (!have) {
@@ -294,7 +296,7 @@ void Machine::doStoreAcc(Actor &a, const Op &op) {
 
 void Machine::doTmaStore(Actor &a, const Op &op) {
   int sBuf = bufferIndex(a, op.buffer, op);
-  int sReg = regionIndex(a, sBuf, 0);
+  int sReg = regionIndex(a, sBuf, stagingStage(a, sBuf));
   Region &stg = ctas[a.cta].regions[sBuf][sReg];
   if (stg.unfenced)
     fail(SimVerdict::Race,

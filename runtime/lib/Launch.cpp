@@ -179,6 +179,11 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
     return invalid("kernel '" + abi.kernelName + "' (" + targetArch(abi.target) +
                    ") computes one problem per launch, and batch is " + std::to_string(a.batch) +
                    "; launch it once per batch entry (batchEntry()), or use an sm_90a kernel");
+  if (a.batch > 1 && abi.splitK > 1) // its batch entries are the K slices
+    return invalid("kernel '" + abi.kernelName + "' splits K (scheduler.split_k " +
+                   std::to_string(abi.splitK) + ") of one problem per launch, and batch is " +
+                   std::to_string(a.batch) +
+                   "; launch each entry on its own (batchEntry()), or use a spec without split_k");
   if (a.batch > 1) {
     // The kernel walks batch × units slots in an int.
     const long long units = ((a.M + abi.unitRows - 1) / std::max(1u, abi.unitRows)) *

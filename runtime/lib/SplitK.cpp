@@ -58,13 +58,7 @@ Expected<PreparedLaunch> gemmgen::prepareSplitK(const Kernel &kernel, const Kern
   const KernelABI &abi = k.abi;
   const DriverApi &drv = *k.rt->drv;
   const DType t = k.info.dtype;
-  const GemmArgs rm = rowMajorProblem(args);
-  if (rm.batch != 1)
-    return invalidArgument("kernel '" + abi.kernelName + "' splits K (scheduler.split_k " +
-                           std::to_string(abi.splitK) + ") of one problem per launch, and batch "
-                           "is " + std::to_string(rm.batch) +
-                           "; launch each entry on its own (batchEntry()), or use a spec without "
-                           "split_k");
+  const GemmArgs rm = rowMajorProblem(args); // one problem: checkGemmArgs refused a batch
   const SplitPlan s = splitPlan(abi, rm);
   const GemmArgs ab = splitKernelOperands(rm, s);
   const long long staging = stagingWorkspaceBytes(ab, t, DType::F32);

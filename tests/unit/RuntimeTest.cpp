@@ -420,6 +420,13 @@ TEST(LaunchChecks, BatchedExactMessages) {
   EXPECT_EQ(check(many, batched),
             "batch 1073741824 of 2048x256 has 8 tiles per entry, more than 2^31 tiles in all; "
             "split the batch into launches of at most 268435455 entries");
+  // A split-K kernel's batch entries are its K slices: one problem per launch.
+  KernelABI split = batched;
+  split.splitK = 8;
+  EXPECT_EQ(check(with(1, 0, 0, 0), split), "");
+  EXPECT_EQ(check(with(2, 0, 0, 256 * 256), split),
+            "kernel 'k' splits K (scheduler.split_k 8) of one problem per launch, and batch is 2; "
+            "launch each entry on its own (batchEntry()), or use a spec without split_k");
   // K = 0 reads neither A nor B: their strides are not checked.
   GemmArgs noK = with(4, 3, 5, 256 * 256);
   noK.K = 0;

@@ -203,6 +203,27 @@ inline std::optional<CompiledSpec> compileSpecForGpu(const std::string &path, bo
   return compileParsedSpec(std::move(*spec), emit, diags, checks);
 }
 
+/// A runtime on the default GPU and the compiled spec loaded into it.
+struct LoadedKernel {
+  Runtime rt;
+  Kernel kernel;
+};
+/// Runtime::open() and loadKernel() with `run`'s options (hang bounds, the
+/// disk cache).
+inline Expected<LoadedKernel> openAndLoad(const CompiledSpec &compiled, bool debugHangs,
+                                          bool useCache) {
+  Expected<Runtime> rt = Runtime::open();
+  if (!rt)
+    return rt.status();
+  CompileOptions options;
+  options.debugHangs = debugHangs;
+  options.useCache = useCache;
+  Expected<Kernel> kernel = rt->loadKernel(compiled.source, compiled.abi, options);
+  if (!kernel)
+    return kernel.status();
+  return LoadedKernel{*rt, *kernel};
+}
+
 /// `launch` `warmup` times untimed, then `iters` times each between two CUDA
 /// events on `stream`: the milliseconds of each (none when iters is 0).
 /// `budget` is the watchdog's seconds per launch.

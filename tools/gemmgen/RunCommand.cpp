@@ -79,15 +79,11 @@ void runRun(const RunOptions &o) {
     setExitCode(ExitSpecError);
     return;
   }
-  Expected<Runtime> rt = Runtime::open();
-  if (!rt)
-    return fail(rt.status());
-  CompileOptions copts;
-  copts.debugHangs = o.debugHangs;
-  copts.useCache = !o.noCache;
-  Expected<Kernel> kernel = rt->loadKernel(compiled->source, compiled->abi, copts);
-  if (!kernel)
-    return fail(kernel.status());
+  Expected<LoadedKernel> loaded = openAndLoad(*compiled, o.debugHangs, !o.noCache);
+  if (!loaded)
+    return fail(loaded.status());
+  const Runtime *rt = &loaded->rt;
+  const Kernel *kernel = &loaded->kernel;
   const KernelInfo &ki = kernel->info();
   const DType t = ki.dtype, out = ki.outType;
   const size_t es = sizeOf(t), outEs = sizeOf(out);

@@ -773,5 +773,6 @@ bool Checker::run() {
 
 bool gemmgen::checkSpec(const KernelSpec &spec, DiagnosticEngine &diags,
                         const CheckOptions &options) {
-  return Checker(spec, diags, options).run();
+  const bool chainOk = checkEpilogueChain(spec, diags);
+  return Checker(spec, diags, options).run() && chainOk;
 }

@@ -26,6 +26,7 @@ public:
   explicit IRPrinter(llvm::raw_ostream &os) : os(os) {}
 
   void print(const Kernel &k) {
+    chain = &k.epilogueChain;
     os << "kernel " << k.name << " target=" << toString(k.target) << "\n";
     os << "  types a=" << toString(k.aType) << " b=" << toString(k.bType)
        << " d=" << toString(k.dType) << " acc=" << toString(k.accType) << "\n";
@@ -39,6 +40,8 @@ public:
        << (k.schedule.splitK > 1 ? " split_k=" + std::to_string(k.schedule.splitK) : "")
        << " epilogue_overlap=" << (k.epilogueOverlap ? 1 : 0)
        << " epilogue_chunk_n=" << k.epilogueChunkN << "\n";
+    if (!k.epilogueChain.empty())
+      os << "  epilogue chain " << describeChain(k.epilogueChain) << "\n";
     os << "  launch threads=" << k.threadsPerBlock() << " smem=" << k.sharedMemBytes() << "\n";
     if (k.tmemColumns)
       os << "  tmem columns=" << k.tmemColumns << " per_consumer=" << k.tmemColumnsPerConsumer
@@ -73,6 +76,8 @@ public:
   }
 
 private:
+  const std::vector<EpilogueStep> *chain = nullptr;
+
   void printRole(const Role &r) {
     os << "  role " << r.name << " warps=" << r.firstWarp << ".."
        << (r.firstWarp + r.ownedWarps - 1) << " run=" << r.instances << "x"
@@ -168,6 +173,8 @@ private:
       break;
     case OpKind::StoreAcc:
       os << " " << op.acc << " -> " << (op.buffer.empty() ? "global D" : op.buffer);
+      if (chain && !chain->empty())
+        os << " chain=[" << describeChain(*chain) << "]";
       break;
     case OpKind::Fence:
       os << " " << toString(op.fence);

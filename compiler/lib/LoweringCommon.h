@@ -64,6 +64,7 @@ inline ir::Kernel kernelFromPlan(const KernelSpec &spec, KernelPlan plan) {
   k.aType = spec.types.a.value;
   k.bType = spec.types.b.value;
   k.dType = spec.types.d.value;
+  k.epilogueChain = spec.epilogue.steps(spec.types.d.value);
   k.accType = spec.types.accumulate.value;
   k.tileM = plan.tileM;
   k.tileN = plan.tileN;

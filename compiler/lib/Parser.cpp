@@ -34,6 +34,8 @@
 
 #include <cctype>
 #include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <fcntl.h>
 #include <functional>
 #include <string>
@@ -85,7 +87,15 @@ const StringRef kSchedulerKeys[] = {"kind", "raster", "group", "grouped", "split
 const StringRef kRoleKeys[] = {"warps", "warpgroups", "registers", "does", "warp", "first_warp"};
 const StringRef kBarrierKeys[] = {"from",          "to",       "kind",     "slots", "arrivals",
                                   "phase",         "initial_phase", "tx_bytes", "cta_mask", "id"};
-const StringRef kEpilogueKeys[] = {"store", "overlap", "chunk_n", "buffers"};
+const StringRef kEpilogueKeys[] = {"store", "overlap", "chunk_n", "buffers", "chain"};
+const Word<EpilogueOpKind> kEpilogueOps[] = {
+    {"bias", EpilogueOpKind::Bias},          {"relu", EpilogueOpKind::Relu},
+    {"gelu_tanh", EpilogueOpKind::GeluTanh}, {"gelu_erf", EpilogueOpKind::GeluErf},
+    {"silu", EpilogueOpKind::Silu},          {"residual", EpilogueOpKind::Residual},
+    {"clamp", EpilogueOpKind::Clamp},        {"scale", EpilogueOpKind::Scale}};
+const Word<BiasAxis> kBiasAxes[] = {{"row", BiasAxis::Row}, {"column", BiasAxis::Column}};
+const StringRef kBiasKeys[] = {"per", "type"};
+const StringRef kClampKeys[] = {"min", "max"};
 
 /// Words people coming from other GEMM code bases write for our keys
 /// (closestMatch suggests them even when far in edit distance).
@@ -98,7 +108,8 @@ const Synonym kSynonyms[] = {
     {"dtypes", "types"},         {"block", "tile"},            {"cta_tile", "tile"},
     {"num_consumers", "consumers"}, {"epi_n", "chunk_n"},      {"stmt", "store"},
     {"wait_group", "mma_in_flight"}, {"waiter", "to"},         {"signaller", "from"},
-    {"ctamask", "cta_mask"},     {"mask", "cta_mask"}};
+    {"ctamask", "cta_mask"},     {"mask", "cta_mask"},
+    {"col", "column"},           {"gelu", "gelu_tanh"}};
 
 /// "'a', 'b' and 'c'"
 std::string quotedList(llvm::ArrayRef<StringRef> words) {
@@ -189,6 +200,7 @@ private:
       setGiven(out, *v, n, keyLoc);
   }
   void parseBool(yaml::Node *n, SMLoc keyLoc, StringRef path, Located<bool> &out);
+  void parseFloat(yaml::Node *n, SMLoc keyLoc, StringRef path, Located<float> &out);
   void parseIdentifier(yaml::Node *n, SMLoc keyLoc, StringRef path, StringRef what,
                        Located<std::string> &out);
   /// An identifier of at most kMaxNameLength; otherwise an error at `loc`.
@@ -200,6 +212,8 @@ private:
   void parseRole(StringRef name, SMLoc nameLoc, yaml::Node *node);
   void parseBarriers(yaml::Node *node);
   void parseBarrier(StringRef name, SMLoc nameLoc, yaml::Node *node);
+  void parseChain(yaml::Node *node);
+  void parseChainOp(yaml::Node *node, unsigned index);
   void fillDefaultLocations();
   void resolveSymbolicSlots();
 
@@ -403,6 +417,94 @@ void SpecParser::parseBool(yaml::Node *n, SMLoc keyLoc, StringRef path, Located<
     error(locOf(n), "expected true or false for '" + path + "', got '" + t + "'");
 }
 
+void SpecParser::parseFloat(yaml::Node *n, SMLoc keyLoc, StringRef path, Located<float> &out) {
+  auto text = scalarText(n, path, "a number");
+  if (!text)
+    return;
+  errno = 0;
+  char *end = nullptr;
+  const float v = std::strtof(text->c_str(), &end);
+  if (text->empty() || *end != '\0' || errno == ERANGE || !std::isfinite(v)) {
+    error(locOf(n), "expected a finite number for '" + path + "', got '" + *text + "'");
+    return;
+  }
+  setGiven(out, v, n, keyLoc);
+}
+
+/// epilogue.chain: a list whose entries are an op word (`relu`) or a
+/// one-key mapping of the op to its parameters (`bias: { per: row }`).
+void SpecParser::parseChain(yaml::Node *node) {
+  auto *seq = llvm::dyn_cast<yaml::SequenceNode>(node);
+  if (!seq) {
+    error(locOf(node), "expected a list for 'epilogue.chain', got " + describe(node) +
+                           "; write it as 'chain: [bias, gelu_tanh]'");
+    return;
+  }
+  unsigned index = 0;
+  for (yaml::Node &entry : *seq)
+    parseChainOp(&entry, index++);
+}
+
+void SpecParser::parseChainOp(yaml::Node *node, unsigned index) {
+  const std::string path = "epilogue.chain[" + std::to_string(index) + "]";
+  EpilogueOpSpec op;
+  op.loc = locOf(node);
+  // LLVM's YAML collections are read once, in order: an op's parameters are
+  // parsed while its key is current.
+  auto parseParams = [&](yaml::Node *params) {
+    if (!params || llvm::isa<yaml::NullNode>(params))
+      return;
+    const std::string name = toString(op.kind.value);
+    if (op.kind.value == EpilogueOpKind::Bias)
+      walkMapping(params, path + ".bias", kBiasKeys, [&](StringRef k, SMLoc kl, yaml::Node *x) {
+        if (k == "per")
+          parseEnum(x, kl, path + ".bias.per", op.per, kBiasAxes);
+        else
+          parseEnum(x, kl, path + ".bias.type", op.type, kScalarTypes);
+      });
+    else if (op.kind.value == EpilogueOpKind::Clamp)
+      walkMapping(params, path + ".clamp", kClampKeys,
+                  [&](StringRef k, SMLoc kl, yaml::Node *x) {
+                    parseFloat(x, kl, path + ".clamp." + k.str(), k == "min" ? op.min : op.max);
+                  });
+    else
+      error(locOf(params), "'" + name + "' takes no parameters; write it as '- " + name + "'");
+  };
+  bool ok = false;
+  if (auto *map = llvm::dyn_cast<yaml::MappingNode>(node)) {
+    unsigned keys = 0;
+    for (yaml::KeyValueNode &kv : *map) {
+      yaml::Node *key = kv.getKey();
+      if (!key)
+        continue;
+      if (++keys > 1) {
+        error(locOf(key), "an entry of 'epilogue.chain' names one op; put " + describe(key) +
+                              " in an entry of its own");
+        ok = false;
+        continue;
+      }
+      op.loc = locOf(key);
+      if (auto v = enumWord(key, path, kEpilogueOps)) {
+        setGiven(op.kind, *v, key, op.loc);
+        ok = true;
+        parseParams(kv.getValue());
+      }
+    }
+    if (!keys)
+      error(op.loc, "empty entry in 'epilogue.chain'; write an op such as 'relu'");
+  } else if (auto v = enumWord(node, path, kEpilogueOps)) {
+    setGiven(op.kind, *v, node, op.loc);
+    ok = true;
+  }
+  if (!ok)
+    return;
+  op.per.loc = op.per.given ? op.per.loc : op.loc;
+  op.type.loc = op.type.given ? op.type.loc : op.loc;
+  op.min.loc = op.min.given ? op.min.loc : op.loc;
+  op.max.loc = op.max.given ? op.max.loc : op.loc;
+  spec.epilogue.chain.push_back(op);
+}
+
 /// A name for messages: long names are cut (the caret shows where it is).
 static std::string shown(StringRef name) {
   return name.size() <= 60 ? name.str() : name.take_front(40).str() + "...";
@@ -522,6 +624,10 @@ void SpecParser::parseTop(yaml::Node *root) {
         else if (k == "buffers")
           parseUnsigned(x, kl, "epilogue.buffers", spec.epilogue.buffers, 1, 2,
                         "staging tiles per consumer");
+        else if (k == "chain") {
+          spec.epilogue.chainLoc = kl;
+          parseChain(x);
+        }
         else
           parseUnsigned(x, kl, "epilogue.chunk_n", spec.epilogue.chunkN, 0, 256);
       });

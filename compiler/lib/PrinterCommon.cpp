@@ -37,16 +37,23 @@ void gemmgen::emitLaunchContractComment(CodeEmitter &e, const KernelABI &abi) {
   if (abi.alphaBeta)
     e.comment("  D = alpha * A * B + beta * C: tmC (D's box), alpha, beta after batch; C is read "
               "only when beta != 0.");
+  if (abi.hasChain())
+    e.comment("  epilogue chain " + describeChain(abi.epilogueChain) +
+              ": bias, bias_stride, scale_d after beta.");
 }
 
 void gemmgen::emitDeviceHeader(CodeEmitter &e, const EmitOptions &opts, llvm::StringRef header,
-                               llvm::StringRef text, llvm::StringRef ns) {
+                               llvm::StringRef text, llvm::StringRef ns, bool epilogueOps) {
   if (opts.debugHangs)
     e.line("#define GEMMGEN_DEBUG_HANGS 1");
   struct {
     llvm::StringRef header, text;
-  } headers[] = {{header, text}, {"tile_schedule.cuh", tileScheduleDeviceHeader()}};
+  } headers[] = {{header, text},
+                 {"tile_schedule.cuh", tileScheduleDeviceHeader()},
+                 {"epilogue_ops.cuh", epilogueOpsDeviceHeader()}};
   for (const auto &h : headers) {
+    if (h.header == "epilogue_ops.cuh" && !epilogueOps)
+      continue;
     if (opts.standalone) {
       e.comment("---- gemmgen/device/" + h.header + " (inlined by --standalone) ----");
       e.raw(h.text);
@@ -58,6 +65,8 @@ void gemmgen::emitDeviceHeader(CodeEmitter &e, const EmitOptions &opts, llvm::St
   e.blank();
   e.line("using namespace " + ns + ";");
   e.line("using namespace gemmgen::schedule;");
+  if (epilogueOps)
+    e.line("namespace epi = gemmgen::epilogue;");
   e.blank();
 }
 

@@ -11,6 +11,8 @@
 
 #include "llvm/ADT/Twine.h"
 
+#include <cstdio>
+
 using namespace gemmgen;
 using llvm::Twine;
 
@@ -24,6 +26,10 @@ std::string stagingTile(const ir::Kernel &k) {
     return "smem + SMEM_D + (consumer * D_BUFFERS + chunk % D_BUFFERS) * D_STAGE_BYTES";
   return "smem + SMEM_D + consumer * D_STAGE_BYTES";
 }
+
+void emitChainCall(CodeEmitter &e, const std::string &v0, const std::string &v1,
+                   const std::string &c0, const std::string &c1, const std::string &row,
+                   const std::string &col);
 
 /// f32 output: no stmatrix (16-bit only); each thread writes its pairs as
 /// float2 into the 128B-swizzled slabs (32 columns each), reading C's
@@ -45,17 +51,89 @@ void emitStoreF32(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   e.line("const int row = m * 64 + warp_in_group * 16 + lane / 4 + 8 * h;");
   e.line("const u32 addr = staging + slab * D_SLAB_BYTES + row * 128 + "
          "((((cs / 4) ^ (row & 7))) << 4) + (cs % 4) * 4;");
+  const bool chain = !k.epilogueChain.empty();
+  const bool residual = chainHas(k.epilogueChain, EpilogueOpKind::Residual);
   const std::string scale = readsC ? "alpha * " : "";
   e.line("float v0 = " + scale + "acc[m][4 * j + 2 * h], v1 = " + scale +
          "acc[m][4 * j + 2 * h + 1];");
+  if (residual)
+    e.line("float c0 = 0.f, c1 = 0.f;  // beta * C, added at the chain's residual step");
   if (readsC) {
     CodeEmitter::Block ifc(e, "if (beta != 0.f)");
-    e.line("float c0, c1;");
+    if (!residual)
+      e.line("float c0, c1;");
     e.line("ld_shared_f32x2(addr, c0, c1);  // C's pair, loaded into the staging tile");
-    e.line("v0 = fmaf(beta, c0, v0);");
-    e.line("v1 = fmaf(beta, c1, v1);");
+    if (residual) {
+      e.line("c0 *= beta;");
+      e.line("c1 *= beta;");
+    } else {
+      e.line("v0 = fmaf(beta, c0, v0);");
+      e.line("v1 = fmaf(beta, c1, v1);");
+    }
   }
+  if (chain)
+    emitChainCall(e, "v0", "v1", residual ? "c0" : "0.f", residual ? "c1" : "0.f",
+                  "tile_m * BM + consumer * WG_ROWS + row", "tile_n * BN + chunk * EPI_COLS + col");
   e.line("st_shared_f32x2(addr, v0, v1);");
+}
+
+/// A float as a CUDA literal that reads back exactly.
+std::string floatLiteral(float v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.9g", double(v));
+  std::string s = buf;
+  if (s.find_first_of(".e") == std::string::npos)
+    s += ".0";
+  return s + "f";
+}
+
+const char *biasTypeName(ScalarType t) {
+  switch (t) {
+  case ScalarType::F16: return "epi::BIAS_F16";
+  case ScalarType::BF16: return "epi::BIAS_BF16";
+  default: return "epi::BIAS_F32";
+  }
+}
+
+/// The chain's values of one fragment pair: v0 at D's (row, col), v1 at
+/// (row, col + 1), after alpha·acc (and beta·C unless the chain places it).
+void emitChainCall(CodeEmitter &e, const std::string &v0, const std::string &v1,
+                   const std::string &c0, const std::string &c1, const std::string &row,
+                   const std::string &col) {
+  e.line("apply_epilogue_chain(" + v0 + ", " + v1 + ", " + c0 + ", " + c1 + ", " + row + ", " +
+         col + ", entry, M, N, bias, bias_stride, chain_scale);");
+}
+
+/// The fragment of a chained store: the thread's values as floats, then the
+/// chain per pair, then the conversion. C (beta != 0) is read first, from
+/// the staging tile the values then overwrite.
+void emitStore16Chain(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
+  const bool residual = chainHas(k.epilogueChain, EpilogueOpKind::Residual);
+  e.line("const int frow = m * 64 + warp_in_group * 16 + lane / 4;  // this thread's rows: frow, frow + 8");
+  e.line("float v[8], c[8];  // alpha * acc and beta * C of acc[m][4j .. 4j+7]");
+  e.line("#pragma unroll");
+  e.line("for (int q = 0; q < 8; ++q) { v[q] = alpha * acc[m][4 * j + q]; c[q] = 0.f; }");
+  if (readsC) {
+    CodeEmitter::Block ifc(e, "if (beta != 0.f)");
+    e.line("u32 cr[4];");
+    e.line("ldmatrix_x4(addr, cr[0], cr[1], cr[2], cr[3]);  // C's pairs, as stmatrix writes them");
+    e.line("#pragma unroll");
+    e.line("for (int q = 0; q < 4; ++q) { c[2 * q] = beta * unpack_lo<ELEM>(cr[q]); "
+           "c[2 * q + 1] = beta * unpack_hi<ELEM>(cr[q]); }");
+  }
+  e.line("#pragma unroll");
+  {
+    CodeEmitter::Block qs(e, "for (int q = 0; q < 4; ++q)");
+    e.comment("pair q: row frow + 8 (q & 1), columns 8 (j + q / 2) + 2 (lane % 4) (+1) of the tile");
+    e.line("const int drow = tile_m * BM + consumer * WG_ROWS + frow + 8 * (q & 1);");
+    e.line("const int dcol = tile_n * BN + 8 * (j + q / 2) + 2 * (lane % 4);");
+    if (!residual)
+      e.line("v[2 * q] += c[2 * q]; v[2 * q + 1] += c[2 * q + 1];  // beta * C before the chain");
+    emitChainCall(e, "v[2 * q]", "v[2 * q + 1]", residual ? "c[2 * q]" : "0.f",
+                  residual ? "c[2 * q + 1]" : "0.f", "drow", "dcol");
+  }
+  e.line("stmatrix_x4(addr, pack2<ELEM>(v[0], v[1]), pack2<ELEM>(v[2], v[3]), "
+         "pack2<ELEM>(v[4], v[5]), pack2<ELEM>(v[6], v[7]));");
 }
 
 void emitStore16(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
@@ -74,6 +152,10 @@ void emitStore16(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   e.line("const int col16 = j2 * 2 + (mat >> 1);  // 16-byte column inside the chunk");
   e.line("const u32 addr = staging + (col16 / 8) * D_SLAB_BYTES + row * 128 + "
          "(((col16 & 7) ^ (row & 7)) << 4);");
+  if (!k.epilogueChain.empty()) {
+    emitStore16Chain(e, k, readsC);
+    return;
+  }
   if (!readsC) {
     e.line("const u32 r0 = pack2<ELEM>(acc[m][4 * j + 0], acc[m][4 * j + 1]);");
     e.line("const u32 r1 = pack2<ELEM>(acc[m][4 * j + 2], acc[m][4 * j + 3]);");
@@ -103,6 +185,65 @@ void emitStore16(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
 }
 
 } // namespace
+
+void gemmgen::sm90::emitEpilogueChainFunction(CodeEmitter &e, const ir::Kernel &k) {
+  if (k.epilogueChain.empty())
+    return;
+  e.comment("epilogue.chain: " + describeChain(k.epilogueChain) +
+            " (ops: gemmgen/device/epilogue_ops.cuh).");
+  e.comment("v0, v1: D's values at (row, col), (row, col + 1) of batch entry `entry` before the");
+  e.comment("cast; c0, c1: beta * C there, added at the residual step (0 without one).");
+  e.line("__device__ __forceinline__ void apply_epilogue_chain(float& v0, float& v1, float c0, "
+         "float c1, int row, int col,");
+  e.line("                                                     int entry, int M, int N, const "
+         "void* bias, long long bias_stride, float scale_d)");
+  CodeEmitter::Block fn(e, "");
+  e.line("(void)c0; (void)c1; (void)row; (void)col; (void)entry; (void)M; (void)N; (void)bias; "
+         "(void)bias_stride; (void)scale_d;");
+  for (const EpilogueStep &s : k.epilogueChain) {
+    e.comment(describe(s));
+    switch (s.kind) {
+    case EpilogueOpKind::Bias: {
+      const std::string off = "(long long)entry * bias_stride + ";
+      const std::string t = biasTypeName(s.biasType);
+      if (s.axis == BiasAxis::Column) {
+        e.line("v0 += col < N ? epi::load_bias(bias, " + t + ", " + off + "col) : 0.f;");
+        e.line("v1 += col + 1 < N ? epi::load_bias(bias, " + t + ", " + off + "col + 1) : 0.f;");
+      } else {
+        CodeEmitter::Block b(e, "if (row < M)");
+        e.line("const float b = epi::load_bias(bias, " + t + ", " + off + "row);");
+        e.line("v0 += b;");
+        e.line("v1 += b;");
+      }
+      break;
+    }
+    case EpilogueOpKind::Relu:
+      e.line("v0 = epi::relu(v0); v1 = epi::relu(v1);");
+      break;
+    case EpilogueOpKind::GeluTanh:
+      e.line("v0 = epi::gelu_tanh(v0); v1 = epi::gelu_tanh(v1);");
+      break;
+    case EpilogueOpKind::GeluErf:
+      e.line("v0 = epi::gelu_erf(v0); v1 = epi::gelu_erf(v1);");
+      break;
+    case EpilogueOpKind::Silu:
+      e.line("v0 = epi::silu(v0); v1 = epi::silu(v1);");
+      break;
+    case EpilogueOpKind::Residual:
+      e.line("v0 += c0; v1 += c1;");
+      break;
+    case EpilogueOpKind::Clamp: {
+      const std::string lo = floatLiteral(s.lo), hi = floatLiteral(s.hi);
+      e.line("v0 = epi::clamp(v0, " + lo + ", " + hi + "); v1 = epi::clamp(v1, " + lo + ", " +
+             hi + ");");
+      break;
+    }
+    case EpilogueOpKind::Scale:
+      e.line("v0 *= scale_d; v1 *= scale_d;");
+      break;
+    }
+  }
+}
 
 void gemmgen::sm90::emitStagingStore(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   if (k.dType == ScalarType::F32)

@@ -74,7 +74,8 @@ private:
   }
 
   void emitIncludes() {
-    emitDeviceHeader(e, opts, "sm90_ptx.cuh", sm90DeviceHeader(), "gemmgen::sm90");
+    emitDeviceHeader(e, opts, "sm90_ptx.cuh", sm90DeviceHeader(), "gemmgen::sm90",
+                     !k.epilogueChain.empty());
   }
 
   void emitConstants() {
@@ -189,6 +190,10 @@ private:
       e.line("__device__ __forceinline__ void advance() { phase ^= 1u; }");
     }
     e.blank();
+    if (!k.epilogueChain.empty()) {
+      sm90::emitEpilogueChainFunction(e, k);
+      e.blank();
+    }
     e.line("} // namespace");
     e.blank();
   }
@@ -206,7 +211,13 @@ private:
     } else if (cloadBarrier()) {
       e.line(k.name + "(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB,");
       e.line(indent + "const __grid_constant__ TensorMap tmD, int M, int N, int K, int batch,");
-      e.line(indent + "const __grid_constant__ TensorMap tmC, float alpha, float beta)");
+      if (k.epilogueChain.empty()) {
+        e.line(indent + "const __grid_constant__ TensorMap tmC, float alpha, float beta)");
+      } else {
+        e.line(indent + "const __grid_constant__ TensorMap tmC, float alpha, float beta,");
+        e.line(indent + "const void* __restrict__ bias, long long bias_stride, const float* "
+                        "__restrict__ scale_d)");
+      }
     } else {
       e.line(k.name + "(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB,");
       e.line(indent + "const __grid_constant__ TensorMap tmD, int M, int N, int K, int batch)");
@@ -221,6 +232,12 @@ private:
            llvm::StringRef(k.barriers[1].name).upper() + "_BAR;");
     if (const Barrier *cload = cloadBarrier())
       e.line("const u32 " + barrierVar(cload->name) + " = smem + SMEM_CLOAD_BAR;");
+    if (!k.epilogueChain.empty()) {
+      if (chainHas(k.epilogueChain, EpilogueOpKind::Scale))
+        e.line("const float chain_scale = scale_d ? *scale_d : 1.f;  // the chain's scale step");
+      else
+        e.line("const float chain_scale = 1.f;  // (the chain has no scale step)");
+    }
     e.comment("warp-uniform role index, so that every role branch is taken by whole warps");
     e.line("const int warpgroup = __shfl_sync(0xffffffffu, (int)threadIdx.x / 128, 0);");
     e.line("const int warp_in_group = (threadIdx.x / 32) % 4;");

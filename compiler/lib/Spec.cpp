@@ -8,6 +8,8 @@
 #include "gemmgen/Spec.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 namespace gemmgen {
 
@@ -99,6 +101,78 @@ const char *toString(BarrierKind k) {
     return "named";
   }
   return "?";
+}
+
+const char *toString(EpilogueOpKind k) {
+  switch (k) {
+  case EpilogueOpKind::Bias:
+    return "bias";
+  case EpilogueOpKind::Relu:
+    return "relu";
+  case EpilogueOpKind::GeluTanh:
+    return "gelu_tanh";
+  case EpilogueOpKind::GeluErf:
+    return "gelu_erf";
+  case EpilogueOpKind::Silu:
+    return "silu";
+  case EpilogueOpKind::Residual:
+    return "residual";
+  case EpilogueOpKind::Clamp:
+    return "clamp";
+  case EpilogueOpKind::Scale:
+    return "scale";
+  }
+  return "?";
+}
+
+const char *toString(BiasAxis a) { return a == BiasAxis::Row ? "row" : "column"; }
+
+/// A float as the spec would write it: the shortest %g form that reads back.
+static std::string shortFloat(float v) {
+  char buf[32];
+  for (int digits = 6; digits <= 9; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, double(v));
+    if (std::strtof(buf, nullptr) == v)
+      break;
+  }
+  return buf;
+}
+
+std::string describe(const EpilogueStep &s) {
+  std::string out = toString(s.kind);
+  if (s.kind == EpilogueOpKind::Bias)
+    out += std::string("(") + toString(s.axis) + ", " + toString(s.biasType) + ")";
+  else if (s.kind == EpilogueOpKind::Clamp)
+    out += "(" + shortFloat(s.lo) + ", " + shortFloat(s.hi) + ")";
+  return out;
+}
+
+std::string describeChain(const std::vector<EpilogueStep> &chain) {
+  if (chain.empty())
+    return "none";
+  std::string out;
+  for (size_t i = 0; i < chain.size(); ++i)
+    out += (i ? " -> " : "") + describe(chain[i]);
+  return out;
+}
+
+bool chainHas(const std::vector<EpilogueStep> &chain, EpilogueOpKind k) {
+  return std::any_of(chain.begin(), chain.end(),
+                     [&](const EpilogueStep &s) { return s.kind == k; });
+}
+
+std::vector<EpilogueStep> EpilogueSpec::steps(ScalarType dType) const {
+  std::vector<EpilogueStep> out;
+  for (const EpilogueOpSpec &op : chain) {
+    EpilogueStep s;
+    s.kind = op.kind.value;
+    s.axis = op.per.value;
+    s.biasType = op.type.given ? op.type.value : dType;
+    s.lo = op.min.value;
+    s.hi = op.max.value;
+    out.push_back(s);
+  }
+  return out;
 }
 
 unsigned sizeInBytes(ScalarType t) {

@@ -8,6 +8,7 @@
 #define GEMMGEN_RUNTIME_INTERNAL_H
 
 #include "gemmgen/KernelABI.h"
+#include "gemmgen/device/epilogue_ops.cuh"
 #include "gemmgen/gemmgen.h"
 
 #include <atomic>
@@ -285,6 +286,13 @@ struct MapGeometry {
 /// 16-bit operand with the box and swizzle the kernel's ABI asks for.
 Status encodeTensorMap(const DriverApi &drv, void *out, CUdeviceptr base, DType t, int rank,
                        const MapGeometry &g, const TmaBox &box, const char *operand);
+
+/// The epilogue chain on the host (Epilogue.cpp): KernelInfo::epilogue of
+/// the ABI's steps; the chain as data for the tail kernel and the reference
+/// (pointers and stride from `a`); the launch checks it adds.
+EpilogueInfo epilogueInfo(const std::vector<EpilogueStep> &steps);
+epilogue::Chain chainData(const EpilogueInfo &info, const GemmArgs &a);
+Status checkEpilogueArgs(const KernelABI &abi, const GemmArgs &a);
 
 } // namespace gemmgen
 

@@ -215,6 +215,8 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
   }
   if (Status s = checkOperands(abi, a); !s)
     return s;
+  if (Status s = checkEpilogueArgs(abi, a); !s)
+    return s;
   return checkSharedMemoryFits(abi, dev);
 }
 
@@ -375,6 +377,7 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
   if (Status s = encodeProblemMaps(drv, abi, a, t, out, stored, p.tmA, p.tmB, p.tmD, p.tmC); !s)
     return s;
   p.alpha = a.alpha, p.beta = a.beta;
+  p.bias = args.bias, p.strideBias = args.strideBias, p.scaleD = args.scaleD;
   p.M = (int)a.M;
   p.N = (int)stored;
   p.K = (int)a.K;
@@ -414,11 +417,15 @@ Status Kernel::launchGemm(const PreparedLaunch &p, CUstream stream) const {
   int M = p.M, N = p.N, K = p.K, batch = p.batch;
   // A batched kernel's ABI has `batch` after K, an alphaBeta one then tmC,
   // alpha and beta; the others end at K.
+  // A kernel with an epilogue chain then takes bias, bias_stride, scale_d.
   float alpha = p.alpha, beta = p.beta;
+  CUdeviceptr bias = p.bias, scaleD = p.scaleD;
+  long long strideBias = p.strideBias;
   void *params[] = {const_cast<unsigned char *>(p.tmA), const_cast<unsigned char *>(p.tmB),
                     const_cast<unsigned char *>(p.tmD), &M, &N, &K,
                     abi.batched ? static_cast<void *>(&batch) : nullptr,
-                    const_cast<unsigned char *>(p.tmC), &alpha, &beta};
+                    const_cast<unsigned char *>(p.tmC), &alpha, &beta,
+                    abi.hasChain() ? static_cast<void *>(&bias) : nullptr, &strideBias, &scaleD};
   if (abi.alphaBeta && !abi.batched)
     return Status::error(ErrorCode::InvalidArgument,
                          "kernel '" + abi.kernelName + "': an alpha/beta ABI without batch is not "

@@ -384,6 +384,7 @@ Expected<Kernel> Runtime::loadKernel(const std::string &source, const KernelABI 
   info.batched = abi.batched;
   info.alphaBeta = abi.alphaBeta;
   info.grouped = abi.grouped;
+  info.epilogue = epilogueInfo(abi.epilogueChain);
   info.usage = cubin->usage;
   info.fromCache = cubin->fromCache;
   info.compileSeconds = cubin->compileSeconds;

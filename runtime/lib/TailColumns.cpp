@@ -19,6 +19,7 @@
 using namespace gemmgen;
 
 static const char *kTailSource = R"CUDA(
+#include "gemmgen/device/epilogue_ops.cuh"
 typedef unsigned short u16;
 typedef unsigned int u32;
 
@@ -53,7 +54,8 @@ __device__ __forceinline__ float dot8(uint4 a, uint4 b, int bf16) {
 __device__ void tail_row(const u16 *A, const u16 *B, void *D, long long m, int lane, int K,
                          long long sam, long long sak, long long sbn, long long sbk,
                          long long ldd, int n0, int cols, int bf16, float alpha, float beta,
-                         const void *C, long long ldc, int out_f32);
+                         const void *C, long long ldc, int out_f32,
+                         const gemmgen::epilogue::Chain &chain, long long entry);
 
 // Batched: entry l's operands start l * stride_x elements further; blockIdx.y
 // walks the entries (grid y is capped, so it strides by gridDim.y).
@@ -62,7 +64,7 @@ gg_tail_columns(const u16 *A, const u16 *B, void *D, int M, int K, long long sam
                 long long sbn, long long sbk, long long ldd, int n0, int cols, int bf16,
                 int batch, long long stride_a, long long stride_b, long long stride_d,
                 float alpha, float beta, const void *C, long long ldc, long long stride_c,
-                int out_f32) {
+                int out_f32, gemmgen::epilogue::Chain chain) {
   const long long m = (long long)blockIdx.x * 8 + threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
   if (m >= M) return;
@@ -70,15 +72,16 @@ gg_tail_columns(const u16 *A, const u16 *B, void *D, int M, int K, long long sam
   for (long long l = blockIdx.y; l < batch; l += gridDim.y)
     tail_row(A + l * stride_a, B + l * stride_b, (char *)D + l * stride_d * out_bytes, m, lane, K,
              sam, sak, sbn, sbk, ldd, n0, cols, bf16, alpha, beta,
-             (const char *)C + l * stride_c * out_bytes, ldc, out_f32);
+             (const char *)C + l * stride_c * out_bytes, ldc, out_f32, chain, l);
 }
 
-// D = alpha * acc + beta * C (C row-major with ldc, read only when beta != 0); D and C
-// 16-bit, or f32 when out_f32.
+// D = chain(alpha * acc, beta * C) (C row-major with ldc, read only when beta != 0; the
+// kernel's epilogue chain, none: alpha * acc + beta * C); D and C 16-bit, or f32 when out_f32.
 __device__ void tail_row(const u16 *A, const u16 *B, void *D, long long m, int lane, int K,
                          long long sam, long long sak, long long sbn, long long sbk,
                          long long ldd, int n0, int cols, int bf16, float alpha, float beta,
-                         const void *C, long long ldc, int out_f32) {
+                         const void *C, long long ldc, int out_f32,
+                         const gemmgen::epilogue::Chain &chain, long long entry) {
   float acc[8] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f};
   if (sak == 1 && sbk == 1 && K % 8 == 0) {
     const u16 *a = A + m * sam;
@@ -106,10 +109,11 @@ __device__ void tail_row(const u16 *A, const u16 *B, void *D, long long m, int l
 #pragma unroll
     for (int j = 1; j < 8; ++j)
       if (lane == j) v = acc[j];
-    v *= alpha;
     const long long c_at = m * ldc + n0 + lane, d_at = m * ldd + n0 + lane;
-    if (beta != 0.f)
-      v = fmaf(beta, out_f32 ? ((const float *)C)[c_at] : to_f32(((const u16 *)C)[c_at], bf16), v);
+    const float cb = beta != 0.f
+        ? beta * (out_f32 ? ((const float *)C)[c_at] : to_f32(((const u16 *)C)[c_at], bf16))
+        : 0.f;
+    v = gemmgen::epilogue::apply_chain(chain, alpha * v, cb, m, n0 + lane, entry);
     if (out_f32) ((float *)D)[d_at] = v;
     else ((u16 *)D)[d_at] = to_16(v, bf16);
   }
@@ -237,10 +241,13 @@ Status gemmgen::launchTailColumns(const Kernel::Impl &k, const PreparedLaunch &p
   CUdeviceptr C = p.C;
   long long ldc = p.ldc, strideC = p.strideC;
   int outF32 = kernelOutType(k) == DType::F32;
+  GemmArgs chainArgs;
+  chainArgs.bias = p.bias, chainArgs.strideBias = p.strideBias, chainArgs.scaleD = p.scaleD;
+  epilogue::Chain chain = chainData(k.info.epilogue, chainArgs);
   void *params[] = {&A,    &B,      &D,       &M,       &K,       &sam,  &sak,
                     &sbn,  &sbk,    &ldd,     &n0,      &cols,    &bf16, &batch,
                     &strideA, &strideB, &strideD, &alpha, &beta,   &C,    &ldc,
-                    &strideC, &outF32};
+                    &strideC, &outF32, &chain};
   const DriverApi &drv = *k.rt->drv;
   GG_CONTEXT_SCOPE(*k.rt);
   unsigned blocks = (unsigned)((M + 7LL) / 8);

@@ -15,6 +15,7 @@
 using namespace gemmgen;
 
 static const char *kVerifierSource = R"CUDA(
+#include "gemmgen/device/epilogue_ops.cuh"
 typedef unsigned short u16;
 typedef unsigned int u32;
 typedef unsigned long long u64;
@@ -55,13 +56,15 @@ extern "C" __global__ void gg_fill_normal(void *p, long long rows, long long col
   }
 }
 
-// R[M,N] (f32, ld N) = alpha · A[M,K] · B[K,N] + beta · C[M,N], A[m,k] at A[m*sam + k*sak],
-// B[k,n] at B[n*sbn + k*sbk], C[m,n] at Cin[m*scm + n*scn] (any stored layout; C is read only
-// when beta != 0); 256 threads, 64×64 tile, 4×4 per thread.
+// R[M,N] (f32, ld N) = chain(alpha · A[M,K] · B[K,N], beta · C[M,N]) of batch entry `entry`,
+// A[m,k] at A[m*sam + k*sak], B[k,n] at B[n*sbn + k*sbk], C[m,n] at Cin[m*scm + n*scn] (any
+// stored layout; C is read only when beta != 0); without a chain alpha·A·B + beta·C.
+// 256 threads, 64×64 tile, 4×4 per thread.
 extern "C" __global__ void __launch_bounds__(256)
 gg_reference_gemm(const u16 *A, const u16 *B, float *C, int M, int N, int K, long long sam,
                   long long sak, long long sbn, long long sbk, int bf16, float alpha, float beta,
-                  const void *Cin, long long scm, long long scn, int cF32) {
+                  const void *Cin, long long scm, long long scn, int cF32,
+                  gemmgen::epilogue::Chain chain, long long entry) {
   __shared__ float As[16][64 + 1];
   __shared__ float Bs[16][64 + 1];
   const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
@@ -91,14 +94,13 @@ gg_reference_gemm(const u16 *A, const u16 *B, float *C, int M, int N, int K, lon
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 4; ++j) {
       const long long m = m0 + ty + 16 * i, n = n0 + tx + 16 * j;
-      if (m < M && n < N)
-        C[m * N + n] =
-            beta != 0.f
-                ? fmaf(beta,
-                       cF32 ? ((const float *)Cin)[m * scm + n * scn]
-                            : f16_to_f32(((const u16 *)Cin)[m * scm + n * scn], bf16),
-                       alpha * acc[i][j])
-                : alpha * acc[i][j];
+      if (m < M && n < N) {
+        const float cb = beta != 0.f
+            ? beta * (cF32 ? ((const float *)Cin)[m * scm + n * scn]
+                           : f16_to_f32(((const u16 *)Cin)[m * scm + n * scn], bf16))
+            : 0.f;
+        C[m * N + n] = gemmgen::epilogue::apply_chain(chain, alpha * acc[i][j], cb, m, n, entry);
+      }
     }
 }
 
@@ -186,7 +188,7 @@ Status GemmVerifier::fillNormal(CUdeviceptr p, std::size_t count, DType t, std::
 }
 
 Status GemmVerifier::reference(const GemmArgs &a, DType t, CUdeviceptr refF32, CUstream s,
-                               DType outType) const {
+                               DType outType, const EpilogueInfo &epilogue) const {
   int M = (int)a.M, N = (int)a.N, K = (int)a.K, bf16 = t == DType::BF16;
   const long long lda = storedShape(a, 'A').ld, ldb = storedShape(a, 'B').ld;
   OperandStrides st = operandStrides(a.layoutA, lda, a.layoutB, ldb);
@@ -196,12 +198,14 @@ Status GemmVerifier::reference(const GemmArgs &a, DType t, CUdeviceptr refF32, C
   long long scm = a.layoutD == Layout::Row ? ldc : 1, scn = a.layoutD == Layout::Row ? 1 : ldc;
   float alpha = a.alpha, beta = a.beta;
   int cF32 = outType == DType::F32;
+  epilogue::Chain chain = chainData(epilogue, a);
   // One launch per batch entry, each into its own M×N block of ref.
   for (long long l = 0; l < std::max(1LL, a.batch); ++l) {
     const GemmArgs e = batchEntry(a, l, t, outType);
     CUdeviceptr A = e.A, B = e.B, R = refF32 + (CUdeviceptr)(l * a.M * a.N * 4), C = e.C;
+    long long entry = l;
     void *params[] = {&A,  &B,   &R,    &M,     &N,    &K, &sam, &sak, &sbn,
-                      &sbk, &bf16, &alpha, &beta, &C, &scm, &scn, &cF32};
+                      &sbk, &bf16, &alpha, &beta, &C, &scm, &scn, &cF32, &chain, &entry};
     if (Status r = impl_->rt.launchRaw(impl_->ref, (unsigned)((N + 63) / 64),
                                        (unsigned)((M + 63) / 64), 256, 0, s, params);
         !r)

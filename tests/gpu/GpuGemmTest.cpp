@@ -256,10 +256,27 @@ void setUpProblem(const Kernel &k, ProblemOnGpu &p, long long offset,
         ASSERT_TRUE(gpu.ver->fillNormal2D(base + l * a.strideC * 2 * halves, sD.lines, sD.length,
                                           sD.ld, out, seed * 2 + 3 + l, gpu.stream).ok());
   }
+  // The epilogue chain's inputs: a random bias vector per entry (unless the
+  // case shares one: strideBias 0 with a.bias set), the scale scalar.
+  const EpilogueInfo &epi = k.info().epilogue;
+  if (epi.bias && !a.bias) {
+    const long long length = std::max<long long>(1, epi.biasPerRow ? a.M : a.N);
+    a.strideBias = L > 1 ? length + 3 : 0; // gaps between the entries' vectors
+    const long long elems = (L - 1) * a.strideBias + length;
+    a.bias = alloc(elems * sizeOf(epi.biasType));
+    ASSERT_FALSE(::testing::Test::HasFailure());
+    ASSERT_TRUE(gpu.ver->fillNormal(a.bias, elems, epi.biasType, seed * 2 + 7, gpu.stream).ok());
+  }
+  if (epi.scale && !a.scaleD) {
+    const float scale = -0.75f;
+    a.scaleD = alloc(sizeof scale);
+    ASSERT_FALSE(::testing::Test::HasFailure());
+    ASSERT_TRUE(rt.copyToDevice(a.scaleD, &scale, sizeof scale).ok());
+  }
   GemmArgs refArgs = a;
   refArgs.C = cPristine;
   if (a.M > 0 && a.N > 0)
-    ASSERT_TRUE(gpu.ver->reference(refArgs, t, p.ref, gpu.stream, out).ok());
+    ASSERT_TRUE(gpu.ver->reference(refArgs, t, p.ref, gpu.stream, out, epi).ok());
 }
 
 /// After the launch: every element of every entry compared with the
@@ -393,6 +410,9 @@ TEST_P(ZeroK, EveryElementOfDIsZero) {
   ASSERT_TRUE(k.ok()) << k.status().message();
   if (k->info().target != "sm_90a")
     GTEST_SKIP() << name << " targets " << k->info().target;
+  if (!k->info().epilogue.empty())
+    GTEST_SKIP() << name << "'s epilogue chain makes D = chain(0), not 0 (AlphaBeta.zeroK "
+                            "checks it against the reference)";
   const Runtime &rt = *gpu.rt;
   GemmArgs a;
   a.M = shape.M, a.N = shape.N, a.K = 0;
@@ -686,6 +706,9 @@ TEST_P(AlphaBeta, MatchesReference) {
     GTEST_SKIP() << name << " computes D = A·B only";
   if (c.batch > 1 && k->info().splitK > 1)
     GTEST_SKIP() << name << " splits K of one problem per launch (no strided batch)";
+  if (c.layoutD == Layout::Col && k->info().epilogue.bias)
+    GTEST_SKIP() << name << "'s bias indexes D's rows or columns as the kernel computes them "
+                            "(a column-major D is refused: EpilogueLaunchChecks)";
   GemmArgs a = paddedArgsFor(k->info(), c.M, c.N, c.K, c.layoutD);
   a.batch = c.batch;
   if (c.batch > 1) { // gaps of 8 elements between entries
@@ -785,6 +808,8 @@ TEST_P(Grouped, EveryProblemMatchesReference) {
   ASSERT_NE(name, "(no specs found)") << "no specs in " << specsDir();
   if (const Expected<Kernel> &plain = gpu.kernel(name); plain.ok() && plain->info().splitK > 1)
     GTEST_SKIP() << name << " splits K: not compiled grouped (a located spec error)";
+  if (const Expected<Kernel> &plain = gpu.kernel(name); plain.ok() && !plain->info().epilogue.empty())
+    GTEST_SKIP() << name << " has an epilogue chain: not compiled grouped (a located spec error)";
   const Expected<Kernel> &k = gpu.groupedKernel(name);
   ASSERT_TRUE(k.ok()) << k.status().message();
   ASSERT_TRUE(k->info().grouped);
@@ -857,3 +882,101 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Combine(::testing::ValuesIn(generatedKernelsUnderTest()),
                        ::testing::ValuesIn(kGroupedCases)),
     specCaseName<Grouped::ParamType>);
+
+/// Epilogue chains: every op, bias axes and types, the residual's place, a
+/// scale, 16-bit and f32 output, batches with a bias per entry, tail columns
+/// (N % 8 != 0), each against the reference that applies the same chain
+/// (epilogue_ops.cuh's apply_chain) in f32 on the same inputs.
+struct EpilogueCase {
+  const char *label;
+  const char *base;  ///< spec whose epilogue line gets the chain
+  const char *chain; ///< the YAML flow list
+  long long M, N, K, batch;
+  float alpha, beta;
+  CMode c;
+};
+class Epilogue : public ::testing::TestWithParam<EpilogueCase> {};
+
+TEST_P(Epilogue, MatchesReference) {
+  REQUIRE_GPU();
+  Gpu &gpu = Gpu::get();
+  const EpilogueCase &c = GetParam();
+  std::ifstream f(specsDir() / c.base);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string yaml = ss.str();
+  const std::string line = "overlap: true }";
+  const size_t at = yaml.rfind(line);
+  ASSERT_NE(at, std::string::npos) << c.base << " has no '" << line << "' epilogue line";
+  yaml.replace(at, line.size(), "overlap: true, chain: " + std::string(c.chain) + " }");
+  static std::map<std::string, Expected<Kernel>> kernels;
+  auto it = kernels.find(yaml);
+  if (it == kernels.end())
+    it = kernels.emplace(yaml, gpu.rt->compileString(yaml, std::string(c.label) + ".yaml")).first;
+  const Expected<Kernel> &k = it->second;
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  ASSERT_FALSE(k->info().epilogue.empty());
+  GemmArgs a = paddedArgsFor(k->info(), c.M, c.N, c.K, Layout::Row);
+  a.batch = c.batch;
+  if (c.batch > 1) {
+    a.strideA = storedShape(a, 'A').lines * a.lda;
+    a.strideB = storedShape(a, 'B').lines * a.ldb;
+    a.strideD = storedShape(a, 'D').lines * a.ldd;
+  }
+  a.alpha = c.alpha, a.beta = c.beta;
+  printf("[ chain  ] %s: %s\n", c.label, k->info().epilogue.chain.c_str());
+  expectMatchesReference(c.label, *k, a, c.c);
+}
+
+const EpilogueCase kEpilogueCases[] = {
+    {"biasColBf16GeluTanh", "06_fast_bf16.yaml", "[{bias: {per: column, type: bf16}}, gelu_tanh]",
+     129, 257, 72, 1, 1.0f, 0.0f, CMode::None},
+    {"biasRowF32Relu", "05_fast_f16.yaml", "[{bias: {per: row, type: f32}}, relu]", 1000, 1001,
+     520, 1, 0.5f, 0.0f, CMode::None},
+    {"geluErfClamp", "05_fast_f16.yaml", "[gelu_erf, {clamp: {min: -0.25, max: 2}}]", 1000, 1001,
+     520, 1, 1.0f, 0.5f, CMode::Separate},
+    {"siluScale", "06_fast_bf16.yaml", "[silu, scale]", 256, 384, 200, 1, 1.0f, 0.0f, CMode::None},
+    {"biasGeluResidual", "05_fast_f16.yaml",
+     "[{bias: {per: column, type: f16}}, gelu_tanh, residual]", 1000, 1001, 520, 1, 1.0f, 1.0f,
+     CMode::Separate},
+    {"residualInPlaceBatch", "06_fast_bf16.yaml", "[{bias: {per: row}}, silu, residual]", 129,
+     257, 72, 3, 1.0f, -0.5f, CMode::InPlace},
+    {"f32OutBiasSiluResidual", "10_fast_f16_out_f32.yaml",
+     "[{bias: {per: column, type: f32}}, silu, residual, {clamp: {max: 1.5}}]", 1000, 1001, 520,
+     1, 1.0f, 0.5f, CMode::Separate},
+    {"f32OutGeluTanh", "10_fast_f16_out_f32.yaml", "[gelu_tanh, scale]", 129, 257, 72, 2, 1.0f,
+     0.0f, CMode::None},
+    {"largeBiasGelu", "06_fast_bf16.yaml", "[{bias: {per: column}}, gelu_tanh]", 4096, 4096, 4096,
+     1, 1.0f, 0.0f, CMode::None},
+};
+
+INSTANTIATE_TEST_SUITE_P(Sm90, Epilogue, ::testing::ValuesIn(kEpilogueCases),
+                         [](const ::testing::TestParamInfo<EpilogueCase> &info) {
+                           return std::string(info.param.label);
+                         });
+
+/// The launch checks a chain adds, on a real kernel.
+TEST(EpilogueLaunchChecks, BiasRequiredAndRowMajorD) {
+  REQUIRE_GPU();
+  Gpu &gpu = Gpu::get();
+  const Expected<Kernel> &k = gpu.kernel("14_fast_bf16_bias_gelu.yaml");
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  GemmArgs a = paddedArgsFor(k->info(), 256, 256, 64, Layout::Row);
+  a.A = a.B = a.D = 256;
+  Status s = k->check(a);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("GemmArgs::bias is null; give it a device vector of N bf16 values"),
+            std::string::npos)
+      << s.message();
+  a.bias = 257;
+  s = k->check(a);
+  EXPECT_NE(s.message().find("is not 2-byte aligned"), std::string::npos) << s.message();
+  a.bias = 512;
+  EXPECT_TRUE(k->check(a).ok()) << k->check(a).message();
+  GemmArgs col = paddedArgsFor(k->info(), 256, 256, 64, Layout::Col);
+  col.A = col.B = col.D = 256;
+  col.bias = 512;
+  s = k->check(col);
+  EXPECT_NE(s.message().find("D is column-major"), std::string::npos) << s.message();
+}
+

@@ -123,6 +123,8 @@ void runRun(const RunOptions &o) {
     probe.A = probe.B = probe.D = 256;
     if (o.beta != 0.0f) // in place, or far from D
       probe.C = o.cInPlace ? probe.D : CUdeviceptr(1) << 44;
+    if (kernel->info().epilogue.bias)
+      probe.bias = 256;
     if (Status s = kernel->check(probe); !s)
       return fail(s);
   }
@@ -164,6 +166,20 @@ void runRun(const RunOptions &o) {
   CUdeviceptr cSource = 0;
   if (o.beta != 0.0f && !allocAt((size_t)dLines * args.ldd * outEs, outEs, cSource))
     return;
+  // The epilogue chain's bias (random, one vector per batch entry) and scale.
+  const EpilogueInfo &epi = kernel->info().epilogue;
+  const long long biasLength = epi.biasPerRow ? args.M : args.N;
+  if (epi.bias) {
+    args.strideBias = args.batch > 1 ? biasLength : 0;
+    if (!allocOr(L * (size_t)biasLength * sizeOf(epi.biasType), args.bias))
+      return;
+  }
+  if (epi.scale) {
+    if (!allocOr(sizeof(float), args.scaleD))
+      return;
+    if (Status s = rt->copyToDevice(args.scaleD, &o.scaleD, sizeof(float)); !s)
+      return fail(s);
+  }
   // Operands TMA cannot address (unaligned pointers or line strides) go
   // through a workspace: allocated once here for every launch.
   if (const std::size_t ws = kernel->workspaceBytes(args); ws > 0) {
@@ -189,6 +205,11 @@ void runRun(const RunOptions &o) {
                                    *stream);
       !s)
     return fail(s);
+  if (epi.bias)
+    if (Status s = ver->fillNormal(args.bias, L * (size_t)biasLength, epi.biasType, seed * 2 + 4,
+                                   *stream);
+        !s)
+      return fail(s);
   // D poisoned; in place D holds C (the same seed as C's own buffer).
   const unsigned long long cSeed = seed * 2 + 3;
   if (Status s = o.beta != 0.0f && o.cInPlace
@@ -208,7 +229,7 @@ void runRun(const RunOptions &o) {
   if (o.verify) {
     GemmArgs r = args;
     r.C = cSource;
-    if (Status s = ver->reference(r, t, ref, *stream, out); !s)
+    if (Status s = ver->reference(r, t, ref, *stream, out, epi); !s)
       return fail(s);
   }
   if (Status s = rt->wait(*stream, 60); !s)
@@ -264,6 +285,7 @@ void runRun(const RunOptions &o) {
         {"batch", args.batch},
         {"alpha", args.alpha}, {"beta", args.beta},
         {"c", args.beta == 0.0f ? "none" : o.cInPlace ? "in_place" : "separate"},
+        {"epilogue", epi.chain},
         {"stride_a", args.strideA}, {"stride_b", args.strideB}, {"stride_d", args.strideD},
         // How each operand reaches the kernel (TMA needs 16-byte aligned
         // strides and pointers; the checks refuse what it cannot take).
@@ -316,6 +338,10 @@ void runRun(const RunOptions &o) {
                          : std::string())
                  << ", grid "
                  << prep->gridX << " CTAs, seed " << seed << "\n";
+    if (!epi.empty())
+      llvm::outs() << "epilogue " << epi.chain
+                   << (epi.scale ? llvm::formatv(" (scale_d {0})", o.scaleD).str() : std::string())
+                   << "\n";
     if (prep->path != "tma")
       llvm::outs() << "        path " << prep->path << ": the named operands are copied through a "
                    << args.workspaceBytes << "-byte aligned workspace (TMA cannot address them)\n";
@@ -381,6 +407,9 @@ void cli::registerRunCommand(CLI::App &app) {
                   "beta; non-zero reads C (random, stored like D with D's leading dimension)")
       ->capture_default_str();
   cmd->add_flag("--c-in-place", o->cInPlace, "C is D itself (D holds C before the launch)");
+  cmd->add_option("--scale-d", o->scaleD,
+                  "The epilogue chain's scale step: the value of GemmArgs::scaleD")
+      ->capture_default_str();
   cmd->add_option("--offset", o->offset,
                   "Move every operand's pointer by this many elements (e.g. 1: not 16-byte "
                   "aligned, so the operands take the staging path)")

@@ -16,6 +16,7 @@ struct RunOptions {
   long long batch = 1;
   long long offset = 0; ///< elements every operand's pointer is moved by (misalignment)
   float alpha = 1.0f, beta = 0.0f;
+  float scaleD = 1.0f; ///< the epilogue chain's scale step (a device scalar)
   bool cInPlace = false;
   std::string dtype; ///< "": the spec's types
   std::string outDtype; ///< "": the spec's types.d

@@ -25,6 +25,10 @@ struct CheckOptions {
 bool checkSpec(const KernelSpec &spec, DiagnosticEngine &diags,
                const CheckOptions &options = CheckOptions());
 
+/// epilogue.chain against what the kernel can fuse (ChecksEpilogue.cpp;
+/// checkSpec runs it for every target).
+bool checkEpilogueChain(const KernelSpec &spec, DiagnosticEngine &diags);
+
 } // namespace gemmgen
 
 #endif // GEMMGEN_CHECKS_H

@@ -31,6 +31,8 @@ llvm::StringRef sm100DeviceHeader();
 /// The tile schedule every kernel includes, "gemmgen/device/tile_schedule.cuh"
 /// (host and device: the runtime and the simulator run the same code).
 llvm::StringRef tileScheduleDeviceHeader();
+/// gemmgen/device/epilogue_ops.cuh: the epilogue chain's ops (host and device).
+llvm::StringRef epilogueOpsDeviceHeader();
 
 } // namespace gemmgen
 

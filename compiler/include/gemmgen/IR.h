@@ -129,8 +129,10 @@ enum class OpKind {
   MmaCommit,     ///< close the group of MMAs issued so far
   MmaWait,       ///< wait until at most `count` MMA groups are pending
   Advance,       ///< state.advance()
-  StoreAcc,      ///< D = α·acc (+ β·C, the staging buffer's values, when β ≠ 0) in D's
-                 ///< type, written to the staging buffer
+  StoreAcc,      ///< D = chain(α·acc (+ β·C, the staging buffer's values, when β ≠ 0)) in
+                 ///< D's type, written to the staging buffer; Kernel::epilogueChain's ops
+                 ///< apply per element at its D row and column (a `residual` step adds
+                 ///< β·C at its place in the chain instead of before it)
   Fence,         ///< memory/proxy fence of `fence` kind
   NamedBarrierSync, ///< bar.sync barrier.namedId + instance % slots, barrier.namedThreads
   TmaStore,      ///< async store of the staging buffer to D at the tile
@@ -234,6 +236,9 @@ struct Kernel {
   bool epilogueOverlap = false;
   /// Output columns staged and stored per epilogue chunk (divides tileN).
   unsigned epilogueChunkN = 0;
+  /// epilogue.chain: what store_acc applies to alpha·acc (+ beta·C) per
+  /// element, in order, before converting to D's type (empty: nothing).
+  std::vector<EpilogueStep> epilogueChain;
   std::vector<Buffer> buffers;
   std::vector<Barrier> barriers;
   std::vector<Role> roles;

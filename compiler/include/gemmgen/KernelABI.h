@@ -91,6 +91,13 @@ struct KernelABI {
   /// `splitOut` (1: no split).
   unsigned splitK = 1;
   ScalarType splitOut = ScalarType::F16;
+  /// epilogue.chain, applied per element before D's store. A kernel with a
+  /// chain takes `const void *bias, long long bias_stride, const float
+  /// *scale_d` after `beta` (bias: the vector of the chain's bias step,
+  /// bias_stride elements between batch entries; scale_d: the scale step's
+  /// device scalar, null = 1).
+  std::vector<EpilogueStep> epilogueChain;
+  bool hasChain() const { return !epilogueChain.empty(); }
 };
 
 } // namespace gemmgen

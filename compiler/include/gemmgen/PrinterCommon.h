@@ -20,11 +20,12 @@ namespace gemmgen {
 /// The "Launch contract: ..." comment lines of the banner.
 void emitLaunchContractComment(CodeEmitter &e, const KernelABI &abi);
 
-/// `#include "gemmgen/device/<header>"` and the tile schedule's header (or
-/// their text with --standalone), the debug-hangs define, and `using
-/// namespace <ns>;` for both.
+/// `#include "gemmgen/device/<header>"` and the tile schedule's header (and
+/// with `epilogueOps` the epilogue chain's, namespace alias `epi`), or their
+/// text with --standalone, the debug-hangs define, and `using namespace
+/// <ns>;` for both.
 void emitDeviceHeader(CodeEmitter &e, const EmitOptions &opts, llvm::StringRef header,
-                      llvm::StringRef text, llvm::StringRef ns);
+                      llvm::StringRef text, llvm::StringRef ns, bool epilogueOps = false);
 
 /// The tile_schedule.cuh constant for a raster order (RASTER_ALONG_M, ...).
 const char *scheduleRasterName(RasterOrder r);

@@ -70,6 +70,9 @@ struct SimulationOptions {
   /// D = alpha·A·B + beta·C; beta ≠ 0 runs the kernels' C path (if_beta) and
   /// gives every entry a random C. Multiples of 1/8 keep the reference exact.
   float alpha = 1.0f, beta = 0.0f;
+  /// The kernel's epilogue.chain: its bias step reads a random vector (per
+  /// row or column of each entry, multiples of 1/8), its scale step this.
+  float scaleD = 0.5f;
   /// Interleavings to run: seeds firstSeed .. firstSeed + seeds - 1.
   unsigned seeds = 8;
   uint64_t firstSeed = 1;

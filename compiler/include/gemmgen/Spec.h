@@ -42,6 +42,19 @@ enum class RasterOrder { AlongM, AlongN, Hilbert };
 enum class EpilogueStore { Tma, Direct };
 /// Work a role does. A role may do several (Hopper consumers do mma + epilogue).
 enum class RoleTask { TmaLoad, Mma, Epilogue };
+/// One step of the epilogue chain (epilogue.chain), applied in registers to
+/// v = alpha·acc (+ beta·C) before D's store, in the order written.
+enum class EpilogueOpKind {
+  Bias,      ///< v += bias[row] or bias[col] (a vector in `biasType`)
+  Relu,      ///< max(v, 0)
+  GeluTanh,  ///< 0.5·v·(1 + tanh(√(2/π)·(v + 0.044715·v³)))
+  GeluErf,   ///< 0.5·v·(1 + erf(v/√2))
+  Silu,      ///< v / (1 + e^(−v))
+  Residual,  ///< v += beta·C here (C is then not added before the chain)
+  Clamp,     ///< min(max(v, lo), hi)
+  Scale      ///< v *= *scaleD (a device f32 scalar of the launch; null = 1)
+};
+enum class BiasAxis { Row, Column };
 enum class BarrierKind {
   Tma,       ///< mbarrier completed by TMA transaction bytes (+1 expect_tx arrival)
   Mbarrier,  ///< plain mbarrier completed by thread arrivals
@@ -57,7 +70,26 @@ const char *toString(RasterOrder r);
 const char *toString(EpilogueStore s);
 const char *toString(RoleTask t);
 const char *toString(BarrierKind k);
+const char *toString(EpilogueOpKind k);
+const char *toString(BiasAxis a);
 unsigned sizeInBytes(ScalarType t);
+
+/// An epilogue chain step as the IR, the ABI and the runtime see it.
+struct EpilogueStep {
+  EpilogueOpKind kind = EpilogueOpKind::Relu;
+  BiasAxis axis = BiasAxis::Column;        ///< Bias: indexed by D's row or column
+  ScalarType biasType = ScalarType::F32;   ///< Bias: the vector's element type
+  float lo = 0.0f, hi = 0.0f;              ///< Clamp bounds
+  bool operator==(const EpilogueStep &o) const {
+    return kind == o.kind && axis == o.axis && biasType == o.biasType && lo == o.lo &&
+           hi == o.hi;
+  }
+};
+/// "bias(column, bf16)", "gelu_tanh", "clamp(-1, 1)": the spec's words.
+std::string describe(const EpilogueStep &s);
+/// "bias(column, bf16) -> gelu_tanh", or "none".
+std::string describeChain(const std::vector<EpilogueStep> &chain);
+bool chainHas(const std::vector<EpilogueStep> &chain, EpilogueOpKind k);
 
 struct TypesSpec {
   Located<ScalarType> a{ScalarType::F16}, b{ScalarType::F16},
@@ -128,6 +160,17 @@ struct BarrierSpec {
   Located<std::optional<unsigned>> id;        ///< named-barrier id (kind: named)
 };
 
+/// One entry of epilogue.chain as written: `gelu_tanh`, or
+/// `bias: { per: row, type: bf16 }`, `clamp: { min: -1, max: 1 }`.
+struct EpilogueOpSpec {
+  llvm::SMLoc loc;  ///< the entry (its op word)
+  Located<EpilogueOpKind> kind;
+  Located<BiasAxis> per{BiasAxis::Column};
+  /// Bias vector type; not given: D's type (types.d).
+  Located<ScalarType> type{ScalarType::F32};
+  Located<float> min{-3.0e38f}, max{3.0e38f};
+};
+
 struct EpilogueSpec {
   Located<EpilogueStore> store{EpilogueStore::Tma};
   /// Overlap the TMA store of tile i with the main loop of tile i+1.
@@ -137,6 +180,11 @@ struct EpilogueSpec {
   /// Staging tiles per consumer: 2 alternates them by chunk, so a chunk's
   /// TMA store reads one while the next chunk is written into the other.
   Located<unsigned> buffers{1};
+  /// Ops applied in registers to alpha·acc (+ beta·C) before the store.
+  std::vector<EpilogueOpSpec> chain;
+  llvm::SMLoc chainLoc;  ///< the `chain:` key (invalid when absent)
+  /// The chain as steps (bias type resolved against types.d).
+  std::vector<EpilogueStep> steps(ScalarType dType) const;
 };
 
 /// A whole kernel spec: the unit gemmgen checks, lowers and emits.

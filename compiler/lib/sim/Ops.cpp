@@ -259,7 +259,8 @@ void Machine::doStoreAcc(Actor &a, const Op &op) {
         for (unsigned j = srcCol0; j < j1; ++j)
           if (row0 + i < p.entries[a.tile.entry].M && col0 + j < p.entries[a.tile.entry].N)
             write(a.tile.entry, row0 + i, col0 + j,
-                  roundTo(k.dType, p.alpha * acc.data[i * acc.cols + j]));
+                  p.epilogueValue(a.tile.entry, row0 + i, col0 + j, acc.data[i * acc.cols + j],
+                                  0.0f));
       return;
     }
   }
@@ -282,12 +283,18 @@ void Machine::doStoreAcc(Actor &a, const Op &op) {
              " in store_acc while " + describeEvent(events[stg.pendingWrites.front()]) +
              " still writes it",
          {"wait on the C-load barrier (cload) before store_acc reads the staging tile"});
+  // D's row and column of the staging tile's (0, 0), for the chain's bias.
+  const Buffer &stgB = k.buffers[sBuf];
+  const unsigned dRow0 = sm100() ? rowsSm100(a.tile, a.instance, ctas[a.cta].rank)
+                                 : a.tile.tm * k.tileM + (stgB.instances > 1 ? a.instance * stgB.rows : 0);
+  const unsigned dCol0 = a.tile.tn * k.tileN + chunkCol0(a);
   for (unsigned i = 0; i < stg.rows; ++i)
     for (unsigned j = 0; j < stg.cols; ++j) {
       float &out = stg.data[size_t(i) * stg.cols + j];
       const float c = readC ? p.beta * out : 0.0f;
       out = have && i < srcRows && srcCol0 + j < srcWidth
-                ? roundTo(k.dType, p.alpha * (*src)[size_t(i) * srcWidth + srcCol0 + j] + c)
+                ? p.epilogueValue(a.tile.entry, dRow0 + i, dCol0 + j,
+                                  (*src)[size_t(i) * srcWidth + srcCol0 + j], c)
                 : NAN;
     }
   stg.unfenced = true;

@@ -9,6 +9,7 @@
 #ifndef GEMMGEN_SIM_SIMMODEL_H
 #define GEMMGEN_SIM_SIMMODEL_H
 
+#include "gemmgen/device/epilogue_ops.cuh"
 #include "gemmgen/IR.h"
 #include "gemmgen/Simulator.h"
 
@@ -189,6 +190,14 @@ struct Problem {
   std::vector<EntryShape> entries;
   size_t dElements = 0; ///< D (and ref, C) elements of all entries
   float alpha = 1.0f, beta = 0.0f; ///< D = alpha·A·B + beta·C
+  /// The kernel's epilogue chain as data (gemmgen/device/epilogue_ops.cuh),
+  /// its bias vector (f32, one per entry, biasLength apart) and scale.
+  epilogue::Chain chain;
+  std::vector<float> bias;
+  float scaleD = 1.0f;
+  /// D's value at (row, col) of entry l before it leaves the registers:
+  /// alpha·acc with beta·C (cBeta) and the chain, rounded to D's type.
+  float epilogueValue(unsigned l, unsigned row, unsigned col, float acc, float cBeta) const;
   unsigned clusterSize, tilesM, tilesN, ctM, ctN, kBlocks, clusters, ctas;
   /// Per cluster, the cluster tiles (units) it computes, in order: the walk
   /// of gemmgen/device/tile_schedule.cuh (SimulationResult::walks).

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "Machine.h"
 
+#include "gemmgen/EpilogueChain.h"
 #include "gemmgen/device/tile_schedule.cuh"
 
 #include <algorithm>
@@ -37,6 +38,11 @@ float roundSignificand(float x, int bits, int minExp) {
   return std::copysign(std::nearbyint(a / q) * q, x);
 }
 } // namespace
+
+float Problem::epilogueValue(unsigned l, unsigned row, unsigned col, float acc,
+                             float cBeta) const {
+  return roundTo(k.dType, epilogue::apply_chain(chain, alpha * acc, cBeta, row, col, l));
+}
 
 float roundTo(ScalarType t, float x) {
   switch (t) {
@@ -263,6 +269,26 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
     for (float &x : p.C)
       x = value();
   }
+  // The chain's bias vector (per entry, along D's rows or columns) and scale.
+  p.chain = toChainData(kernel.epilogueChain);
+  p.scaleD = options.scaleD;
+  p.chain.scale_d = &p.scaleD;
+  p.chain.bias_type = epilogue::BIAS_F32;
+  if (chainHas(kernel.epilogueChain, EpilogueOpKind::Bias)) {
+    const bool perRow = std::any_of(kernel.epilogueChain.begin(), kernel.epilogueChain.end(),
+                                    [](const EpilogueStep &s) {
+                                      return s.kind == EpilogueOpKind::Bias &&
+                                             s.axis == BiasAxis::Row;
+                                    });
+    unsigned length = 0;
+    for (const EntryShape &e : p.entries)
+      length = std::max(length, perRow ? e.M : e.N);
+    p.bias.resize(size_t(length) * p.entries.size());
+    for (float &x : p.bias)
+      x = value();
+    p.chain.bias = p.bias.data();
+    p.chain.bias_stride = length;
+  }
   p.ref.assign(p.dElements, 0.0f);
   for (unsigned l = 0; l < p.entries.size(); ++l)
     for (unsigned i = 0; i < p.entries[l].M; ++i)
@@ -270,9 +296,9 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
         float s = 0;
         for (unsigned t = 0; t < p.entries[l].K; ++t)
           s += p.a(l, i, t) * p.b(l, t, j);
-        // One rounding of alpha·sum + beta·C, as the kernels' epilogue does.
+        // One rounding of alpha·sum + beta·C and the chain, as the kernels' epilogue does.
         const float c = p.beta != 0.0f ? p.beta * roundTo(kernel.dType, p.C[p.d(l, i, j)]) : 0.0f;
-        p.ref[p.d(l, i, j)] = roundTo(kernel.dType, p.alpha * s + c);
+        p.ref[p.d(l, i, j)] = p.epilogueValue(l, i, j, s, c);
       }
 
   p.arrivers.resize(kernel.barriers.size());

@@ -291,6 +291,15 @@ struct GemmArgs {
   /// C, D, their leading dimensions and the batch fields are then unused.
   /// The problems' table goes to the workspace (Kernel::workspaceBytes).
   std::vector<GemmProblem> problems;
+  /// Kernels with an epilogue chain (KernelInfo::epilogue): the bias step's
+  /// vector (KernelInfo::epilogue.biasType, one value per row of D with
+  /// `per: row`, per column otherwise; entry l's at bias + l·strideBias
+  /// elements, 0 = every entry the same) and the scale step's device f32
+  /// scalar (null = 1). A `residual` step adds beta·C at its place in the
+  /// chain (C as above; beta = 0 leaves it out).
+  CUdeviceptr bias = 0;
+  long long strideBias = 0;
+  CUdeviceptr scaleD = 0;
 };
 
 /// Problem `i` of a grouped GemmArgs as GemmArgs of its own (one problem;
@@ -323,6 +332,22 @@ struct StoredShape {
 StoredShape storedShape(const GemmArgs &args, char operand);
 
 
+/// A kernel's epilogue.chain (docs/SPEC.md): what it applies to alpha·acc
+/// (+ beta·C) per element of D before the store, in order.
+struct EpilogueInfo {
+  std::string chain = "none";   ///< "bias(column, bf16) -> gelu_tanh"
+  /// The steps as gemmgen/device/epilogue_ops.cuh's Op codes, with the clamp
+  /// steps' bounds (lo, hi; unused by the others).
+  std::vector<int> ops;
+  std::vector<float> lo, hi;
+  bool bias = false;            ///< reads GemmArgs::bias
+  bool biasPerRow = false;      ///< one value per row of D (else per column)
+  DType biasType = DType::F32;
+  bool scale = false;           ///< reads GemmArgs::scaleD
+  bool residual = false;        ///< adds beta·C at its step, not before the chain
+  bool empty() const { return ops.empty(); }
+};
+
 /// What the loaded kernel is and needs.
 struct KernelInfo {
   std::string name;
@@ -347,6 +372,8 @@ struct KernelInfo {
   /// GEMM (1: none). outType is then the reduction's output; the kernel
   /// itself writes f32 partial sums into the workspace.
   unsigned splitK = 1;
+  /// epilogue.chain (empty: D = alpha·A·B + beta·C as it is).
+  EpilogueInfo epilogue;
   ResourceUsage usage;
   bool fromCache = false;
   double compileSeconds = 0;
@@ -381,6 +408,10 @@ struct PreparedLaunch {
   long long strideA = 0, strideB = 0, strideD = 0;
   CUdeviceptr C = 0;
   long long ldc = 0, strideC = 0;
+  /// The epilogue chain's bias vector (stride between batch entries) and
+  /// scale scalar (GemmArgs::bias, strideBias, scaleD).
+  CUdeviceptr bias = 0, scaleD = 0;
+  long long strideBias = 0;
   Layout layoutA = Layout::Row, layoutB = Layout::Col;
   int tailM = 0, tailK = 0, tailN0 = 0;
   /// The staging path: copies into the workspace before the GEMM (A, B, C;
@@ -591,7 +622,13 @@ public:
   }
   /// The same with C of type `out` (D's type: t, or F32).
   Status reference(const GemmArgs &args, DType t, CUdeviceptr refF32, CUstream s,
-                   DType out) const;
+                   DType out) const {
+    return reference(args, t, refF32, s, out, EpilogueInfo());
+  }
+  /// The same with a kernel's epilogue chain applied to every element (its
+  /// bias and scale read from args.bias, strideBias and scaleD).
+  Status reference(const GemmArgs &args, DType t, CUdeviceptr refF32, CUstream s, DType out,
+                   const EpilogueInfo &epilogue) const;
 
   struct Comparison {
     double relFrobenius = 0; ///< ‖D − ref‖_F / ‖ref‖_F

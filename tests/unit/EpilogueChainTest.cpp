@@ -1,0 +1,207 @@
+//===- EpilogueChainTest.cpp - epilogue.chain from spec to simulator ------===//
+//
+// The ops of gemmgen/device/epilogue_ops.cuh on the host (their values and
+// the chain's order), the parsed chain, what the IR and the sm_90a printer
+// make of it, the runtime's view (KernelInfo::epilogue through the ABI),
+// and the simulator running chained kernels to the right D.
+//
+//===----------------------------------------------------------------------===//
+#include "gemmgen/EpilogueChain.h"
+#include "gemmgen/IRPrinter.h"
+#include "gemmgen/Pipeline.h"
+#include "gemmgen/Simulator.h"
+#include "gemmgen/device/epilogue_ops.cuh"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+using namespace gemmgen;
+namespace epi = gemmgen::epilogue;
+
+namespace {
+
+const char *kBase = R"(kernel: chained
+types: { a: f16, b: f16, d: f16, accumulate: f32 }
+tile: { m: 128, n: 256, k: 64 }
+consumers: 2
+roles:
+  producer: { warps: 1, registers: 40, does: tma_load }
+  consumer: { warpgroups: 2, registers: 232, does: [mma, epilogue] }
+)";
+
+std::optional<CompiledSpec> compileWithEpilogue(const std::string &epilogue,
+                                                const std::string &extra = "") {
+  DiagnosticEngine diags(nullptr);
+  return compileSpecText(std::string(kBase) + extra + epilogue, "chain.yaml", EmitOptions{},
+                         diags);
+}
+
+TEST(EpilogueOps, ValuesOfEachActivation) {
+  // Reference values of the textbook definitions (tanh and erf GELU differ
+  // in the fourth digit at 1).
+  EXPECT_NEAR(epi::gelu_tanh(1.0f), 0.841192f, 2e-6f);
+  EXPECT_NEAR(epi::gelu_erf(1.0f), 0.841345f, 2e-6f);
+  EXPECT_NEAR(epi::gelu_tanh(-3.0f), -0.003637f, 2e-6f);
+  EXPECT_NEAR(epi::gelu_erf(-3.0f), -0.004050f, 2e-6f);
+  EXPECT_NEAR(epi::silu(1.0f), 0.731059f, 2e-6f);
+  EXPECT_NEAR(epi::silu(-2.0f), -0.238406f, 2e-6f);
+  EXPECT_EQ(epi::relu(-0.5f), 0.0f);
+  EXPECT_EQ(epi::relu(0.5f), 0.5f);
+  EXPECT_EQ(epi::clamp(3.0f, -1.0f, 2.0f), 2.0f);
+  EXPECT_EQ(epi::clamp(-3.0f, -1.0f, 2.0f), -1.0f);
+}
+
+TEST(EpilogueOps, BiasTypesDecode) {
+  const unsigned short f16[] = {0x3c00, 0xc000, 0x0001, 0x7bff}; // 1, -2, 2^-24, 65504
+  EXPECT_EQ(epi::load_bias(f16, epi::BIAS_F16, 0), 1.0f);
+  EXPECT_EQ(epi::load_bias(f16, epi::BIAS_F16, 1), -2.0f);
+  EXPECT_EQ(epi::load_bias(f16, epi::BIAS_F16, 2), std::ldexp(1.0f, -24));
+  EXPECT_EQ(epi::load_bias(f16, epi::BIAS_F16, 3), 65504.0f);
+  const unsigned short bf16[] = {0x3f80, 0xc040}; // 1, -3
+  EXPECT_EQ(epi::load_bias(bf16, epi::BIAS_BF16, 0), 1.0f);
+  EXPECT_EQ(epi::load_bias(bf16, epi::BIAS_BF16, 1), -3.0f);
+  const float f32[] = {0.25f, 7.0f};
+  EXPECT_EQ(epi::load_bias(f32, epi::BIAS_F32, 1), 7.0f);
+}
+
+TEST(EpilogueOps, ChainOrderBiasAxesAndResidualPlace) {
+  const float bias[] = {1.0f, 2.0f, 3.0f, 10.0f, 20.0f, 30.0f}; // two entries, stride 3
+  const float scale = 0.5f;
+  epi::Chain c;
+  c.steps = 2;
+  c.op[0] = epi::OP_BIAS_COLUMN;
+  c.op[1] = epi::OP_RELU;
+  c.bias = bias;
+  c.bias_stride = 3;
+  // relu(-4 + beta·C 1 + bias[col 2] 3) = 0; entry 1: relu(-4 + 1 + 30) = 27
+  EXPECT_EQ(epi::apply_chain(c, -4.0f, 1.0f, 0, 2, 0), 0.0f);
+  EXPECT_EQ(epi::apply_chain(c, -4.0f, 1.0f, 0, 2, 1), 27.0f);
+  c.op[0] = epi::OP_BIAS_ROW; // row 1 of entry 0: 2
+  EXPECT_EQ(epi::apply_chain(c, -1.0f, 0.0f, 1, 2, 0), 1.0f);
+  // A residual step adds beta·C after the relu, not before it.
+  c.steps = 3;
+  c.op[2] = epi::OP_RESIDUAL;
+  EXPECT_EQ(epi::apply_chain(c, -10.0f, 5.0f, 0, 0, 0), 5.0f); // relu(-10 + 1) + 5
+  c.steps = 4;
+  c.op[3] = epi::OP_SCALE;
+  c.scale_d = &scale;
+  EXPECT_EQ(epi::apply_chain(c, -10.0f, 5.0f, 0, 0, 0), 2.5f);
+  c.scale_d = nullptr; // null scale: 1
+  EXPECT_EQ(epi::apply_chain(c, -10.0f, 5.0f, 0, 0, 0), 5.0f);
+  // No chain: alpha·acc + beta·C.
+  epi::Chain none;
+  EXPECT_EQ(epi::apply_chain(none, 1.5f, 2.0f, 7, 7, 3), 3.5f);
+}
+
+TEST(EpilogueChainSpec, ParsedStepsAndDefaults) {
+  auto c = compileWithEpilogue(R"(epilogue:
+  chunk_n: 128
+  chain:
+    - bias
+    - bias_unused_placeholder
+)");
+  EXPECT_FALSE(c); // an unknown op
+  c = compileWithEpilogue(R"(epilogue:
+  chunk_n: 128
+  chain:
+    - bias: { per: row, type: f32 }
+    - gelu_erf
+    - residual
+    - clamp: { max: 1.5 }
+    - scale
+)");
+  ASSERT_TRUE(c);
+  const std::vector<EpilogueStep> &chain = c->kernel.epilogueChain;
+  ASSERT_EQ(chain.size(), 5u);
+  EXPECT_EQ(chain[0].kind, EpilogueOpKind::Bias);
+  EXPECT_EQ(chain[0].axis, BiasAxis::Row);
+  EXPECT_EQ(chain[0].biasType, ScalarType::F32);
+  EXPECT_EQ(chain[3].kind, EpilogueOpKind::Clamp);
+  EXPECT_EQ(chain[3].hi, 1.5f);
+  EXPECT_LT(chain[3].lo, -1e38f); // min not given: unbounded below
+  EXPECT_EQ(describeChain(chain),
+            "bias(row, f32) -> gelu_erf -> residual -> clamp(-3e+38, 1.5) -> scale");
+  // bias without a type takes D's.
+  c = compileWithEpilogue("epilogue: { chunk_n: 128, chain: [bias] }\n");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->kernel.epilogueChain[0].biasType, ScalarType::F16);
+  EXPECT_EQ(c->kernel.epilogueChain[0].axis, BiasAxis::Column);
+}
+
+TEST(EpilogueChainSpec, IRAndABIAndPrinterCarryTheChain) {
+  auto c = compileWithEpilogue("epilogue: { chunk_n: 128, chain: [{bias: {type: bf16}}, "
+                               "gelu_tanh, {clamp: {min: -1, max: 1}}] }\n");
+  ASSERT_TRUE(c);
+  std::string ir;
+  llvm::raw_string_ostream os(ir);
+  printIR(c->kernel, os);
+  os.flush();
+  EXPECT_NE(ir.find("  epilogue chain bias(column, bf16) -> gelu_tanh -> clamp(-1, 1)\n"),
+            std::string::npos)
+      << ir;
+  EXPECT_NE(ir.find("store_acc acc -> smemD chain=[bias(column, bf16) -> gelu_tanh -> "
+                    "clamp(-1, 1)]"),
+            std::string::npos)
+      << ir;
+  EXPECT_EQ(c->abi.epilogueChain, c->kernel.epilogueChain);
+  const std::string &src = c->source;
+  EXPECT_NE(src.find("#include \"gemmgen/device/epilogue_ops.cuh\""), std::string::npos);
+  EXPECT_NE(src.find("const void* __restrict__ bias, long long bias_stride, const float* "
+                     "__restrict__ scale_d)"),
+            std::string::npos);
+  EXPECT_NE(src.find("v0 += col < N ? epi::load_bias(bias, epi::BIAS_BF16, "),
+            std::string::npos);
+  EXPECT_NE(src.find("v0 = epi::gelu_tanh(v0);"), std::string::npos);
+  EXPECT_NE(src.find("epi::clamp(v0, -1.0f, 1.0f)"), std::string::npos);
+  EXPECT_NE(src.find("apply_epilogue_chain(v[2 * q], v[2 * q + 1]"), std::string::npos);
+  // A kernel without a chain is the kernel it was: no header, no parameters.
+  auto plain = compileWithEpilogue("epilogue: { chunk_n: 128 }\n");
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->source.find("epilogue_ops.cuh"), std::string::npos);
+  EXPECT_EQ(plain->source.find("apply_epilogue_chain"), std::string::npos);
+}
+
+TEST(EpilogueChainSpec, ChainDataMatchesTheSteps) {
+  auto c = compileWithEpilogue("epilogue: { chunk_n: 128, chain: [{bias: {per: row, type: "
+                               "bf16}}, silu, {clamp: {min: -2}}, residual, scale] }\n");
+  ASSERT_TRUE(c);
+  const epi::Chain d = toChainData(c->kernel.epilogueChain);
+  ASSERT_EQ(d.steps, 5);
+  EXPECT_EQ(d.op[0], epi::OP_BIAS_ROW);
+  EXPECT_EQ(d.bias_type, epi::BIAS_BF16);
+  EXPECT_EQ(d.op[1], epi::OP_SILU);
+  EXPECT_EQ(d.op[2], epi::OP_CLAMP);
+  EXPECT_EQ(d.lo[2], -2.0f);
+  EXPECT_EQ(d.op[3], epi::OP_RESIDUAL);
+  EXPECT_EQ(d.op[4], epi::OP_SCALE);
+}
+
+/// The simulator applies the chain where store_acc writes the staging tile
+/// (D's row and column of every element, per batch entry) and compares
+/// with its reference: bias rows/columns misplaced by one would be a wrong D.
+TEST(EpilogueChainSim, ChainedKernelsSimulateCleanWithBetaAndBatches) {
+  const char *chains[] = {
+      "[{bias: {per: row, type: f32}}, relu]",
+      "[{bias: {per: column}}, gelu_tanh, residual]",
+      "[silu, {clamp: {min: -0.5, max: 0.75}}, scale]",
+      "[gelu_erf, {bias: {per: column, type: bf16}}, residual, relu]",
+  };
+  for (const char *chain : chains)
+    for (float beta : {0.0f, 0.5f}) {
+      auto c = compileWithEpilogue(std::string("epilogue: { chunk_n: 128, chain: ") + chain +
+                                   " }\n");
+      ASSERT_TRUE(c) << chain;
+      SimulationOptions o;
+      o.m = 200, o.n = 300, o.k = 130, o.batch = 2, o.beta = beta, o.alpha = 0.5f;
+      o.seeds = 3;
+      SimulationResult r = simulate(c->kernel, o);
+      for (const auto &run : r.runs)
+        EXPECT_EQ(run.verdict, SimVerdict::Ok) << chain << " beta " << beta << ": " << run.message;
+    }
+}
+
+} // namespace

@@ -292,5 +292,6 @@ KernelABI gemmgen::deriveKernelABI(const Kernel &k) {
   // The sm_90a printer walks batch entries with 3-D maps; sm_100a does not yet.
   abi.batched = k.target == Target::SM90a;
   abi.alphaBeta = k.plan.findBarrier(ProtocolBarrier::CLoad) != nullptr;
+  abi.perTensorScales = k.plan.perTensorScales;
   return abi;
 }

@@ -34,7 +34,8 @@ template <typename T> struct Located {
 };
 
 enum class Target { SM90a, SM100a };
-enum class ScalarType { F16, BF16, F32 };
+/// E4M3 and E5M2 are the 8-bit float operands of Hopper wgmma (k32 shapes).
+enum class ScalarType { F16, BF16, F32, E4M3, E5M2 };
 enum class MatrixLayout { Row, Col };
 enum class SchedulerKind { Persistent, DataParallel };
 /// Order in which a persistent CTA walks output tiles.
@@ -58,6 +59,8 @@ const char *toString(EpilogueStore s);
 const char *toString(RoleTask t);
 const char *toString(BarrierKind k);
 unsigned sizeInBytes(ScalarType t);
+/// E4M3 or E5M2: an 8-bit float operand (K-major only, scaled per tensor).
+inline bool isFp8(ScalarType t) { return t == ScalarType::E4M3 || t == ScalarType::E5M2; }
 
 struct TypesSpec {
   Located<ScalarType> a{ScalarType::F16}, b{ScalarType::F16},

@@ -74,6 +74,7 @@ private:
   void warning(SMLoc loc, const llvm::Twine &msg) { diags.warning(loc, msg); }
 
   void checkTypesAndLayout();
+  void checkFp8TypesAndLayout();
   void checkCluster();
   void checkPipeline();
   void checkRoles();
@@ -128,11 +129,15 @@ unsigned consumerRegisters(const RoleSpec &r) {
 
 void Checker::checkTypesAndLayout() {
   const TypesSpec &t = spec.types;
+  if (isFp8(t.a.value) || isFp8(t.b.value)) {
+    checkFp8TypesAndLayout();
+    return;
+  }
   bool aOk = t.a.value == ScalarType::F16 || t.a.value == ScalarType::BF16;
   if (!aOk)
     error(t.a.loc, std::string("types.a ") + toString(t.a.value) +
-                       " is not supported: wgmma takes f16 or bf16 operands here; use a: f16 "
-                       "or a: bf16");
+                       " is not supported: wgmma takes f16, bf16, e4m3 or e5m2 operands here; "
+                       "use a: f16 or a: bf16");
   if (aOk && t.b.value != t.a.value)
     error(t.b.loc, std::string("types.b (") + toString(t.b.value) + ") must equal types.a (" +
                        toString(t.a.value) + "): one wgmma takes both operands in one type; " +
@@ -156,6 +161,50 @@ void Checker::checkTypesAndLayout() {
               str(bRows) + " columns of B (tile.n " + str(spec.tile.n.value) + " / cluster.m " +
               str(spec.cluster.m.value) +
               "); use a tile.n that is a multiple of 64 × cluster.m, or layout.b: col");
+}
+
+/// 8-bit operands: wgmma's k32 forms take any pair of e4m3/e5m2, read both
+/// K-major (imm-trans is for 16-bit types only), and the per-tensor scales
+/// fold into alpha in the TMA-store epilogue of one problem.
+void Checker::checkFp8TypesAndLayout() {
+  const TypesSpec &t = spec.types;
+  if (!isFp8(t.a.value))
+    error(t.a.loc, std::string("types.a ") + toString(t.a.value) + " with types.b " +
+                       toString(t.b.value) + ": one wgmma takes both operands 8-bit or both "
+                       "16-bit; use a: e4m3 or a: e5m2");
+  if (!isFp8(t.b.value))
+    error(t.b.loc, std::string("types.b ") + toString(t.b.value) + " with types.a " +
+                       toString(t.a.value) + ": one wgmma takes both operands 8-bit or both "
+                       "16-bit; use b: e4m3 or b: e5m2");
+  if (isFp8(t.d.value))
+    error(t.d.loc, std::string("types.d ") + toString(t.d.value) +
+                       " is not supported: fp8 outputs (with their output scale and amax) are "
+                       "not built; the epilogue writes bf16, f16 or f32; use d: bf16");
+  if (t.accumulate.value != ScalarType::F32)
+    error(t.accumulate.loc, std::string("types.accumulate ") + toString(t.accumulate.value) +
+                                " is not supported: gemmgen accumulates in f32; use "
+                                "accumulate: f32");
+  if (spec.layout.a.value == MatrixLayout::Col)
+    error(spec.layout.a.loc,
+          "layout.a: col with 8-bit types.a: wgmma reads 8-bit operands K-major only (its "
+          "transpose flags are for 16-bit types), so a column-major A needs a transposing path "
+          "(a transposing copy before the GEMM, or an in-kernel SMEM transpose) that gemmgen "
+          "does not build; store A row-major (K contiguous) and use layout.a: row");
+  if (spec.layout.b.value == MatrixLayout::Row)
+    error(spec.layout.b.loc,
+          "layout.b: row with 8-bit types.b: wgmma reads 8-bit operands K-major only (its "
+          "transpose flags are for 16-bit types), so a row-major B (N contiguous) needs a "
+          "transposing path (a transposing copy before the GEMM, or an in-kernel SMEM "
+          "transpose) that gemmgen does not build; store B as N×K (K contiguous) and use "
+          "layout.b: col");
+  const SchedulerSpec &s = spec.scheduler;
+  if (s.splitK.value > 1)
+    error(s.splitK.loc, "scheduler.split_k " + str(s.splitK.value) +
+                            " with 8-bit operands: the split-K reduction does not apply the "
+                            "per-tensor scales yet; use split_k: 1");
+  if (s.grouped.value)
+    error(s.grouped.loc, "scheduler.grouped with 8-bit operands: the problems' table has no "
+                         "per-problem scales yet; use grouped: false");
 }
 
 void Checker::checkCluster() {
@@ -333,10 +382,12 @@ void Checker::checkRoles() {
 void Checker::checkTile() {
   const TileSpec &t = spec.tile;
   unsigned elem = sizeInBytes(spec.types.a.value);
-  if (elem == 2 && t.k.value != 64) {
-    error(t.k.loc, "tile.k must be 64 for 16-bit operands: with 128-byte swizzle one TMA box "
-                   "row holds at most 128 bytes (64 elements) and wgmma reads one swizzle atom "
-                   "per k-block; use k: 64");
+  unsigned wantK = tileKFor(spec.types.a.value);
+  if (elem <= 2 && t.k.value != wantK) {
+    const std::string k = str(wantK);
+    error(t.k.loc, "tile.k must be " + k + " for " + str(8 * elem) + "-bit operands: with "
+                   "128-byte swizzle one TMA box row holds at most 128 bytes (" + k +
+                   " elements) and wgmma reads one swizzle atom per k-block; use k: " + k);
     tileOk = false;
   }
   unsigned C = spec.consumers.value;

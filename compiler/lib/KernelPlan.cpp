@@ -48,6 +48,8 @@ public:
     p.clusterM = spec.cluster.m.value;
     p.clusterN = spec.cluster.n.value;
     p.ctaGroup = sm100() ? spec.ctaGroup.value : 1;
+    p.mmaK = mmaKFor(spec.types.a.value);
+    p.perTensorScales = isFp8(spec.types.a.value) || isFp8(spec.types.b.value);
     p.epilogueChunkN = epilogueChunkColumns(spec);
     p.epilogueBuffers = std::max(1u, spec.epilogue.buffers.value);
     if (sm100()) {
@@ -299,11 +301,11 @@ private:
     unsigned elem = elemA();
     if (major == OperandMajor::K) {
       l.boxInner = p.tileK, l.boxOuter = rows, l.boxes = 1;
-      l.kStepBytes = 16 * elem;
+      l.kStepBytes = p.mmaK * elem; // 32 bytes: k16 of 16-bit, k32 of 8-bit elements
     } else {
-      l.boxInner = 128 / atLeast1(elem), l.boxOuter = p.tileK;
+      l.boxInner = kSwizzleRowBytes / atLeast1(elem), l.boxOuter = p.tileK;
       l.boxes = rows / atLeast1(l.boxInner);
-      l.kStepBytes = 16 * 128;
+      l.kStepBytes = p.mmaK * kSwizzleRowBytes; // mmaK K rows of one swizzle row each
     }
     l.boxBytes = l.boxInner * l.boxOuter * elem;
     return l;
@@ -381,6 +383,14 @@ std::optional<ProtocolBarrier> gemmgen::protocolBarrierNamed(StringRef name, Tar
   if (target == Target::SM100a && name == "ld2mma")
     return ProtocolBarrier::AccFree;
   return std::nullopt;
+}
+
+unsigned gemmgen::tileKFor(ScalarType t) {
+  return kSwizzleRowBytes / std::max(1u, sizeInBytes(t));
+}
+
+unsigned gemmgen::mmaKFor(ScalarType t) {
+  return kMmaKBytes / std::max(1u, sizeInBytes(t));
 }
 
 unsigned gemmgen::epilogueChunkColumns(const KernelSpec &spec) {

@@ -293,5 +293,6 @@ KernelABI gemmgen::deriveKernelABI(const Kernel &k) {
   abi.batched = k.target == Target::SM90a;
   abi.alphaBeta = k.plan.findBarrier(ProtocolBarrier::CLoad) != nullptr;
   abi.epilogueChain = k.epilogueChain;
+  abi.perTensorScales = k.plan.perTensorScales;
   return abi;
 }

@@ -57,7 +57,8 @@ template <typename E> struct Word {
 
 const Word<Target> kTargets[] = {{"sm_90a", Target::SM90a}, {"sm_100a", Target::SM100a}};
 const Word<ScalarType> kScalarTypes[] = {
-    {"f16", ScalarType::F16}, {"bf16", ScalarType::BF16}, {"f32", ScalarType::F32}};
+    {"f16", ScalarType::F16},   {"bf16", ScalarType::BF16}, {"f32", ScalarType::F32},
+    {"e4m3", ScalarType::E4M3}, {"e5m2", ScalarType::E5M2}};
 const Word<MatrixLayout> kLayouts[] = {{"row", MatrixLayout::Row}, {"col", MatrixLayout::Col}};
 const Word<SchedulerKind> kSchedulerKinds[] = {{"persistent", SchedulerKind::Persistent},
                                                {"data_parallel", SchedulerKind::DataParallel}};

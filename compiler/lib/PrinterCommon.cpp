@@ -37,9 +37,12 @@ void gemmgen::emitLaunchContractComment(CodeEmitter &e, const KernelABI &abi) {
   if (abi.alphaBeta)
     e.comment("  D = alpha * A * B + beta * C: tmC (D's box), alpha, beta after batch; C is read "
               "only when beta != 0.");
+  if (abi.perTensorScales)
+    e.comment("  per-tensor scales: const float* scale_a, scale_b after beta (device f32, null = 1); "
+              "alpha becomes alpha * sA * sB.");
   if (abi.hasChain())
     e.comment("  epilogue chain " + describeChain(abi.epilogueChain) +
-              ": bias, bias_stride, scale_d after beta.");
+              ": bias, bias_stride, scale_d after beta (and the scales).");
 }
 
 void gemmgen::emitDeviceHeader(CodeEmitter &e, const EmitOptions &opts, llvm::StringRef header,

@@ -58,7 +58,11 @@ private:
     e.comment("Regenerate with: gemmgen emit " + spec);
     e.comment("");
     e.comment("Kernel " + k.name + " (target " + toString(k.target) + "):");
-    if (!mnMajor(k.plan.loadA) && !mnMajor(k.plan.loadB))
+    if (k.plan.perTensorScales)
+      e.comment("  D[M,N] = (alpha * scale_a * scale_b) * A[M,K] * B[N,K]^T + beta * C, A " +
+                Twine(toString(k.aType)) + ", B " + toString(k.bType) + " K-major, D " +
+                toString(k.dType) + " row-major, " + toString(k.accType) + " accumulate");
+    else if (!mnMajor(k.plan.loadA) && !mnMajor(k.plan.loadB))
       e.comment("  D[M,N] = A[M,K] * B[N,K]^T, A/B " + Twine(toString(k.aType)) + " K-major, D " +
                 toString(k.dType) + " row-major, " + toString(k.accType) + " accumulate");
     else
@@ -98,12 +102,12 @@ private:
     e.line("constexpr int WG_ROWS = BM / CONSUMERS;  // rows of the tile per consumer warpgroup");
     e.line("constexpr int WG_MMAS = WG_ROWS / 64;    // m64 wgmmas per k16 step per warpgroup");
     e.line("constexpr int THREADS = " + str(k.threadsPerBlock()) + ";  // producer warpgroup + consumers");
-    e.line("constexpr int ELEM = " + std::string(k.aType == ScalarType::BF16 ? "ELEM_BF16" : "ELEM_F16") +
-           ";  // types.a/b/d: " + toString(k.aType));
+    emitElementKinds();
     e.blank();
     e.comment("---- shared memory layout (the kernel plan's: bytes from the 1024-aligned base) ----");
-    e.line("constexpr u32 A_STAGE_BYTES = " + str(a->bytesPerStage()) + ";  // BM x BK x 2");
-    e.line("constexpr u32 B_STAGE_BYTES = " + str(b->bytesPerStage()) + ";  // BN x BK x 2");
+    const std::string elemBytes = str(sizeInBytes(k.aType));
+    e.line("constexpr u32 A_STAGE_BYTES = " + str(a->bytesPerStage()) + ";  // BM x BK x " + elemBytes);
+    e.line("constexpr u32 B_STAGE_BYTES = " + str(b->bytesPerStage()) + ";  // BN x BK x " + elemBytes);
     e.line("constexpr u32 B_PART_ROWS = BN / CLUSTER_M;  // B rows each CTA of the cluster loads");
     e.line("constexpr u32 STAGE_TX_BYTES = " + str(full.txBytes) +
            ";  // full barrier: bytes landing per stage, peers' multicast included");
@@ -152,8 +156,33 @@ private:
     }
     e.blank();
     e.line("static_assert(WG_ROWS % 64 == 0, \"each consumer warpgroup owns whole m64 blocks\");");
-    e.line("static_assert(BK * 2 == 128, \"one K block is one 128-byte swizzled row\");");
+    e.line("static_assert(BK * " + elemBytes + " == 128, \"one K block is one 128-byte swizzled row\");");
     e.blank();
+  }
+
+  /// ELEM: the 16-bit kind of wgmma's operands and of D's packed pairs; with
+  /// 8-bit operands A_ELEM / B_ELEM are wgmma's kinds and ELEM is D's.
+  void emitElementKinds() {
+    auto kind = [](ScalarType t) {
+      switch (t) {
+      case ScalarType::BF16: return "ELEM_BF16";
+      case ScalarType::E4M3: return "ELEM_E4M3";
+      case ScalarType::E5M2: return "ELEM_E5M2";
+      default: return "ELEM_F16";
+      }
+    };
+    if (!k.plan.perTensorScales) {
+      e.line("constexpr int ELEM = " + std::string(kind(k.aType)) + ";  // types.a/b/d: " +
+             toString(k.aType));
+      return;
+    }
+    e.line("constexpr int A_ELEM = " + std::string(kind(k.aType)) + ";  // types.a: " +
+           toString(k.aType) + " (wgmma k32)");
+    e.line("constexpr int B_ELEM = " + std::string(kind(k.bType)) + ";  // types.b: " +
+           toString(k.bType));
+    if (k.dType != ScalarType::F32)
+      e.line("constexpr int ELEM = " + std::string(kind(k.dType)) + ";  // types.d: " +
+             toString(k.dType) + " (the epilogue's packed pairs)");
   }
 
   /// An M/N-major operand's boxes (OperandLoadPlan); K-major needs none.
@@ -211,13 +240,16 @@ private:
     } else if (cloadBarrier()) {
       e.line(k.name + "(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB,");
       e.line(indent + "const __grid_constant__ TensorMap tmD, int M, int N, int K, int batch,");
-      if (k.epilogueChain.empty()) {
-        e.line(indent + "const __grid_constant__ TensorMap tmC, float alpha, float beta)");
-      } else {
-        e.line(indent + "const __grid_constant__ TensorMap tmC, float alpha, float beta,");
+      // After beta: fp8's per-tensor scales, then the epilogue chain's inputs.
+      const bool scales = k.plan.perTensorScales, chain = !k.epilogueChain.empty();
+      e.line(indent + "const __grid_constant__ TensorMap tmC, float alpha, float beta" +
+             (scales || chain ? "," : ")"));
+      if (scales)
+        e.line(indent + "const float* __restrict__ scale_a, const float* __restrict__ scale_b" +
+               (chain ? "," : ")"));
+      if (chain)
         e.line(indent + "const void* __restrict__ bias, long long bias_stride, const float* "
                         "__restrict__ scale_d)");
-      }
     } else {
       e.line(k.name + "(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB,");
       e.line(indent + "const __grid_constant__ TensorMap tmD, int M, int N, int K, int batch)");
@@ -237,6 +269,10 @@ private:
         e.line("const float chain_scale = scale_d ? *scale_d : 1.f;  // the chain's scale step");
       else
         e.line("const float chain_scale = 1.f;  // (the chain has no scale step)");
+    }
+    if (k.plan.perTensorScales) {
+      e.comment("per-tensor scales (device f32, null = 1): D = (alpha * sA * sB) * acc + beta * C");
+      e.line("alpha = scaled_alpha(alpha, scale_a, scale_b);");
     }
     e.comment("warp-uniform role index, so that every role branch is taken by whole warps");
     e.line("const int warpgroup = __shfl_sync(0xffffffffu, (int)threadIdx.x / 128, 0);");
@@ -650,19 +686,23 @@ private:
            (aMN ? " + consumer * (WG_ROWS / 64) * A_BOX_BYTES;" : " + consumer * WG_ROWS * 128;"));
     e.line("const u32 b_stage = smem + SMEM_B + B_STAGE_BYTES * " + stage + ";");
     emitAccFence();
-    e.comment("BK / 16 k-steps; the first step of a tile overwrites (scale-d = 0)");
+    const std::string mmaK = str(k.plan.mmaK);
+    const std::string kStepA = str(k.plan.loadA.kStepBytes), kStepB = str(k.plan.loadB.kStepBytes);
+    e.comment("BK / " + mmaK + " k-steps; the first step of a tile overwrites (scale-d = 0)");
     e.line("#pragma unroll");
-    CodeEmitter::Block ks(e, "for (int ks = 0; ks < BK / 16; ++ks)");
+    CodeEmitter::Block ks(e, "for (int ks = 0; ks < BK / " + mmaK + "; ++ks)");
     e.line(bMN ? "const u64 desc_b = make_smem_desc_mnmajor_sw128(b_stage + ks * B_K_STEP_BYTES, "
                  "B_BOX_BYTES);"
-               : "const u64 desc_b = make_smem_desc_kmajor_sw128(b_stage + ks * 32);");
+               : "const u64 desc_b = make_smem_desc_kmajor_sw128(b_stage + ks * " + kStepB + ");");
     e.line("#pragma unroll");
     CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
     e.line(aMN ? "const u64 desc_a = make_smem_desc_mnmajor_sw128(a_stage + m * A_BOX_BYTES + ks * "
                  "A_K_STEP_BYTES, A_BOX_BYTES);"
-               : "const u64 desc_a = make_smem_desc_kmajor_sw128(a_stage + m * 64 * 128 + ks * 32);");
-    std::string wgmma = aMN || bMN ? "Wgmma<BN, ELEM, " + str(aMN) + ", " + str(bMN) + ">"
-                                   : "Wgmma<BN, ELEM>";
+               : "const u64 desc_a = make_smem_desc_kmajor_sw128(a_stage + m * 64 * 128 + ks * " +
+                     kStepA + ");");
+    std::string wgmma = k.plan.perTensorScales ? "WgmmaF8<BN, A_ELEM, B_ELEM>"
+                        : aMN || bMN ? "Wgmma<BN, ELEM, " + str(aMN) + ", " + str(bMN) + ">"
+                                     : "Wgmma<BN, ELEM>";
     if (aMN || bMN)
       e.comment("wgmma transposes: A " + std::string(aMN ? "M-major" : "K-major") + ", B " +
                 (bMN ? "N-major" : "K-major"));

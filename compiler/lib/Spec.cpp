@@ -31,6 +31,10 @@ const char *toString(ScalarType t) {
     return "bf16";
   case ScalarType::F32:
     return "f32";
+  case ScalarType::E4M3:
+    return "e4m3";
+  case ScalarType::E5M2:
+    return "e5m2";
   }
   return "?";
 }
@@ -182,6 +186,9 @@ unsigned sizeInBytes(ScalarType t) {
     return 2;
   case ScalarType::F32:
     return 4;
+  case ScalarType::E4M3:
+  case ScalarType::E5M2:
+    return 1;
   }
   return 0;
 }

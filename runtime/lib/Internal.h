@@ -156,9 +156,19 @@ struct Kernel::Impl {
 
 /// The type the GEMM kernel itself writes: its spec's types.d (f32 for a
 /// split-K kernel, whose reduction then writes KernelInfo::outType).
-inline DType kernelOutType(const Kernel::Impl &k) {
-  return k.abi.dType == ScalarType::F32 ? DType::F32 : k.info.dtype;
+inline DType toDType(ScalarType t) {
+  switch (t) {
+  case ScalarType::BF16: return DType::BF16;
+  case ScalarType::F32: return DType::F32;
+  case ScalarType::E4M3: return DType::E4M3;
+  case ScalarType::E5M2: return DType::E5M2;
+  default: return DType::F16;
+  }
 }
+inline DType kernelOutType(const Kernel::Impl &k) { return toDType(k.abi.dType); }
+/// D's partial last 16-byte chunk goes through the staging path (the copy's
+/// padding takes the whole chunk) instead of the tail kernel: fp8 kernels.
+bool storesWholeChunks(const KernelABI &abi);
 
 //===--- Launch.cpp's pieces shared with Grouped.cpp and SplitK.cpp -------===//
 

@@ -113,6 +113,7 @@ GemmArgs gemmgen::rowMajorProblem(const GemmArgs &a) {
   t.M = a.N, t.N = a.M;
   t.lda = a.ldb, t.ldb = a.lda;
   t.strideA = a.strideB, t.strideB = a.strideA;
+  t.scaleA = a.scaleB, t.scaleB = a.scaleA;
   t.layoutA = opposite(a.layoutB);
   t.layoutB = opposite(a.layoutA);
   t.layoutD = Layout::Row;
@@ -149,6 +150,11 @@ Status Kernel::check(const GemmArgs &a) const {
   if (Status s = impl_->rt->checkUsable(); !s)
     return s;
   return checkGemmArgs(impl_->abi, impl_->rt->info, a);
+}
+
+bool gemmgen::storesWholeChunks(const KernelABI &abi) {
+  // The tail kernel reads 16-bit operands only.
+  return abi.perTensorScales;
 }
 
 Status gemmgen::invalidArgument(std::string message) {
@@ -200,6 +206,16 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
                    ") computes D = A·B without alpha, beta and C (got alpha " +
                    std::to_string(a.alpha) + ", beta " + std::to_string(a.beta) +
                    "); use an sm_90a kernel with `epilogue: { store: tma }`");
+  if (!abi.perTensorScales && (a.scaleA || a.scaleB))
+    return invalid("kernel '" + abi.kernelName + "' has " + toString(abi.aType) +
+                   " operands and takes no per-tensor scales (got scaleA/scaleB); scales are "
+                   "for fp8 kernels (types.a/b e4m3 or e5m2): pass null, or fold them into "
+                   "alpha");
+  if (abi.aType != abi.bType && a.layoutD == Layout::Col)
+    return invalid("kernel '" + abi.kernelName + "' takes A " + toString(abi.aType) + " and B " +
+                   toString(abi.bType) + ", and a column-major D is computed as D^T = B^T·A^T, "
+                   "which swaps them; use a row-major D, or a kernel with b: " +
+                   toString(abi.aType));
   const Layout kernelA = toLayout(abi.layoutA), kernelB = toLayout(abi.layoutB);
   const GemmArgs rm = rowMajorProblem(a);
   if (rm.layoutA != kernelA || rm.layoutB != kernelB) {
@@ -305,7 +321,7 @@ std::size_t Kernel::workspaceBytes(const GemmArgs &args) const {
   if (impl_->abi.splitK > 1)
     return splitKWorkspaceBytes(impl_->abi, impl_->info.dtype, args);
   return (std::size_t)stagingWorkspaceBytes(rowMajorProblem(args), impl_->info.dtype,
-                                            impl_->info.outType);
+                                            impl_->info.outType, storesWholeChunks(impl_->abi));
 }
 
 // The tensor maps of one problem with a row-major D (its batch entries
@@ -366,17 +382,20 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
   // by their aligned copies in the workspace.
   GemmArgs a;
   std::string staged;
+  const bool wholeChunks = storesWholeChunks(abi);
   if (Status s = planStaging(rowMajorProblem(args), t, out, args.workspace, args.workspaceBytes,
-                             a, p, staged);
+                             a, p, staged, wholeChunks);
       !s)
     return s;
   if (!staged.empty())
     p.path = "tma+staged(" + staged + ")";
-  // The kernel stores whole 16-byte chunks only; the rest is the tail's.
-  const long long stored = tmaStoreColumns(a.N, out);
+  // The kernel stores whole 16-byte chunks only; the rest is the tail's
+  // (or, wholeChunks, lands in the staged copy's padding).
+  const long long stored = wholeChunks ? a.N : tmaStoreColumns(a.N, out);
   if (Status s = encodeProblemMaps(drv, abi, a, t, out, stored, p.tmA, p.tmB, p.tmD, p.tmC); !s)
     return s;
   p.alpha = a.alpha, p.beta = a.beta;
+  p.scaleA = a.scaleA, p.scaleB = a.scaleB;
   p.bias = args.bias, p.strideBias = args.strideBias, p.scaleD = args.scaleD;
   p.M = (int)a.M;
   p.N = (int)stored;
@@ -384,8 +403,9 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
   p.batch = (int)a.batch;
   p.gridX = gridSize(a.M, stored, a.batch);
   p.gridY = 1;
-  if (Status s = prepareTailColumns(*impl_, a, p); !s)
-    return s;
+  if (!wholeChunks)
+    if (Status s = prepareTailColumns(*impl_, a, p); !s)
+      return s;
   return p;
 }
 
@@ -417,15 +437,21 @@ Status Kernel::launchGemm(const PreparedLaunch &p, CUstream stream) const {
   int M = p.M, N = p.N, K = p.K, batch = p.batch;
   // A batched kernel's ABI has `batch` after K, an alphaBeta one then tmC,
   // alpha and beta; the others end at K.
-  // A kernel with an epilogue chain then takes bias, bias_stride, scale_d.
+  // fp8 kernels then take the scales' pointers, kernels with an epilogue
+  // chain then bias, bias_stride, scale_d (the driver reads as many
+  // parameters as the kernel has).
   float alpha = p.alpha, beta = p.beta;
-  CUdeviceptr bias = p.bias, scaleD = p.scaleD;
+  CUdeviceptr scaleA = p.scaleA, scaleB = p.scaleB, bias = p.bias, scaleD = p.scaleD;
   long long strideBias = p.strideBias;
-  void *params[] = {const_cast<unsigned char *>(p.tmA), const_cast<unsigned char *>(p.tmB),
-                    const_cast<unsigned char *>(p.tmD), &M, &N, &K,
-                    abi.batched ? static_cast<void *>(&batch) : nullptr,
-                    const_cast<unsigned char *>(p.tmC), &alpha, &beta,
-                    abi.hasChain() ? static_cast<void *>(&bias) : nullptr, &strideBias, &scaleD};
+  void *params[15] = {const_cast<unsigned char *>(p.tmA), const_cast<unsigned char *>(p.tmB),
+                      const_cast<unsigned char *>(p.tmD), &M, &N, &K,
+                      abi.batched ? static_cast<void *>(&batch) : nullptr,
+                      const_cast<unsigned char *>(p.tmC), &alpha, &beta};
+  unsigned next = 10;
+  if (abi.perTensorScales)
+    params[next++] = &scaleA, params[next++] = &scaleB;
+  if (abi.hasChain())
+    params[next++] = &bias, params[next++] = &strideBias, params[next++] = &scaleD;
   if (abi.alphaBeta && !abi.batched)
     return Status::error(ErrorCode::InvalidArgument,
                          "kernel '" + abi.kernelName + "': an alpha/beta ABI without batch is not "

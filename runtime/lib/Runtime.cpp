@@ -39,7 +39,14 @@ std::string DeviceInfo::archName() const {
 }
 
 const char *gemmgen::toString(DType t) {
-  return t == DType::BF16 ? "bf16" : t == DType::F32 ? "f32" : "f16";
+  switch (t) {
+  case DType::F16: return "f16";
+  case DType::BF16: return "bf16";
+  case DType::F32: return "f32";
+  case DType::E4M3: return "e4m3";
+  case DType::E5M2: return "e5m2";
+  }
+  return "?";
 }
 
 const char *gemmgen::toString(ErrorCode c) {
@@ -284,12 +291,14 @@ Expected<Kernel> Runtime::loadKernel(const std::string &source, const KernelABI 
   const DriverApi &drv = *impl_->drv;
   if (Status s = checkTargetRunsOn(abi.target, impl_->info); !s)
     return s;
-  if (abi.aType != abi.bType || abi.aType == ScalarType::F32 ||
-      (abi.dType != abi.aType && abi.dType != ScalarType::F32))
+  const bool fp8 = isFp8(abi.aType) && isFp8(abi.bType) && !isFp8(abi.dType);
+  if (!fp8 && (abi.aType != abi.bType || abi.aType == ScalarType::F32 || isFp8(abi.aType) ||
+               (abi.dType != abi.aType && abi.dType != ScalarType::F32)))
     return Status::error(ErrorCode::Unsupported,
                          std::string("the runtime launches kernels whose A and B share one "
                                      "16-bit type (f16 or bf16) and whose D has that type or "
-                                     "f32; this one has a: ") +
+                                     "f32, or fp8 A and B (e4m3, e5m2) with a bf16, f16 or f32 "
+                                     "D; this one has a: ") +
                              toString(abi.aType) + ", b: " + toString(abi.bType) +
                              ", d: " + toString(abi.dType));
   if (abi.clusterN != 1)
@@ -362,13 +371,12 @@ Expected<Kernel> Runtime::loadKernel(const std::string &source, const KernelABI 
   KernelInfo &info = k->info;
   info.name = abi.kernelName;
   info.target = targetArch(abi.target);
-  info.dtype = abi.aType == ScalarType::BF16 ? DType::BF16 : DType::F16;
-  info.outType = abi.dType == ScalarType::F32 ? DType::F32 : info.dtype;
+  info.dtype = toDType(abi.aType);
+  info.dtypeB = toDType(abi.bType);
+  info.outType = toDType(abi.dType);
   info.splitK = abi.splitK;
   if (abi.splitK > 1) // the kernel's D is f32; the reduction writes the spec's type
-    info.outType = abi.splitOut == ScalarType::F32  ? DType::F32
-                   : abi.splitOut == ScalarType::BF16 ? DType::BF16
-                                                      : DType::F16;
+    info.outType = toDType(abi.splitOut);
   info.threads = abi.threadsPerBlock;
   info.smemBytes = abi.sharedMemBytes;
   info.clusterM = abi.clusterM;
@@ -383,6 +391,7 @@ Expected<Kernel> Runtime::loadKernel(const std::string &source, const KernelABI 
   info.layoutB = toLayout(abi.layoutB);
   info.batched = abi.batched;
   info.alphaBeta = abi.alphaBeta;
+  info.perTensorScales = abi.perTensorScales;
   info.grouped = abi.grouped;
   info.epilogue = epilogueInfo(abi.epilogueChain);
   info.usage = cubin->usage;

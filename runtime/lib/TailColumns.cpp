@@ -158,6 +158,8 @@ gg_copy2d(const void *src, long long src_ld, void *dst, long long dst_ld, long l
     const long long s = b * src_stride + l * src_ld + e, d = b * dst_stride + l * dst_ld + e;
     if (elem_bytes == 4)
       ((float *)dst)[d] = ((const float *)src)[s];
+    else if (elem_bytes == 1)
+      ((unsigned char *)dst)[d] = ((const unsigned char *)src)[s];
     else
       ((u16 *)dst)[d] = ((const u16 *)src)[s];
   }

@@ -76,6 +76,7 @@ Status gemmgen::encodeTensorMap(const DriverApi &drv, void *out, CUdeviceptr bas
       static_cast<CUtensorMap *>(out),
       t == DType::BF16  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
       : t == DType::F32 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+      : isFp8(t)        ? CU_TENSOR_MAP_DATA_TYPE_UINT8 // TMA moves fp8 as bytes
                         : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
       (cuuint32_t)rank, reinterpret_cast<void *>(base), dims, strides, boxDim, elemStrides,
       CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, l2Promotion(strides[0]),

@@ -39,7 +39,31 @@ __device__ __forceinline__ float f16_to_f32(u16 h, int bf16) {
   return f;
 }
 
-// kind: 0 f16, 1 bf16, 2 f32.
+// fp8 bytes -> f32, exactly (e4m3: no infinities, S.1111.111 is NaN; e5m2: IEEE-like).
+__device__ __forceinline__ float fp8_to_f32(u32 b, int e5m2) {
+  const float sign = (b & 0x80u) ? -1.f : 1.f;
+  if (e5m2) {
+    const int e = (b >> 2) & 31, m = b & 3;
+    if (e == 31) return m ? __int_as_float(0x7fc00000) : sign * __int_as_float(0x7f800000);
+    return sign * (e ? ldexpf((float)(4 + m), e - 17) : ldexpf((float)m, -16));
+  }
+  const int e = (b >> 3) & 15, m = b & 7;
+  if (e == 15 && m == 7) return __int_as_float(0x7fc00000);
+  return sign * (e ? ldexpf((float)(8 + m), e - 10) : ldexpf((float)m, -9));
+}
+// f32 -> fp8 byte, round to nearest even, saturating to the largest finite value.
+__device__ __forceinline__ unsigned char f32_to_fp8(float f, int e5m2) {
+  u16 h;
+  if (e5m2) asm("cvt.rn.satfinite.e5m2x2.f32 %0, %1, %1;" : "=h"(h) : "f"(f));
+  else asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %1;" : "=h"(h) : "f"(f));
+  return (unsigned char)(h & 0xffu);
+}
+// An operand element of kind 0 f16, 1 bf16, 3 e4m3, 4 e5m2 (kind 2, f32, is not an operand).
+__device__ __forceinline__ float load_elem(const void *p, long long i, int kind) {
+  if (kind >= 3) return fp8_to_f32(((const unsigned char *)p)[i], kind == 4);
+  return f16_to_f32(((const u16 *)p)[i], kind);
+}
+// kind: 0 f16, 1 bf16, 2 f32, 3 e4m3, 4 e5m2.
 extern "C" __global__ void gg_fill_normal(void *p, long long rows, long long cols, long long ld,
                                           int kind, u64 seed) {
   const long long total = rows * cols;
@@ -52,19 +76,24 @@ extern "C" __global__ void gg_fill_normal(void *p, long long rows, long long col
     const float u2 = (float)(h & 0xffffffull) * (1.0f / 16777216.0f);   // [0, 1)
     const float z = sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2);
     if (kind == 2) ((float *)p)[r * ld + c] = z;
+    else if (kind >= 3) ((unsigned char *)p)[r * ld + c] = f32_to_fp8(z, kind == 4);
     else ((u16 *)p)[r * ld + c] = f32_to_16(z, kind);
   }
 }
 
-// R[M,N] (f32, ld N) = chain(alpha · A[M,K] · B[K,N], beta · C[M,N]) of batch entry `entry`,
-// A[m,k] at A[m*sam + k*sak], B[k,n] at B[n*sbn + k*sbk], C[m,n] at Cin[m*scm + n*scn] (any
-// stored layout; C is read only when beta != 0); without a chain alpha·A·B + beta·C.
+// R[M,N] (f32, ld N) = chain(alpha·sA·sB · A[M,K] · B[K,N], beta · C[M,N]) of batch entry
+// `entry` (the kernel's epilogue chain; none: their sum), A[m,k] at A[m*sam + k*sak],
+// B[k,n] at B[n*sbn + k*sbk] (kinds as gg_fill_normal's), C[m,n] at Cin[m*scm + n*scn] (any
+// stored layout, kind 0-2; read only when beta != 0), the scales sA, sB device f32 (null = 1);
 // 256 threads, 64×64 tile, 4×4 per thread.
 extern "C" __global__ void __launch_bounds__(256)
-gg_reference_gemm(const u16 *A, const u16 *B, float *C, int M, int N, int K, long long sam,
-                  long long sak, long long sbn, long long sbk, int bf16, float alpha, float beta,
-                  const void *Cin, long long scm, long long scn, int cF32,
-                  gemmgen::epilogue::Chain chain, long long entry) {
+gg_reference_gemm(const void *A, const void *B, float *C, int M, int N, int K, long long sam,
+                  long long sak, long long sbn, long long sbk, int kindA, int kindB, float alpha,
+                  float beta, const void *Cin, long long scm, long long scn, int kindC,
+                  const float *sA, const float *sB, gemmgen::epilogue::Chain chain,
+                  long long entry) {
+  if (sA) alpha *= *sA;
+  if (sB) alpha *= *sB;
   __shared__ float As[16][64 + 1];
   __shared__ float Bs[16][64 + 1];
   const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
@@ -77,8 +106,8 @@ gg_reference_gemm(const u16 *A, const u16 *B, float *C, int M, int N, int K, lon
       const int r = i / 16, kk = i % 16;
       const long long k = k0 + kk;
       const long long m = m0 + r, n = n0 + r;
-      As[kk][r] = (m < M && k < K) ? f16_to_f32(A[m * sam + k * sak], bf16) : 0.f;
-      Bs[kk][r] = (n < N && k < K) ? f16_to_f32(B[n * sbn + k * sbk], bf16) : 0.f;
+      As[kk][r] = (m < M && k < K) ? load_elem(A, m * sam + k * sak, kindA) : 0.f;
+      Bs[kk][r] = (n < N && k < K) ? load_elem(B, n * sbn + k * sbk, kindB) : 0.f;
     }
     __syncthreads();
 #pragma unroll
@@ -96,8 +125,8 @@ gg_reference_gemm(const u16 *A, const u16 *B, float *C, int M, int N, int K, lon
       const long long m = m0 + ty + 16 * i, n = n0 + tx + 16 * j;
       if (m < M && n < N) {
         const float cb = beta != 0.f
-            ? beta * (cF32 ? ((const float *)Cin)[m * scm + n * scn]
-                           : f16_to_f32(((const u16 *)Cin)[m * scm + n * scn], bf16))
+            ? beta * (kindC == 2 ? ((const float *)Cin)[m * scm + n * scn]
+                                 : f16_to_f32(((const u16 *)Cin)[m * scm + n * scn], kindC))
             : 0.f;
         C[m * N + n] = gemmgen::epilogue::apply_chain(chain, alpha * acc[i][j], cb, m, n, entry);
       }
@@ -140,6 +169,19 @@ extern "C" __global__ void gg_compare(const void *D, long long ldd, int dColMajo
 }
 )CUDA";
 
+namespace {
+/// The helper kernels' element kinds.
+int verifierKind(DType t) {
+  switch (t) {
+  case DType::BF16: return 1;
+  case DType::F32: return 2;
+  case DType::E4M3: return 3;
+  case DType::E5M2: return 4;
+  default: return 0;
+  }
+}
+} // namespace
+
 struct GemmVerifier::Impl {
   Runtime rt;
   std::optional<Module> module;
@@ -172,7 +214,7 @@ Expected<GemmVerifier> GemmVerifier::create(const Runtime &rt) {
 
 Status GemmVerifier::fillNormal2D(CUdeviceptr p, long long rows, long long cols, long long ld,
                                   DType t, std::uint64_t seed, CUstream s) const {
-  int kind = t == DType::F32 ? 2 : t == DType::BF16 ? 1 : 0;
+  int kind = verifierKind(t);
   unsigned long long sd = seed;
   void *params[] = {&p, &rows, &cols, &ld, &kind, &sd};
   long long total = rows * cols;
@@ -187,9 +229,10 @@ Status GemmVerifier::fillNormal(CUdeviceptr p, std::size_t count, DType t, std::
   return fillNormal2D(p, 1, (long long)count, (long long)count, t, seed, s);
 }
 
-Status GemmVerifier::reference(const GemmArgs &a, DType t, CUdeviceptr refF32, CUstream s,
-                               DType outType, const EpilogueInfo &epilogue) const {
-  int M = (int)a.M, N = (int)a.N, K = (int)a.K, bf16 = t == DType::BF16;
+Status GemmVerifier::reference(const GemmArgs &a, DType t, DType tB, CUdeviceptr refF32,
+                               CUstream s, DType outType, const EpilogueInfo &epilogue) const {
+  int M = (int)a.M, N = (int)a.N, K = (int)a.K;
+  int kindA = verifierKind(t), kindB = verifierKind(tB), kindC = verifierKind(outType);
   const long long lda = storedShape(a, 'A').ld, ldb = storedShape(a, 'B').ld;
   OperandStrides st = operandStrides(a.layoutA, lda, a.layoutB, ldb);
   long long sam = st.am, sak = st.ak, sbn = st.bn, sbk = st.bk;
@@ -197,15 +240,16 @@ Status GemmVerifier::reference(const GemmArgs &a, DType t, CUdeviceptr refF32, C
   const long long ldc = storedShape(a, 'C').ld;
   long long scm = a.layoutD == Layout::Row ? ldc : 1, scn = a.layoutD == Layout::Row ? 1 : ldc;
   float alpha = a.alpha, beta = a.beta;
-  int cF32 = outType == DType::F32;
+  CUdeviceptr sA = a.scaleA, sB = a.scaleB;
   epilogue::Chain chain = chainData(epilogue, a);
   // One launch per batch entry, each into its own M×N block of ref.
   for (long long l = 0; l < std::max(1LL, a.batch); ++l) {
     const GemmArgs e = batchEntry(a, l, t, outType);
     CUdeviceptr A = e.A, B = e.B, R = refF32 + (CUdeviceptr)(l * a.M * a.N * 4), C = e.C;
     long long entry = l;
-    void *params[] = {&A,  &B,   &R,    &M,     &N,    &K, &sam, &sak, &sbn,
-                      &sbk, &bf16, &alpha, &beta, &C, &scm, &scn, &cF32, &chain, &entry};
+    void *params[] = {&A,     &B,    &R,     &M,    &N,  &K,   &sam,   &sak, &sbn, &sbk,
+                      &kindA, &kindB, &alpha, &beta, &C, &scm, &scn, &kindC, &sA,  &sB,
+                      &chain, &entry};
     if (Status r = impl_->rt.launchRaw(impl_->ref, (unsigned)((N + 63) / 64),
                                        (unsigned)((M + 63) / 64), 256, 0, s, params);
         !r)
@@ -224,7 +268,9 @@ Expected<GemmVerifier::Comparison> GemmVerifier::compare(const GemmArgs &a, DTyp
     return drv.fail(r, "cuMemsetD32Async");
   CUdeviceptr out = impl_->scratch, cnt = impl_->scratch + 24;
   long long ldd = storedShape(a, 'D').ld;
-  int M = (int)a.M, N = (int)a.N, bf16 = t == DType::BF16, is16 = refIs16Bit;
+  // D's (and a 16-bit reference's) kind: the output type, or the operands' for an f32 D.
+  const DType d16 = outType == DType::F32 ? t : outType;
+  int M = (int)a.M, N = (int)a.N, bf16 = d16 == DType::BF16, is16 = refIs16Bit;
   int dColMajor = a.layoutD == Layout::Col, dF32 = outType == DType::F32;
   long long total = a.M * a.N;
   unsigned blocks = (unsigned)std::max<long long>(1, std::min<long long>((total + 255) / 256, 2048));

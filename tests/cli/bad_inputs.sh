@@ -44,7 +44,7 @@ expect 1 "$W/list_tile.yaml:2:7: error: expected a mapping for 'tile', got a lis
 expect 1 "gemmgen: error: cannot read spec '$W/missing.yaml': No such file or directory" -- "$G" compile "$W/missing.yaml"
 expect 3 "gemmgen: error: cannot write '$W/no/such/dir/k.cu': No such file or directory" -- "$G" emit "$S" -o "$W/no/such/dir/k.cu"
 expect 3 "gemmgen: error: M and N must be positive and K non-negative (got M=-5 N=0 K=7)" -- "$G" run "$S" --m -5 --n 0 --k 7
-expect 3 "gemmgen: error: --dtype must be f16 or bf16 (got 'f32')" -- "$G" run "$S" --dtype f32 --m 256 --n 256 --k 256
+expect 3 "gemmgen: error: --dtype must be f16, bf16, e4m3 or e5m2 (got 'f32')" -- "$G" run "$S" --dtype f32 --m 256 --n 256 --k 256
 expect 3 "gemmgen: error: --layout takes the layouts of A and B (and optionally D) as A,B[,D] with each row or col, e.g. --layout row,col (A M×K row-major, B stored N×K, D row-major: the default), --layout col,row or --layout row,col,col (got 'row,diag')" -- "$G" run "$S" --layout row,diag
 expect 3 "(got 'row,col,col,row')" -- "$G" run "$S" --layout row,col,col,row
 expect 3 "gemmgen: error: --offset must be between 0 and 1048576 elements (got -1)" -- "$G" run "$S" --offset -1

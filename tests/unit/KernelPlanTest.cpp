@@ -244,3 +244,35 @@ TEST(KernelPlan, EverySpecLaysOutWithinTheBlock) {
 }
 
 } // namespace
+
+// An fp8 k-block is 128 elements (one 128-byte swizzle row) and a wgmma
+// k-step 32 elements (32 bytes): the byte geometry of spec 05's f16 k-block,
+// with k32 instructions, and the per-tensor scales in the ABI.
+TEST(KernelPlan, Fp8GeometryMatchesTheF16ByteGeometry) {
+  KernelPlan f8 = derivePlan(load(specPath("sm90/13_fast_e4m3.yaml")));
+  KernelPlan f16 = derivePlan(load(specPath("sm90/05_fast_f16.yaml")));
+  EXPECT_EQ(f8.tileK, 128u);
+  EXPECT_EQ(f8.mmaK, 32u);
+  EXPECT_EQ(f16.mmaK, 16u);
+  EXPECT_EQ(f8.tileK / f8.mmaK, 4u); // four k32 steps per stage, as f16's four k16
+  EXPECT_TRUE(f8.perTensorScales);
+  EXPECT_FALSE(f16.perTensorScales);
+  for (const OperandLoadPlan *l : {&f8.loadA, &f8.loadB}) {
+    EXPECT_EQ(l->major, OperandMajor::K);
+    EXPECT_EQ(l->boxInner, 128u); // 128 one-byte elements: one swizzle row
+    EXPECT_EQ(l->kStepBytes, 32u);
+  }
+  EXPECT_EQ(f8.loadA.boxBytes, f16.loadA.boxBytes);
+  EXPECT_EQ(f8.loadB.boxBytes, f16.loadB.boxBytes);
+  // 128*128 + 256*128 bytes per stage = 48 KB, as spec 05's.
+  EXPECT_EQ(f8.findBuffer("smemA")->bytesPerStage() + f8.findBuffer("smemB")->bytesPerStage(),
+            49152u);
+  EXPECT_EQ(f8.findBarrier(ProtocolBarrier::Full)->txBytes, 49152u);
+  EXPECT_EQ(f8.sharedMemBytes, f16.sharedMemBytes);
+  EXPECT_LE(f8.sharedMemBytes, kMaxSharedBytesPerBlock);
+  // The staging tile holds bf16 D (128 columns × 64 rows × 2 bytes).
+  EXPECT_EQ(f8.findBuffer("smemD")->bytesPerStage(), 16384u);
+  EXPECT_EQ(tileKFor(ScalarType::E5M2), 128u);
+  EXPECT_EQ(tileKFor(ScalarType::BF16), 64u);
+  EXPECT_EQ(mmaKFor(ScalarType::E4M3), 32u);
+}

@@ -307,7 +307,7 @@ types: { a: { x: 1 } }
       "5:28: error: expected an integer for 'tile.k', got nothing",
       "6:15: error: cluster.m must be between 1 and 16 (CTAs along one side of a cluster), got 0",
       "7:22: error: expected true or false for 'epilogue.overlap', got 'maybe'",
-      "8:13: error: expected one of f16, bf16, f32 for 'types.a', got a mapping"};
+      "8:13: error: expected one of f16, bf16, f32, e4m3, e5m2 for 'types.a', got a mapping"};
   EXPECT_EQ(p.diags, want);
 }
 

@@ -88,6 +88,10 @@ inline std::optional<DType> parseDType(const std::string &s) {
     return DType::F16;
   if (s == "bf16")
     return DType::BF16;
+  if (s == "e4m3")
+    return DType::E4M3;
+  if (s == "e5m2")
+    return DType::E5M2;
   return std::nullopt;
 }
 
@@ -113,7 +117,8 @@ inline bool parseDTypeOption(const std::string &s, std::optional<DType> &out) {
     return true;
   out = parseDType(s);
   if (!out) {
-    llvm::errs() << "gemmgen: error: --dtype must be f16 or bf16 (got '" << s << "')\n";
+    llvm::errs() << "gemmgen: error: --dtype must be f16, bf16, e4m3 or e5m2 (got '" << s
+                 << "')\n";
     setExitCode(ExitFailure);
   }
   return out.has_value();
@@ -193,9 +198,13 @@ inline std::optional<CompiledSpec> compileSpecForGpu(const std::string &path, bo
   if (!spec)
     return std::nullopt;
   if (dtype) {
-    ScalarType t = *dtype == DType::BF16 ? ScalarType::BF16 : ScalarType::F16;
+    ScalarType t = *dtype == DType::BF16   ? ScalarType::BF16
+                   : *dtype == DType::E4M3 ? ScalarType::E4M3
+                   : *dtype == DType::E5M2 ? ScalarType::E5M2
+                                           : ScalarType::F16;
     spec->types.a.value = spec->types.b.value = t;
-    if (spec->types.d.value != ScalarType::F32) // an f32 output stays f32
+    // An f32 output stays f32; fp8 operands keep the spec's (16-bit) D.
+    if (spec->types.d.value != ScalarType::F32 && !isFp8(t))
       spec->types.d.value = t;
   }
   CheckOptions checks;

@@ -28,6 +28,7 @@
 #include <CLI/CLI.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <memory>
 #include <random>
 
@@ -70,7 +71,7 @@ void runRun(const RunOptions &o) {
   }
   // `run tuned` looks up the tuned defaults for --dtype (f16 without it).
   std::string specPath = resolveSpecArg(o.spec, o.m, o.n, o.k,
-                                        dtype && *dtype == DType::BF16 ? "bf16" : "f16");
+                                        dtype ? toString(*dtype) : "f16");
   std::optional<CompiledSpec> compiled =
       specPath.empty() ? std::nullopt
                        : compileSpecForGpu(specPath, o.debugHangs, dtype, !o.noProtocolChecks,
@@ -85,7 +86,7 @@ void runRun(const RunOptions &o) {
   const Runtime *rt = &loaded->rt;
   const Kernel *kernel = &loaded->kernel;
   const KernelInfo &ki = kernel->info();
-  const DType t = ki.dtype, out = ki.outType;
+  const DType t = ki.dtype, tB = ki.dtypeB, out = ki.outType;
   const size_t es = sizeOf(t), outEs = sizeOf(out);
 
   GemmArgs args;
@@ -201,7 +202,7 @@ void runRun(const RunOptions &o) {
                                    *stream);
       !s)
     return fail(s);
-  if (Status s = ver->fillNormal2D(args.B, sB.lines * args.batch, sB.length, sB.ld, t, seed * 2 + 2,
+  if (Status s = ver->fillNormal2D(args.B, sB.lines * args.batch, sB.length, sB.ld, tB, seed * 2 + 2,
                                    *stream);
       !s)
     return fail(s);
@@ -225,11 +226,21 @@ void runRun(const RunOptions &o) {
                                      cSeed, *stream);
         !s)
       return fail(s);
+  // --scale-a / --scale-b: device f32 scalars (fp8 kernels read them once per CTA).
+  for (auto [value, at] : {std::make_pair(o.scaleA, &args.scaleA),
+                           std::make_pair(o.scaleB, &args.scaleB)}) {
+    if (std::isnan(value))
+      continue;
+    if (!allocOr(sizeof(float), *at))
+      return;
+    if (Status s = rt->copyToDevice(*at, &value, sizeof value); !s)
+      return fail(s);
+  }
   // The reference first: in place, the launch overwrites C.
   if (o.verify) {
     GemmArgs r = args;
     r.C = cSource;
-    if (Status s = ver->reference(r, t, ref, *stream, out, epi); !s)
+    if (Status s = ver->reference(r, t, tB, ref, *stream, out, epi); !s)
       return fail(s);
   }
   if (Status s = rt->wait(*stream, 60); !s)
@@ -386,7 +397,11 @@ void cli::registerRunCommand(CLI::App &app) {
   cmd->add_option("--n", o->n, "Rows of B, columns of D")->capture_default_str();
   cmd->add_option("--k", o->k, "Columns of A and B (multiple of 8; 0 gives D = 0)")
       ->capture_default_str();
-  cmd->add_option("--dtype", o->dtype, "f16 or bf16: overrides the spec's a/b/d types");
+  cmd->add_option("--dtype", o->dtype,
+                  "f16, bf16, e4m3 or e5m2: overrides the spec's a/b (and a 16-bit spec's d) types");
+  cmd->add_option("--scale-a", o->scaleA,
+                  "fp8 kernels: A's per-tensor scale (a device f32; left out: null = 1)");
+  cmd->add_option("--scale-b", o->scaleB, "fp8 kernels: B's per-tensor scale");
   cmd->add_option("--out-dtype", o->outDtype,
                   "f32: D (and C) in f32 (the spec's epilogue.chunk_n keeps its bytes)");
   cmd->add_option("--layout", o->layout,

@@ -4,6 +4,7 @@
 
 #include "gemmgen/gemmgen.h"
 
+#include <cmath>
 #include <optional>
 #include <string>
 
@@ -17,6 +18,9 @@ struct RunOptions {
   long long offset = 0; ///< elements every operand's pointer is moved by (misalignment)
   float alpha = 1.0f, beta = 0.0f;
   float scaleD = 1.0f; ///< the epilogue chain's scale step (a device scalar)
+  /// --scale-a / --scale-b: fp8 per-tensor scales written to device memory
+  /// (NaN: not given, the kernel gets null = 1).
+  float scaleA = NAN, scaleB = NAN;
   bool cInPlace = false;
   std::string dtype; ///< "": the spec's types
   std::string outDtype; ///< "": the spec's types.d

@@ -89,6 +89,12 @@ Status Cublas::gemm(const GemmArgs &a, DType t, CUstream s, DType out) const {
     return Status::error(ErrorCode::InvalidArgument,
                          "cuBLAS computes beta·C in place: pass C = D (got C 0x" +
                              std::to_string(a.C) + ")");
+  // cublasGemmEx has no fp8 form; fp8 needs cublasLtMatmul with scale pointers (not built).
+  if (isFp8(t))
+    return Status::error(ErrorCode::Unsupported,
+                         std::string("cuBLAS comparison for ") + toString(t) +
+                             " operands needs the cuBLASLt fp8 path (cublasLtMatmul with "
+                             "A/B scale pointers), which is not built yet");
   const int type = t == DType::BF16 ? CUDA_R_16BF : CUDA_R_16F;
   const int dType = out == DType::F32 ? CUDA_R_32F : type;
   if (int st = setStream(handle, s))

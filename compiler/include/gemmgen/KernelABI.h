@@ -83,6 +83,10 @@ struct KernelABI {
   /// computes D = alpha·A·B + beta·C (C read only when beta ≠ 0, through a
   /// tensor map with D's box); otherwise D = A·B.
   bool alphaBeta = false;
+  /// 8-bit operands: the kernel takes `const float* scale_a, const float*
+  /// scale_b` after beta (device f32 scalars, null = 1) and computes
+  /// D = (alpha·scale_a·scale_b)·A·B + beta·C.
+  bool perTensorScales = false;
   /// The kernel takes a table of problems (grouped GEMM, see above) instead
   /// of tensor maps and M, N, K, batch.
   bool grouped = false;

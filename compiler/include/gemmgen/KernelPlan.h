@@ -40,6 +40,15 @@ constexpr unsigned kMaxSharedBytesPerBlock = 232448;
 constexpr unsigned kSmemAlignment = 1024;
 /// Bytes of one mbarrier slot.
 constexpr unsigned kMbarrierBytes = 8;
+/// One 128B-swizzle row: a K-major k-block row is this many bytes.
+constexpr unsigned kSwizzleRowBytes = 128;
+/// K bytes one wgmma reads per row: k16 for 16-bit, k32 for 8-bit operands.
+constexpr unsigned kMmaKBytes = 32;
+
+/// sm_90a tile.k for operand type t: one swizzle row (64 16-bit, 128 8-bit).
+unsigned tileKFor(ScalarType t);
+/// wgmma K (elements) per instruction for operand type t (16 or 32).
+unsigned mmaKFor(ScalarType t);
 
 enum class MemSpace { Shared, Tensor, Registers };
 
@@ -66,22 +75,24 @@ enum class OperandMajor { K, MN };
 
 /// How one operand's stage tile is loaded and addressed (A: the tile's M
 /// rows; B: the N rows this CTA loads). Both majors use the 128-byte swizzle:
-/// a box row is 128 bytes (64 16-bit elements) and 8 rows form a 1024-byte
-/// swizzle atom.
+/// a box row is 128 bytes (64 16-bit or 128 8-bit elements) and 8 rows form a
+/// 1024-byte swizzle atom.
 ///   K-major   one box of tileK (inner) × rows; row r of the tile at r·128 B;
-///             a k16 step advances the descriptor by 32 B.
-///   MN-major  rows/64 boxes of 64 (inner, M or N) × tileK; box j holds MN
-///             elements [64j, 64j+64) with K row k at k·128 B; a k16 step
-///             advances by 16 rows (2048 B); boxes lie `boxBytes` apart (the
-///             descriptor's leading byte offset).
-/// In both, 64 MN rows (one m64 wgmma block) span 64·tileK·2 bytes.
+///             a wgmma k-step (k16 of 16-bit, k32 of 8-bit) advances the
+///             descriptor by 32 B. So an fp8 k-block (tile.k 128) has the byte
+///             geometry of a 16-bit one (tile.k 64).
+///   MN-major  (16-bit only) rows/64 boxes of 64 (inner, M or N) × tileK; box j
+///             holds MN elements [64j, 64j+64) with K row k at k·128 B; a k16
+///             step advances by 16 rows (2048 B); boxes lie `boxBytes` apart
+///             (the descriptor's leading byte offset).
+/// In both, 64 MN rows (one m64 wgmma block) span 64·128 bytes.
 struct OperandLoadPlan {
   OperandMajor major = OperandMajor::K;
   unsigned rows = 0;                 ///< M or N extent of the stage tile (this CTA)
   unsigned boxInner = 0, boxOuter = 0; ///< TMA box in elements, inner first
   unsigned boxes = 1;                ///< TMA loads per stage
   unsigned boxBytes = 0;             ///< bytes of one box in shared memory
-  unsigned kStepBytes = 0;           ///< descriptor advance per k16 step
+  unsigned kStepBytes = 0;           ///< descriptor advance per wgmma k-step
 };
 
 /// The barriers of the protocols, by what they do (their names vary: the
@@ -141,6 +152,11 @@ struct KernelPlan {
   Target target = Target::SM90a;
   unsigned tileM = 0, tileN = 0, tileK = 0;
   unsigned consumers = 1, depth = 1, ctaGroup = 1;
+  /// wgmma K per instruction (mmaKFor(types.a)): tileK / mmaK k-steps per stage.
+  unsigned mmaK = 16;
+  /// 8-bit operands: the kernel takes per-tensor scales (device f32 scalars,
+  /// null = 1) and folds them into alpha once per CTA.
+  bool perTensorScales = false;
   unsigned clusterM = 1, clusterN = 1;
   /// Output columns staged and stored per epilogue chunk (divides tile.n).
   unsigned epilogueChunkN = 0;

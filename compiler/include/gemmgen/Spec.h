@@ -34,7 +34,8 @@ template <typename T> struct Located {
 };
 
 enum class Target { SM90a, SM100a };
-enum class ScalarType { F16, BF16, F32 };
+/// E4M3 and E5M2 are the 8-bit float operands of Hopper wgmma (k32 shapes).
+enum class ScalarType { F16, BF16, F32, E4M3, E5M2 };
 enum class MatrixLayout { Row, Col };
 enum class SchedulerKind { Persistent, DataParallel };
 /// Order in which a persistent CTA walks output tiles.
@@ -73,6 +74,8 @@ const char *toString(BarrierKind k);
 const char *toString(EpilogueOpKind k);
 const char *toString(BiasAxis a);
 unsigned sizeInBytes(ScalarType t);
+/// E4M3 or E5M2: an 8-bit float operand (K-major only, scaled per tensor).
+inline bool isFp8(ScalarType t) { return t == ScalarType::E4M3 || t == ScalarType::E5M2; }
 
 /// An epilogue chain step as the IR, the ABI and the runtime see it.
 struct EpilogueStep {

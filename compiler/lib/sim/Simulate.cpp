@@ -55,6 +55,12 @@ float roundTo(ScalarType t, float x) {
     return roundSignificand(x, 8, -125);
   case ScalarType::F32:
     return x;
+  case ScalarType::E4M3: // no infinities: saturate at 448
+    return std::copysign(std::min(std::fabs(roundSignificand(x, 4, -5)), 448.0f), x);
+  case ScalarType::E5M2:
+    if (std::fabs(x) >= 61440.0f)
+      return std::copysign(INFINITY, x);
+    return roundSignificand(x, 3, -13);
   }
   return x;
 }

@@ -233,10 +233,12 @@ struct DeviceInfo {
   std::string archName() const; ///< "sm_90"
 };
 
-/// Element types: the 16-bit operand types, and f32 (an output type only).
-enum class DType { F16, BF16, F32 };
+/// Element types: the 16-bit operand types, f32 (an output type only), and
+/// the 8-bit float operand types (fp8 kernels; scaled per tensor).
+enum class DType { F16, BF16, F32, E4M3, E5M2 };
 const char *toString(DType t);
-inline std::size_t sizeOf(DType t) { return t == DType::F32 ? 4 : 2; }
+inline bool isFp8(DType t) { return t == DType::E4M3 || t == DType::E5M2; }
+inline std::size_t sizeOf(DType t) { return t == DType::F32 ? 4 : isFp8(t) ? 1 : 2; }
 
 /// Arguments of D[M,N] = A[M,K] · B[K,N] (D row-major). A is stored
 /// row-major (M×K, K contiguous: the default) or column-major (M contiguous);
@@ -279,6 +281,11 @@ struct GemmArgs {
   float alpha = 1.0f, beta = 0.0f;
   CUdeviceptr C = 0;
   long long ldc = 0, strideC = 0;
+  /// Per-tensor scales of fp8 operands (KernelInfo::perTensorScales): device
+  /// f32 scalars, null = 1, read by the kernel once per CTA; it computes
+  /// D = (alpha·scaleA·scaleB)·A·B + beta·C. Kernels without them refuse
+  /// non-null scales.
+  CUdeviceptr scaleA = 0, scaleB = 0;
   /// Device memory for operands TMA cannot address as they are (pointers or
   /// line strides that are not 16-byte multiples; one problem, batch 1):
   /// they are copied through it (Kernel::workspaceBytes says how much).
@@ -352,7 +359,8 @@ struct EpilogueInfo {
 struct KernelInfo {
   std::string name;
   std::string target;            ///< "sm_90a"
-  DType dtype = DType::F16;      ///< A and B element type
+  DType dtype = DType::F16;      ///< A element type (and B's)
+  DType dtypeB = DType::F16;     ///< B element type: dtype, or the other fp8 type
   DType outType = DType::F16;    ///< D and C element type (dtype, or F32)
   unsigned threads = 0, smemBytes = 0, clusterM = 1, clusterN = 1;
   unsigned tileM = 0, tileN = 0, tileK = 0;
@@ -365,6 +373,9 @@ struct KernelInfo {
   /// Computes alpha·A·B + beta·C (every sm_90a kernel); others refuse
   /// alpha ≠ 1 and beta ≠ 0.
   bool alphaBeta = false;
+  /// fp8 operands: takes GemmArgs::scaleA / scaleB. Its D (16-bit) is never
+  /// stored by the tail kernel: a partial last chunk takes the staging path.
+  bool perTensorScales = false;
   /// Computes GemmArgs::problems (a grouped GEMM) in one launch, and only
   /// that (compiled with scheduler.grouped / SpecOverrides::grouped).
   bool grouped = false;
@@ -394,6 +405,7 @@ Status checkGemmArgs(const KernelABI &abi, const DeviceInfo &device, const GemmA
 struct PreparedLaunch {
   alignas(64) unsigned char tmA[128], tmB[128], tmD[128], tmC[128];
   float alpha = 1.0f, beta = 0.0f;
+  CUdeviceptr scaleA = 0, scaleB = 0; ///< fp8 kernels' per-tensor scales (null = 1)
   int M = 0, N = 0, K = 0;  ///< the GEMM kernel's problem (N: columns it stores)
   int batch = 1;            ///< strided batch entries (batched kernels' `batch`)
   unsigned gridX = 0, gridY = 1;
@@ -607,8 +619,9 @@ class GemmVerifier {
 public:
   static Expected<GemmVerifier> create(const Runtime &rt);
 
-  /// Fills `count` elements of type t (16-bit, or f32) with N(0,1) values
-  /// (Box-Muller over a counter hash of (seed, index)).
+  /// Fills `count` elements of type t (16-bit, f32, or fp8) with N(0,1) values
+  /// (Box-Muller over a counter hash of (seed, index)), rounded to t (fp8:
+  /// round to nearest even; |z| < 6, so e4m3's 448 never saturates).
   Status fillNormal(CUdeviceptr p, std::size_t count, DType t, std::uint64_t seed,
                     CUstream s) const;
   /// Fills a rows×cols matrix with leading dimension ld (elements).
@@ -623,12 +636,19 @@ public:
   /// The same with C of type `out` (D's type: t, or F32).
   Status reference(const GemmArgs &args, DType t, CUdeviceptr refF32, CUstream s,
                    DType out) const {
-    return reference(args, t, refF32, s, out, EpilogueInfo());
+    return reference(args, t, t, refF32, s, out, EpilogueInfo());
+  }
+  /// A of type t, B of type tB (fp8 kernels may mix e4m3 and e5m2); the
+  /// reference multiplies alpha by args.scaleA and args.scaleB (device f32
+  /// scalars, null = 1), as fp8 kernels do.
+  Status reference(const GemmArgs &args, DType t, DType tB, CUdeviceptr refF32, CUstream s,
+                   DType out) const {
+    return reference(args, t, tB, refF32, s, out, EpilogueInfo());
   }
   /// The same with a kernel's epilogue chain applied to every element (its
   /// bias and scale read from args.bias, strideBias and scaleD).
-  Status reference(const GemmArgs &args, DType t, CUdeviceptr refF32, CUstream s, DType out,
-                   const EpilogueInfo &epilogue) const;
+  Status reference(const GemmArgs &args, DType t, DType tB, CUdeviceptr refF32, CUstream s,
+                   DType out, const EpilogueInfo &epilogue) const;
 
   struct Comparison {
     double relFrobenius = 0; ///< ‖D − ref‖_F / ‖ref‖_F

@@ -11,7 +11,7 @@
 //   M, N and K any (TMA zero-fills loads, clips stores); pointers and line strides 16-byte multiples.
 //   batched: int batch after K; 3-D tensor maps, the batch entry outermost (stride: the batch stride).
 //   D = alpha * A * B + beta * C: tmC (D's box), alpha, beta after batch; C is read only when beta != 0.
-//   epilogue chain bias(column, bf16) -> gelu_tanh: bias, bias_stride, scale_d after beta.
+//   epilogue chain bias(column, bf16) -> gelu_tanh: bias, bias_stride, scale_d after beta (and the scales).
 // ===----------------------------------------------------------------------===
 #include "gemmgen/device/sm90_ptx.cuh"
 #include "gemmgen/device/tile_schedule.cuh"

@@ -362,6 +362,20 @@ __device__ __forceinline__ void fence_operand(float& r) {
                  : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TA), "n"(TB));                    \
   }
 
+// wgmma m64nNk32 for 8-bit float operands (e4m3 / e5m2, any pair), f32 accumulators: the same
+// descriptors and fragment as k16, 32 K elements (32 bytes) per instruction. 8-bit operands
+// have no imm-trans operands: both are read K-major. One wrapper per N and type pair.
+#define GEMMGEN_SM90_WGMMA_F8(N, TA_, TB_, REGS, ACC, IA, IB, IS)                                 \
+  __device__ __forceinline__ void wgmma_m64n##N##k32_f32_##TA_##_##TB_(                          \
+      float (&d)[N / 2], u64 desc_a, u64 desc_b, int scale_d) {                                  \
+    asm volatile("{\n.reg .pred p;\n"                                                            \
+                 "setp.ne.b32 p, %" #IS ", 0;\n"                                                  \
+                 "wgmma.mma_async.sync.aligned.m64n" #N "k32.f32." #TA_ "." #TB_ " " REGS ", "    \
+                 "%" #IA ", %" #IB ", p, 1, 1;\n}\n"                                               \
+                 : ACC                                                                           \
+                 : "l"(desc_a), "l"(desc_b), "r"(scale_d));                                      \
+  }
+
 // Accumulator registers of one m64n64 fragment (32 per thread).
 #define GEMMGEN_SM90_REGS_32 \
   "{" \
@@ -375,6 +389,10 @@ __device__ __forceinline__ void fence_operand(float& r) {
   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
 GEMMGEN_SM90_WGMMA(64, f16, GEMMGEN_SM90_REGS_32, GEMMGEN_SM90_ACC_32, 32, 33, 34, 35, 36)
 GEMMGEN_SM90_WGMMA(64, bf16, GEMMGEN_SM90_REGS_32, GEMMGEN_SM90_ACC_32, 32, 33, 34, 35, 36)
+GEMMGEN_SM90_WGMMA_F8(64, e4m3, e4m3, GEMMGEN_SM90_REGS_32, GEMMGEN_SM90_ACC_32, 32, 33, 34)
+GEMMGEN_SM90_WGMMA_F8(64, e4m3, e5m2, GEMMGEN_SM90_REGS_32, GEMMGEN_SM90_ACC_32, 32, 33, 34)
+GEMMGEN_SM90_WGMMA_F8(64, e5m2, e4m3, GEMMGEN_SM90_REGS_32, GEMMGEN_SM90_ACC_32, 32, 33, 34)
+GEMMGEN_SM90_WGMMA_F8(64, e5m2, e5m2, GEMMGEN_SM90_REGS_32, GEMMGEN_SM90_ACC_32, 32, 33, 34)
 #undef GEMMGEN_SM90_REGS_32
 #undef GEMMGEN_SM90_ACC_32
 
@@ -397,6 +415,10 @@ GEMMGEN_SM90_WGMMA(64, bf16, GEMMGEN_SM90_REGS_32, GEMMGEN_SM90_ACC_32, 32, 33, 
   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
 GEMMGEN_SM90_WGMMA(128, f16, GEMMGEN_SM90_REGS_64, GEMMGEN_SM90_ACC_64, 64, 65, 66, 67, 68)
 GEMMGEN_SM90_WGMMA(128, bf16, GEMMGEN_SM90_REGS_64, GEMMGEN_SM90_ACC_64, 64, 65, 66, 67, 68)
+GEMMGEN_SM90_WGMMA_F8(128, e4m3, e4m3, GEMMGEN_SM90_REGS_64, GEMMGEN_SM90_ACC_64, 64, 65, 66)
+GEMMGEN_SM90_WGMMA_F8(128, e4m3, e5m2, GEMMGEN_SM90_REGS_64, GEMMGEN_SM90_ACC_64, 64, 65, 66)
+GEMMGEN_SM90_WGMMA_F8(128, e5m2, e4m3, GEMMGEN_SM90_REGS_64, GEMMGEN_SM90_ACC_64, 64, 65, 66)
+GEMMGEN_SM90_WGMMA_F8(128, e5m2, e5m2, GEMMGEN_SM90_REGS_64, GEMMGEN_SM90_ACC_64, 64, 65, 66)
 #undef GEMMGEN_SM90_REGS_64
 #undef GEMMGEN_SM90_ACC_64
 
@@ -425,6 +447,10 @@ GEMMGEN_SM90_WGMMA(128, bf16, GEMMGEN_SM90_REGS_64, GEMMGEN_SM90_ACC_64, 64, 65,
   "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])
 GEMMGEN_SM90_WGMMA(192, f16, GEMMGEN_SM90_REGS_96, GEMMGEN_SM90_ACC_96, 96, 97, 98, 99, 100)
 GEMMGEN_SM90_WGMMA(192, bf16, GEMMGEN_SM90_REGS_96, GEMMGEN_SM90_ACC_96, 96, 97, 98, 99, 100)
+GEMMGEN_SM90_WGMMA_F8(192, e4m3, e4m3, GEMMGEN_SM90_REGS_96, GEMMGEN_SM90_ACC_96, 96, 97, 98)
+GEMMGEN_SM90_WGMMA_F8(192, e4m3, e5m2, GEMMGEN_SM90_REGS_96, GEMMGEN_SM90_ACC_96, 96, 97, 98)
+GEMMGEN_SM90_WGMMA_F8(192, e5m2, e4m3, GEMMGEN_SM90_REGS_96, GEMMGEN_SM90_ACC_96, 96, 97, 98)
+GEMMGEN_SM90_WGMMA_F8(192, e5m2, e5m2, GEMMGEN_SM90_REGS_96, GEMMGEN_SM90_ACC_96, 96, 97, 98)
 #undef GEMMGEN_SM90_REGS_96
 #undef GEMMGEN_SM90_ACC_96
 
@@ -459,13 +485,18 @@ GEMMGEN_SM90_WGMMA(192, bf16, GEMMGEN_SM90_REGS_96, GEMMGEN_SM90_ACC_96, 96, 97,
   "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
 GEMMGEN_SM90_WGMMA(256, f16, GEMMGEN_SM90_REGS_128, GEMMGEN_SM90_ACC_128, 128, 129, 130, 131, 132)
 GEMMGEN_SM90_WGMMA(256, bf16, GEMMGEN_SM90_REGS_128, GEMMGEN_SM90_ACC_128, 128, 129, 130, 131, 132)
+GEMMGEN_SM90_WGMMA_F8(256, e4m3, e4m3, GEMMGEN_SM90_REGS_128, GEMMGEN_SM90_ACC_128, 128, 129, 130)
+GEMMGEN_SM90_WGMMA_F8(256, e4m3, e5m2, GEMMGEN_SM90_REGS_128, GEMMGEN_SM90_ACC_128, 128, 129, 130)
+GEMMGEN_SM90_WGMMA_F8(256, e5m2, e4m3, GEMMGEN_SM90_REGS_128, GEMMGEN_SM90_ACC_128, 128, 129, 130)
+GEMMGEN_SM90_WGMMA_F8(256, e5m2, e5m2, GEMMGEN_SM90_REGS_128, GEMMGEN_SM90_ACC_128, 128, 129, 130)
 #undef GEMMGEN_SM90_REGS_128
 #undef GEMMGEN_SM90_ACC_128
 
 #undef GEMMGEN_SM90_WGMMA
+#undef GEMMGEN_SM90_WGMMA_F8
 
-// Element kinds for the wgmma dispatcher.
-enum ElemKind : int { ELEM_F16 = 0, ELEM_BF16 = 1 };
+// Element kinds for the wgmma dispatchers (16-bit kinds also name the epilogue's output pairs).
+enum ElemKind : int { ELEM_F16 = 0, ELEM_BF16 = 1, ELEM_E4M3 = 2, ELEM_E5M2 = 3 };
 
 // wgmma m64nNk16 dispatcher over N and element kind (f32 accumulate); TA / TB: 1 reads A
 // M-major / B N-major (see the wrappers above).
@@ -489,6 +520,37 @@ GEMMGEN_SM90_WGMMA_SPEC(128)
 GEMMGEN_SM90_WGMMA_SPEC(192)
 GEMMGEN_SM90_WGMMA_SPEC(256)
 #undef GEMMGEN_SM90_WGMMA_SPEC
+
+// wgmma m64nNk32 dispatcher over N and the 8-bit kinds of A (EA) and B (EB), f32 accumulate.
+template <int N, int EA, int EB>
+struct WgmmaF8;
+#define GEMMGEN_SM90_WGMMA_F8_SPEC(N_, EA_, EB_, TA_, TB_)                                        \
+  template <>                                                                                    \
+  struct WgmmaF8<N_, EA_, EB_> {                                                                 \
+    static __device__ __forceinline__ void mma(float (&d)[N_ / 2], u64 a, u64 b, int scale_d) {  \
+      wgmma_m64n##N_##k32_f32_##TA_##_##TB_(d, a, b, scale_d);                                   \
+    }                                                                                            \
+  };
+#define GEMMGEN_SM90_WGMMA_F8_SPECS(N_)                                                           \
+  GEMMGEN_SM90_WGMMA_F8_SPEC(N_, ELEM_E4M3, ELEM_E4M3, e4m3, e4m3)                               \
+  GEMMGEN_SM90_WGMMA_F8_SPEC(N_, ELEM_E4M3, ELEM_E5M2, e4m3, e5m2)                               \
+  GEMMGEN_SM90_WGMMA_F8_SPEC(N_, ELEM_E5M2, ELEM_E4M3, e5m2, e4m3)                               \
+  GEMMGEN_SM90_WGMMA_F8_SPEC(N_, ELEM_E5M2, ELEM_E5M2, e5m2, e5m2)
+GEMMGEN_SM90_WGMMA_F8_SPECS(64)
+GEMMGEN_SM90_WGMMA_F8_SPECS(128)
+GEMMGEN_SM90_WGMMA_F8_SPECS(192)
+GEMMGEN_SM90_WGMMA_F8_SPECS(256)
+#undef GEMMGEN_SM90_WGMMA_F8_SPECS
+#undef GEMMGEN_SM90_WGMMA_F8_SPEC
+
+// The per-tensor fp8 scales folded into alpha once per CTA: alpha * *scale_a * *scale_b, a
+// null pointer standing for 1.
+__device__ __forceinline__ float scaled_alpha(float alpha, const float* scale_a,
+                                              const float* scale_b) {
+  if (scale_a) alpha *= *scale_a;
+  if (scale_b) alpha *= *scale_b;
+  return alpha;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Epilogue helpers

@@ -948,6 +948,8 @@ const EpilogueCase kEpilogueCases[] = {
      1, 1.0f, 0.5f, CMode::Separate},
     {"f32OutGeluTanh", "10_fast_f16_out_f32.yaml", "[gelu_tanh, scale]", 129, 257, 72, 2, 1.0f,
      0.0f, CMode::None},
+    {"fp8BiasGelu", "13_fast_e4m3.yaml", "[{bias: {per: column, type: bf16}}, gelu_tanh]", 1000,
+     1001, 528, 1, 1.0f, 0.0f, CMode::None},
     {"largeBiasGelu", "06_fast_bf16.yaml", "[{bias: {per: column}}, gelu_tanh]", 4096, 4096, 4096,
      1, 1.0f, 0.0f, CMode::None},
 };

@@ -110,16 +110,27 @@ void emitChainCall(CodeEmitter &e, const std::string &v0, const std::string &v1,
 void emitStore16Chain(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   const bool residual = chainHas(k.epilogueChain, EpilogueOpKind::Residual);
   e.line("const int frow = m * 64 + warp_in_group * 16 + lane / 4;  // this thread's rows: frow, frow + 8");
-  e.line("float v[8], c[8];  // alpha * acc and beta * C of acc[m][4j .. 4j+7]");
-  e.line("#pragma unroll");
-  e.line("for (int q = 0; q < 8; ++q) { v[q] = alpha * acc[m][4 * j + q]; c[q] = 0.f; }");
+  if (residual) {
+    e.line("float v[8], c[8];  // alpha * acc and beta * C of acc[m][4j .. 4j+7]");
+    e.line("#pragma unroll");
+    e.line("for (int q = 0; q < 8; ++q) { v[q] = alpha * acc[m][4 * j + q]; c[q] = 0.f; }");
+  } else {
+    e.line("float v[8];  // alpha * acc (+ beta * C) of acc[m][4j .. 4j+7]");
+    e.line("#pragma unroll");
+    e.line("for (int q = 0; q < 8; ++q) v[q] = alpha * acc[m][4 * j + q];");
+  }
   if (readsC) {
     CodeEmitter::Block ifc(e, "if (beta != 0.f)");
     e.line("u32 cr[4];");
     e.line("ldmatrix_x4(addr, cr[0], cr[1], cr[2], cr[3]);  // C's pairs, as stmatrix writes them");
     e.line("#pragma unroll");
-    e.line("for (int q = 0; q < 4; ++q) { c[2 * q] = beta * unpack_lo<ELEM>(cr[q]); "
-           "c[2 * q + 1] = beta * unpack_hi<ELEM>(cr[q]); }");
+    if (residual)
+      e.line("for (int q = 0; q < 4; ++q) { c[2 * q] = beta * unpack_lo<ELEM>(cr[q]); "
+             "c[2 * q + 1] = beta * unpack_hi<ELEM>(cr[q]); }");
+    else
+      e.line("for (int q = 0; q < 4; ++q) { v[2 * q] = fmaf(beta, unpack_lo<ELEM>(cr[q]), v[2 * q]); "
+             "v[2 * q + 1] = fmaf(beta, unpack_hi<ELEM>(cr[q]), v[2 * q + 1]); }  // beta * C "
+             "before the chain");
   }
   e.line("#pragma unroll");
   {
@@ -127,8 +138,6 @@ void emitStore16Chain(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
     e.comment("pair q: row frow + 8 (q & 1), columns 8 (j + q / 2) + 2 (lane % 4) (+1) of the tile");
     e.line("const int drow = tile_m * BM + consumer * WG_ROWS + frow + 8 * (q & 1);");
     e.line("const int dcol = tile_n * BN + 8 * (j + q / 2) + 2 * (lane % 4);");
-    if (!residual)
-      e.line("v[2 * q] += c[2 * q]; v[2 * q + 1] += c[2 * q + 1];  // beta * C before the chain");
     emitChainCall(e, "v[2 * q]", "v[2 * q + 1]", residual ? "c[2 * q]" : "0.f",
                   residual ? "c[2 * q + 1]" : "0.f", "drow", "dcol");
   }
@@ -221,13 +230,13 @@ void gemmgen::sm90::emitEpilogueChainFunction(CodeEmitter &e, const ir::Kernel &
       e.line("v0 = epi::relu(v0); v1 = epi::relu(v1);");
       break;
     case EpilogueOpKind::GeluTanh:
-      e.line("v0 = epi::gelu_tanh(v0); v1 = epi::gelu_tanh(v1);");
+      e.line("v0 = epi::gelu_tanh_fast(v0); v1 = epi::gelu_tanh_fast(v1);");
       break;
     case EpilogueOpKind::GeluErf:
       e.line("v0 = epi::gelu_erf(v0); v1 = epi::gelu_erf(v1);");
       break;
     case EpilogueOpKind::Silu:
-      e.line("v0 = epi::silu(v0); v1 = epi::silu(v1);");
+      e.line("v0 = epi::silu_fast(v0); v1 = epi::silu_fast(v1);");
       break;
     case EpilogueOpKind::Residual:
       e.line("v0 += c0; v1 += c1;");

@@ -91,7 +91,7 @@ __device__ __forceinline__ void apply_epilogue_chain(float& v0, float& v1, float
   v0 += col < N ? epi::load_bias(bias, epi::BIAS_BF16, (long long)entry * bias_stride + col) : 0.f;
   v1 += col + 1 < N ? epi::load_bias(bias, epi::BIAS_BF16, (long long)entry * bias_stride + col + 1) : 0.f;
   // gelu_tanh
-  v0 = epi::gelu_tanh(v0); v1 = epi::gelu_tanh(v1);
+  v0 = epi::gelu_tanh_fast(v0); v1 = epi::gelu_tanh_fast(v1);
 }
 
 } // namespace
@@ -275,21 +275,20 @@ gemm_sm90_bf16_bias_gelu(const __grid_constant__ TensorMap tmA, const __grid_con
             const int col16 = j2 * 2 + (mat >> 1);  // 16-byte column inside the chunk
             const u32 addr = staging + (col16 / 8) * D_SLAB_BYTES + row * 128 + (((col16 & 7) ^ (row & 7)) << 4);
             const int frow = m * 64 + warp_in_group * 16 + lane / 4;  // this thread's rows: frow, frow + 8
-            float v[8], c[8];  // alpha * acc and beta * C of acc[m][4j .. 4j+7]
+            float v[8];  // alpha * acc (+ beta * C) of acc[m][4j .. 4j+7]
             #pragma unroll
-            for (int q = 0; q < 8; ++q) { v[q] = alpha * acc[m][4 * j + q]; c[q] = 0.f; }
+            for (int q = 0; q < 8; ++q) v[q] = alpha * acc[m][4 * j + q];
             if (beta != 0.f) {
               u32 cr[4];
               ldmatrix_x4(addr, cr[0], cr[1], cr[2], cr[3]);  // C's pairs, as stmatrix writes them
               #pragma unroll
-              for (int q = 0; q < 4; ++q) { c[2 * q] = beta * unpack_lo<ELEM>(cr[q]); c[2 * q + 1] = beta * unpack_hi<ELEM>(cr[q]); }
+              for (int q = 0; q < 4; ++q) { v[2 * q] = fmaf(beta, unpack_lo<ELEM>(cr[q]), v[2 * q]); v[2 * q + 1] = fmaf(beta, unpack_hi<ELEM>(cr[q]), v[2 * q + 1]); }  // beta * C before the chain
             }
             #pragma unroll
             for (int q = 0; q < 4; ++q) {
               // pair q: row frow + 8 (q & 1), columns 8 (j + q / 2) + 2 (lane % 4) (+1) of the tile
               const int drow = tile_m * BM + consumer * WG_ROWS + frow + 8 * (q & 1);
               const int dcol = tile_n * BN + 8 * (j + q / 2) + 2 * (lane % 4);
-              v[2 * q] += c[2 * q]; v[2 * q + 1] += c[2 * q + 1];  // beta * C before the chain
               apply_epilogue_chain(v[2 * q], v[2 * q + 1], 0.f, 0.f, drow, dcol, entry, M, N, bias, bias_stride, chain_scale);
             }
             stmatrix_x4(addr, pack2<ELEM>(v[0], v[1]), pack2<ELEM>(v[2], v[3]), pack2<ELEM>(v[4], v[5]), pack2<ELEM>(v[6], v[7]));

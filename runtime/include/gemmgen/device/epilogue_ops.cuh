@@ -71,6 +71,31 @@ GEMMGEN_EPI_HD float gelu_erf(float x) { return 0.5f * x * (1.f + erff(x * 0.707
 GEMMGEN_EPI_HD float silu(float x) { return x / (1.f + expf(-x)); }
 GEMMGEN_EPI_HD float clamp(float x, float lo, float hi) { return fminf(fmaxf(x, lo), hi); }
 
+// The forms generated kernels call: on the device the hardware approximations (tanh.approx,
+// max relative error 2^-10.99 per the PTX ISA; ex2.approx through __expf and a fast divide),
+// a few instructions per element where tanhf and expf take tens, which the epilogue's time
+// shows at 4096^3 (docs/PERF.md). On the host (the simulator) the precise forms above, which
+// the reference also uses: the GPU tests measure the difference.
+GEMMGEN_EPI_HD float tanh_fast(float x) {
+#if defined(__CUDA_ARCH__)
+  float y;
+  asm("tanh.approx.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+#else
+  return tanhf(x);
+#endif
+}
+GEMMGEN_EPI_HD float gelu_tanh_fast(float x) {
+  return 0.5f * x * (1.f + tanh_fast(0.7978845608028654f * (x + 0.044715f * x * x * x)));
+}
+GEMMGEN_EPI_HD float silu_fast(float x) {
+#if defined(__CUDA_ARCH__)
+  return __fdividef(x, 1.f + __expf(-x));  // x / inf (x << 0) gives -0, silu's limit
+#else
+  return silu(x);
+#endif
+}
+
 // A chain as data, for code that is not generated per spec.
 constexpr int kMaxChainSteps = 8;
 struct Chain {

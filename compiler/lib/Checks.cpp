@@ -71,6 +71,9 @@ public:
 
 private:
   void error(SMLoc loc, const llvm::Twine &msg) { diags.error(loc, msg); }
+  bool blockwiseScaling() const {
+    return spec.types.scaling.value == ScalingMode::Blockwise && isFp8(spec.types.a.value);
+  }
   void warning(SMLoc loc, const llvm::Twine &msg) { diags.warning(loc, msg); }
 
   void checkTypesAndLayout();
@@ -129,6 +132,10 @@ unsigned consumerRegisters(const RoleSpec &r) {
 
 void Checker::checkTypesAndLayout() {
   const TypesSpec &t = spec.types;
+  if (t.scaling.given && t.scaling.value == ScalingMode::Blockwise && !isFp8(t.a.value))
+    error(t.scaling.loc, std::string("types.scaling: blockwise scales 8-bit operands (A per row "
+                                     "per 128 K, B per 128x128 block), but types.a is ") +
+                             toString(t.a.value) + "; use a: e4m3 or remove scaling");
   if (isFp8(t.a.value) || isFp8(t.b.value)) {
     checkFp8TypesAndLayout();
     return;
@@ -205,6 +212,10 @@ void Checker::checkFp8TypesAndLayout() {
   if (s.grouped.value)
     error(s.grouped.loc, "scheduler.grouped with 8-bit operands: the problems' table has no "
                          "per-problem scales yet; use grouped: false");
+  if (t.scaling.value == ScalingMode::Blockwise && spec.tile.n.value % 128 != 0)
+    error(spec.tile.n.loc, "tile.n " + str(spec.tile.n.value) +
+                               " with types.scaling: blockwise: B's scales cover 128x128 "
+                               "blocks, and a tile must hold whole blocks; use tile.n 128 or 256");
 }
 
 void Checker::checkCluster() {
@@ -249,7 +260,12 @@ void Checker::checkPipeline() {
                                  " must be less than pipeline.depth (" + str(p.depth.value) +
                                  "): a stage read by an unfinished wgmma cannot be refilled; "
                                  "use mma_in_flight: 1 with depth 2 or more");
-  else if (p.mmaInFlight.value == 0)
+  else if (blockwiseScaling() && p.mmaInFlight.given && p.mmaInFlight.value != 0)
+    error(p.mmaInFlight.loc, "pipeline.mma_in_flight " + str(p.mmaInFlight.value) +
+                                 " with types.scaling: blockwise: each k-block's partial sum is "
+                                 "promoted (scaled into the accumulators) once its wgmmas are "
+                                 "done, so none stays in flight; use mma_in_flight: 0");
+  else if (p.mmaInFlight.value == 0 && !blockwiseScaling())
     warning(p.mmaInFlight.loc, "pipeline.mma_in_flight 0 waits for every wgmma to finish before "
                                "the next k-block is issued, which leaves the tensor cores idle; "
                                "use mma_in_flight: 1");
@@ -425,6 +441,11 @@ void Checker::checkRegisters() {
   unsigned C = spec.consumers.value;
   unsigned rows = spec.tile.m.value / C;
   unsigned acc = rows * spec.tile.n.value / 128;
+  // Blockwise scaling keeps each k-block's partial sum beside the accumulators.
+  const bool blockwise = spec.types.scaling.value == ScalingMode::Blockwise &&
+                         isFp8(spec.types.a.value);
+  if (blockwise)
+    acc *= 2;
   unsigned creg = consumerRegisters(*consumer);
   if (tileOk && acc + kRegisterHeadroom > creg) {
     SMLoc at = consumer->registers.given ? consumer->registers.loc : spec.tile.n.loc;
@@ -435,7 +456,11 @@ void Checker::checkRegisters() {
                                        : "use a smaller tile.n or more registers for role '" +
                                              consumer->name.value + "'";
     error(at, "each consumer thread needs " + str(acc) + " f32 accumulator registers (" +
-                  str(rows) + " rows × " + str(spec.tile.n.value) + " columns / 128 threads) " +
+                  str(rows) + " rows × " + str(spec.tile.n.value) + " columns / 128 threads" +
+                  (blockwise ? ", twice: blockwise scaling keeps each k-block's partial sum "
+                               "beside them"
+                             : "") +
+                  ") " +
                   "plus about " + str(kRegisterHeadroom) + " for addresses and loop state, " +
                   "more than the " + str(creg) + " registers of role '" +
                   consumer->name.value + "'; ptxas would serialise the wgmmas (warning C7511) " +

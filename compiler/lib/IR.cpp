@@ -58,6 +58,7 @@ const char *ir::toString(OpKind k) {
   case OpKind::IfNoK: return "if_no_k";
   case OpKind::ZeroAcc: return "zero_acc";
   case OpKind::IfBeta: return "if_beta";
+  case OpKind::PromoteAcc: return "promote_acc";
   }
   return "?";
 }

@@ -160,9 +160,17 @@ private:
     case OpKind::ZeroAcc:
       os << " " << op.acc;
       break;
+    case OpKind::PromoteAcc:
+      os << " " << op.acc << " (+)= partial(" << op.acc
+         << ") * scaleA[row, kb] * scaleB[col / 128, kb] (first k-block overwrites)";
+      break;
     case OpKind::Mma:
-      os << " " << op.acc << " += " << op.a << "[" << op.state << "] * " << op.b << "["
-         << op.state << "]^T scale_d=(k>0)";
+      if (op.partial)
+        os << " partial(" << op.acc << ") = " << op.a << "[" << op.state << "] * " << op.b << "["
+           << op.state << "]^T";
+      else
+        os << " " << op.acc << " += " << op.a << "[" << op.state << "] * " << op.b << "["
+           << op.state << "]^T scale_d=(k>0)";
       break;
     case OpKind::MmaWait:
     case OpKind::TmaStoreWait:

@@ -50,6 +50,7 @@ public:
     p.ctaGroup = sm100() ? spec.ctaGroup.value : 1;
     p.mmaK = mmaKFor(spec.types.a.value);
     p.perTensorScales = isFp8(spec.types.a.value) || isFp8(spec.types.b.value);
+    p.blockwiseScales = p.perTensorScales && spec.types.scaling.value == ScalingMode::Blockwise;
     p.epilogueChunkN = epilogueChunkColumns(spec);
     p.epilogueBuffers = std::max(1u, spec.epilogue.buffers.value);
     if (sm100()) {

@@ -57,7 +57,7 @@ public:
     Kernel k = kernelFromPlan(spec, derivePlan(spec));
     k.mmaM = 64;
     k.mmaN = k.tileN;
-    k.mmaK = 16;
+    k.mmaK = k.plan.mmaK;
     k.epilogueOverlap = spec.epilogue.overlap.value;
     k.roles.push_back(producerRole(k));
     k.roles.push_back(consumerRole(k));
@@ -139,13 +139,17 @@ private:
       r.states.push_back({"cload", 1, waiterPhase(k, ProtocolBarrier::CLoad)});
 
     CtaScope releaseScope = multicastB(k) ? CtaScope::Cluster : CtaScope::Local;
-    unsigned inFlight = spec.pipeline.mmaInFlight.value;
+    // Blockwise scaling promotes each k-block's partial sum as soon as its
+    // wgmmas are done: none stays in flight, and its stage is free at once.
+    const bool blockwise = k.plan.blockwiseScales;
+    unsigned inFlight = blockwise ? 0 : spec.pipeline.mmaInFlight.value;
 
     Op mma = makeOp(OpKind::Mma);
     mma.acc = "acc";
     mma.a = "smemA";
     mma.b = "smemB";
     mma.state = "read";
+    mma.partial = blockwise;
     Op commit = makeOp(OpKind::MmaCommit);
     Op waitMma = makeOp(OpKind::MmaWait);
     waitMma.count = inFlight;
@@ -153,6 +157,11 @@ private:
     fence.fence = FenceKind::MmaOperands;
 
     std::vector<Op> kBody = {waitOn(full, "read", Exec::All), fence, mma, commit, waitMma};
+    if (blockwise) {
+      Op promote = makeOp(OpKind::PromoteAcc);
+      promote.acc = "acc";
+      kBody.push_back(promote);
+    }
     std::vector<Op> release = {arriveOn(empty, "release", releaseScope), advance("release")};
     if (inFlight == 0) {
       // The stage just read is finished: release it at once.
@@ -294,5 +303,6 @@ KernelABI gemmgen::deriveKernelABI(const Kernel &k) {
   abi.alphaBeta = k.plan.findBarrier(ProtocolBarrier::CLoad) != nullptr;
   abi.epilogueChain = k.epilogueChain;
   abi.perTensorScales = k.plan.perTensorScales;
+  abi.blockwiseScales = k.plan.blockwiseScales;
   return abi;
 }

@@ -79,7 +79,9 @@ const StringRef kTopKeys[] = {"kernel",    "description", "target",    "types",
                               "layout",    "tile",        "cluster",   "pipeline",
                               "consumers", "scheduler",   "roles",     "barriers",
                               "epilogue",  "cta_group",   "tmem_columns"};
-const StringRef kTypesKeys[] = {"a", "b", "d", "accumulate"};
+const StringRef kTypesKeys[] = {"a", "b", "d", "accumulate", "scaling"};
+const Word<ScalingMode> kScalingModes[] = {{"per_tensor", ScalingMode::PerTensor},
+                                           {"blockwise", ScalingMode::Blockwise}};
 const StringRef kLayoutKeys[] = {"a", "b"};
 const StringRef kTileKeys[] = {"m", "n", "k"};
 const StringRef kClusterKeys[] = {"m", "n"};
@@ -558,6 +560,8 @@ void SpecParser::parseTop(yaml::Node *root) {
     } else if (key == "types") {
       walkMapping(v, "types", kTypesKeys, [&](StringRef k, SMLoc kl, yaml::Node *x) {
         std::string p = "types." + k.str();
+        if (k == "scaling")
+          return parseEnum(x, kl, p, spec.types.scaling, kScalingModes);
         Located<ScalarType> &f = k == "a"   ? spec.types.a
                                  : k == "b" ? spec.types.b
                                  : k == "d" ? spec.types.d
@@ -853,6 +857,7 @@ void SpecParser::fillDefaultLocations() {
   fill(spec.kernel, spec.loc);
   fill(spec.target, spec.loc);
   fill(spec.description, spec.loc);
+  fill(spec.types.scaling, at("types"));
   for (auto *f : {&spec.types.a, &spec.types.b, &spec.types.d, &spec.types.accumulate})
     fill(*f, at("types"));
   fill(spec.layout.a, at("layout"));

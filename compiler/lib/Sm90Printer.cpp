@@ -270,7 +270,10 @@ private:
       else
         e.line("const float chain_scale = 1.f;  // (the chain has no scale step)");
     }
-    if (k.plan.perTensorScales) {
+    if (k.plan.blockwiseScales) {
+      e.comment("blockwise scales (types.scaling): scale_a[entry][kb][row] (1x128 blocks of A),");
+      e.comment("scale_b[entry][n / 128][kb] (128x128 blocks of B), applied per k-block by promote_acc");
+    } else if (k.plan.perTensorScales) {
       e.comment("per-tensor scales (device f32, null = 1): D = (alpha * sA * sB) * acc + beta * C");
       e.line("alpha = scaled_alpha(alpha, scale_a, scale_b);");
     }
@@ -364,6 +367,8 @@ private:
     e.line("const bool leader = threadIdx.x % 128 == 0;  // arrives and issues stores for the group");
     e.line("const int lane = threadIdx.x % 32;");
     e.line("float acc[WG_MMAS][BN / 2];  // wgmma accumulator fragments (f32)");
+    if (k.plan.blockwiseScales)
+      e.line("float part[WG_MMAS][BN / 2];  // one k-block's wgmma partial sum (blockwise scales)");
     emitStates(role);
     return emitOps(role.body);
   }
@@ -472,6 +477,7 @@ private:
       CodeEmitter::Block cond(e, "if (k_blocks == 0)", "K = 0");
       return emitOps(op.body);
     }
+    case OpKind::PromoteAcc: emitPromoteAcc(); break;
     case OpKind::ZeroAcc: {
       e.line("#pragma unroll");
       CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
@@ -673,10 +679,51 @@ private:
   }
 
   void emitAccFence() {
+    const char *regs = k.plan.blockwiseScales ? "part" : "acc";
     e.line("#pragma unroll");
     CodeEmitter::Block loop(e, "for (int m = 0; m < WG_MMAS; ++m)");
     e.line("#pragma unroll");
-    e.line("for (int i = 0; i < BN / 2; ++i) fence_operand(acc[m][i]);");
+    e.line(std::string("for (int i = 0; i < BN / 2; ++i) fence_operand(") + regs + "[m][i]);");
+  }
+
+  /// Blockwise scales: this k-block's scales, loaded before its wgmmas are
+  /// issued (their latency hides behind the MMAs), used by promote_acc.
+  void emitBlockScaleLoads() {
+    e.comment("this k-block's scales: A's for this thread's rows, B's for the tile's column blocks");
+    e.line("const int col_blocks = (N + 127) / 128;");
+    e.line("const float* sa_k = scale_a + ((long long)entry * k_blocks + kb) * M;");
+    e.line("const float* sb_e = scale_b + (long long)entry * col_blocks * k_blocks;");
+    e.line("float blk_sa[WG_MMAS][2], blk_sb[BN / 128];");
+    e.line("#pragma unroll");
+    {
+      CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
+      e.line("const int r = tile_m * BM + consumer * WG_ROWS + m * 64 + warp_in_group * 16 + lane / 4;");
+      e.line("blk_sa[m][0] = r < M ? __ldg(sa_k + r) : 0.f;");
+      e.line("blk_sa[m][1] = r + 8 < M ? __ldg(sa_k + r + 8) : 0.f;");
+    }
+    e.line("#pragma unroll");
+    {
+      CodeEmitter::Block cs(e, "for (int cb = 0; cb < BN / 128; ++cb)");
+      e.line("const int nb = tile_n * (BN / 128) + cb;");
+      e.line("blk_sb[cb] = nb < col_blocks ? __ldg(sb_e + (long long)nb * k_blocks + kb) : 0.f;");
+    }
+  }
+
+  /// promote_acc: acc (+)= part · sA · sB after the k-block's wgmmas finished
+  /// (mma_wait pending<=0); the first k-block of the tile overwrites.
+  void emitPromoteAcc() {
+    e.comment("promote the k-block's partial sum into the f32 accumulators (CUDA cores)");
+    e.line("#pragma unroll");
+    CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
+    e.line("#pragma unroll");
+    CodeEmitter::Block js(e, "for (int j = 0; j < BN / 8; ++j)");
+    e.comment("n8 block j: rows r, r + 8 in part[m][4j .. 4j+1], [4j+2 .. 4j+3]");
+    e.line("const float sb = blk_sb[j / 16];  // 16 n8 blocks per 128 columns");
+    e.line("const float s0 = blk_sa[m][0] * sb, s1 = blk_sa[m][1] * sb;");
+    e.line("acc[m][4 * j + 0] = fmaf(part[m][4 * j + 0], s0, kb > 0 ? acc[m][4 * j + 0] : 0.f);");
+    e.line("acc[m][4 * j + 1] = fmaf(part[m][4 * j + 1], s0, kb > 0 ? acc[m][4 * j + 1] : 0.f);");
+    e.line("acc[m][4 * j + 2] = fmaf(part[m][4 * j + 2], s1, kb > 0 ? acc[m][4 * j + 2] : 0.f);");
+    e.line("acc[m][4 * j + 3] = fmaf(part[m][4 * j + 3], s1, kb > 0 ? acc[m][4 * j + 3] : 0.f);");
   }
 
   void emitMma(const Op &op) {
@@ -685,6 +732,8 @@ private:
     e.line("const u32 a_stage = smem + SMEM_A + A_STAGE_BYTES * " + stage +
            (aMN ? " + consumer * (WG_ROWS / 64) * A_BOX_BYTES;" : " + consumer * WG_ROWS * 128;"));
     e.line("const u32 b_stage = smem + SMEM_B + B_STAGE_BYTES * " + stage + ";");
+    if (op.partial)
+      emitBlockScaleLoads();
     emitAccFence();
     const std::string mmaK = str(k.plan.mmaK);
     const std::string kStepA = str(k.plan.loadA.kStepBytes), kStepB = str(k.plan.loadB.kStepBytes);
@@ -706,7 +755,10 @@ private:
     if (aMN || bMN)
       e.comment("wgmma transposes: A " + std::string(aMN ? "M-major" : "K-major") + ", B " +
                 (bMN ? "N-major" : "K-major"));
-    e.line(wgmma + "::mma(acc[m], desc_a, desc_b, (kb > 0 || ks > 0) ? 1 : 0);");
+    if (op.partial)
+      e.line(wgmma + "::mma(part[m], desc_a, desc_b, ks > 0 ? 1 : 0);  // each k-block afresh");
+    else
+      e.line(wgmma + "::mma(acc[m], desc_a, desc_b, (kb > 0 || ks > 0) ? 1 : 0);");
   }
 
   void emitStoreAcc(const Op &) { sm90::emitStagingStore(e, k, cloadBarrier() != nullptr); }

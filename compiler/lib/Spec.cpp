@@ -129,6 +129,10 @@ const char *toString(EpilogueOpKind k) {
   return "?";
 }
 
+const char *toString(ScalingMode m) {
+  return m == ScalingMode::Blockwise ? "blockwise" : "per_tensor";
+}
+
 const char *toString(BiasAxis a) { return a == BiasAxis::Row ? "row" : "column"; }
 
 /// A float as the spec would write it: the shortest %g form that reads back.

@@ -211,6 +211,19 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
                    " operands and takes no per-tensor scales (got scaleA/scaleB); scales are "
                    "for fp8 kernels (types.a/b e4m3 or e5m2): pass null, or fold them into "
                    "alpha");
+  if (abi.blockwiseScales) {
+    const std::string who = "kernel '" + abi.kernelName + "' scales blockwise (types.scaling): ";
+    if (!a.scaleA || !a.scaleB)
+      return invalid(who + "GemmArgs::scaleA and scaleB must be its scale arrays (got " +
+                     (a.scaleA ? "" : "scaleA null") + (!a.scaleA && !a.scaleB ? ", " : "") +
+                     (a.scaleB ? "" : "scaleB null") + "); blockwiseScaleCounts() gives their "
+                     "lengths");
+    if (a.scaleA % 4 || a.scaleB % 4)
+      return invalid(who + "scaleA and scaleB must be 4-byte aligned f32 arrays");
+    if (a.layoutD == Layout::Col)
+      return invalid(who + "a column-major D is computed as D^T = B^T·A^T, which would swap the "
+                     "scales' blocks (1x128 against 128x128); store D row-major");
+  }
   if (abi.aType != abi.bType && a.layoutD == Layout::Col)
     return invalid("kernel '" + abi.kernelName + "' takes A " + toString(abi.aType) + " and B " +
                    toString(abi.bType) + ", and a column-major D is computed as D^T = B^T·A^T, "
@@ -500,3 +513,9 @@ Status Kernel::launch(const GemmArgs &args, CUstream stream) const {
     return drv.fail(r, "cuMemFreeAsync(staging workspace)");
   return Status::success();
 }
+
+std::pair<long long, long long> gemmgen::blockwiseScaleCounts(const GemmArgs &a) {
+  const long long kb = (a.K + 127) / 128, nb = (a.N + 127) / 128, L = std::max(1LL, a.batch);
+  return {L * kb * a.M, L * nb * kb};
+}
+

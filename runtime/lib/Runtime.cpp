@@ -392,6 +392,7 @@ Expected<Kernel> Runtime::loadKernel(const std::string &source, const KernelABI 
   info.batched = abi.batched;
   info.alphaBeta = abi.alphaBeta;
   info.perTensorScales = abi.perTensorScales;
+  info.blockwiseScales = abi.blockwiseScales;
   info.grouped = abi.grouped;
   info.epilogue = epilogueInfo(abi.epilogueChain);
   info.usage = cubin->usage;

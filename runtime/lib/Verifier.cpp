@@ -91,9 +91,12 @@ gg_reference_gemm(const void *A, const void *B, float *C, int M, int N, int K, l
                   long long sak, long long sbn, long long sbk, int kindA, int kindB, float alpha,
                   float beta, const void *Cin, long long scm, long long scn, int kindC,
                   const float *sA, const float *sB, gemmgen::epilogue::Chain chain,
-                  long long entry) {
-  if (sA) alpha *= *sA;
-  if (sB) alpha *= *sB;
+                  long long entry, int blockwise) {
+  // Per-tensor scales fold into alpha; blockwise ones (sA[kb][m], sB[n/128][kb] of this entry)
+  // scale every element as it is loaded.
+  if (!blockwise && sA) alpha *= *sA;
+  if (!blockwise && sB) alpha *= *sB;
+  const long long kblocks = (K + 127) / 128;
   __shared__ float As[16][64 + 1];
   __shared__ float Bs[16][64 + 1];
   const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
@@ -108,6 +111,8 @@ gg_reference_gemm(const void *A, const void *B, float *C, int M, int N, int K, l
       const long long m = m0 + r, n = n0 + r;
       As[kk][r] = (m < M && k < K) ? load_elem(A, m * sam + k * sak, kindA) : 0.f;
       Bs[kk][r] = (n < N && k < K) ? load_elem(B, n * sbn + k * sbk, kindB) : 0.f;
+      if (blockwise && m < M && k < K) As[kk][r] *= sA[(k / 128) * M + m];
+      if (blockwise && n < N && k < K) Bs[kk][r] *= sB[(n / 128) * kblocks + k / 128];
     }
     __syncthreads();
 #pragma unroll
@@ -231,6 +236,17 @@ Status GemmVerifier::fillNormal(CUdeviceptr p, std::size_t count, DType t, std::
 
 Status GemmVerifier::reference(const GemmArgs &a, DType t, DType tB, CUdeviceptr refF32,
                                CUstream s, DType outType, const EpilogueInfo &epilogue) const {
+  return referenceImpl(a, t, tB, refF32, s, outType, epilogue, false);
+}
+
+Status GemmVerifier::reference(const GemmArgs &a, const KernelInfo &k, CUdeviceptr refF32,
+                               CUstream s) const {
+  return referenceImpl(a, k.dtype, k.dtypeB, refF32, s, k.outType, k.epilogue, k.blockwiseScales);
+}
+
+Status GemmVerifier::referenceImpl(const GemmArgs &a, DType t, DType tB, CUdeviceptr refF32,
+                                   CUstream s, DType outType, const EpilogueInfo &epilogue,
+                                   bool blockwise) const {
   int M = (int)a.M, N = (int)a.N, K = (int)a.K;
   int kindA = verifierKind(t), kindB = verifierKind(tB), kindC = verifierKind(outType);
   const long long lda = storedShape(a, 'A').ld, ldb = storedShape(a, 'B').ld;
@@ -247,9 +263,17 @@ Status GemmVerifier::reference(const GemmArgs &a, DType t, DType tB, CUdeviceptr
     const GemmArgs e = batchEntry(a, l, t, outType);
     CUdeviceptr A = e.A, B = e.B, R = refF32 + (CUdeviceptr)(l * a.M * a.N * 4), C = e.C;
     long long entry = l;
+    int bw = blockwise;
+    // Blockwise: this entry's scale arrays (blockwiseScaleCounts per entry).
+    CUdeviceptr eA = sA, eB = sB;
+    if (blockwise) {
+      const long long kb = (a.K + 127) / 128, nb = (a.N + 127) / 128;
+      eA = sA + CUdeviceptr(l * kb * a.M * 4);
+      eB = sB + CUdeviceptr(l * nb * kb * 4);
+    }
     void *params[] = {&A,     &B,    &R,     &M,    &N,  &K,   &sam,   &sak, &sbn, &sbk,
-                      &kindA, &kindB, &alpha, &beta, &C, &scm, &scn, &kindC, &sA,  &sB,
-                      &chain, &entry};
+                      &kindA, &kindB, &alpha, &beta, &C, &scm, &scn, &kindC, &eA,  &eB,
+                      &chain, &entry, &bw};
     if (Status r = impl_->rt.launchRaw(impl_->ref, (unsigned)((N + 63) / 64),
                                        (unsigned)((M + 63) / 64), 256, 0, s, params);
         !r)

@@ -22,21 +22,26 @@ using namespace gemmgen;
 
 namespace {
 
-std::string specPath() {
+const char *kSpec13 = "13_fast_e4m3.yaml", *kSpec15 = "15_blockwise_e4m3.yaml";
+
+std::string specPath(const char *spec) {
   if (const char *d = getenv("GEMMGEN_SPECS_DIR"); d && *d)
-    return std::string(d) + "/13_fast_e4m3.yaml";
-  return std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/13_fast_e4m3.yaml";
+    return std::string(d) + "/" + spec;
+  return std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/" + spec;
 }
 
-/// Spec 13 with other types (its tile and roles kept), or as written.
-std::string specText(const std::string &types) {
-  std::ifstream f(specPath());
+/// Spec 13 (or 15, blockwise) with other types (its tile and roles kept), or as written.
+std::string specText(const std::string &types, const char *spec = kSpec13) {
+  std::ifstream f(specPath(spec));
   std::stringstream ss;
   ss << f.rdbuf();
   std::string s = ss.str();
   if (types.empty())
     return s;
-  const std::string from = "types:  { a: e4m3, b: e4m3, d: bf16, accumulate: f32 }";
+  const std::string from = spec == kSpec15
+                               ? "types:  { a: e4m3, b: e4m3, d: bf16, accumulate: f32, scaling: "
+                                 "blockwise }"
+                               : "types:  { a: e4m3, b: e4m3, d: bf16, accumulate: f32 }";
   const size_t at = s.find(from);
   if (at != std::string::npos)
     s.replace(at, from.size(), "types: " + types);
@@ -74,10 +79,11 @@ struct Fp8Gpu {
     if (Expected<CUstream> s = rt->createStream())
       stream = *s;
   }
-  const Expected<Kernel> &kernel(const std::string &types) {
-    auto it = kernels.find(types);
+  const Expected<Kernel> &kernel(const std::string &types, const char *spec = kSpec13) {
+    const std::string key = std::string(spec) + types;
+    auto it = kernels.find(key);
     if (it == kernels.end())
-      it = kernels.emplace(types, rt->compileString(specText(types), "13_fast_e4m3.yaml")).first;
+      it = kernels.emplace(key, rt->compileString(specText(types, spec), spec)).first;
     return it->second;
   }
 };
@@ -88,13 +94,19 @@ struct Fp8Case {
   float scaleA, scaleB, alpha, beta;
   long long ldPad;   ///< added to every leading dimension (odd: rows TMA cannot address)
   long long offset;  ///< bytes A, B, D start into their allocations (not 16: staged)
+  /// Spec 13 (per-tensor scales) or 15 (blockwise: random N(0,1) scale
+  /// arrays, scaleA/scaleB unused).
+  const char *spec = kSpec13;
 };
 
 std::string caseName(const ::testing::TestParamInfo<Fp8Case> &info) {
   const Fp8Case &c = info.param;
   std::string t = c.types[0] ? (std::string(c.types).find("e5m2") != std::string::npos ? "mixed_f32"
+                                : std::string(c.types).find("f32") != std::string::npos ? "f32"
                                                                                         : "other")
                              : "e4m3";
+  if (c.spec == kSpec15)
+    t = "blockwise_" + t;
   return t + "_" + std::to_string(c.M) + "x" + std::to_string(c.N) + "x" +
          std::to_string(c.K) + (c.beta != 0.f ? "_beta" : "") +
          (c.ldPad || c.offset ? "_staged" : "");
@@ -107,10 +119,11 @@ TEST_P(Fp8Gemm, MatchesScaledReferenceAndWritesEveryElement) {
   if (!gpu.rt)
     GTEST_SKIP() << "no GPU: " << gpu.why;
   const Fp8Case &c = GetParam();
-  const Expected<Kernel> &k = gpu.kernel(c.types);
+  const Expected<Kernel> &k = gpu.kernel(c.types, c.spec);
   ASSERT_TRUE(k.ok()) << k.status().message();
   const KernelInfo &ki = k->info();
   ASSERT_TRUE(ki.perTensorScales);
+  ASSERT_EQ(ki.blockwiseScales, c.spec == kSpec15);
   ASSERT_TRUE(isFp8(ki.dtype) && isFp8(ki.dtypeB));
   const Runtime &rt = *gpu.rt;
   const DType out = ki.outType;
@@ -145,13 +158,20 @@ TEST_P(Fp8Gemm, MatchesScaledReferenceAndWritesEveryElement) {
     cPristine = alloc(dBytes);
   }
   const CUdeviceptr ref = alloc(a.M * a.N * 4);
-  a.scaleA = alloc(4), a.scaleB = alloc(4);
-  ASSERT_FALSE(::testing::Test::HasFailure());
-  ASSERT_TRUE(rt.copyToDevice(a.scaleA, &c.scaleA, 4).ok());
-  ASSERT_TRUE(rt.copyToDevice(a.scaleB, &c.scaleB, 4).ok());
-
   const uint64_t seed = std::random_device{}();
   SCOPED_TRACE("seed " + std::to_string(seed));
+  if (ki.blockwiseScales) { // every block its own N(0,1) scale
+    const auto [nA, nB] = blockwiseScaleCounts(a);
+    a.scaleA = alloc(nA * 4), a.scaleB = alloc(nB * 4);
+    ASSERT_FALSE(::testing::Test::HasFailure());
+    ASSERT_TRUE(gpu.ver->fillNormal(a.scaleA, nA, DType::F32, seed * 2 + 5, gpu.stream).ok());
+    ASSERT_TRUE(gpu.ver->fillNormal(a.scaleB, nB, DType::F32, seed * 2 + 6, gpu.stream).ok());
+  } else {
+    a.scaleA = alloc(4), a.scaleB = alloc(4);
+    ASSERT_FALSE(::testing::Test::HasFailure());
+    ASSERT_TRUE(rt.copyToDevice(a.scaleA, &c.scaleA, 4).ok());
+    ASSERT_TRUE(rt.copyToDevice(a.scaleB, &c.scaleB, 4).ok());
+  }
   ASSERT_TRUE(gpu.ver->fillNormal2D(a.A, a.M, a.K, a.lda, ki.dtype, seed * 2 + 1, gpu.stream).ok());
   ASSERT_TRUE(gpu.ver->fillNormal2D(a.B, a.N, a.K, a.ldb, ki.dtypeB, seed * 2 + 2, gpu.stream).ok());
   ASSERT_TRUE(rt.fill16Async(a.D, GemmVerifier::kPoison, (size_t)(dBytes / 2), gpu.stream).ok());
@@ -161,7 +181,7 @@ TEST_P(Fp8Gemm, MatchesScaledReferenceAndWritesEveryElement) {
   }
   GemmArgs r = a;
   r.C = cPristine;
-  ASSERT_TRUE(gpu.ver->reference(r, ki.dtype, ki.dtypeB, ref, gpu.stream, out).ok());
+  ASSERT_TRUE(gpu.ver->reference(r, ki, ref, gpu.stream).ok());
 
   Expected<PreparedLaunch> prepared = k->prepare([&] {
     GemmArgs probe = a; // the path it takes, for the log
@@ -192,14 +212,18 @@ TEST_P(Fp8Gemm, MatchesScaledReferenceAndWritesEveryElement) {
       for (long long h = 0; h < halves; ++h)
         touched += host[size_t((m * a.ldd + n) * halves + h)] != GemmVerifier::kPoison;
   EXPECT_EQ(touched, 0) << "D's padding written";
-  printf("[ result ] fp8 %s x %s > %s %lldx%lldx%lld (sA %g, sB %g, alpha %g, beta %g, %s): rel "
+  printf("[ result ] fp8 %s x %s > %s %lldx%lldx%lld (%s, alpha %g, beta %g, %s): rel "
          "err %.3e, max |err| %.3e, unwritten %lld\n",
-         toString(ki.dtype), toString(ki.dtypeB), toString(out), a.M, a.N, a.K, c.scaleA,
-         c.scaleB, c.alpha, c.beta, path.c_str(), cmp->relFrobenius, cmp->maxAbsError,
-         cmp->nonFinite);
+         toString(ki.dtype), toString(ki.dtypeB), toString(out), a.M, a.N, a.K,
+         ki.blockwiseScales ? "blockwise scales"
+                            : ("sA " + std::to_string(c.scaleA) + ", sB " + std::to_string(c.scaleB))
+                                  .c_str(),
+         c.alpha, c.beta, path.c_str(), cmp->relFrobenius, cmp->maxAbsError, cmp->nonFinite);
 }
 
 const char *kMixed = "{ a: e5m2, b: e4m3, d: f32, accumulate: f32 }";
+const char *kF32 = "{ a: e4m3, b: e4m3, d: f32, accumulate: f32 }";
+const char *kF32B = "{ a: e4m3, b: e4m3, d: f32, accumulate: f32, scaling: blockwise }";
 const Fp8Case kCases[] = {
     {"", 129, 257, 160, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0},
     {"", 1000, 1001, 528, 0.25f, 6.0f, 1.0f, 0.0f, 0, 0},
@@ -209,6 +233,15 @@ const Fp8Case kCases[] = {
     {"", 129, 257, 100, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0},     // K rows of 100 bytes: staged
     {kMixed, 129, 257, 160, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0},
     {kMixed, 4096, 4096, 4096, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0},
+    // f32 output: the error of the tensor cores' fp8 accumulation over all of K (per-tensor,
+    // unpromoted) against the same inputs promoted every 128 (blockwise, below).
+    {kF32, 4096, 4096, 4096, 1.0f, 1.0f, 1.0f, 0.0f, 0, 0},
+    {"", 129, 257, 160, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15},    // K tail: 128 + 32
+    {"", 1000, 1001, 528, 0, 0, 0.5f, 1.5f, 0, 0, kSpec15},  // beta, partial blocks
+    {"", 1000, 1001, 520, 0, 0, 1.0f, 0.0f, 3, 1, kSpec15},  // unaligned: staged
+    {"", 128, 2112, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15},  // DeepSeek-V3 shapes
+    {"", 4096, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15},
+    {kF32B, 4096, 4096, 4096, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15},
 };
 
 INSTANTIATE_TEST_SUITE_P(Sm90, Fp8Gemm, ::testing::ValuesIn(kCases), caseName);

@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <string>
 
 using namespace gemmgen;
@@ -202,6 +203,49 @@ TEST(EpilogueChainSim, ChainedKernelsSimulateCleanWithBetaAndBatches) {
       for (const auto &run : r.runs)
         EXPECT_EQ(run.verdict, SimVerdict::Ok) << chain << " beta " << beta << ": " << run.message;
     }
+}
+
+} // namespace
+
+namespace {
+
+/// fp8 blockwise scaling: each k-block's partial sum promoted with its
+/// scales. The simulator runs spec 15 to the right D (its scales powers of
+/// two, so the reference is exact), and catches a promotion that reads the
+/// partial sum before the k-block's MMAs are done.
+TEST(BlockwiseScalingSim, CleanAndCatchesAPromotionBeforeTheMmaWait) {
+  DiagnosticEngine diags(nullptr);
+  auto c = compileSpecFile(std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/15_blockwise_e4m3.yaml",
+                           EmitOptions{}, diags);
+  ASSERT_TRUE(c);
+  ASSERT_TRUE(c->kernel.plan.blockwiseScales);
+  EXPECT_TRUE(c->abi.blockwiseScales);
+  SimulationOptions o;
+  o.m = 200, o.n = 300, o.k = 300, o.seeds = 4, o.beta = 0.5f;
+  for (const auto &run : simulate(c->kernel, o).runs)
+    EXPECT_EQ(run.verdict, SimVerdict::Ok) << run.message;
+  // Drop the mma_wait before promote_acc in the consumer's k-loop.
+  ir::Kernel broken = c->kernel;
+  bool dropped = false;
+  std::function<void(std::vector<ir::Op> &)> drop = [&](std::vector<ir::Op> &body) {
+    for (size_t i = 0; i + 1 < body.size(); ++i)
+      if (body[i].kind == ir::OpKind::MmaWait && body[i + 1].kind == ir::OpKind::PromoteAcc) {
+        body.erase(body.begin() + long(i));
+        dropped = true;
+        return;
+      }
+    for (ir::Op &op : body)
+      drop(op.body);
+  };
+  for (ir::Role &r : broken.roles)
+    drop(r.body);
+  ASSERT_TRUE(dropped);
+  o.seeds = 16;
+  bool caught = false;
+  for (const auto &run : simulate(broken, o).runs)
+    caught |= run.verdict == SimVerdict::Race &&
+              run.message.find("promotes the k-block's partial sum") != std::string::npos;
+  EXPECT_TRUE(caught);
 }
 
 } // namespace

@@ -28,6 +28,7 @@
 #include <CLI/CLI.hpp>
 
 #include <chrono>
+#include <tuple>
 #include <cmath>
 #include <memory>
 #include <random>
@@ -126,6 +127,8 @@ void runRun(const RunOptions &o) {
       probe.C = o.cInPlace ? probe.D : CUdeviceptr(1) << 44;
     if (kernel->info().epilogue.bias)
       probe.bias = 256;
+    if (kernel->info().blockwiseScales)
+      probe.scaleA = probe.scaleB = 512;
     if (Status s = kernel->check(probe); !s)
       return fail(s);
   }
@@ -226,21 +229,32 @@ void runRun(const RunOptions &o) {
                                      cSeed, *stream);
         !s)
       return fail(s);
-  // --scale-a / --scale-b: device f32 scalars (fp8 kernels read them once per CTA).
-  for (auto [value, at] : {std::make_pair(o.scaleA, &args.scaleA),
-                           std::make_pair(o.scaleB, &args.scaleB)}) {
-    if (std::isnan(value))
+  // --scale-a / --scale-b: device f32 scalars (fp8 kernels read them once per CTA); a
+  // blockwise kernel's arrays hold that value in every block, or N(0,1) values without it.
+  const bool blockwise = kernel->info().blockwiseScales;
+  const auto counts = blockwiseScaleCounts(args);
+  unsigned long long scaleSeed = seed * 2 + 5;
+  for (auto [value, at, count] : {std::make_tuple(o.scaleA, &args.scaleA, counts.first),
+                                  std::make_tuple(o.scaleB, &args.scaleB, counts.second)}) {
+    if (!blockwise && std::isnan(value))
       continue;
-    if (!allocOr(sizeof(float), *at))
+    const long long n = blockwise ? std::max(1LL, count) : 1;
+    if (!allocOr(size_t(n) * sizeof(float), *at))
       return;
-    if (Status s = rt->copyToDevice(*at, &value, sizeof value); !s)
+    if (blockwise && std::isnan(value)) {
+      if (Status s = ver->fillNormal(*at, (size_t)n, DType::F32, scaleSeed++, *stream); !s)
+        return fail(s);
+      continue;
+    }
+    const std::vector<float> values(size_t(n), value);
+    if (Status s = rt->copyToDevice(*at, values.data(), values.size() * sizeof(float)); !s)
       return fail(s);
   }
   // The reference first: in place, the launch overwrites C.
   if (o.verify) {
     GemmArgs r = args;
     r.C = cSource;
-    if (Status s = ver->reference(r, t, tB, ref, *stream, out, epi); !s)
+    if (Status s = ver->reference(r, kernel->info(), ref, *stream); !s)
       return fail(s);
   }
   if (Status s = rt->wait(*stream, 60); !s)

@@ -151,8 +151,12 @@ enum class OpKind {
   ZeroAcc,       ///< the values store_acc reads become 0: sm_90a the wgmma accumulator
                  ///< registers of `acc`; sm_100a the registers load_acc filled
   // --- α/β with C (appended) ---
-  IfBeta         ///< body runs when the launch's β ≠ 0 (C is read); the body is
+  IfBeta,        ///< body runs when the launch's β ≠ 0 (C is read); the body is
                  ///< uniform across every thread of the launch
+  // --- fp8 blockwise scaling (appended) ---
+  PromoteAcc     ///< acc (+)= partial sum of this k-block · sA(row, kb) · sB(col block, kb) on
+                 ///< the CUDA cores (the first k-block of a tile overwrites); reads the partial
+                 ///< sum the k-block's `mma partial` wrote, so every MMA group must be done
 };
 
 struct Op {
@@ -167,6 +171,9 @@ struct Op {
   CtaScope scope = CtaScope::Local;
   FenceKind fence = FenceKind::ProxyAsync;
   unsigned count = 0;    ///< MmaWait: groups left pending
+  /// Mma: into the k-block's partial sum (every k-block overwrites it),
+  /// which PromoteAcc then scales into `acc` (types.scaling: blockwise).
+  bool partial = false;
   unsigned txBytes = 0;  ///< ArriveExpectTx
   /// TmaLoad: the slice of the box this CTA loads, as (part, parts): rows
   /// [part·rows/parts, (part+1)·rows/parts) of the stage. parts > 1 with

@@ -87,6 +87,11 @@ struct KernelABI {
   /// scale_b` after beta (device f32 scalars, null = 1) and computes
   /// D = (alpha·scale_a·scale_b)·A·B + beta·C.
   bool perTensorScales = false;
+  /// types.scaling: blockwise: scale_a and scale_b are arrays instead —
+  /// A's [entry][kb][row] (M × ceil(K/128) per entry, rows contiguous), B's
+  /// [entry][n / 128][kb] (ceil(N/128) × ceil(K/128) per entry), f32, never
+  /// null — applied to each k-block's partial sum (alpha is not scaled).
+  bool blockwiseScales = false;
   /// The kernel takes a table of problems (grouped GEMM, see above) instead
   /// of tensor maps and M, N, K, batch.
   bool grouped = false;

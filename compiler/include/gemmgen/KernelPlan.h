@@ -157,6 +157,10 @@ struct KernelPlan {
   /// 8-bit operands: the kernel takes per-tensor scales (device f32 scalars,
   /// null = 1) and folds them into alpha once per CTA.
   bool perTensorScales = false;
+  /// types.scaling: blockwise (8-bit operands): scaleA/scaleB are per-block
+  /// arrays, each k-block's wgmma partial sum is promoted into the f32
+  /// accumulators on the CUDA cores (tile.k is the 128-element scale block).
+  bool blockwiseScales = false;
   unsigned clusterM = 1, clusterN = 1;
   /// Output columns staged and stored per epilogue chunk (divides tile.n).
   unsigned epilogueChunkN = 0;

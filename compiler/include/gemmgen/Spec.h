@@ -94,9 +94,18 @@ std::string describe(const EpilogueStep &s);
 std::string describeChain(const std::vector<EpilogueStep> &chain);
 bool chainHas(const std::vector<EpilogueStep> &chain, EpilogueOpKind k);
 
+/// How fp8 operands are scaled (types.scaling).
+enum class ScalingMode {
+  PerTensor, ///< one device scalar per operand, folded into alpha
+  Blockwise  ///< A per row per 128-wide K block (1×128), B per 128×128 block; each k-block's
+             ///< partial sum promoted into f32 accumulators on the CUDA cores
+};
+const char *toString(ScalingMode m);
+
 struct TypesSpec {
   Located<ScalarType> a{ScalarType::F16}, b{ScalarType::F16},
       d{ScalarType::F16}, accumulate{ScalarType::F32};
+  Located<ScalingMode> scaling{ScalingMode::PerTensor};
 };
 
 /// D[M,N] = A · B with A stored `a` (row: M×K row-major, K-major) and B stored

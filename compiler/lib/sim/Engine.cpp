@@ -301,6 +301,15 @@ void Machine::step(Actor &a) {
   case OpKind::ZeroAcc:
     doZeroAcc(a, op);
     break;
+  case OpKind::PromoteAcc:
+    // The MMA's completion applied the block's scales (Problem::blockScale);
+    // what is checked here is that the partial sum was complete when read.
+    if (!a.mmaQueue.empty())
+      fail(SimVerdict::Race,
+           "race: " + who(a) + " (" + where(a) + ") promotes the k-block's partial sum while " +
+               describeEvent(events[a.mmaQueue.front()]) + " still writes it",
+           {"wait for every MMA group (mma_wait pending<=0) before promote_acc"});
+    break;
   case OpKind::ForEachTile:
   case OpKind::ForK:
   case OpKind::IfNotFirstK:

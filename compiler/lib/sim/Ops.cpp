@@ -206,10 +206,16 @@ void Machine::completeMma(Event &e) {
         const Region &B = *bParts[j / bRows];
         const float *brow = &B.data[size_t(j % bRows) * B.cols];
         unsigned kk = std::min(A.cols, B.cols);
-        float s = e.accumulate ? acc.data[size_t(i) * acc.cols + j] : 0.0f;
+        float sum = 0.0f;
         for (unsigned t = 0; t < kk; ++t)
-          s += arow[t] * brow[t];
-        acc.data[size_t(i) * acc.cols + j] = s;
+          sum += arow[t] * brow[t];
+        // Blockwise scales: the promotion's factor, folded in here (exact).
+        const unsigned row = e.tile.tm * k.tileM + e.aRow0 + i, col = e.tile.tn * k.tileN + j;
+        const bool inside = row < p.entries[e.tile.entry].M && col < p.entries[e.tile.entry].N;
+        if (!p.scaleA.empty())
+          sum *= inside ? p.blockScale(e.tile.entry, row, col, unsigned(e.k)) : 0.0f;
+        acc.data[size_t(i) * acc.cols + j] =
+            (e.accumulate ? acc.data[size_t(i) * acc.cols + j] : 0.0f) + sum;
       }
     }
     for (std::vector<int> *v :

@@ -198,6 +198,18 @@ struct Problem {
   /// D's value at (row, col) of entry l before it leaves the registers:
   /// alpha·acc with beta·C (cBeta) and the chain, rounded to D's type.
   float epilogueValue(unsigned l, unsigned row, unsigned col, float acc, float cBeta) const;
+  /// Blockwise fp8 scaling (KernelPlan::blockwiseScales): per entry, A's
+  /// scales [kb][row] and B's [col / 128][kb], powers of two (exact); the
+  /// MMA of k-block kb adds its sum times sA·sB. 1 without blockwise scales.
+  std::vector<std::vector<float>> scaleA, scaleB;
+  float blockScale(unsigned l, unsigned row, unsigned col, unsigned kb) const {
+    if (scaleA.empty())
+      return 1.0f;
+    const EntryShape &e = entries[l];
+    if (row >= e.M || col >= e.N || kb >= e.kBlocks)
+      return 0.0f;
+    return scaleA[l][size_t(kb) * e.M + row] * scaleB[l][size_t(col / 128) * e.kBlocks + kb];
+  }
   unsigned clusterSize, tilesM, tilesN, ctM, ctN, kBlocks, clusters, ctas;
   /// Per cluster, the cluster tiles (units) it computes, in order: the walk
   /// of gemmgen/device/tile_schedule.cuh (SimulationResult::walks).

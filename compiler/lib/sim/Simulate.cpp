@@ -295,13 +295,25 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
     p.chain.bias = p.bias.data();
     p.chain.bias_stride = length;
   }
+  if (kernel.plan.blockwiseScales) {
+    const float pow2[] = {0.25f, 0.5f, 1.0f, 2.0f};
+    std::uniform_int_distribution<int> pickScale(0, 3);
+    for (const EntryShape &e : p.entries) {
+      p.scaleA.emplace_back(size_t(e.kBlocks) * e.M);
+      p.scaleB.emplace_back(size_t((e.N + 127) / 128) * e.kBlocks);
+      for (float &x : p.scaleA.back())
+        x = pow2[pickScale(data)];
+      for (float &x : p.scaleB.back())
+        x = pow2[pickScale(data)];
+    }
+  }
   p.ref.assign(p.dElements, 0.0f);
   for (unsigned l = 0; l < p.entries.size(); ++l)
     for (unsigned i = 0; i < p.entries[l].M; ++i)
       for (unsigned j = 0; j < p.entries[l].N; ++j) {
         float s = 0;
         for (unsigned t = 0; t < p.entries[l].K; ++t)
-          s += p.a(l, i, t) * p.b(l, t, j);
+          s += p.a(l, i, t) * p.b(l, t, j) * p.blockScale(l, i, j, t / kernel.tileK);
         // One rounding of alpha·sum + beta·C and the chain, as the kernels' epilogue does.
         const float c = p.beta != 0.0f ? p.beta * roundTo(kernel.dType, p.C[p.d(l, i, j)]) : 0.0f;
         p.ref[p.d(l, i, j)] = p.epilogueValue(l, i, j, s, c);

@@ -284,7 +284,11 @@ struct GemmArgs {
   /// Per-tensor scales of fp8 operands (KernelInfo::perTensorScales): device
   /// f32 scalars, null = 1, read by the kernel once per CTA; it computes
   /// D = (alpha·scaleA·scaleB)·A·B + beta·C. Kernels without them refuse
-  /// non-null scales.
+  /// non-null scales. Blockwise kernels (KernelInfo::blockwiseScales) take
+  /// arrays here instead, never null: A's f32 scales [entry][kb][m] (one per
+  /// row per 128-wide K block, rows contiguous: ceil(K/128)·M per entry), B's
+  /// [entry][n/128][kb] (one per 128×128 block: ceil(N/128)·ceil(K/128) per
+  /// entry); blockwiseScaleCounts() gives the lengths.
   CUdeviceptr scaleA = 0, scaleB = 0;
   /// Device memory for operands TMA cannot address as they are (pointers or
   /// line strides that are not 16-byte multiples; one problem, batch 1):
@@ -308,6 +312,10 @@ struct GemmArgs {
   long long strideBias = 0;
   CUdeviceptr scaleD = 0;
 };
+
+/// Elements of a blockwise kernel's scale arrays for `args` (every batch
+/// entry): A's ceil(K/128)·M, B's ceil(N/128)·ceil(K/128), times the batch.
+std::pair<long long, long long> blockwiseScaleCounts(const GemmArgs &args);
 
 /// Problem `i` of a grouped GemmArgs as GemmArgs of its own (one problem;
 /// layouts, alpha and beta kept): what a reference or a loop computes.
@@ -376,6 +384,9 @@ struct KernelInfo {
   /// fp8 operands: takes GemmArgs::scaleA / scaleB. Its D (16-bit) is never
   /// stored by the tail kernel: a partial last chunk takes the staging path.
   bool perTensorScales = false;
+  /// fp8 with types.scaling: blockwise: GemmArgs::scaleA/scaleB are the
+  /// per-block arrays (see GemmArgs), each k-block promoted in f32.
+  bool blockwiseScales = false;
   /// Computes GemmArgs::problems (a grouped GEMM) in one launch, and only
   /// that (compiled with scheduler.grouped / SpecOverrides::grouped).
   bool grouped = false;
@@ -649,6 +660,10 @@ public:
   /// bias and scale read from args.bias, strideBias and scaleD).
   Status reference(const GemmArgs &args, DType t, DType tB, CUdeviceptr refF32, CUstream s,
                    DType out, const EpilogueInfo &epilogue) const;
+  /// What kernel `k` computes for `args`: its types, scales (per tensor or
+  /// blockwise, from args.scaleA/scaleB) and epilogue chain.
+  Status reference(const GemmArgs &args, const KernelInfo &k, CUdeviceptr refF32,
+                   CUstream s) const;
 
   struct Comparison {
     double relFrobenius = 0; ///< ‖D − ref‖_F / ‖ref‖_F
@@ -678,6 +693,8 @@ public:
   explicit GemmVerifier(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 private:
+  Status referenceImpl(const GemmArgs &args, DType t, DType tB, CUdeviceptr refF32, CUstream s,
+                       DType out, const EpilogueInfo &epilogue, bool blockwise) const;
   std::shared_ptr<Impl> impl_;
 };
 

@@ -8,7 +8,7 @@
 #define GEMMGEN_RUNTIME_INTERNAL_H
 
 #include "gemmgen/KernelABI.h"
-#include "gemmgen/EpilogueChain.h"
+#include "gemmgen/EpilogueData.h"
 #include "gemmgen/device/epilogue_ops.cuh"
 #include "gemmgen/gemmgen.h"
 

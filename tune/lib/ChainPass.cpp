@@ -1,7 +1,7 @@
 //===- ChainPass.cpp - A kernel's epilogue chain as a pass over D ---------===//
 #include "gemmgen/tune/ChainPass.h"
 
-#include "gemmgen/EpilogueChain.h"
+#include "gemmgen/EpilogueData.h"
 
 #include <algorithm>
 

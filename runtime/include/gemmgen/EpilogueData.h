@@ -1,4 +1,4 @@
-//===- EpilogueChain.h - A kernel's epilogue chain as device data -*- C++ -*-===//
+//===- EpilogueData.h - A launch's epilogue chain as device data -*- C++ -*-===//
 //
 // KernelInfo::epilogue with a launch's bias and scale pointers as the
 // gemmgen::epilogue::Chain that gemmgen/device/epilogue_ops.cuh's
@@ -6,8 +6,8 @@
 // kernels outside the runtime (bench's elementwise pass) are given.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GEMMGEN_EPILOGUECHAIN_H
-#define GEMMGEN_EPILOGUECHAIN_H
+#ifndef GEMMGEN_EPILOGUEDATA_H
+#define GEMMGEN_EPILOGUEDATA_H
 
 #include "gemmgen/device/epilogue_ops.cuh"
 #include "gemmgen/gemmgen.h"
@@ -19,4 +19,4 @@ epilogue::Chain chainData(const EpilogueInfo &info, const GemmArgs &a);
 
 } // namespace gemmgen
 
-#endif // GEMMGEN_EPILOGUECHAIN_H
+#endif // GEMMGEN_EPILOGUEDATA_H

@@ -38,21 +38,26 @@ __device__ __forceinline__ void chain_pass(char *D, long long ldd, long long M, 
   const long long col = (t % chunks) * VEC, row = (t / chunks) % M, entry = t / (chunks * M);
   constexpr int esz = KIND == 2 ? 4 : 2;
   char *p = D + (entry * stride_d + row * ldd + col) * esz;
-  uint4 u = make_uint4(0, 0, 0, 0);
-  u32 *w = reinterpret_cast<u32 *>(&u);
-  if constexpr (VEC > 1) u = *reinterpret_cast<const uint4 *>(p);
-  else if constexpr (KIND == 2) w[0] = *reinterpret_cast<const u32 *>(p);
-  else w[0] = *reinterpret_cast<const u16 *>(p);
+  u32 w[4] = {0u, 0u, 0u, 0u};
+  if constexpr (VEC > 1) {
+    const uint4 u = *reinterpret_cast<const uint4 *>(p);
+    w[0] = u.x, w[1] = u.y, w[2] = u.z, w[3] = u.w;
+  } else if constexpr (KIND == 2) {
+    w[0] = *reinterpret_cast<const u32 *>(p);
+  } else {
+    w[0] = *reinterpret_cast<const u16 *>(p);
+  }
 #pragma unroll
   for (int j = 0; j < VEC; ++j) {
-    float v;
-    if constexpr (KIND == 2) v = __uint_as_float(w[j]);
-    else v = from16((w[j / 2] >> (16 * (j % 2))) & 0xffffu, KIND);
-    v = gemmgen::epilogue::apply_chain(c, v, 0.f, row, col + j, entry);
-    if constexpr (KIND == 2) w[j] = __float_as_uint(v);
-    else w[j / 2] = (w[j / 2] & (0xffff0000u >> (16 * (j % 2)))) | (to16(v, KIND) << (16 * (j % 2)));
+    constexpr int per = KIND == 2 ? 1 : 2; // elements per 32-bit word
+    const int at = j / per, shift = 16 * (j % per);
+    const float v = gemmgen::epilogue::apply_chain(
+        c, KIND == 2 ? __uint_as_float(w[at]) : from16((w[at] >> shift) & 0xffffu, KIND), 0.f,
+        row, col + j, entry);
+    if constexpr (KIND == 2) w[at] = __float_as_uint(v);
+    else w[at] = (w[at] & ~(0xffffu << shift)) | (to16(v, KIND) << shift);
   }
-  if constexpr (VEC > 1) *reinterpret_cast<uint4 *>(p) = u;
+  if constexpr (VEC > 1) *reinterpret_cast<uint4 *>(p) = make_uint4(w[0], w[1], w[2], w[3]);
   else if constexpr (KIND == 2) *reinterpret_cast<u32 *>(p) = w[0];
   else *reinterpret_cast<u16 *>(p) = (u16)w[0];
 }
@@ -70,6 +75,8 @@ GG_CHAIN_PASS(gg_chain_pass_bf16_v1, 1, 1)
 GG_CHAIN_PASS(gg_chain_pass_f32_v4, 2, 4)
 GG_CHAIN_PASS(gg_chain_pass_f32_v1, 2, 1)
 )CUDA";
+
+const char *ChainPass::source() { return kChainPassSource; }
 
 Expected<ChainPass> ChainPass::create(const Runtime &rt) {
   Expected<Module> m = rt.loadModule(kChainPassSource, "gemmgen_chain_pass");

@@ -24,6 +24,8 @@ public:
   /// D of `args` (row-major, `out`'s type, every batch entry) = chain(D),
   /// the chain's bias and scale from args.bias / strideBias / scaleD.
   Status apply(const GemmArgs &args, DType out, const EpilogueInfo &epi, CUstream s) const;
+  /// The pass's CUDA C++ (kernels gg_chain_pass_{f16,bf16}_v{8,1}, _f32_v{4,1}).
+  static const char *source();
 
 private:
   ChainPass(const Runtime &rt, Module m) : rt(&rt), module(std::move(m)) {}

@@ -8,6 +8,7 @@
 #define GEMMGEN_RUNTIME_INTERNAL_H
 
 #include "gemmgen/KernelABI.h"
+#include "gemmgen/EpilogueData.h"
 #include "gemmgen/device/epilogue_ops.cuh"
 #include "gemmgen/gemmgen.h"
 
@@ -299,9 +300,9 @@ Status encodeTensorMap(const DriverApi &drv, void *out, CUdeviceptr base, DType 
 
 /// The epilogue chain on the host (Epilogue.cpp): KernelInfo::epilogue of
 /// the ABI's steps; the chain as data for the tail kernel and the reference
-/// (pointers and stride from `a`); the launch checks it adds.
+/// (pointers and stride from `a`: gemmgen/EpilogueChain.h's chainData); the
+/// launch checks it adds.
 EpilogueInfo epilogueInfo(const std::vector<EpilogueStep> &steps);
-epilogue::Chain chainData(const EpilogueInfo &info, const GemmArgs &a);
 Status checkEpilogueArgs(const KernelABI &abi, const GemmArgs &a);
 
 } // namespace gemmgen

@@ -2,7 +2,11 @@
 //
 //   gemmgen bench SPEC [--m M --n N --k K | --shapes 4096x4096x4096,...]
 //                 [--dtype f16|bf16] [--layout A,B] [--batch L] [--alpha A --beta B] [--rounds R] [--json FILE] [--csv FILE]
-//                 [--device ORDINAL]
+//                 [--scale-a S --scale-b S --scale-d S] [--device ORDINAL]
+//
+// Kernels with an epilogue chain or fp8 operands are timed against cuBLASLt
+// computing the same function, and (chains) cuBLAS's GEMM followed by an
+// elementwise pass (benchAgainstCublasLt in gemmgen/tune/LtBench.h).
 //
 // DESIGN.md §10: cuBLAS and the gemmgen kernel in one process on the same
 // inputs, both verified first, then timed interleaved (the tune library:
@@ -20,6 +24,7 @@
 #include "gemmgen/tune/BuildInfo.h"
 #include "gemmgen/tune/Cublas.h"
 #include "gemmgen/tune/GroupedBench.h"
+#include "gemmgen/tune/LtBench.h"
 #include "gemmgen/tune/Workload.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -84,7 +89,7 @@ template <typename F> bool writeFile(const std::string &path, F write) {
   return true;
 }
 
-void printHeader(const tune::BenchRun &run, const tune::Cublas &cublas) {
+void printHeader(const tune::BenchRun &run, const tune::Cublas &cublas, bool lt) {
   const DeviceInfo &dev = run.device;
   llvm::outs() << "gemmgen bench  " << run.spec << "  kernel " << run.kernel << " ("
                << run.target << ", " << run.dtype << ", layout " << run.layout << ")  commit " << run.commit << "  "
@@ -94,11 +99,25 @@ void printHeader(const tune::BenchRun &run, const tune::Cublas &cublas) {
                << dev.memClockKHz / 1000 << " MHz, L2 " << dev.l2Bytes / (1 << 20)
                << " MiB), driver " << dev.driverVersion / 1000 << "."
                << dev.driverVersion % 1000 / 10 << ", NVRTC " << run.nvrtc << ", cuBLAS "
-               << cublas.version() << " (" << cublas.path() << ")\n"
+               << cublas.version() << " (" << cublas.path() << ")"
+               << (lt ? ", cuBLASLt " + std::to_string(run.cublasLtVersion) + " (" +
+                            run.cublasLtPath + ")"
+                      : std::string())
+               << "\n"
                << "protocol: " << run.settings.warmup << " warm-up passes, "
                << run.settings.rounds
                << " interleaved rounds, CUDA events, rotating input sets; ratio = cuBLAS "
-                  "time / gemmgen time (>= 1.00: gemmgen at least as fast)\n\n";
+                  "time / gemmgen time (>= 1.00: gemmgen at least as fast)\n";
+  if (lt) { // chain and fp8 kernels: cuBLASLt fused, and GEMM + chain pass
+    llvm::outs() << "epilogue " << run.epilogue
+                 << "; cuBLASLt = the same function in one cublasLtMatmul, unfused = plain "
+                    "cuBLAS GEMM + one elementwise pass over D; ratios: their time / gemmgen "
+                    "time\n\n"
+                 << tune::ltBenchHeaderText();
+    llvm::outs().flush();
+    return;
+  }
+  llvm::outs() << "\n";
   llvm::outs() << llvm::formatv("{0,-20} {1,-5} {2,-24} {3,-24} {4,6}  {5}\n", "shape", "dtype",
                                 "gemmgen ms (TFLOP/s)", "cuBLAS ms (TFLOP/s)", "ratio",
                                 "rel.err g/c/g-c, spread (g IQR, c IQR)");
@@ -240,6 +259,15 @@ void runBench(BenchOptions o) {
   Expected<std::unique_ptr<tune::Cublas>> cublas = tune::Cublas::load();
   if (!cublas)
     return fail(cublas.status());
+  // Chain and fp8 kernels: cuBLASLt computes what they compute (LtBench.h).
+  const bool useLt = tune::needsCublasLt(kernel->info());
+  std::unique_ptr<tune::CublasLt> lt;
+  if (useLt) {
+    Expected<std::unique_ptr<tune::CublasLt>> l = tune::CublasLt::load();
+    if (!l)
+      return fail(l.status());
+    lt = l.take();
+  }
   Expected<CUstream> stream = rt->createStream();
   if (!stream)
     return fail(stream.status());
@@ -260,9 +288,12 @@ void runBench(BenchOptions o) {
   run.commit = tune::buildCommit(), run.date = tune::isoDate();
   run.nvrtc = nvrtcVersionString();
   run.cublasVersion = (*cublas)->version(), run.cublasPath = (*cublas)->path();
+  if (lt)
+    run.cublasLtVersion = lt->version(), run.cublasLtPath = lt->path();
+  run.epilogue = ki.epilogue.chain;
   run.device = rt->device();
   run.settings = o.settings;
-  printHeader(run, **cublas);
+  printHeader(run, **cublas, useLt);
 
   bool allOk = true;
   if (!groups.empty()) {
@@ -284,14 +315,22 @@ void runBench(BenchOptions o) {
     r.M = sh[0], r.N = sh[1], r.K = sh[2];
     r.batch = o.batch;
     r.alpha = o.alpha, r.beta = o.beta;
-    Status s = tune::benchAgainstCublas(*rt, *kernel, **cublas, *ver, *stream, o.settings, r);
+    Status s = useLt ? tune::benchAgainstCublasLt(*rt, *kernel, *lt, **cublas, *ver, *stream,
+                                                  o.settings, r)
+                     : tune::benchAgainstCublas(*rt, *kernel, **cublas, *ver, *stream,
+                                                o.settings, r);
     if (!s) {
       if (s.code() == ErrorCode::Timeout)
         return fail(s);
       r.error = s.message();
     }
     allOk &= r.error.empty() && r.pass;
-    printRow(r, run.dtype);
+    if (useLt) {
+      llvm::outs() << tune::ltBenchRowText(r, run.dtype);
+      llvm::outs().flush();
+    } else {
+      printRow(r, run.dtype);
+    }
     run.results.push_back(r);
   }
 
@@ -348,6 +387,14 @@ void cli::registerBenchCommand(CLI::App &app) {
       ->capture_default_str();
   cmd->add_option("--seed", o->settings.seed, "RNG seed (default random)")
       ->each([o](const std::string &) { o->seedGiven = true; });
+  cmd->add_option("--scale-a", o->settings.scaleA,
+                  "fp8 kernels: A's per-tensor scale, a device f32 given to gemmgen and cuBLASLt")
+      ->capture_default_str();
+  cmd->add_option("--scale-b", o->settings.scaleB, "fp8 kernels: B's per-tensor scale")
+      ->capture_default_str();
+  cmd->add_option("--scale-d", o->settings.scaleD,
+                  "The epilogue chain's scale step: the value of GemmArgs::scaleD")
+      ->capture_default_str();
   cmd->add_option("--json", o->jsonFile, "Write results as JSON to FILE");
   cmd->add_option("--csv", o->csvFile, "Write results as CSV to FILE");
   cmd->add_option("--device", o->device, "GPU ordinal (default 0)")->capture_default_str();

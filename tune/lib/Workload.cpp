@@ -97,6 +97,58 @@ Status Workload::attachWorkspace(int output, std::size_t bytes) {
   return Status::success();
 }
 
+Expected<CUdeviceptr> Workload::own(std::size_t bytes) {
+  Expected<CUdeviceptr> p = rt.alloc(bytes);
+  if (p)
+    owned.push_back(*p);
+  return p;
+}
+
+Status Workload::attachChain(const EpilogueInfo &e, std::uint64_t seed, float scaleD) {
+  epi = e;
+  CUdeviceptr bias = 0, scale = 0;
+  const long long length = e.biasPerRow ? M : N;
+  if (e.bias) {
+    Expected<CUdeviceptr> b = own((std::size_t)(batch * length) * sizeOf(e.biasType));
+    if (!b)
+      return b.status();
+    bias = *b;
+    if (Status s = ver.fillNormal(bias, (std::size_t)(batch * length), e.biasType,
+                                  seed * 1000 + 900, stream);
+        !s)
+      return s;
+  }
+  if (e.scale) {
+    Expected<CUdeviceptr> p = own(sizeof(float));
+    if (!p)
+      return p.status();
+    scale = *p;
+    if (Status s = rt.copyToDevice(scale, &scaleD, sizeof scaleD); !s)
+      return s;
+  }
+  for (std::vector<GemmArgs> &set : args_)
+    for (GemmArgs &a : set)
+      a.bias = bias, a.strideBias = batch > 1 ? length : 0, a.scaleD = scale;
+  return Status::success();
+}
+
+Status Workload::attachScales(float scaleA, float scaleB) {
+  CUdeviceptr p[2];
+  const float v[2] = {scaleA, scaleB};
+  for (int i = 0; i < 2; ++i) {
+    Expected<CUdeviceptr> d = own(sizeof(float));
+    if (!d)
+      return d.status();
+    p[i] = *d;
+    if (Status s = rt.copyToDevice(p[i], &v[i], sizeof(float)); !s)
+      return s;
+  }
+  for (std::vector<GemmArgs> &set : args_)
+    for (GemmArgs &a : set)
+      a.scaleA = p[0], a.scaleB = p[1];
+  return Status::success();
+}
+
 Workload::~Workload() {
   for (CUdeviceptr p : owned)
     (void)rt.free(p);
@@ -120,7 +172,7 @@ Expected<GemmVerifier::Comparison> Workload::compareWithReference(int output) {
     GemmArgs r = args(0, output);
     if (beta != 0.0f)
       r.C = cBuf[0]; // the pristine C (D was overwritten)
-    if (Status s = ver.reference(r, t, ref, stream, out); !s)
+    if (Status s = ver.reference(r, t, t, ref, stream, out, epi); !s)
       return s;
     refReady = true;
   }
@@ -134,19 +186,21 @@ Expected<GemmVerifier::Comparison> Workload::compareOutputs(int a, int b) {
 
 /// The kernel's pre-launch checks on the shape alone (placeholder pointers),
 /// before anything is allocated.
-static Status checkShape(const Kernel &k, long long M, long long N, long long K,
-                         long long batch = 1, float alpha = 1.0f, float beta = 0.0f) {
+Status tune::checkShape(const Kernel &k, long long M, long long N, long long K,
+                         long long batch, float alpha, float beta) {
   GemmArgs a{256, 256, 256, M, N, K, 0, 0, N};
   a.layoutA = k.info().layoutA, a.layoutB = k.info().layoutB;
   a.batch = batch, a.strideA = M * K, a.strideB = N * K, a.strideD = M * N;
   a.alpha = alpha, a.beta = beta;
   if (beta != 0.0f)
     a.C = a.D, a.ldc = N, a.strideC = a.strideD;
+  if (k.info().epilogue.bias)
+    a.bias = 256;
   return k.check(a);
 }
 
 /// One prepared launch per input set.
-static Expected<std::vector<PreparedLaunch>> prepareAll(const Kernel &k, const Workload &w,
+Expected<std::vector<PreparedLaunch>> tune::prepareAll(const Kernel &k, const Workload &w,
                                                         int output) {
   std::vector<PreparedLaunch> out;
   for (int i = 0; i < w.sets(); ++i) {

@@ -26,6 +26,9 @@ struct BenchRun {
   std::string layout = "row,col"; ///< A,B as `--layout` spells it
   std::string commit, date, nvrtc, cublasPath;
   int cublasVersion = 0;
+  std::size_t cublasLtVersion = 0; ///< chain and fp8 kernels: cuBLASLt's (else 0)
+  std::string cublasLtPath;
+  std::string epilogue = "none";   ///< the kernel's chain
   DeviceInfo device;
   BenchSettings settings;
   std::vector<BenchResult> results;
@@ -33,6 +36,12 @@ struct BenchRun {
 
 llvm::json::Value benchJson(const BenchRun &run);
 void writeBenchCsv(llvm::raw_ostream &os, const BenchRun &run);
+
+/// The text table of a cuBLASLt comparison (chain and fp8 kernels): the
+/// header line, and one shape's row (plus a line per contender that did not
+/// run, saying why).
+std::string ltBenchHeaderText();
+std::string ltBenchRowText(const BenchResult &r, llvm::StringRef dtype);
 
 /// The cuBLAS record of a shape from bench JSON text: the first result's
 /// cuBLAS times, the bench's commit, date and cuBLAS version; baselineMs is

@@ -48,6 +48,12 @@ public:
   /// Gives output `output` of every set a workspace of `bytes` (the staging
   /// path's: Kernel::workspaceBytes); nothing when 0.
   Status attachWorkspace(int output, std::size_t bytes);
+  /// A kernel's epilogue chain on every set and output: one random bias
+  /// vector per batch entry (`epi`'s type, per row or column), shared by
+  /// the sets, and scaleD = `scaleD`; the reference then applies the chain.
+  Status attachChain(const EpilogueInfo &epi, std::uint64_t seed, float scaleD = 1.0f);
+  /// fp8: device f32 scalars scaleA and scaleB on every set and output.
+  Status attachScales(float scaleA, float scaleB);
   /// Poisons D of (set 0, output) — with beta ≠ 0 fills it with C instead
   /// (D = alpha·A·B + beta·D in place, as cuBLAS computes) — runs `launch`
   /// once and waits (watchdog).
@@ -75,12 +81,17 @@ private:
   std::vector<std::vector<GemmArgs>> args_;
   CUdeviceptr ref = 0;
   bool refReady = false;
+  EpilogueInfo epi; ///< attachChain's (none by default)
+  /// Device memory of `bytes`, freed with the workload.
+  Expected<CUdeviceptr> own(std::size_t bytes);
 };
 
 /// `gemmgen bench` for one shape.
 struct BenchSettings {
   int warmup = 5, rounds = 30;
   std::uint64_t seed = 0;
+  /// fp8 kernels' per-tensor scales and a chain's scale step (both sides).
+  float scaleA = 1.0f, scaleB = 1.0f, scaleD = 1.0f;
 };
 
 struct BenchResult {
@@ -94,7 +105,29 @@ struct BenchResult {
   long long unwrittenG = 0, unwrittenC = 0;
   bool pass = false;
   int sets = 0, reps = 0, rounds = 0;
+  /// benchAgainstCublasLt (chain and fp8 kernels, LtBench.h): the cuBLAS
+  /// side is cuBLASLt (`cublas`, ratio, errC, errGC) when `fused`, else
+  /// fusedNote says why it did not run; `unfused` is cuBLAS's plain GEMM
+  /// then ChainPass, when hasUnfused (else unfusedNote says why).
+  bool lt = false;
+  std::string epilogue;                    ///< the chain, "none" without one
+  std::string cublasName = "cublasGemmEx"; ///< e.g. "cublasLtMatmul GELU_BIAS"
+  bool fused = true;
+  std::string fusedNote;
+  bool hasUnfused = false;
+  std::string unfusedName, unfusedNote;
+  Spread unfused;
+  double ratioUnfused = 0; ///< unfused median / gemmgen median
+  double errU = 0, errGU = 0;
+  long long unwrittenU = 0;
 };
+
+/// A kernel's pre-launch checks on the shape alone (placeholder pointers,
+/// a bias when the chain has one), before anything is allocated.
+Status checkShape(const Kernel &k, long long M, long long N, long long K, long long batch = 1,
+                  float alpha = 1.0f, float beta = 0.0f);
+/// One prepared launch of `k` per input set of `w`, writing output `output`.
+Expected<std::vector<PreparedLaunch>> prepareAll(const Kernel &k, const Workload &w, int output);
 
 /// Verifies both on set 0 (against the reference and each other), then
 /// times them interleaved. A Timeout Status means the context is lost.

@@ -1,0 +1,178 @@
+//===- LtBench.cpp - bench of chain and fp8 kernels against cuBLASLt ------===//
+#include "gemmgen/tune/LtBench.h"
+
+#include "gemmgen/tune/ChainPass.h"
+
+#include <memory>
+#include <optional>
+
+using namespace gemmgen;
+using namespace gemmgen::tune;
+
+static std::string typesText(const KernelInfo &ki) {
+  return std::string(toString(ki.dtype)) + " x " + toString(ki.dtypeB) + " -> " +
+         toString(ki.outType);
+}
+
+LtBenchPlan tune::planLtBench(const KernelInfo &ki, const GemmArgs &args) {
+  LtBenchPlan p;
+  const bool fp8 = isFp8(ki.dtype) || isFp8(ki.dtypeB);
+  Expected<LtMatmulDesc> fused = describeLtMatmul(args, ki.dtype, ki.dtypeB, ki.outType,
+                                                  ki.epilogue);
+  p.fused = fused.ok();
+  if (fused)
+    p.fusedName = std::string("cublasLtMatmul ") + ltEpilogueName(fused->epilogue) +
+                  (fp8 ? " (" + typesText(ki) + ", per-tensor scales, fast accumulation)" : "");
+  else
+    p.fusedNote = fused.status().message();
+  if (ki.epilogue.empty())
+    return p; // nothing to apply after a plain GEMM: no unfused contender
+  if (Status s = ChainPass::supports(ki.epilogue); !s) {
+    p.unfusedNote = s.message();
+    return p;
+  }
+  if (fp8) { // no cublasGemmEx for fp8: cuBLASLt's plain matmul
+    Expected<LtMatmulDesc> plain =
+        describeLtMatmul(args, ki.dtype, ki.dtypeB, ki.outType, EpilogueInfo());
+    if (!plain) {
+      p.unfusedNote = plain.status().message();
+      return p;
+    }
+    p.unfusedName = "cublasLtMatmul DEFAULT + chain pass";
+  } else {
+    p.unfusedName = "cublasGemmEx + chain pass";
+  }
+  p.unfused = true;
+  return p;
+}
+
+Status tune::benchAgainstCublasLt(const Runtime &rt, const Kernel &kernel, const CublasLt &lt,
+                                  const Cublas &cublas, const GemmVerifier &ver, CUstream stream,
+                                  const BenchSettings &o, BenchResult &r) {
+  const KernelInfo &ki = kernel.info();
+  const DType t = ki.dtype, out = ki.outType;
+  const EpilogueInfo &epi = ki.epilogue;
+  if (ki.dtypeB != t)
+    return Status::error(ErrorCode::Unsupported,
+                         std::string("bench fills A and B with one type; this kernel mixes ") +
+                             typesText(ki) + " (time it with `gemmgen run`)");
+  if (Status s = checkShape(kernel, r.M, r.N, r.K, r.batch, r.alpha, r.beta); !s)
+    return s;
+  // Outputs: 0 gemmgen, 1 cuBLASLt fused, 2 unfused.
+  Expected<std::unique_ptr<Workload>> w =
+      Workload::create(rt, ver, stream, r.M, r.N, r.K, t, /*outputs=*/3, o.seed, ki.layoutA,
+                       ki.layoutB, r.batch, r.alpha, r.beta, out);
+  if (!w)
+    return w.status();
+  Workload &wl = **w;
+  r.sets = wl.sets();
+  if (Status s = wl.attachWorkspace(0, kernel.workspaceBytes(wl.args(0, 0))); !s)
+    return s;
+  if (!epi.empty())
+    if (Status s = wl.attachChain(epi, o.seed, o.scaleD); !s)
+      return s;
+  if (ki.perTensorScales)
+    if (Status s = wl.attachScales(o.scaleA, o.scaleB); !s)
+      return s;
+
+  const LtBenchPlan plan = planLtBench(ki, wl.args(0, 1));
+  r.lt = true;
+  r.epilogue = epi.chain;
+  r.fused = plan.fused, r.cublasName = plan.fused ? plan.fusedName : "cublasLtMatmul";
+  r.fusedNote = plan.fusedNote;
+  r.hasUnfused = plan.unfused, r.unfusedName = plan.unfusedName;
+  r.unfusedNote = plan.unfusedNote;
+  if (!plan.fused && !plan.unfused)
+    return Status::error(ErrorCode::Unsupported, plan.fusedNote);
+
+  // Per set: cuBLASLt's calls (fused on output 1, fp8's plain GEMM on 2).
+  const bool fp8 = isFp8(t);
+  std::vector<LtMatmulDesc> fused, plain;
+  for (int set = 0; set < wl.sets(); ++set) {
+    if (plan.fused)
+      fused.push_back(*describeLtMatmul(wl.args(set, 1), t, ki.dtypeB, out, epi));
+    if (plan.unfused && fp8)
+      plain.push_back(*describeLtMatmul(wl.args(set, 2), t, ki.dtypeB, out, EpilogueInfo()));
+  }
+  Expected<CUdeviceptr> ltWs = rt.alloc(CublasLt::kWorkspaceBytes);
+  if (!ltWs)
+    return ltWs.status();
+  std::shared_ptr<void> wsGuard(nullptr, [&](void *) {
+    if (!rt.timedOut())
+      (void)rt.free(*ltWs);
+  });
+  std::optional<ChainPass> pass;
+  if (plan.unfused) {
+    Expected<ChainPass> p = ChainPass::create(rt);
+    if (!p)
+      return p.status();
+    pass.emplace(p.take());
+  }
+  Expected<std::vector<PreparedLaunch>> prep = prepareAll(kernel, wl, 0);
+  if (!prep)
+    return prep.status();
+  auto gemmgenLaunch = [&](int set) { return kernel.launch((*prep)[set], stream); };
+  auto fusedLaunch = [&](int set) {
+    return lt.matmul(fused[set], *ltWs, CublasLt::kWorkspaceBytes, stream);
+  };
+  auto unfusedLaunch = [&](int set) {
+    const GemmArgs &a = wl.args(set, 2);
+    Status s = fp8 ? lt.matmul(plain[set], *ltWs, CublasLt::kWorkspaceBytes, stream)
+                   : cublas.gemm(a, t, stream, out);
+    return s ? pass->apply(a, out, epi, stream) : s;
+  };
+
+  // Every contender verified on set 0: against the reference and gemmgen.
+  const double tol = GemmVerifier::kTolerance;
+  if (Status s = wl.runPoisoned(0, [&](const GemmArgs &) { return gemmgenLaunch(0); }); !s)
+    return s;
+  Expected<GemmVerifier::Comparison> eg = wl.compareWithReference(0);
+  if (!eg)
+    return eg.status();
+  r.errG = eg->relFrobenius, r.unwrittenG = eg->nonFinite;
+  r.pass = eg->nonFinite == 0 && r.errG <= tol;
+  auto verify = [&](int output, const std::function<Status(int)> &launch, double &err,
+                    double &errVsG, long long &unwritten) -> Status {
+    if (Status s = wl.runPoisoned(output, [&](const GemmArgs &) { return launch(0); }); !s)
+      return s;
+    Expected<GemmVerifier::Comparison> e = wl.compareWithReference(output);
+    if (!e)
+      return e.status();
+    Expected<GemmVerifier::Comparison> eo = wl.compareOutputs(0, output);
+    if (!eo)
+      return eo.status();
+    err = e->relFrobenius, errVsG = eo->relFrobenius, unwritten = e->nonFinite;
+    r.pass &= e->nonFinite == 0 && err <= tol && errVsG <= 2 * tol;
+    return Status::success();
+  };
+  std::vector<Contender> contenders = {{"gemmgen", gemmgenLaunch}};
+  if (plan.fused) {
+    if (Status s = verify(1, fusedLaunch, r.errC, r.errGC, r.unwrittenC); !s)
+      return s;
+    contenders.push_back({"cublaslt", fusedLaunch});
+  }
+  if (plan.unfused) {
+    if (Status s = verify(2, unfusedLaunch, r.errU, r.errGU, r.unwrittenU); !s)
+      return s;
+    contenders.push_back({"unfused", unfusedLaunch});
+  }
+
+  ProtocolOptions po;
+  po.warmup = o.warmup, po.rounds = o.rounds, po.sets = wl.sets();
+  po.launchSeconds = wl.launchSeconds();
+  std::unique_ptr<TimingDevice> dev = streamTiming(rt, stream);
+  Expected<ProtocolResult> timed = timeInterleaved(*dev, contenders, po);
+  if (!timed)
+    return timed.status();
+  r.gemmgen = timed->ms[0];
+  int next = 1;
+  if (plan.fused)
+    r.cublas = timed->ms[next++];
+  if (plan.unfused)
+    r.unfused = timed->ms[next++];
+  r.reps = timed->reps, r.rounds = timed->rounds;
+  const double g = r.gemmgen.median;
+  r.ratio = plan.fused && g > 0 ? r.cublas.median / g : 0;
+  r.ratioUnfused = plan.unfused && g > 0 ? r.unfused.median / g : 0;
+  return Status::success();
+}

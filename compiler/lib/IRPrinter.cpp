@@ -161,8 +161,8 @@ private:
       os << " " << op.acc;
       break;
     case OpKind::PromoteAcc:
-      os << " " << op.acc << " (+)= partial(" << op.acc
-         << ") * scaleA[row, kb] * scaleB[col / 128, kb] (first k-block overwrites)";
+      os << " " << op.acc << " += partial(" << op.acc
+         << ") * scaleA[row, kb] * scaleB[col / 128, kb]";
       break;
     case OpKind::Mma:
       if (op.partial)

@@ -172,7 +172,13 @@ private:
     }
     kBody.push_back(advance("read"));
 
-    std::vector<Op> tileBody = {loop(OpKind::ForK, kBody)};
+    std::vector<Op> tileBody;
+    if (blockwise) { // promote_acc adds every k-block's sum to accumulators that start at 0
+      Op zero = makeOp(OpKind::ZeroAcc);
+      zero.acc = "acc";
+      tileBody.push_back(zero);
+    }
+    tileBody.push_back(loop(OpKind::ForK, kBody));
     if (inFlight != 0) {
       // The last stage read is released after the last group finished; a
       // tile without k-blocks (K = 0, or a grouped problem's) read none, and

@@ -709,8 +709,8 @@ private:
     }
   }
 
-  /// promote_acc: acc (+)= part · sA · sB after the k-block's wgmmas finished
-  /// (mma_wait pending<=0); the first k-block of the tile overwrites.
+  /// promote_acc: acc += part · sA · sB after the k-block's wgmmas finished
+  /// (mma_wait pending<=0); zero_acc cleared acc at the tile's start.
   void emitPromoteAcc() {
     e.comment("promote the k-block's partial sum into the f32 accumulators (CUDA cores)");
     e.line("#pragma unroll");
@@ -720,10 +720,10 @@ private:
     e.comment("n8 block j: rows r, r + 8 in part[m][4j .. 4j+1], [4j+2 .. 4j+3]");
     e.line("const float sb = blk_sb[j / 16];  // 16 n8 blocks per 128 columns");
     e.line("const float s0 = blk_sa[m][0] * sb, s1 = blk_sa[m][1] * sb;");
-    e.line("acc[m][4 * j + 0] = fmaf(part[m][4 * j + 0], s0, kb > 0 ? acc[m][4 * j + 0] : 0.f);");
-    e.line("acc[m][4 * j + 1] = fmaf(part[m][4 * j + 1], s0, kb > 0 ? acc[m][4 * j + 1] : 0.f);");
-    e.line("acc[m][4 * j + 2] = fmaf(part[m][4 * j + 2], s1, kb > 0 ? acc[m][4 * j + 2] : 0.f);");
-    e.line("acc[m][4 * j + 3] = fmaf(part[m][4 * j + 3], s1, kb > 0 ? acc[m][4 * j + 3] : 0.f);");
+    e.line("acc[m][4 * j + 0] = fmaf(part[m][4 * j + 0], s0, acc[m][4 * j + 0]);");
+    e.line("acc[m][4 * j + 1] = fmaf(part[m][4 * j + 1], s0, acc[m][4 * j + 1]);");
+    e.line("acc[m][4 * j + 2] = fmaf(part[m][4 * j + 2], s1, acc[m][4 * j + 2]);");
+    e.line("acc[m][4 * j + 3] = fmaf(part[m][4 * j + 3], s1, acc[m][4 * j + 3]);");
   }
 
   void emitMma(const Op &op) {

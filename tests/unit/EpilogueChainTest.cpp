@@ -249,3 +249,14 @@ TEST(BlockwiseScalingSim, CleanAndCatchesAPromotionBeforeTheMmaWait) {
 }
 
 } // namespace
+
+namespace {
+// The kernels' fast forms compute the same functions (on the host they fall
+// back to the precise ones, so any difference here is in the rearrangement).
+TEST(EpilogueOps, FastFormsAreTheSameFunctions) {
+  for (float x : {-6.0f, -2.5f, -1.0f, -0.1f, 0.0f, 0.3f, 1.0f, 2.0f, 5.0f}) {
+    EXPECT_NEAR(epi::gelu_tanh_fast(x), epi::gelu_tanh(x), 1e-6f * (1.0f + std::fabs(x))) << x;
+    EXPECT_NEAR(epi::silu_fast(x), epi::silu(x), 1e-6f) << x;
+  }
+}
+} // namespace

@@ -154,9 +154,9 @@ enum class OpKind {
   IfBeta,        ///< body runs when the launch's β ≠ 0 (C is read); the body is
                  ///< uniform across every thread of the launch
   // --- fp8 blockwise scaling (appended) ---
-  PromoteAcc     ///< acc (+)= partial sum of this k-block · sA(row, kb) · sB(col block, kb) on
-                 ///< the CUDA cores (the first k-block of a tile overwrites); reads the partial
-                 ///< sum the k-block's `mma partial` wrote, so every MMA group must be done
+  PromoteAcc     ///< acc += partial sum of this k-block · sA(row, kb) · sB(col block, kb) on
+                 ///< the CUDA cores (a zero_acc starts the tile); reads the partial sum the
+                 ///< k-block's `mma partial` wrote, so every MMA group must be done
 };
 
 struct Op {

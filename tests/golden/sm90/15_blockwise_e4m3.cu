@@ -172,6 +172,11 @@ gemm_sm90_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __grid_con
       if (!tile_coords<RASTER, GROUP>(unit, units_m, tiles_n, unit_m, unit_n)) continue;  // a Hilbert hole
       const int tile_m = unit_m * CLUSTER_M + (int)cta_rank;
       const int tile_n = unit_n;
+      #pragma unroll
+      for (int m = 0; m < WG_MMAS; ++m) {
+        #pragma unroll
+        for (int i = 0; i < BN / 2; ++i) acc[m][i] = 0.f;
+      }
       for (int kb = 0; kb < k_blocks; ++kb) {
         mbar_wait(full_bar + 8 * read.stage, read.phase, ROLE_CONSUMER0 + consumer, BAR_FULL, read.stage);
         wgmma_fence();
@@ -223,10 +228,10 @@ gemm_sm90_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __grid_con
             // n8 block j: rows r, r + 8 in part[m][4j .. 4j+1], [4j+2 .. 4j+3]
             const float sb = blk_sb[j / 16];  // 16 n8 blocks per 128 columns
             const float s0 = blk_sa[m][0] * sb, s1 = blk_sa[m][1] * sb;
-            acc[m][4 * j + 0] = fmaf(part[m][4 * j + 0], s0, kb > 0 ? acc[m][4 * j + 0] : 0.f);
-            acc[m][4 * j + 1] = fmaf(part[m][4 * j + 1], s0, kb > 0 ? acc[m][4 * j + 1] : 0.f);
-            acc[m][4 * j + 2] = fmaf(part[m][4 * j + 2], s1, kb > 0 ? acc[m][4 * j + 2] : 0.f);
-            acc[m][4 * j + 3] = fmaf(part[m][4 * j + 3], s1, kb > 0 ? acc[m][4 * j + 3] : 0.f);
+            acc[m][4 * j + 0] = fmaf(part[m][4 * j + 0], s0, acc[m][4 * j + 0]);
+            acc[m][4 * j + 1] = fmaf(part[m][4 * j + 1], s0, acc[m][4 * j + 1]);
+            acc[m][4 * j + 2] = fmaf(part[m][4 * j + 2], s1, acc[m][4 * j + 2]);
+            acc[m][4 * j + 3] = fmaf(part[m][4 * j + 3], s1, acc[m][4 * j + 3]);
           }
         }
         if (leader) {

@@ -86,7 +86,10 @@ GEMMGEN_EPI_HD float tanh_fast(float x) {
 #endif
 }
 GEMMGEN_EPI_HD float gelu_tanh_fast(float x) {
-  return 0.5f * x * (1.f + tanh_fast(0.7978845608028654f * (x + 0.044715f * x * x * x)));
+  // the same function as gelu_tanh in five instructions and a tanh: u = sqrt(2/pi)·(x + 0.044715x^3)
+  const float u = x * fmaf(0.0356774081f, x * x, 0.7978845608f);
+  const float hx = 0.5f * x;
+  return fmaf(hx, tanh_fast(u), hx);
 }
 GEMMGEN_EPI_HD float silu_fast(float x) {
 #if defined(__CUDA_ARCH__)

@@ -260,11 +260,6 @@ void Checker::checkPipeline() {
                                  " must be less than pipeline.depth (" + str(p.depth.value) +
                                  "): a stage read by an unfinished wgmma cannot be refilled; "
                                  "use mma_in_flight: 1 with depth 2 or more");
-  else if (blockwiseScaling() && p.mmaInFlight.given && p.mmaInFlight.value != 0)
-    error(p.mmaInFlight.loc, "pipeline.mma_in_flight " + str(p.mmaInFlight.value) +
-                                 " with types.scaling: blockwise: each k-block's partial sum is "
-                                 "promoted (scaled into the accumulators) once its wgmmas are "
-                                 "done, so none stays in flight; use mma_in_flight: 0");
   else if (p.mmaInFlight.value == 0 && !blockwiseScaling())
     warning(p.mmaInFlight.loc, "pipeline.mma_in_flight 0 waits for every wgmma to finish before "
                                "the next k-block is issued, which leaves the tensor cores idle; "
@@ -444,8 +439,8 @@ void Checker::checkRegisters() {
   // Blockwise scaling keeps each k-block's partial sum beside the accumulators.
   const bool blockwise = spec.types.scaling.value == ScalingMode::Blockwise &&
                          isFp8(spec.types.a.value);
-  if (blockwise)
-    acc *= 2;
+  if (blockwise) // the partial sums: one buffer, or two with mma_in_flight 1
+    acc *= spec.pipeline.mmaInFlight.value == 0 ? 2 : 3;
   unsigned creg = consumerRegisters(*consumer);
   if (tileOk && acc + kRegisterHeadroom > creg) {
     SMLoc at = consumer->registers.given ? consumer->registers.loc : spec.tile.n.loc;
@@ -457,9 +452,12 @@ void Checker::checkRegisters() {
                                              consumer->name.value + "'";
     error(at, "each consumer thread needs " + str(acc) + " f32 accumulator registers (" +
                   str(rows) + " rows × " + str(spec.tile.n.value) + " columns / 128 threads" +
-                  (blockwise ? ", twice: blockwise scaling keeps each k-block's partial sum "
-                               "beside them"
-                             : "") +
+                  (blockwise ? std::string(", with blockwise scaling's partial sums beside "
+                                           "them: ") +
+                                   (spec.pipeline.mmaInFlight.value == 0
+                                        ? "one k-block's"
+                                        : "two k-blocks' (mma_in_flight 1; 0 keeps one)")
+                             : std::string()) +
                   ") " +
                   "plus about " + str(kRegisterHeadroom) + " for addresses and loop state, " +
                   "more than the " + str(creg) + " registers of role '" +

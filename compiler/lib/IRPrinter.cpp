@@ -161,8 +161,9 @@ private:
       os << " " << op.acc;
       break;
     case OpKind::PromoteAcc:
-      os << " " << op.acc << " += partial(" << op.acc
-         << ") * scaleA[row, kb] * scaleB[col / 128, kb]";
+      os << " " << op.acc << " += partial(" << op.acc << (op.previousK ? ", kb-1" : "")
+         << ") * scaleA[row, " << (op.previousK ? "kb-1" : "kb") << "] * scaleB[col / 128, "
+         << (op.previousK ? "kb-1" : "kb") << "]";
       break;
     case OpKind::Mma:
       if (op.partial)

@@ -139,10 +139,11 @@ private:
       r.states.push_back({"cload", 1, waiterPhase(k, ProtocolBarrier::CLoad)});
 
     CtaScope releaseScope = multicastB(k) ? CtaScope::Cluster : CtaScope::Local;
-    // Blockwise scaling promotes each k-block's partial sum as soon as its
-    // wgmmas are done: none stays in flight, and its stage is free at once.
+    // Blockwise scaling promotes each k-block's partial sum once its wgmmas
+    // are done: at once with one buffer (none in flight), or while the next
+    // k-block's run into the other buffer (one in flight).
     const bool blockwise = k.plan.blockwiseScales;
-    unsigned inFlight = blockwise ? 0 : spec.pipeline.mmaInFlight.value;
+    unsigned inFlight = blockwise ? k.plan.partialBuffers - 1 : spec.pipeline.mmaInFlight.value;
 
     Op mma = makeOp(OpKind::Mma);
     mma.acc = "acc";
@@ -157,18 +158,26 @@ private:
     fence.fence = FenceKind::MmaOperands;
 
     std::vector<Op> kBody = {waitOn(full, "read", Exec::All), fence, mma, commit, waitMma};
-    if (blockwise) {
-      Op promote = makeOp(OpKind::PromoteAcc);
-      promote.acc = "acc";
+    Op promote = makeOp(OpKind::PromoteAcc);
+    promote.acc = "acc";
+    if (blockwise && inFlight == 0)
       kBody.push_back(promote);
-    }
     std::vector<Op> release = {arriveOn(empty, "release", releaseScope), advance("release")};
+    // With one group in flight the previous k-block's sum is promoted before
+    // its stage is released; after the loop, the last one's.
+    std::vector<Op> releasePrevious = release, releaseLast = release;
+    if (blockwise && inFlight == 1) {
+      Op previous = promote;
+      previous.previousK = true;
+      releasePrevious.insert(releasePrevious.begin(), previous);
+      releaseLast.insert(releaseLast.begin(), promote);
+    }
     if (inFlight == 0) {
       // The stage just read is finished: release it at once.
       kBody.insert(kBody.end(), release.begin(), release.end());
     } else {
       // The newest group may still read its stage: release the one before.
-      kBody.push_back(loop(OpKind::IfNotFirstK, release));
+      kBody.push_back(loop(OpKind::IfNotFirstK, releasePrevious));
     }
     kBody.push_back(advance("read"));
 
@@ -186,7 +195,7 @@ private:
       Op drain = makeOp(OpKind::MmaWait);
       drain.count = 0;
       std::vector<Op> last = {drain};
-      last.insert(last.end(), release.begin(), release.end());
+      last.insert(last.end(), releaseLast.begin(), releaseLast.end());
       tileBody.push_back(loop(OpKind::IfAnyK, last));
     }
     // K = 0: no MMA ran, and the first one of a tile is what overwrites the

@@ -367,7 +367,7 @@ private:
     e.line("const bool leader = threadIdx.x % 128 == 0;  // arrives and issues stores for the group");
     e.line("const int lane = threadIdx.x % 32;");
     e.line("float acc[WG_MMAS][BN / 2];  // wgmma accumulator fragments (f32)");
-    if (k.plan.blockwiseScales)
+    if (k.plan.partialBuffers == 1)
       e.line("float part[WG_MMAS][BN / 2];  // one k-block's wgmma partial sum (blockwise scales)");
     emitStates(role);
     return emitOps(role.body);
@@ -448,6 +448,8 @@ private:
     switch (op.kind) {
     case OpKind::ForEachTile: return emitForEachTile(op);
     case OpKind::ForK: {
+      if (!isProducer && k.plan.partialBuffers == 2)
+        return emitForKTwoPartials(op);
       CodeEmitter::Block loop(e, "for (int kb = 0; kb < k_blocks; ++kb)", "k-block");
       return emitOps(op.body);
     }
@@ -477,7 +479,7 @@ private:
       CodeEmitter::Block cond(e, "if (k_blocks == 0)", "K = 0");
       return emitOps(op.body);
     }
-    case OpKind::PromoteAcc: emitPromoteAcc(); break;
+    case OpKind::PromoteAcc: emitPromote(op); break;
     case OpKind::ZeroAcc: {
       e.line("#pragma unroll");
       CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
@@ -678,12 +680,49 @@ private:
            ", kb * BK, tile_n * BN, entry);");
   }
 
+  /// The registers wgmma writes asynchronously, pinned in place around its
+  /// issue and waits: the accumulators, or blockwise scaling's partial sums.
   void emitAccFence() {
-    const char *regs = k.plan.blockwiseScales ? "part" : "acc";
+    std::vector<std::string> regs = {"acc"};
+    if (k.plan.partialBuffers == 1)
+      regs = {"part"};
+    else if (k.plan.partialBuffers == 2)
+      regs = inTwoPartials ? std::vector<std::string>{"part", "part_prev"}
+                           : std::vector<std::string>{"part0", "part1"};
     e.line("#pragma unroll");
     CodeEmitter::Block loop(e, "for (int m = 0; m < WG_MMAS; ++m)");
     e.line("#pragma unroll");
-    e.line(std::string("for (int i = 0; i < BN / 2; ++i) fence_operand(") + regs + "[m][i]);");
+    std::string body;
+    for (const std::string &r : regs)
+      body += " fence_operand(" + r + "[m][i]);";
+    e.line("for (int i = 0; i < BN / 2; ++i)" +
+           (regs.size() == 1 ? body : " {" + body + " }"));
+  }
+
+  /// Two partial-sum buffers (blockwise, mma_in_flight 1): the k-loop body
+  /// is a lambda over (this k-block's buffers, the previous one's), called
+  /// twice per pass, so that every register array index is a constant.
+  llvm::Error emitForKTwoPartials(const Op &op) {
+    e.comment("blockwise scales with two partial sums: k-block kb's wgmmas run into one buffer while");
+    e.comment("kb-1's sum in the other is promoted; its scales ride along in the same parity");
+    e.line("float part0[WG_MMAS][BN / 2], part1[WG_MMAS][BN / 2];");
+    e.line("float sa0[WG_MMAS][2], sa1[WG_MMAS][2], sb0[BN / 128], sb1[BN / 128];");
+    e.line("auto k_block = [&](const int kb, float (&part)[WG_MMAS][BN / 2], "
+           "float (&part_prev)[WG_MMAS][BN / 2],");
+    e.line("                   float (&blk_sa)[WG_MMAS][2], float (&blk_sb)[BN / 128], "
+           "float (&prev_sa)[WG_MMAS][2], float (&prev_sb)[BN / 128])");
+    {
+      CodeEmitter::Block body(e, "", "k_block", ";");
+      inTwoPartials = true;
+      llvm::Error err = emitOps(op.body);
+      inTwoPartials = false;
+      if (err)
+        return err;
+    }
+    CodeEmitter::Block loop(e, "for (int kb = 0; kb < k_blocks; kb += 2)", "k-block pair");
+    e.line("k_block(kb, part0, part1, sa0, sb0, sa1, sb1);");
+    e.line("if (kb + 1 < k_blocks) k_block(kb + 1, part1, part0, sa1, sb1, sa0, sb0);");
+    return llvm::Error::success();
   }
 
   /// Blockwise scales: this k-block's scales, loaded before its wgmmas are
@@ -693,7 +732,8 @@ private:
     e.line("const int col_blocks = (N + 127) / 128;");
     e.line("const float* sa_k = scale_a + ((long long)entry * k_blocks + kb) * M;");
     e.line("const float* sb_e = scale_b + (long long)entry * col_blocks * k_blocks;");
-    e.line("float blk_sa[WG_MMAS][2], blk_sb[BN / 128];");
+    if (!inTwoPartials)
+      e.line("float blk_sa[WG_MMAS][2], blk_sb[BN / 128];");
     e.line("#pragma unroll");
     {
       CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
@@ -709,21 +749,38 @@ private:
     }
   }
 
-  /// promote_acc: acc += part · sA · sB after the k-block's wgmmas finished
-  /// (mma_wait pending<=0); zero_acc cleared acc at the tile's start.
-  void emitPromoteAcc() {
+  /// promote_acc: which partial sum, by the op and the k-loop's form.
+  void emitPromote(const Op &op) {
+    if (inTwoPartials && op.previousK) {
+      emitPromoteAcc("part_prev", "prev_sa", "prev_sb");
+    } else if (k.plan.partialBuffers == 2) { // after the loop: the last k-block's, by parity
+      e.comment("the last k-block's partial sum: buffer (k_blocks - 1) % 2");
+      {
+        CodeEmitter::Block odd(e, "if (((k_blocks - 1) & 1) == 0)");
+        emitPromoteAcc("part0", "sa0", "sb0");
+      }
+      CodeEmitter::Block even(e, "else");
+      emitPromoteAcc("part1", "sa1", "sb1");
+    } else {
+      emitPromoteAcc("part", "blk_sa", "blk_sb");
+    }
+  }
+
+  /// acc += part · sA · sB once the k-block's wgmmas finished (its group
+  /// waited for); zero_acc cleared acc at the tile's start.
+  void emitPromoteAcc(const std::string &part, const std::string &sa, const std::string &sb) {
     e.comment("promote the k-block's partial sum into the f32 accumulators (CUDA cores)");
     e.line("#pragma unroll");
     CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
     e.line("#pragma unroll");
     CodeEmitter::Block js(e, "for (int j = 0; j < BN / 8; ++j)");
-    e.comment("n8 block j: rows r, r + 8 in part[m][4j .. 4j+1], [4j+2 .. 4j+3]");
-    e.line("const float sb = blk_sb[j / 16];  // 16 n8 blocks per 128 columns");
-    e.line("const float s0 = blk_sa[m][0] * sb, s1 = blk_sa[m][1] * sb;");
-    e.line("acc[m][4 * j + 0] = fmaf(part[m][4 * j + 0], s0, acc[m][4 * j + 0]);");
-    e.line("acc[m][4 * j + 1] = fmaf(part[m][4 * j + 1], s0, acc[m][4 * j + 1]);");
-    e.line("acc[m][4 * j + 2] = fmaf(part[m][4 * j + 2], s1, acc[m][4 * j + 2]);");
-    e.line("acc[m][4 * j + 3] = fmaf(part[m][4 * j + 3], s1, acc[m][4 * j + 3]);");
+    e.comment("n8 block j: rows r, r + 8 in " + part + "[m][4j .. 4j+1], [4j+2 .. 4j+3]");
+    e.line("const float sb = " + sb + "[j / 16];  // 16 n8 blocks per 128 columns");
+    e.line("const float s0 = " + sa + "[m][0] * sb, s1 = " + sa + "[m][1] * sb;");
+    for (int q = 0; q < 4; ++q) {
+      const std::string i = "[m][4 * j + " + std::to_string(q) + "]";
+      e.line("acc" + i + " = fmaf(" + part + i + ", " + (q < 2 ? "s0" : "s1") + ", acc" + i + ");");
+    }
   }
 
   void emitMma(const Op &op) {
@@ -769,6 +826,7 @@ private:
   bool isProducer = false;
   int depthInTileLoop = 0;
   bool inLeaderGuard = false;
+  bool inTwoPartials = false; ///< inside emitForKTwoPartials' k_block lambda
 };
 
 } // namespace

@@ -23,6 +23,8 @@ using namespace gemmgen;
 namespace {
 
 const char *kSpec13 = "13_fast_e4m3.yaml", *kSpec15 = "15_blockwise_e4m3.yaml";
+/// Spec 15 with mma_in_flight 1: two partial-sum buffers.
+const char *kSpec15Two = "15_blockwise_e4m3.yaml:two_partials";
 
 std::string specPath(const char *spec) {
   if (const char *d = getenv("GEMMGEN_SPECS_DIR"); d && *d)
@@ -32,10 +34,16 @@ std::string specPath(const char *spec) {
 
 /// Spec 13 (or 15, blockwise) with other types (its tile and roles kept), or as written.
 std::string specText(const std::string &types, const char *spec = kSpec13) {
+  const bool two = spec == kSpec15Two;
+  if (two)
+    spec = kSpec15;
   std::ifstream f(specPath(spec));
   std::stringstream ss;
   ss << f.rdbuf();
   std::string s = ss.str();
+  if (two)
+    if (size_t at = s.find("mma_in_flight: 0"); at != std::string::npos)
+      s.replace(at, 16, "mma_in_flight: 1");
   if (types.empty())
     return s;
   const std::string from = spec == kSpec15
@@ -83,7 +91,7 @@ struct Fp8Gpu {
     const std::string key = std::string(spec) + types;
     auto it = kernels.find(key);
     if (it == kernels.end())
-      it = kernels.emplace(key, rt->compileString(specText(types, spec), spec)).first;
+      it = kernels.emplace(key, rt->compileString(specText(types, spec), "fp8_spec.yaml")).first;
     return it->second;
   }
 };
@@ -107,6 +115,8 @@ std::string caseName(const ::testing::TestParamInfo<Fp8Case> &info) {
                              : "e4m3";
   if (c.spec == kSpec15)
     t = "blockwise_" + t;
+  if (c.spec == kSpec15Two)
+    t = "blockwise2_" + t;
   return t + "_" + std::to_string(c.M) + "x" + std::to_string(c.N) + "x" +
          std::to_string(c.K) + (c.beta != 0.f ? "_beta" : "") +
          (c.ldPad || c.offset ? "_staged" : "");
@@ -123,7 +133,7 @@ TEST_P(Fp8Gemm, MatchesScaledReferenceAndWritesEveryElement) {
   ASSERT_TRUE(k.ok()) << k.status().message();
   const KernelInfo &ki = k->info();
   ASSERT_TRUE(ki.perTensorScales);
-  ASSERT_EQ(ki.blockwiseScales, c.spec == kSpec15);
+  ASSERT_EQ(ki.blockwiseScales, c.spec == kSpec15 || c.spec == kSpec15Two);
   ASSERT_TRUE(isFp8(ki.dtype) && isFp8(ki.dtypeB));
   const Runtime &rt = *gpu.rt;
   const DType out = ki.outType;
@@ -242,6 +252,12 @@ const Fp8Case kCases[] = {
     {"", 128, 2112, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15},  // DeepSeek-V3 shapes
     {"", 4096, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15},
     {kF32B, 4096, 4096, 4096, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15},
+    {"", 129, 257, 160, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15Two},   // two k-blocks: both buffers
+    {"", 1000, 1001, 648, 0, 0, 0.5f, 1.5f, 0, 0, kSpec15Two}, // odd k-block count (6)
+    {"", 1000, 1001, 520, 0, 0, 1.0f, 0.0f, 3, 1, kSpec15Two}, // staged
+    {"", 4096, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15Two},
+    {"", 129, 257, 100, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15Two},   // one k-block only
+    {kF32B, 4096, 4096, 4096, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15Two},
 };
 
 INSTANTIATE_TEST_SUITE_P(Sm90, Fp8Gemm, ::testing::ValuesIn(kCases), caseName);

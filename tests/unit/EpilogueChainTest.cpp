@@ -17,7 +17,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <functional>
+#include <sstream>
 #include <string>
 
 using namespace gemmgen;
@@ -245,6 +247,52 @@ TEST(BlockwiseScalingSim, CleanAndCatchesAPromotionBeforeTheMmaWait) {
   for (const auto &run : simulate(broken, o).runs)
     caught |= run.verdict == SimVerdict::Race &&
               run.message.find("promotes the k-block's partial sum") != std::string::npos;
+  EXPECT_TRUE(caught);
+}
+
+/// Two partial sums (mma_in_flight 1): k-block kb's wgmmas run while kb-1's
+/// sum is promoted. Clean on odd and even k-block counts; without the
+/// mma_wait pending<=1 the promotion reads kb-1's sum unfinished.
+TEST(BlockwiseScalingSim, TwoPartialsCleanAndCatchesAMissingWait) {
+  std::ifstream f(std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/15_blockwise_e4m3.yaml");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string text = ss.str();
+  const size_t at = text.find("mma_in_flight: 0");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 16, "mma_in_flight: 1");
+  DiagnosticEngine diags(nullptr);
+  auto c = compileSpecText(text, "two.yaml", EmitOptions{}, diags);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->kernel.plan.partialBuffers, 2u);
+  EXPECT_NE(c->source.find("k_block(kb + 1, part1, part0, sa1, sb1, sa0, sb0);"),
+            std::string::npos);
+  for (unsigned k : {100u, 256u, 640u, 0u}) {
+    SimulationOptions o;
+    o.m = 200, o.n = 300, o.k = k, o.seeds = 4, o.beta = 0.5f;
+    for (const auto &run : simulate(c->kernel, o).runs)
+      EXPECT_EQ(run.verdict, SimVerdict::Ok) << "K " << k << ": " << run.message;
+  }
+  ir::Kernel broken = c->kernel;
+  bool dropped = false;
+  std::function<void(std::vector<ir::Op> &)> drop = [&](std::vector<ir::Op> &body) {
+    for (size_t i = 0; i + 1 < body.size(); ++i)
+      if (body[i].kind == ir::OpKind::MmaWait && body[i + 1].kind == ir::OpKind::IfNotFirstK) {
+        body.erase(body.begin() + long(i));
+        dropped = true;
+        return;
+      }
+    for (ir::Op &op : body)
+      drop(op.body);
+  };
+  for (ir::Role &r : broken.roles)
+    drop(r.body);
+  ASSERT_TRUE(dropped);
+  SimulationOptions o;
+  o.m = 200, o.n = 300, o.k = 640, o.seeds = 16;
+  bool caught = false;
+  for (const auto &run : simulate(broken, o).runs)
+    caught |= run.verdict == SimVerdict::Race;
   EXPECT_TRUE(caught);
 }
 

@@ -174,6 +174,10 @@ struct Op {
   /// Mma: into the k-block's partial sum (every k-block overwrites it),
   /// which PromoteAcc then scales into `acc` (types.scaling: blockwise).
   bool partial = false;
+  /// PromoteAcc: the previous k-block's partial sum (its group done, the
+  /// current one's may still run: mma_wait pending<=1); false: this k-block's
+  /// (or, after for_k, the last one's), every group done.
+  bool previousK = false;
   unsigned txBytes = 0;  ///< ArriveExpectTx
   /// TmaLoad: the slice of the box this CTA loads, as (part, parts): rows
   /// [part·rows/parts, (part+1)·rows/parts) of the stage. parts > 1 with

@@ -161,6 +161,10 @@ struct KernelPlan {
   /// arrays, each k-block's wgmma partial sum is promoted into the f32
   /// accumulators on the CUDA cores (tile.k is the 128-element scale block).
   bool blockwiseScales = false;
+  /// Blockwise: partial-sum register buffers per consumer thread. 1 (mma_in_flight 0): each
+  /// k-block waits for its wgmmas, then promotes; 2 (mma_in_flight 1): k-block kb+1's wgmmas
+  /// run into the other buffer while kb's partial sum is promoted.
+  unsigned partialBuffers = 0;
   unsigned clusterM = 1, clusterN = 1;
   /// Output columns staged and stored per epilogue chunk (divides tile.n).
   unsigned epilogueChunkN = 0;

@@ -303,8 +303,10 @@ void Machine::step(Actor &a) {
     break;
   case OpKind::PromoteAcc:
     // The MMA's completion applied the block's scales (Problem::blockScale);
-    // what is checked here is that the partial sum was complete when read.
-    if (!a.mmaQueue.empty())
+    // what is checked here is that the partial sum was complete when read:
+    // every MMA done, or (the previous k-block's sum) all but this k-block's.
+    if (std::any_of(a.mmaQueue.begin(), a.mmaQueue.end(),
+                    [&](int id) { return !op.previousK || events[id].k != a.k; }))
       fail(SimVerdict::Race,
            "race: " + who(a) + " (" + where(a) + ") promotes the k-block's partial sum while " +
                describeEvent(events[a.mmaQueue.front()]) + " still writes it",

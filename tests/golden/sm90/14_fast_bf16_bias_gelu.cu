@@ -81,15 +81,14 @@ struct PhaseBit {
 };
 
 // epilogue.chain: bias(column, bf16) -> gelu_tanh (ops: gemmgen/device/epilogue_ops.cuh).
-// v0, v1: D's values at (row, col), (row, col + 1) of batch entry `entry` before the
-// cast; c0, c1: beta * C there, added at the residual step (0 without one).
-__device__ __forceinline__ void apply_epilogue_chain(float& v0, float& v1, float c0, float c1, int row, int col,
-                                                     int entry, int M, int N, const void* bias, long long bias_stride, float scale_d)
+// v0, v1: D's values at (row, col), (row, col + 1) before the cast; c0, c1: beta * C
+// there, added at the residual step (0 without one); b0, b1: the bias there (0 without).
+__device__ __forceinline__ void apply_epilogue_chain(float& v0, float& v1, float c0, float c1, float b0, float b1,
+                                                     float scale_d)
 {
-  (void)c0; (void)c1; (void)row; (void)col; (void)entry; (void)M; (void)N; (void)bias; (void)bias_stride; (void)scale_d;
+  (void)c0; (void)c1; (void)b0; (void)b1; (void)scale_d;
   // bias(column, bf16)
-  v0 += col < N ? epi::load_bias(bias, epi::BIAS_BF16, (long long)entry * bias_stride + col) : 0.f;
-  v1 += col + 1 < N ? epi::load_bias(bias, epi::BIAS_BF16, (long long)entry * bias_stride + col + 1) : 0.f;
+  v0 += b0; v1 += b1;
   // gelu_tanh
   v0 = epi::gelu_tanh_fast(v0); v1 = epi::gelu_tanh_fast(v1);
 }
@@ -265,6 +264,15 @@ gemm_sm90_bf16_bias_gelu(const __grid_constant__ TensorMap tmA, const __grid_con
         // m64nN fragment: thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8
         // block j, columns 8j + 2(l%4) (+1) in acc[.][4j .. 4j+3].
         const u32 staging = smem + SMEM_D + consumer * D_STAGE_BYTES;
+        // the chain's bias for this thread's columns of the chunk, loaded together before the stores
+        float bias_v[EPI_COLS / 8][2];  // columns 8jj + 2(lane % 4) (+1) of the chunk
+        #pragma unroll
+        for (int jj = 0; jj < EPI_COLS / 8; ++jj) {
+          const int col = tile_n * BN + chunk * EPI_COLS + 8 * jj + 2 * (lane % 4);
+          const long long at = (long long)entry * bias_stride + col;
+          bias_v[jj][0] = col < N ? epi::load_bias(bias, epi::BIAS_BF16, at) : 0.f;
+          bias_v[jj][1] = col + 1 < N ? epi::load_bias(bias, epi::BIAS_BF16, at + 1) : 0.f;
+        }
         #pragma unroll
         for (int m = 0; m < WG_MMAS; ++m) {
           #pragma unroll
@@ -274,7 +282,6 @@ gemm_sm90_bf16_bias_gelu(const __grid_constant__ TensorMap tmA, const __grid_con
             const int row = m * 64 + warp_in_group * 16 + (mat & 1) * 8 + (lane & 7);
             const int col16 = j2 * 2 + (mat >> 1);  // 16-byte column inside the chunk
             const u32 addr = staging + (col16 / 8) * D_SLAB_BYTES + row * 128 + (((col16 & 7) ^ (row & 7)) << 4);
-            const int frow = m * 64 + warp_in_group * 16 + lane / 4;  // this thread's rows: frow, frow + 8
             float v[8];  // alpha * acc (+ beta * C) of acc[m][4j .. 4j+7]
             #pragma unroll
             for (int q = 0; q < 8; ++q) v[q] = alpha * acc[m][4 * j + q];
@@ -286,10 +293,8 @@ gemm_sm90_bf16_bias_gelu(const __grid_constant__ TensorMap tmA, const __grid_con
             }
             #pragma unroll
             for (int q = 0; q < 4; ++q) {
-              // pair q: row frow + 8 (q & 1), columns 8 (j + q / 2) + 2 (lane % 4) (+1) of the tile
-              const int drow = tile_m * BM + consumer * WG_ROWS + frow + 8 * (q & 1);
-              const int dcol = tile_n * BN + 8 * (j + q / 2) + 2 * (lane % 4);
-              apply_epilogue_chain(v[2 * q], v[2 * q + 1], 0.f, 0.f, drow, dcol, entry, M, N, bias, bias_stride, chain_scale);
+              // pair q: row 16w + lane / 4 + 8 (q & 1), n8 block 2 j2 + q / 2 of the chunk
+              apply_epilogue_chain(v[2 * q], v[2 * q + 1], 0.f, 0.f, bias_v[2 * j2 + q / 2][0], bias_v[2 * j2 + q / 2][1], chain_scale);
             }
             stmatrix_x4(addr, pack2<ELEM>(v[0], v[1]), pack2<ELEM>(v[2], v[3]), pack2<ELEM>(v[4], v[5]), pack2<ELEM>(v[6], v[7]));
           }

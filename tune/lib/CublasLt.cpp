@@ -348,13 +348,23 @@ Expected<const CublasLt::Plan *> CublasLt::plan(const LtMatmulDesc &x,
       return s;
   // The modes only when not per tensor: cuBLASLt refuses any scale setting
   // on a non-fp8 matmul.
+  // A library that does not know them (before cuBLAS 12.9) refuses the
+  // setting: a comparison it cannot make, not a failure.
   const std::int32_t modeA = x.scaleModeA, modeB = x.scaleModeB;
-  if (x.scaleModeA != CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F)
-    if (Status s = set(CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &modeA, sizeof modeA); !s)
-      return s;
-  if (x.scaleModeB != CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F)
-    if (Status s = set(CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &modeB, sizeof modeB); !s)
-      return s;
+  auto setMode = [&](cublasLtMatmulDescAttributes_t attr, const std::int32_t &mode) -> Status {
+    if (mode == CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F)
+      return Status::success();
+    if (Status s = set(attr, &mode, sizeof mode); !s)
+      return Status::error(ErrorCode::Unsupported,
+                           "cuBLASLt " + std::to_string(version_) + " does not take scale mode " +
+                               ltScaleModeName((cublasLtMatmulMatrixScale_t)mode) + " (" +
+                               s.message() + "); block scaling needs cuBLAS 12.9 or later");
+    return Status::success();
+  };
+  if (Status s = setMode(CUBLASLT_MATMUL_DESC_A_SCALE_MODE, modeA); !s)
+    return s;
+  if (Status s = setMode(CUBLASLT_MATMUL_DESC_B_SCALE_MODE, modeB); !s)
+    return s;
   if (x.scaleA)
     if (Status s = set(CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &scaleA, sizeof scaleA); !s)
       return s;
@@ -398,8 +408,10 @@ Expected<const CublasLt::Plan *> CublasLt::plan(const LtMatmulDesc &x,
                                              &result, &found),
               "cublasLtMatmulAlgoGetHeuristic");
   cublasLtMatmulPreferenceDestroy(pref);
+  // The heuristic refuses what this library or GPU cannot do (a scale-mode
+  // combination, say) with an error status rather than no algorithm: the same.
   if (!s)
-    return s;
+    return Status::error(ErrorCode::Unsupported, s.message());
   if (found == 0)
     return Status::error(
         ErrorCode::Unsupported,

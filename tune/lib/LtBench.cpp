@@ -116,9 +116,8 @@ Status tune::benchAgainstCublasLt(const Runtime &rt, const Kernel &kernel, const
   r.fusedNote = plan.fusedNote;
   r.hasUnfused = plan.unfused, r.unfusedName = plan.unfusedName;
   r.unfusedNote = plan.unfusedNote;
-  // Neither cuBLASLt contender can run: gemmgen is still verified and timed
-  // alone, the row saying why (fusedNote, unfusedNote).
-
+  // Where neither cuBLASLt contender can run, gemmgen is still verified and
+  // timed alone, the row saying why (fusedNote, unfusedNote).
   Expected<CUdeviceptr> ltWs = rt.alloc(CublasLt::kWorkspaceBytes);
   if (!ltWs)
     return ltWs.status();

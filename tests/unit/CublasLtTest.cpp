@@ -172,6 +172,102 @@ TEST(DescribeLtMatmul, Fp8IsTnWithTheScalesSwappedLikeTheOperands) {
   EXPECT_FALSE(e);
 }
 
+/// KernelInfo of spec 15's kind: e4m3 x e4m3 -> bf16, blockwise scales.
+KernelInfo blockwiseKernel() {
+  KernelInfo ki;
+  ki.dtype = ki.dtypeB = DType::E4M3, ki.outType = DType::BF16;
+  ki.perTensorScales = ki.blockwiseScales = true;
+  return ki;
+}
+
+TEST(DescribeLtMatmul, BlockwiseGivesOurB128x128AndOurA1x128WithThePointersSwapped) {
+  GemmArgs a = problem(4096, 7168, 2048);
+  a.bias = 0;
+  a.scaleA = 0x5000, a.scaleB = 0x6000;
+  Expected<LtMatmulDesc> d = describeLtMatmul(a, blockwiseKernel());
+  ASSERT_TRUE(d) << d.status().message();
+  EXPECT_EQ(d->transA, CUBLAS_OP_T);
+  EXPECT_EQ(d->transB, CUBLAS_OP_N);
+  EXPECT_EQ(d->m, 7168u);
+  EXPECT_EQ(d->n, 4096u);
+  // A' is our B (N x K, 128x128 blocks), B' our A (M x K, 1x128 blocks).
+  EXPECT_EQ(d->scaleModeA, CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F);
+  EXPECT_EQ(d->scaleModeB, CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F);
+  EXPECT_EQ(d->scaleA, 0x6000u);
+  EXPECT_EQ(d->scaleB, 0x5000u);
+  // cuBLASLt promotes each 128-wide K block to apply the scales, as the kernel does.
+  EXPECT_FALSE(d->fastAccum);
+  EXPECT_STREQ(ltScaleModeName(d->scaleModeA), "BLK128x128_32F");
+  EXPECT_STREQ(ltScaleModeName(d->scaleModeB), "VEC128_32F");
+
+  // The same problem per tensor: no modes, fast accumulation; a different plan.
+  KernelInfo pt = blockwiseKernel();
+  pt.blockwiseScales = false;
+  Expected<LtMatmulDesc> p = describeLtMatmul(a, pt);
+  ASSERT_TRUE(p) << p.status().message();
+  EXPECT_EQ(p->scaleModeA, CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F);
+  EXPECT_EQ(p->scaleModeB, CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F);
+  EXPECT_TRUE(p->fastAccum);
+  EXPECT_NE(p->key(), d->key());
+}
+
+TEST(DescribeLtMatmul, BlockwiseRefusalsSayWhatCublasLtNeeds) {
+  GemmArgs a = problem(4096, 7168, 2048);
+  a.bias = 0;
+  a.scaleA = 0x5000, a.scaleB = 0x6000;
+  const KernelInfo ki = blockwiseKernel();
+  GemmArgs odd = a;
+  odd.M = 4098;
+  Expected<LtMatmulDesc> d = describeLtMatmul(odd, ki);
+  ASSERT_FALSE(d);
+  EXPECT_EQ(d.status().code(), ErrorCode::Unsupported);
+  EXPECT_NE(d.status().message().find("M and N multiples of 4"), std::string::npos)
+      << d.status().message();
+  GemmArgs batched = a;
+  batched.batch = 2, batched.strideA = 4096 * 2048, batched.strideB = 7168 * 2048,
+  batched.strideD = 4096 * 7168;
+  d = describeLtMatmul(batched, ki);
+  ASSERT_FALSE(d);
+  EXPECT_EQ(d.status().code(), ErrorCode::Unsupported);
+  EXPECT_NE(d.status().message().find("no batch stride"), std::string::npos)
+      << d.status().message();
+  GemmArgs unaligned = a;
+  unaligned.scaleB = 0x6004; // 4-byte aligned is enough for gemmgen, not for cuBLASLt
+  d = describeLtMatmul(unaligned, ki);
+  ASSERT_FALSE(d);
+  EXPECT_NE(d.status().message().find("16-byte aligned"), std::string::npos)
+      << d.status().message();
+}
+
+TEST(LtBlockScales, OursAreCublasLtsWhenKBlocksAreAMultipleOf4) {
+  // The DeepSeek-V3 projections: L = 16, 56, 144 k-blocks: no copy.
+  for (long long K : {2048LL, 7168LL, 18432LL, 4096LL}) {
+    const LtBlockScales s{7168, K};
+    EXPECT_TRUE(s.sameAsOurs()) << K;
+    EXPECT_EQ(s.ltCount(), s.nBlocks() * s.kBlocks()) << K;
+  }
+  EXPECT_FALSE((LtBlockScales{7168, 2176}).sameAsOurs()); // L = 17
+}
+
+TEST(LtBlockScales, APaddedCopyPutsColumnsL4ApartWithZeros) {
+  // N = 256 (2 column blocks), K = 300 (L = 3 k-blocks, L4 = 4). Ours [nb][kb]:
+  //   nb 0: 1 2 3     nb 1: 4 5 6
+  // cuBLASLt's BLK128x128 (K-major, columns 4 apart):
+  //   1 2 3 0 4 5 6 0
+  const LtBlockScales s{256, 300};
+  EXPECT_EQ(s.kBlocks(), 3);
+  EXPECT_EQ(s.nBlocks(), 2);
+  EXPECT_EQ(s.ltColumnStride(), 4);
+  EXPECT_EQ(s.ltCount(), 8);
+  EXPECT_FALSE(s.sameAsOurs());
+  EXPECT_EQ(s.toCublasLt({1, 2, 3, 4, 5, 6}),
+            (std::vector<float>{1, 2, 3, 0, 4, 5, 6, 0}));
+  // Whole multiples of 4: unchanged. N = 130 (2 blocks, the last partial), K = 512 (L = 4).
+  const LtBlockScales w{130, 512};
+  const std::vector<float> ours = {1, 2, 3, 4, 5, 6, 7, 8};
+  EXPECT_EQ(w.toCublasLt(ours), ours);
+}
+
 TEST(DescribeLtMatmul, TheCacheKeyIgnoresPointersOnly) {
   const EpilogueInfo epi = chainOf(kBiasGelu);
   GemmArgs a = problem(), b = problem();
@@ -214,6 +310,18 @@ TEST(LtBenchPlan, ContendersOfEachKind) {
                          "accumulation)");
   EXPECT_FALSE(p.unfused);
   EXPECT_TRUE(p.unfusedNote.empty());
+
+  KernelInfo bw = blockwiseKernel();
+  GemmArgs a = problem(4096, 7168, 2048);
+  a.scaleA = 0x5000, a.scaleB = 0x6000;
+  p = planLtBench(bw, a);
+  EXPECT_TRUE(p.fused) << p.fusedNote;
+  EXPECT_EQ(p.fusedName, "cublasLtMatmul DEFAULT (e4m3 x e4m3 -> bf16, blockwise scales "
+                         "BLK128x128_32F x VEC128_32F, promoted accumulation)");
+  a.batch = 3;
+  p = planLtBench(bw, a);
+  EXPECT_FALSE(p.fused);
+  EXPECT_NE(p.fusedNote.find("no batch stride"), std::string::npos) << p.fusedNote;
 
   KernelInfo plain;
   EXPECT_FALSE(needsCublasLt(plain));

@@ -388,10 +388,11 @@ void cli::registerBenchCommand(CLI::App &app) {
   cmd->add_option("--seed", o->settings.seed, "RNG seed (default random)")
       ->each([o](const std::string &) { o->seedGiven = true; });
   cmd->add_option("--scale-a", o->settings.scaleA,
-                  "fp8 kernels: A's per-tensor scale, a device f32 given to gemmgen and cuBLASLt")
-      ->capture_default_str();
-  cmd->add_option("--scale-b", o->settings.scaleB, "fp8 kernels: B's per-tensor scale")
-      ->capture_default_str();
+                  "fp8 kernels: A's per-tensor scale, a device f32 given to gemmgen and cuBLASLt "
+                  "(default 1); blockwise kernels: every block's scale (default random N(0,1) "
+                  "blocks)");
+  cmd->add_option("--scale-b", o->settings.scaleB,
+                  "fp8 kernels: B's per-tensor scale, or every block's (as --scale-a)");
   cmd->add_option("--scale-d", o->settings.scaleD,
                   "The epilogue chain's scale step: the value of GemmArgs::scaleD")
       ->capture_default_str();

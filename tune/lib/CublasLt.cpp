@@ -43,6 +43,15 @@ const char *tune::ltEpilogueName(cublasLtEpilogue_t e) {
   }
 }
 
+const char *tune::ltScaleModeName(cublasLtMatmulMatrixScale_t m) {
+  switch (m) {
+  case CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F: return "SCALAR_32F";
+  case CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F: return "VEC128_32F";
+  case CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F: return "BLK128x128_32F";
+  default: return "?";
+  }
+}
+
 /// Step `s` as the chain's text spells it ("bias(column, bf16)", "silu").
 static std::string stepText(const EpilogueInfo &epi, size_t s) {
   llvm::SmallVector<llvm::StringRef, 8> steps;
@@ -91,8 +100,21 @@ static cudaDataType ltType(DType t) {
   return CUDA_R_16F;
 }
 
+Expected<LtMatmulDesc> tune::describeLtMatmul(const GemmArgs &a, const KernelInfo &ki) {
+  return describeLtMatmul(a, ki.dtype, ki.dtypeB, ki.outType, ki.epilogue, ki.blockwiseScales);
+}
+
+std::vector<float> LtBlockScales::toCublasLt(const std::vector<float> &ours) const {
+  const long long L = kBlocks(), L4 = ltColumnStride();
+  std::vector<float> lt((size_t)ltCount(), 0.0f);
+  for (long long nb = 0; nb < nBlocks(); ++nb)
+    for (long long kb = 0; kb < L; ++kb)
+      lt[(size_t)(nb * L4 + kb)] = ours[(size_t)(nb * L + kb)];
+  return lt;
+}
+
 Expected<LtMatmulDesc> tune::describeLtMatmul(const GemmArgs &a, DType tA, DType tB, DType out,
-                                              const EpilogueInfo &epi) {
+                                              const EpilogueInfo &epi, bool blockwise) {
   auto invalid = [](const std::string &m) { return Status::error(ErrorCode::InvalidArgument, m); };
   if (a.layoutD != Layout::Row)
     return invalid("the cuBLASLt comparison takes a row-major D");
@@ -114,6 +136,22 @@ Expected<LtMatmulDesc> tune::describeLtMatmul(const GemmArgs &a, DType tA, DType
                          "cuBLASLt's fp8 matmul is TN only (both operands K-major): A row-major "
                          "and B column-major (stored N×K), got layout " +
                              std::string(toString(a.layoutA)) + "," + toString(a.layoutB));
+  if (blockwise) {
+    const std::string why = "cuBLASLt's 128-element block scaling (VEC128_32F / BLK128x128_32F) ";
+    if (!fp8)
+      return invalid("blockwise scales are for fp8 operands");
+    if (a.batch > 1)
+      return Status::error(ErrorCode::Unsupported,
+                           why + "has no batch stride for its scale tensors; bench one entry "
+                                 "(--batch 1)");
+    if (a.M % 4 || a.N % 4)
+      return Status::error(ErrorCode::Unsupported,
+                           why + "needs M and N multiples of 4 (cuBLAS docs, 'Scaling factors "
+                                 "layouts'); got M=" + std::to_string(a.M) +
+                               " N=" + std::to_string(a.N));
+    if (!a.scaleA || !a.scaleB || a.scaleA % 16 || a.scaleB % 16)
+      return invalid(why + "takes non-null, 16-byte aligned scale arrays");
+  }
   Expected<cublasLtEpilogue_t> e = ltEpilogueFor(epi);
   if (!e)
     return e.status();
@@ -143,10 +181,16 @@ Expected<LtMatmulDesc> tune::describeLtMatmul(const GemmArgs &a, DType tA, DType
     d.biasBatchStride = a.strideBias;
     d.bias = a.bias;
   }
-  d.fastAccum = fp8;
+  // Blockwise: no fast accumulation. cuBLASLt promotes each 128-wide K block
+  // into f32 to apply its scales, as the blockwise kernel does (PyTorch's
+  // scaled_gemm refuses fast accumulation with either block mode).
+  d.fastAccum = fp8 && !blockwise;
   d.alpha = a.alpha, d.beta = a.beta;
   d.A = a.B, d.B = a.A, d.D = a.D, d.C = a.D;
   d.scaleA = a.scaleB, d.scaleB = a.scaleA;
+  if (blockwise) // A' = our B: 128x128 blocks; B' = our A: 1x128 blocks
+    d.scaleModeA = CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F,
+    d.scaleModeB = CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F;
   return d;
 }
 
@@ -157,7 +201,8 @@ std::string LtMatmulDesc::key() const {
                       (long long)k, (long long)batch, (long long)compute, (long long)scaleType,
                       (long long)epilogue, (long long)hasBias, (long long)biasType,
                       (long long)biasBatchStride, (long long)fastAccum,
-                      (long long)(scaleA != 0), (long long)(scaleB != 0), (long long)(beta != 0)})
+                      (long long)(scaleA != 0), (long long)(scaleB != 0), (long long)scaleModeA,
+                      (long long)scaleModeB, (long long)(beta != 0)})
     add(v);
   for (const Matrix *x : {&a, &b, &d})
     for (long long v : {(long long)x->type, (long long)x->rows, (long long)x->cols,
@@ -301,6 +346,25 @@ Expected<const CublasLt::Plan *> CublasLt::plan(const LtMatmulDesc &x,
   if (x.fastAccum)
     if (Status s = set(CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast); !s)
       return s;
+  // The modes only when not per tensor: cuBLASLt refuses any scale setting
+  // on a non-fp8 matmul.
+  // A library that does not know them (before cuBLAS 12.9) refuses the
+  // setting: a comparison it cannot make, not a failure.
+  const std::int32_t modeA = x.scaleModeA, modeB = x.scaleModeB;
+  auto setMode = [&](cublasLtMatmulDescAttributes_t attr, const std::int32_t &mode) -> Status {
+    if (mode == CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F)
+      return Status::success();
+    if (Status s = set(attr, &mode, sizeof mode); !s)
+      return Status::error(ErrorCode::Unsupported,
+                           "cuBLASLt " + std::to_string(version_) + " does not take scale mode " +
+                               ltScaleModeName((cublasLtMatmulMatrixScale_t)mode) + " (" +
+                               s.message() + "); block scaling needs cuBLAS 12.9 or later");
+    return Status::success();
+  };
+  if (Status s = setMode(CUBLASLT_MATMUL_DESC_A_SCALE_MODE, modeA); !s)
+    return s;
+  if (Status s = setMode(CUBLASLT_MATMUL_DESC_B_SCALE_MODE, modeB); !s)
+    return s;
   if (x.scaleA)
     if (Status s = set(CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &scaleA, sizeof scaleA); !s)
       return s;
@@ -344,13 +408,20 @@ Expected<const CublasLt::Plan *> CublasLt::plan(const LtMatmulDesc &x,
                                              &result, &found),
               "cublasLtMatmulAlgoGetHeuristic");
   cublasLtMatmulPreferenceDestroy(pref);
+  // The heuristic refuses what this library or GPU cannot do (a scale-mode
+  // combination, say) with an error status rather than no algorithm: the same.
   if (!s)
-    return s;
+    return Status::error(ErrorCode::Unsupported, s.message());
   if (found == 0)
-    return Status::error(ErrorCode::Unsupported,
-                         std::string("cublasLtMatmulAlgoGetHeuristic found no algorithm for "
-                                     "epilogue ") +
-                             ltEpilogueName(x.epilogue) + " on this GPU and types");
+    return Status::error(
+        ErrorCode::Unsupported,
+        std::string("cublasLtMatmulAlgoGetHeuristic found no algorithm for epilogue ") +
+            ltEpilogueName(x.epilogue) +
+            (x.scaleModeA != CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F
+                 ? std::string(" with scale modes ") + ltScaleModeName(x.scaleModeA) + " x " +
+                       ltScaleModeName(x.scaleModeB)
+                 : std::string()) +
+            " on this GPU and types");
   p->algo = result.algo;
   const Plan *raw = p.get();
   plans.emplace(key, std::move(p));

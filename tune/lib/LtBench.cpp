@@ -14,17 +14,47 @@ static std::string typesText(const KernelInfo &ki) {
          toString(ki.outType);
 }
 
+/// B's block scales of `a` (our [nb][kb] layout) as cuBLASLt's BLK128x128
+/// reads them: the same array when the layouts agree (LtBlockScales::
+/// sameAsOurs), else a padded copy made here once, before any timing, and
+/// appended to `owned`. A's 1x128 scales are cuBLASLt's VEC128 layout as they are.
+static Expected<CUdeviceptr> cublasLtBlockScalesB(const Runtime &rt, const GemmArgs &a,
+                                                 CUstream stream,
+                                                 std::vector<CUdeviceptr> &owned) {
+  const LtBlockScales layout{a.N, a.K};
+  if (layout.sameAsOurs())
+    return a.scaleB;
+  if (Status s = rt.wait(stream, 60); !s) // the scales are filled on the stream
+    return s;
+  std::vector<float> ours((size_t)(layout.nBlocks() * layout.kBlocks()));
+  if (Status s = rt.copyToHost(ours.data(), a.scaleB, ours.size() * sizeof(float)); !s)
+    return s;
+  const std::vector<float> lt = layout.toCublasLt(ours);
+  Expected<CUdeviceptr> p = rt.alloc(lt.size() * sizeof(float));
+  if (!p)
+    return p.status();
+  owned.push_back(*p);
+  if (Status s = rt.copyToDevice(*p, lt.data(), lt.size() * sizeof(float)); !s)
+    return s;
+  return *p;
+}
+
 LtBenchPlan tune::planLtBench(const KernelInfo &ki, const GemmArgs &args) {
   LtBenchPlan p;
   const bool fp8 = isFp8(ki.dtype) || isFp8(ki.dtypeB);
-  Expected<LtMatmulDesc> fused = describeLtMatmul(args, ki.dtype, ki.dtypeB, ki.outType,
-                                                  ki.epilogue);
+  Expected<LtMatmulDesc> fused = describeLtMatmul(args, ki);
   p.fused = fused.ok();
-  if (fused)
+  if (fused) {
+    const std::string scales =
+        ki.blockwiseScales ? std::string(", blockwise scales ") +
+                                 ltScaleModeName(fused->scaleModeA) + " x " +
+                                 ltScaleModeName(fused->scaleModeB) + ", promoted accumulation"
+                           : ", per-tensor scales, fast accumulation";
     p.fusedName = std::string("cublasLtMatmul ") + ltEpilogueName(fused->epilogue) +
-                  (fp8 ? " (" + typesText(ki) + ", per-tensor scales, fast accumulation)" : "");
-  else
+                  (fp8 ? " (" + typesText(ki) + scales + ")" : "");
+  } else {
     p.fusedNote = fused.status().message();
+  }
   if (ki.epilogue.empty())
     return p; // nothing to apply after a plain GEMM: no unfused contender
   if (Status s = ChainPass::supports(ki.epilogue); !s) {
@@ -32,8 +62,8 @@ LtBenchPlan tune::planLtBench(const KernelInfo &ki, const GemmArgs &args) {
     return p;
   }
   if (fp8) { // no cublasGemmEx for fp8: cuBLASLt's plain matmul
-    Expected<LtMatmulDesc> plain =
-        describeLtMatmul(args, ki.dtype, ki.dtypeB, ki.outType, EpilogueInfo());
+    Expected<LtMatmulDesc> plain = describeLtMatmul(args, ki.dtype, ki.dtypeB, ki.outType,
+                                                    EpilogueInfo(), ki.blockwiseScales);
     if (!plain) {
       p.unfusedNote = plain.status().message();
       return p;
@@ -71,36 +101,50 @@ Status tune::benchAgainstCublasLt(const Runtime &rt, const Kernel &kernel, const
   if (!epi.empty())
     if (Status s = wl.attachChain(epi, o.seed, o.scaleD); !s)
       return s;
-  if (ki.perTensorScales)
+  if (ki.blockwiseScales) {
+    if (Status s = wl.attachBlockScales(o.scaleA, o.scaleB, o.seed); !s)
+      return s;
+  } else if (ki.perTensorScales) {
     if (Status s = wl.attachScales(o.scaleA, o.scaleB); !s)
       return s;
+  }
 
-  const LtBenchPlan plan = planLtBench(ki, wl.args(0, 1));
+  LtBenchPlan plan = planLtBench(ki, wl.args(0, 1));
   r.lt = true;
   r.epilogue = epi.chain;
   r.fused = plan.fused, r.cublasName = plan.fused ? plan.fusedName : "cublasLtMatmul";
   r.fusedNote = plan.fusedNote;
   r.hasUnfused = plan.unfused, r.unfusedName = plan.unfusedName;
   r.unfusedNote = plan.unfusedNote;
-  if (!plan.fused && !plan.unfused)
-    return Status::error(ErrorCode::Unsupported, plan.fusedNote);
-
-  // Per set: cuBLASLt's calls (fused on output 1, fp8's plain GEMM on 2).
-  const bool fp8 = isFp8(t);
-  std::vector<LtMatmulDesc> fused, plain;
-  for (int set = 0; set < wl.sets(); ++set) {
-    if (plan.fused)
-      fused.push_back(*describeLtMatmul(wl.args(set, 1), t, ki.dtypeB, out, epi));
-    if (plan.unfused && fp8)
-      plain.push_back(*describeLtMatmul(wl.args(set, 2), t, ki.dtypeB, out, EpilogueInfo()));
-  }
+  // Where neither cuBLASLt contender can run, gemmgen is still verified and
+  // timed alone, the row saying why (fusedNote, unfusedNote).
   Expected<CUdeviceptr> ltWs = rt.alloc(CublasLt::kWorkspaceBytes);
   if (!ltWs)
     return ltWs.status();
+  std::vector<CUdeviceptr> ltScales; // cuBLASLt's own copies of B's block scales
   std::shared_ptr<void> wsGuard(nullptr, [&](void *) {
-    if (!rt.timedOut())
+    if (!rt.timedOut()) {
       (void)rt.free(*ltWs);
+      for (CUdeviceptr p : ltScales)
+        (void)rt.free(p);
+    }
   });
+  // Per set: cuBLASLt's calls (fused on output 1, fp8's plain GEMM on 2).
+  const bool fp8 = isFp8(t);
+  std::vector<LtMatmulDesc> fused, plain;
+  for (int set = 0; set < wl.sets() && (plan.fused || plan.unfused); ++set) {
+    GemmArgs a1 = wl.args(set, 1), a2 = wl.args(set, 2);
+    if (ki.blockwiseScales) { // the same values, in cuBLASLt's layout (CublasLt.h)
+      Expected<CUdeviceptr> lb = cublasLtBlockScalesB(rt, a1, stream, ltScales);
+      if (!lb)
+        return lb.status();
+      a1.scaleB = a2.scaleB = *lb;
+    }
+    if (plan.fused)
+      fused.push_back(*describeLtMatmul(a1, ki));
+    if (plan.unfused && fp8)
+      plain.push_back(*describeLtMatmul(a2, t, ki.dtypeB, out, EpilogueInfo(), ki.blockwiseScales));
+  }
   std::optional<ChainPass> pass;
   if (plan.unfused) {
     Expected<ChainPass> p = ChainPass::create(rt);
@@ -146,15 +190,32 @@ Status tune::benchAgainstCublasLt(const Runtime &rt, const Kernel &kernel, const
     return Status::success();
   };
   std::vector<Contender> contenders = {{"gemmgen", gemmgenLaunch}};
+  // cuBLASLt may refuse only now (its heuristic finds no algorithm for the
+  // scale modes, say): that contender drops out with the reason, the rest run.
+  auto refused = [&](const Status &s, bool &on, std::string &note, const std::string &name) {
+    if (s.code() != ErrorCode::Unsupported)
+      return false;
+    on = false;
+    note = name + ": " + s.message();
+    return true;
+  };
   if (plan.fused) {
-    if (Status s = verify(1, fusedLaunch, r.errC, r.errGC, r.unwrittenC); !s)
-      return s;
-    contenders.push_back({"cublaslt", fusedLaunch});
+    if (Status s = verify(1, fusedLaunch, r.errC, r.errGC, r.unwrittenC); !s) {
+      if (!refused(s, plan.fused, r.fusedNote, plan.fusedName))
+        return s;
+      r.fused = false, r.cublasName = "cublasLtMatmul";
+    } else {
+      contenders.push_back({"cublaslt", fusedLaunch});
+    }
   }
   if (plan.unfused) {
-    if (Status s = verify(2, unfusedLaunch, r.errU, r.errGU, r.unwrittenU); !s)
-      return s;
-    contenders.push_back({"unfused", unfusedLaunch});
+    if (Status s = verify(2, unfusedLaunch, r.errU, r.errGU, r.unwrittenU); !s) {
+      if (!refused(s, plan.unfused, r.unfusedNote, plan.unfusedName))
+        return s;
+      r.hasUnfused = false;
+    } else {
+      contenders.push_back({"unfused", unfusedLaunch});
+    }
   }
 
   ProtocolOptions po;

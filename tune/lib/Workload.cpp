@@ -10,6 +10,7 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -134,7 +135,7 @@ Status Workload::attachChain(const EpilogueInfo &e, std::uint64_t seed, float sc
 
 Status Workload::attachScales(float scaleA, float scaleB) {
   CUdeviceptr p[2];
-  const float v[2] = {scaleA, scaleB};
+  const float v[2] = {std::isnan(scaleA) ? 1.0f : scaleA, std::isnan(scaleB) ? 1.0f : scaleB};
   for (int i = 0; i < 2; ++i) {
     Expected<CUdeviceptr> d = own(sizeof(float));
     if (!d)
@@ -146,6 +147,32 @@ Status Workload::attachScales(float scaleA, float scaleB) {
   for (std::vector<GemmArgs> &set : args_)
     for (GemmArgs &a : set)
       a.scaleA = p[0], a.scaleB = p[1];
+  return Status::success();
+}
+
+Status Workload::attachBlockScales(float scaleA, float scaleB, std::uint64_t seed) {
+  blockwise = true;
+  const auto counts = blockwiseScaleCounts(args(0, 0));
+  for (int set = 0; set < sets(); ++set) {
+    CUdeviceptr p[2];
+    const float value[2] = {scaleA, scaleB};
+    const long long count[2] = {std::max(1LL, counts.first), std::max(1LL, counts.second)};
+    for (int i = 0; i < 2; ++i) {
+      Expected<CUdeviceptr> d = own((std::size_t)count[i] * sizeof(float));
+      if (!d)
+        return d.status();
+      p[i] = *d;
+      Status s = std::isnan(value[i])
+                     ? ver.fillNormal(p[i], (std::size_t)count[i], DType::F32,
+                                      seed * 1000 + 700 + 2 * set + i, stream)
+                     : rt.copyToDevice(p[i], std::vector<float>((size_t)count[i], value[i]).data(),
+                                       (std::size_t)count[i] * sizeof(float));
+      if (!s)
+        return s;
+    }
+    for (GemmArgs &a : args_[set])
+      a.scaleA = p[0], a.scaleB = p[1];
+  }
   return Status::success();
 }
 
@@ -172,7 +199,10 @@ Expected<GemmVerifier::Comparison> Workload::compareWithReference(int output) {
     GemmArgs r = args(0, output);
     if (beta != 0.0f)
       r.C = cBuf[0]; // the pristine C (D was overwritten)
-    if (Status s = ver.reference(r, t, t, ref, stream, out, epi); !s)
+    // What the kernel computes: these types, chain and scales (per tensor or blockwise).
+    KernelInfo k;
+    k.dtype = k.dtypeB = t, k.outType = out, k.epilogue = epi, k.blockwiseScales = blockwise;
+    if (Status s = ver.reference(r, k, ref, stream); !s)
       return s;
     refReady = true;
   }

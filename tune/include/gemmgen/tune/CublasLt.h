@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace gemmgen::tune {
 
@@ -49,6 +50,11 @@ struct LtMatmulDesc {
   CUdeviceptr A = 0, B = 0, C = 0, D = 0, bias = 0;
   /// A_SCALE scales A' (our B: scaleB), B_SCALE B' (our A: scaleA); 0 = unset (1).
   CUdeviceptr scaleA = 0, scaleB = 0;
+  /// How cuBLASLt reads them (A_SCALE_MODE, B_SCALE_MODE): SCALAR_32F (per
+  /// tensor, left unset), or for blockwise kernels BLK128x128_32F for A' (our
+  /// B's 128x128 blocks) and VEC128_32F for B' (our A's 1x128 blocks).
+  cublasLtMatmulMatrixScale_t scaleModeA = CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F,
+                              scaleModeB = CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F;
   /// Everything but pointers, alpha and beta: the algorithm cache's key.
   std::string key() const;
 };
@@ -64,11 +70,50 @@ Expected<cublasLtEpilogue_t> ltEpilogueFor(const EpilogueInfo &epi);
 /// strided batch, row-major D; C = D when beta ≠ 0). fp8 (both E4M3 or E5M2,
 /// not E5M2 x E5M2): TN only, our row-major A and column-major B;
 /// args.scaleA/scaleB become the B/A scale pointers, fast accumulation on.
+/// `blockwise` (KernelInfo::blockwiseScales): the scales are block arrays
+/// instead, cuBLASLt's 128-element block scaling (see LtBlockScales below);
+/// args.scaleA is our A's [kb][m] array, args.scaleB must hold B's scales in
+/// cuBLASLt's BLK128x128 layout (LtBlockScales::toCublasLt).
 Expected<LtMatmulDesc> describeLtMatmul(const GemmArgs &args, DType tA, DType tB, DType out,
-                                        const EpilogueInfo &epi);
+                                        const EpilogueInfo &epi, bool blockwise = false);
+/// The same for what kernel `ki` computes (its types, chain and scaling).
+Expected<LtMatmulDesc> describeLtMatmul(const GemmArgs &args, const KernelInfo &ki);
+
+/// Blockwise fp8 scales, ours against cuBLASLt's (cuBLAS docs §3.1.4.5,
+/// "128-element 1D and 128x128 2D Block Scaling For FP8 Data Types", and
+/// §3.1.4.5.1 "Scaling factors layouts"), for one M×N×K entry, L = ceil(K/128):
+///
+///   our A (M×K, 1x128 blocks): [kb][m], M values per kb, rows contiguous.
+///   cuBLASLt's B' = our A, VEC128_32F: "N-major with shape N×L" in its terms
+///     (its n = our M): element (m, kb) at kb·M + m. The same layout: the
+///     bench hands cuBLASLt our array.
+///   our B (N×K, 128x128 blocks): [nb][kb], L values per nb.
+///   cuBLASLt's A' = our B, BLK128x128_32F: "K-major, the stride between
+///     consecutive columns a multiple of 4", shape L4 × ceil(N/128) with
+///     L4 = L rounded up to 4: element (kb, nb) at nb·L4 + kb. It differs
+///     from ours when L % 4 != 0 (K = 4096, 7168, 2048, 18432 give L = 32, 56,
+///     16, 144: the same bytes); then bench gives cuBLASLt a padded copy.
+///
+/// The docs also require M and N multiples of 4 and 16-byte aligned scale
+/// arrays, and on Hopper allow VEC128×VEC128, VEC128×BLK128x128 and
+/// BLK128x128×VEC128 (A_SCALE_MODE × B_SCALE_MODE), not BLK×BLK.
+struct LtBlockScales {
+  long long N = 0, K = 0;
+  long long kBlocks() const { return (K + 127) / 128; }                   ///< L
+  long long nBlocks() const { return (N + 127) / 128; }
+  long long ltColumnStride() const { return (kBlocks() + 3) / 4 * 4; }    ///< L4
+  long long ltCount() const { return ltColumnStride() * nBlocks(); }     ///< cuBLASLt's B array
+  /// Whether cuBLASLt's BLK128x128 array is our B array byte for byte.
+  bool sameAsOurs() const { return ltColumnStride() == kBlocks(); }
+  /// Our B scales ([nb][kb], nBlocks()·kBlocks() values) in cuBLASLt's
+  /// layout (ltCount() values, the padding 0).
+  std::vector<float> toCublasLt(const std::vector<float> &ours) const;
+};
 
 /// cublasLtEpilogue_t's name: "GELU_BIAS", "DEFAULT", ...
 const char *ltEpilogueName(cublasLtEpilogue_t e);
+/// cublasLtMatmulMatrixScale_t's name: "VEC128_32F", "BLK128x128_32F", ...
+const char *ltScaleModeName(cublasLtMatmulMatrixScale_t m);
 
 class CublasLt {
 public:

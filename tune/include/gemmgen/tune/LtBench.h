@@ -10,7 +10,10 @@
 //
 // on the same inputs and bias, every contender verified first against the
 // reference with the chain (poisoned D, every element), then timed with the
-// one protocol (Timing.h).
+// one protocol (Timing.h). Blockwise fp8 kernels meet cuBLASLt's 128-element
+// block scaling on the same scale values, each side in its own layout
+// (LtBlockScales, CublasLt.h). A contender cuBLASLt refuses drops out with
+// its reason; gemmgen is timed regardless.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMMGEN_TUNE_LTBENCH_H
@@ -39,8 +42,9 @@ struct LtBenchPlan {
 LtBenchPlan planLtBench(const KernelInfo &ki, const GemmArgs &args);
 
 /// Times `kernel` against the plan's contenders for result.M/N/K (batch,
-/// alpha, beta); fills result's cuBLASLt fields. Unsupported when neither
-/// contender can run. A Timeout Status means the context is lost.
+/// alpha, beta); fills result's cuBLASLt fields. A contender cuBLASLt cannot
+/// run (fused = false / hasUnfused = false, the notes say why) leaves gemmgen
+/// verified and timed alone. A Timeout Status means the context is lost.
 Status benchAgainstCublasLt(const Runtime &rt, const Kernel &kernel, const CublasLt &lt,
                             const Cublas &cublas, const GemmVerifier &ver, CUstream stream,
                             const BenchSettings &settings, BenchResult &result);

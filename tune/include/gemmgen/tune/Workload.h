@@ -17,6 +17,7 @@
 #include "gemmgen/tune/Timing.h"
 #include "gemmgen/gemmgen.h"
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -52,8 +53,14 @@ public:
   /// vector per batch entry (`epi`'s type, per row or column), shared by
   /// the sets, and scaleD = `scaleD`; the reference then applies the chain.
   Status attachChain(const EpilogueInfo &epi, std::uint64_t seed, float scaleD = 1.0f);
-  /// fp8: device f32 scalars scaleA and scaleB on every set and output.
+  /// fp8: device f32 scalars scaleA and scaleB on every set and output
+  /// (NaN, i.e. not given: 1).
   Status attachScales(float scaleA, float scaleB);
+  /// Blockwise fp8 (KernelInfo::blockwiseScales): each set its own scale
+  /// arrays in gemmgen's layout (GemmArgs::scaleA/scaleB, blockwiseScaleCounts),
+  /// shared by its outputs: every element `scaleA` / `scaleB`, or N(0,1)
+  /// values where NaN (not given). The reference then scales blockwise.
+  Status attachBlockScales(float scaleA, float scaleB, std::uint64_t seed);
   /// Poisons D of (set 0, output) — with beta ≠ 0 fills it with C instead
   /// (D = alpha·A·B + beta·D in place, as cuBLAS computes) — runs `launch`
   /// once and waits (watchdog).
@@ -82,6 +89,7 @@ private:
   CUdeviceptr ref = 0;
   bool refReady = false;
   EpilogueInfo epi; ///< attachChain's (none by default)
+  bool blockwise = false; ///< attachBlockScales'
   /// Device memory of `bytes`, freed with the workload.
   Expected<CUdeviceptr> own(std::size_t bytes);
 };
@@ -90,8 +98,10 @@ private:
 struct BenchSettings {
   int warmup = 5, rounds = 30;
   std::uint64_t seed = 0;
-  /// fp8 kernels' per-tensor scales and a chain's scale step (both sides).
-  float scaleA = 1.0f, scaleB = 1.0f, scaleD = 1.0f;
+  /// fp8 kernels' per-tensor scales (NaN, not given: 1) or every block's
+  /// scale of a blockwise kernel (NaN: random N(0,1) blocks), and a chain's
+  /// scale step (both sides).
+  float scaleA = NAN, scaleB = NAN, scaleD = 1.0f;
 };
 
 struct BenchResult {

@@ -226,6 +226,8 @@ Status tune::checkShape(const Kernel &k, long long M, long long N, long long K,
     a.C = a.D, a.ldc = N, a.strideC = a.strideD;
   if (k.info().epilogue.bias)
     a.bias = 256;
+  if (k.info().blockwiseScales) // its scale arrays (attachBlockScales) come later
+    a.scaleA = a.scaleB = 512;
   return k.check(a);
 }
 

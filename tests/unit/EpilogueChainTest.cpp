@@ -211,6 +211,26 @@ TEST(EpilogueChainSim, ChainedKernelsSimulateCleanWithBetaAndBatches) {
 
 namespace {
 
+/// Removes the first mma_wait directly followed by an op of kind `next`
+/// anywhere in the kernel's programs (a seeded protocol bug); false if none.
+bool dropMmaWaitBefore(ir::Kernel &k, ir::OpKind next) {
+  std::function<bool(std::vector<ir::Op> &)> drop = [&](std::vector<ir::Op> &body) {
+    for (size_t i = 0; i + 1 < body.size(); ++i)
+      if (body[i].kind == ir::OpKind::MmaWait && body[i + 1].kind == next) {
+        body.erase(body.begin() + long(i));
+        return true;
+      }
+    for (ir::Op &op : body)
+      if (drop(op.body))
+        return true;
+    return false;
+  };
+  for (ir::Role &r : k.roles)
+    if (drop(r.body))
+      return true;
+  return false;
+}
+
 /// fp8 blockwise scaling: each k-block's partial sum promoted with its
 /// scales. The simulator runs spec 15 to the right D (its scales powers of
 /// two, so the reference is exact), and catches a promotion that reads the
@@ -228,20 +248,7 @@ TEST(BlockwiseScalingSim, CleanAndCatchesAPromotionBeforeTheMmaWait) {
     EXPECT_EQ(run.verdict, SimVerdict::Ok) << run.message;
   // Drop the mma_wait before promote_acc in the consumer's k-loop.
   ir::Kernel broken = c->kernel;
-  bool dropped = false;
-  std::function<void(std::vector<ir::Op> &)> drop = [&](std::vector<ir::Op> &body) {
-    for (size_t i = 0; i + 1 < body.size(); ++i)
-      if (body[i].kind == ir::OpKind::MmaWait && body[i + 1].kind == ir::OpKind::PromoteAcc) {
-        body.erase(body.begin() + long(i));
-        dropped = true;
-        return;
-      }
-    for (ir::Op &op : body)
-      drop(op.body);
-  };
-  for (ir::Role &r : broken.roles)
-    drop(r.body);
-  ASSERT_TRUE(dropped);
+  ASSERT_TRUE(dropMmaWaitBefore(broken, ir::OpKind::PromoteAcc));
   o.seeds = 16;
   bool caught = false;
   for (const auto &run : simulate(broken, o).runs)
@@ -274,20 +281,7 @@ TEST(BlockwiseScalingSim, TwoPartialsCleanAndCatchesAMissingWait) {
       EXPECT_EQ(run.verdict, SimVerdict::Ok) << "K " << k << ": " << run.message;
   }
   ir::Kernel broken = c->kernel;
-  bool dropped = false;
-  std::function<void(std::vector<ir::Op> &)> drop = [&](std::vector<ir::Op> &body) {
-    for (size_t i = 0; i + 1 < body.size(); ++i)
-      if (body[i].kind == ir::OpKind::MmaWait && body[i + 1].kind == ir::OpKind::IfNotFirstK) {
-        body.erase(body.begin() + long(i));
-        dropped = true;
-        return;
-      }
-    for (ir::Op &op : body)
-      drop(op.body);
-  };
-  for (ir::Role &r : broken.roles)
-    drop(r.body);
-  ASSERT_TRUE(dropped);
+  ASSERT_TRUE(dropMmaWaitBefore(broken, ir::OpKind::IfNotFirstK));
   SimulationOptions o;
   o.m = 200, o.n = 300, o.k = 640, o.seeds = 16;
   bool caught = false;

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "gemmgen/KernelABI.h"
 #include "gemmgen/gemmgen.h"
+#include "gemmgen/tune/Workload.h"
 
 #include <gtest/gtest.h>
 
@@ -725,3 +726,25 @@ TEST(FakeDriver, SplitKSlicesIntoTheWorkspaceThenReduces) {
   EXPECT_EQ(one->batch, 1);
   EXPECT_EQ(one->K, 4100);
 }
+
+/// bench's shape check (tune::checkShape, before any buffer exists) passes
+/// for kernels whose launch needs more than A, B and D: a chain's bias, a
+/// blockwise kernel's scale arrays (on the H200 it refused every shape of
+/// spec 15 before it gave them placeholders), while the real check still
+/// refuses the launch without them.
+TEST(FakeDriver, BenchShapeCheckGivesEveryInputAPlaceholder) {
+  REQUIRE_FAKE();
+  for (const char *spec : {"/specs/sm90/15_blockwise_e4m3.yaml", "/specs/sm90/14_fast_bf16_bias_gelu.yaml"}) {
+    Expected<Kernel> k = fake.rt->compileFile(std::string(GEMMGEN_SOURCE_DIR) + spec);
+    ASSERT_TRUE(k.ok()) << k.status().message();
+    Status shape = tune::checkShape(*k, 4096, 7168, 2048);
+    EXPECT_TRUE(shape.ok()) << spec << ": " << shape.message();
+    Status bare = k->check(args(4096, 7168, 2048, 7168));
+    EXPECT_FALSE(bare.ok()) << spec;
+    EXPECT_NE(bare.message().find(k->info().blockwiseScales ? "must be its scale arrays"
+                                                            : "GemmArgs::bias is null"),
+              std::string::npos)
+        << bare.message();
+  }
+}
+

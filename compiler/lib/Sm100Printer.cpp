@@ -16,6 +16,8 @@
 //===----------------------------------------------------------------------===//
 #include "gemmgen/Sm100Printer.h"
 
+#include "EpiloguePrinter.h"
+
 #include "gemmgen/CodeEmitter.h"
 #include "gemmgen/PrinterCommon.h"
 #include "gemmgen/DeviceHeaders.h"
@@ -84,7 +86,8 @@ private:
   }
 
   void emitIncludes() {
-    emitDeviceHeader(e, opts, "sm100_ptx.cuh", sm100DeviceHeader(), "gemmgen::sm100");
+    emitDeviceHeader(e, opts, "sm100_ptx.cuh", sm100DeviceHeader(), "gemmgen::sm100",
+                     !k.epilogueChain.empty());
   }
 
   void emitConstants() {
@@ -195,6 +198,10 @@ private:
       e.line("phase ^= 1u;");
     }
     e.blank();
+    if (!k.epilogueChain.empty()) {
+      emitEpilogueChainFunction(e, k);
+      e.blank();
+    }
     e.line("} // namespace");
     e.blank();
   }
@@ -204,9 +211,21 @@ private:
   llvm::Error emitKernel() {
     e.line("extern \"C\" __global__ void __launch_bounds__(THREADS, 1)");
     e.line(k.name + "(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB,");
-    e.line(std::string(k.name.size() + 1, ' ') +
-           "const __grid_constant__ TensorMap tmD, int M, int N, int K)");
+    const std::string indent(k.name.size() + 1, ' ');
+    if (k.epilogueChain.empty()) {
+      e.line(indent + "const __grid_constant__ TensorMap tmD, int M, int N, int K)");
+    } else { // the chain's inputs after K (no batch, alpha or beta on sm_100a)
+      e.line(indent + "const __grid_constant__ TensorMap tmD, int M, int N, int K,");
+      e.line(indent + "const void* __restrict__ bias, long long bias_stride, const float* "
+                      "__restrict__ scale_d)");
+    }
     CodeEmitter::Block fn(e, "", k.name);
+    if (!k.epilogueChain.empty()) {
+      e.line("constexpr int entry = 0;  // one problem per launch");
+      e.line(chainHas(k.epilogueChain, EpilogueOpKind::Scale)
+                 ? "const float chain_scale = scale_d ? *scale_d : 1.f;  // the chain's scale step"
+                 : "const float chain_scale = 1.f;  // (the chain has no scale step)");
+    }
     e.line("extern __shared__ __align__(1024) unsigned char smem_raw[];");
     e.comment("TMA and tcgen05.mma need 1024-byte aligned swizzled tiles.");
     e.line("const u32 smem = (smem_addr(smem_raw) + 1023u) & ~1023u;");
@@ -580,11 +599,46 @@ private:
     e.line("tmem_wait_ld();  // [T.ptx.tcgen05.wait.ld()]");
   }
 
+  /// epilogue.chain on this thread's row: its 8 values of the 16-byte column
+  /// group c16 in place in acc (one D row per thread, the chunk's columns).
+  void emitChainOnRow() {
+    const EpilogueStep *bias = nullptr;
+    for (const EpilogueStep &s : k.epilogueChain)
+      if (s.kind == EpilogueOpKind::Bias)
+        bias = &s;
+    e.line("const int drow = ((tile_m * CONSUMERS + consumer) * CTA_GROUP + (int)cta_rank) * BM + row;");
+    e.line("const int dcol = tile_n * BN + chunk * EPI_N + 8 * c16;  // the group's first column");
+    const std::string t = bias ? biasTypeName(bias->biasType) : "";
+    e.line("#pragma unroll");
+    CodeEmitter::Block ps(e, "for (int p = 0; p < 4; ++p)");
+    if (!bias) {
+      e.line("apply_epilogue_chain(acc[8 * c16 + 2 * p], acc[8 * c16 + 2 * p + 1], 0.f, 0.f, 0.f, "
+             "0.f, chain_scale);");
+      return;
+    }
+    if (bias->axis == BiasAxis::Column) {
+      e.line("const int col = dcol + 2 * p;");
+      e.line("const float b0 = col < N ? epi::load_bias(bias, " + t +
+             ", (long long)entry * bias_stride + col) : 0.f;");
+      e.line("const float b1 = col + 1 < N ? epi::load_bias(bias, " + t +
+             ", (long long)entry * bias_stride + col + 1) : 0.f;");
+    } else {
+      e.line("const float b0 = drow < M ? epi::load_bias(bias, " + t +
+             ", (long long)entry * bias_stride + drow) : 0.f, b1 = b0;");
+    }
+    e.line("apply_epilogue_chain(acc[8 * c16 + 2 * p], acc[8 * c16 + 2 * p + 1], 0.f, 0.f, b0, b1, "
+           "chain_scale);");
+  }
+
   void emitStoreAcc(const Op &) {
     e.comment("registers -> " + Twine(toString(k.dType)) +
               " -> this thread's row of the 128B-swizzled staging slabs [Tx.cast, Tx.copy]");
+    if (!k.epilogueChain.empty())
+      e.comment("epilogue.chain " + describeChain(k.epilogueChain) + " first, in registers");
     e.line("#pragma unroll");
     CodeEmitter::Block loop(e, "for (int c16 = 0; c16 < EPI_N / 8; ++c16)");
+    if (!k.epilogueChain.empty())
+      emitChainOnRow();
     e.line("const u32 addr = staging + (c16 / 8) * D_SLAB_BYTES + row * 128 + "
            "(((c16 & 7) ^ (row & 7)) << 4);");
     e.line("st_shared_v4(addr, pack2<ELEM>(acc[8 * c16 + 0], acc[8 * c16 + 1]),");

@@ -20,9 +20,6 @@ namespace sm90 {
 /// store_acc: D = alpha·acc (+ beta·C from the staging tile when the kernel
 /// reads C and beta != 0) into this chunk's staging slabs.
 void emitStagingStore(CodeEmitter &e, const ir::Kernel &k, bool readsC);
-/// The kernel's `apply_epilogue_chain` (nothing without an epilogue.chain):
-/// the chain's ops on a pair of D values, each op a call of epilogue_ops.cuh.
-void emitEpilogueChainFunction(CodeEmitter &e, const ir::Kernel &k);
 /// tma_store: the chunk's slabs to D at the tile, batch entry `entry`.
 void emitStagingTmaStore(CodeEmitter &e, const ir::Kernel &k);
 /// tma_load C: C's chunk into the staging slabs, completing on `barrierAddr`.

@@ -16,6 +16,7 @@
 #include "gemmgen/KernelABI.h"
 #include "gemmgen/Lowering.h"
 
+#include "EpiloguePrinter.h"
 #include "Sm90Epilogue.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -220,7 +221,7 @@ private:
     }
     e.blank();
     if (!k.epilogueChain.empty()) {
-      sm90::emitEpilogueChainFunction(e, k);
+      emitEpilogueChainFunction(e, k);
       e.blank();
     }
     e.line("} // namespace");

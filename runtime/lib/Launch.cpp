@@ -456,15 +456,21 @@ Status Kernel::launchGemm(const PreparedLaunch &p, CUstream stream) const {
   float alpha = p.alpha, beta = p.beta;
   CUdeviceptr scaleA = p.scaleA, scaleB = p.scaleB, bias = p.bias, scaleD = p.scaleD;
   long long strideBias = p.strideBias;
-  void *params[15] = {const_cast<unsigned char *>(p.tmA), const_cast<unsigned char *>(p.tmB),
-                      const_cast<unsigned char *>(p.tmD), &M, &N, &K,
-                      abi.batched ? static_cast<void *>(&batch) : nullptr,
-                      const_cast<unsigned char *>(p.tmC), &alpha, &beta};
-  unsigned next = 10;
+  // The parameters in the order KernelABI.h gives, each group only where the
+  // kernel has it (sm_100a kernels: no batch, alpha or beta before a chain's).
+  void *params[16] = {const_cast<unsigned char *>(p.tmA), const_cast<unsigned char *>(p.tmB),
+                      const_cast<unsigned char *>(p.tmD), &M, &N, &K};
+  unsigned next = 6;
+  if (abi.batched)
+    params[next++] = &batch;
+  if (abi.alphaBeta)
+    params[next++] = const_cast<unsigned char *>(p.tmC), params[next++] = &alpha,
+    params[next++] = &beta;
   if (abi.perTensorScales)
     params[next++] = &scaleA, params[next++] = &scaleB;
   if (abi.hasChain())
     params[next++] = &bias, params[next++] = &strideBias, params[next++] = &scaleD;
+  params[next] = nullptr;
   if (abi.alphaBeta && !abi.batched)
     return Status::error(ErrorCode::InvalidArgument,
                          "kernel '" + abi.kernelName + "': an alpha/beta ABI without batch is not "

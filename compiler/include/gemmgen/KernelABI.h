@@ -102,7 +102,8 @@ struct KernelABI {
   ScalarType splitOut = ScalarType::F16;
   /// epilogue.chain, applied per element before D's store. A kernel with a
   /// chain takes `const void *bias, long long bias_stride, const float
-  /// *scale_d` after `beta` (bias: the vector of the chain's bias step,
+  /// *scale_d` after its other parameters (sm_90a: after beta and fp8's
+  /// scales; sm_100a: after K) (bias: the vector of the chain's bias step,
   /// bias_stride elements between batch entries; scale_d: the scale step's
   /// device scalar, null = 1).
   std::vector<EpilogueStep> epilogueChain;

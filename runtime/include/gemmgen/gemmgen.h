@@ -615,6 +615,35 @@ private:
   std::shared_ptr<Impl> impl_;
 };
 
+//===----------------------------------------------------------------------===//
+// Choosing a kernel for a shape (no GPU needed)
+//===----------------------------------------------------------------------===//
+
+/// A kernel chosen for an M×N×K GEMM by the cost model (docs/RUNTIME.md,
+/// "Choosing a kernel for a shape"): one of three tile families, with K cut
+/// into splitK slices or not, as a complete sm_90a spec.
+struct KernelChoice {
+  std::string family;      ///< "large" (128x256: the fixed default), "medium" (128x128), "small" (64x128)
+  int splitK = 1;          ///< scheduler.split_k of the spec (1: none)
+  double predictedUs = 0;  ///< the model's time for this choice
+  double defaultUs = 0;    ///< the model's time for the default (large, no split)
+  std::string name;        ///< the kernel's name, e.g. gemm_sm90_auto_small_s4_f16
+  std::string specYaml;    ///< the spec (Runtime::compileString(specYaml, name))
+  std::string reason;      ///< one line: what was chosen and why
+};
+
+/// The model's time (µs, an H200 fitted by bench/model/fit_cost_model.py) of
+/// family `family` with `splitK` slices on M×N×K; < 0 for an unknown family.
+double predictKernelMicros(const std::string &family, int splitK, long long M, long long N,
+                           long long K);
+
+/// The spec for D = A·Bᵀ (A row-major, B column-major: SpecOverrides give
+/// other layouts) in 16-bit type t the model predicts fastest on an H200-
+/// class GPU. It leaves the default (large, no split) only where it predicts
+/// at least 10% less time: the default is what was tuned on large shapes.
+/// Refuses non-positive sizes and types other than f16/bf16.
+Expected<KernelChoice> chooseKernel(long long M, long long N, long long K, DType t);
+
 /// The default watchdog budget for one launch of an M×N×K GEMM:
 /// 10 s + 2·M·N·K / 1e12 s (any GEMM kernel does better than 1 TFLOP/s).
 double watchdogSeconds(long long M, long long N, long long K);

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The issue-13 sweep: shapes users run, f16 and bf16, the fixed spec, the
-# `tuned` choice and cuBLAS in one device command. Each `gemmgen bench`
+# `tuned` choice (the tuned DB's spec for the exact shape, else the cost
+# model's: runtime/lib/KernelChoice.cpp) and cuBLAS in one device command. Each `gemmgen bench`
 # process times one spec against cuBLAS on the same inputs, so every ratio
 # (cuBLAS time / gemmgen time) is same-run: the fixed spec once per dtype
 # over all shapes (--shapes), `tuned` once per shape and dtype (it picks
 # one spec per shape).
 #   usage (device, nvidia-h200, from the repository root):
 #     bash bench/h200-sweep.sh CARRY [ROUNDS]      CARRY: a folder holding gemmgen
-#   env: BUDGET (s, default 420: no new tuned run starts after it),
+#   env: BUDGET (s, default 480: no new tuned run starts after it),
 #        FIXED_F16 / FIXED_BF16 (default specs/sm90/05_fast_f16.yaml / 06_fast_bf16.yaml)
 # Time (estimate, not yet run): per bench process ~1.5 s of start (context,
 # cuBLAS, cached cubins) plus per shape ~0.3 s (small) to ~2 s (16384^3:
@@ -18,11 +19,13 @@
 # shape), $OUT/sweep-fixed-{f16,bf16}.json, $OUT/sweep-logs.tgz (every log
 # and JSON); the summary is printed last.
 set -u
-C=${1:-build-carry}; ROUNDS=${2:-15}; BUDGET=${BUDGET:-420}
+C=${1:-build-carry}; ROUNDS=${2:-15}; BUDGET=${BUDGET:-480}
 G=$C/gemmgen
 [ -x "$G" ] || { echo "error: no gemmgen in '$C' (give the carried build folder)"; exit 2; }
 OUT=${OUT:-/tmp/gemmgen-out}; S=$OUT/sweep; rm -rf "$S"; mkdir -p "$S"
 case $C in /*) export GEMMGEN_CACHE_DIR=$C/cache ;; *) export GEMMGEN_CACHE_DIR=$PWD/$C/cache ;; esac
+# `tuned`: this checkout's DB (the binary's source tree is another machine's).
+export GEMMGEN_TUNED_DEFAULTS=$PWD/specs/tuned/defaults.yaml
 FIXED_F16=${FIXED_F16:-specs/sm90/05_fast_f16.yaml}; FIXED_BF16=${FIXED_BF16:-specs/sm90/06_fast_bf16.yaml}
 
 # D[M,N] = A[M,K] . B[N,K]^T: M = tokens, N = output features, K = input
@@ -87,10 +90,29 @@ SHAPES="
 7168x2048x4096      odd-7168x2048x4096
 256x14336x4096      odd-256x14336x4096
 "
+# The validation set: shapes in no data the cost model was fitted to
+# (bench/model/fit_cost_model.py) and in no tune DB, so `tuned` runs the
+# model's choice there; the summary compares it with the fixed spec.
+VALIDATION="
+1x11008x4096        val-llama2-7b-gateup-M1
+8x14336x4096        val-M8-14336x4096
+48x15360x5120       val-llama2-13b-qkv-M48
+64x4096x4096        val-M64-4096x4096
+128x4096x11008      val-llama2-7b-down-M128
+256x7168x7168       val-256x7168x7168
+384x12288x4096      val-384x12288x4096
+768x3072x3072       val-768x3072x3072
+1536x1536x1536      val-square-1536
+2048x5120x5120      val-2048x5120x5120
+2304x4608x4608      val-2304x4608x4608
+3072x768x3072       val-3072x768x3072
+6144x3072x12288     val-6144x3072x12288
+12288x12288x1024    val-12288x12288x1024
+"
 # N % 8 != 0, packed: D's rows are not 16-byte multiples, so D takes the
 # runtime's staging path (refused before 2026-12-01); fixed pass only.
 REFUSED="8191x8191x8192 odd-n-8191-packed"
-printf '%s\n%s\n' "$SHAPES" "$REFUSED" | awk 'NF == 2' > "$S/shapes.txt"
+printf '%s\n%s\n%s\n' "$SHAPES" "$VALIDATION" "$REFUSED" | awk 'NF == 2' > "$S/shapes.txt"
 list=$(awk '{print $1}' "$S/shapes.txt" | paste -sd, -)
 
 { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader

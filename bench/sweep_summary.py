@@ -3,9 +3,12 @@
 time / gemmgen time from the same process, for the fixed spec and the
 `tuned` choice, f16 and bf16), then the geo-mean ratio and the worst shape
 of each column. Shapes that bench refused or that did not run are listed
-apart and left out of the geo-means.
+apart and left out of the geo-means. Shapes labelled val-* are the
+validation set (in no data the cost model was fitted to, in no tune DB):
+they are left out of the geo-means and summarised on their own as the
+time of the fixed spec over the time of the `tuned` choice.
 Usage: sweep_summary.py DIR   (DIR holds shapes.txt, fixed-DT.json, tuned-DT-SHAPE.json/.log)"""
-import json, math, os, sys
+import json, math, os, re, sys
 
 DTYPES = ("f16", "bf16")
 
@@ -23,6 +26,18 @@ def rows_by_shape(doc):
     for r in (doc or {}).get("results", []):
         out["%dx%dx%d" % (r["M"], r["N"], r["K"])] = r
     return out
+
+
+def choice(d, dt, shape):
+    """What `tuned` ran: the tuned DB's spec, or the cost model's family and split."""
+    try:
+        log = open(os.path.join(d, "tuned-%s-%s.log" % (dt, shape))).read()
+    except OSError:
+        return "-"
+    m = re.search(r"chosen by the cost model: .*-> \S*gemm_sm90_auto_(\w+?)_(s\d+)_", log)
+    if m:
+        return "%s-%s" % (m.group(1), m.group(2))
+    return "db" if "tuned defaults:" in log else "-"
 
 
 def main(d):
@@ -54,11 +69,12 @@ def main(d):
                 continue
             ratios[(kind, dt)][shape] = r["ratio_cublas_over_gemmgen"]
             cells.append("%.3f" % r["ratio_cublas_over_gemmgen"])
+        cells += [choice(d, dt, shape) for dt in DTYPES]
         table.append((shape, label, cells))
 
     w = max(len(s) for s, _, _ in table)
     lw = max(len(l) for _, l, _ in table)
-    head = ["%s %s" % c for c in cols]
+    head = ["%s %s" % c for c in cols] + ["tuned ran %s" % dt for dt in DTYPES]
     print("ratio = cuBLAS time / gemmgen time, same process (>= 1.00: gemmgen at least as fast)")
     print("%-*s  %-*s  %s" % (w, "shape", lw, "model / kind", "  ".join("%11s" % h for h in head)))
     for shape, label, cells in table:
@@ -68,6 +84,25 @@ def main(d):
         for p in problems:
             print("  " + p)
     print()
+    val = [s for s, l in shapes if l.startswith("val-")]
+    if val:
+        print("validation set (%d shapes): fixed time / tuned time, from the ratios to cuBLAS" % len(val))
+        for dt in DTYPES:
+            g = {s: ratios[("tuned", dt)][s] / ratios[("fixed", dt)][s] for s in val
+                 if s in ratios[("tuned", dt)] and s in ratios[("fixed", dt)]}
+            if not g:
+                print("  %-4s no results" % dt)
+                continue
+            geo = math.exp(sum(math.log(x) for x in g.values()) / len(g))
+            worst = min(g, key=g.get)
+            slower = sorted(s for s, x in g.items() if x < 0.98)
+            print("  %-4s geo-mean %.3f over %d shapes; worst %s %.3f; tuned > 2%% slower than "
+                  "fixed on %d%s" % (dt, geo, len(g), worst, g[worst], len(slower),
+                                    (": " + ", ".join(slower)) if slower else ""))
+            for s in val:
+                ratios[("tuned", dt)].pop(s, None)
+                ratios[("fixed", dt)].pop(s, None)
+        print()
     for c in cols:
         v = ratios[c]
         if not v:

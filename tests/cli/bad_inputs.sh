@@ -60,8 +60,11 @@ expect 3 "gemmgen: error: $W/groups_neg.txt:1: '-5' is not a size between 0 and 
 expect 3 "gemmgen: error: $W/groups_none.txt: no problems (one per line: \`M\` or \`M N K\`)" -- "$G" simulate "$S" --groups "$W/groups_none.txt"
 expect 3 "gemmgen: error: $W/missing.txt: cannot read the --groups file" -- "$G" run "$S" --groups "$W/missing.txt"
 expect 3 "gemmgen: error: bench --groups times the mixture-of-experts layout (one N and K for all problems); $W/groups_mixed.txt mixes them (use \`gemmgen run --groups\` for problems of their own N and K)" -- "$G" bench "$S" --groups "$W/groups_mixed.txt"
-expect 3 "gemmgen: error: bench --groups takes --n/--k (or N K in the file), --dtype, --layout, --rounds and a spec; not --batch, --beta, --shapes, --m, --json, --csv or \`tuned\`" -- "$G" bench "$S" --groups "$W/groups_two.txt" --batch 2
-expect 3 "gemmgen: error: run --groups takes each problem's shape from the file and pads its lines itself; not with --batch, --offset, --lda/--ldb/--ldd or \`tuned\`" -- "$G" run "$S" --groups "$W/groups_ok.txt" --offset 1
+expect 3 "gemmgen: error: bench --groups takes --n/--k (or N K in the file), --dtype, --layout, --rounds and a spec; not --batch, --beta, --shapes, --m, --json, --csv, \`tuned\` or \`auto\`" -- "$G" bench "$S" --groups "$W/groups_two.txt" --batch 2
+expect 3 "gemmgen: error: run --groups takes each problem's shape from the file and pads its lines itself; not with --batch, --offset, --lda/--ldb/--ldd or \`tuned\`/\`auto\`" -- "$G" run "$S" --groups "$W/groups_ok.txt" --offset 1
+expect 1 "gemmgen: error: chooseKernel chooses among f16 and bf16 kernels (got e4m3); give a spec file for other types" -- env GEMMGEN_CACHE_DIR="$W/cache" "$G" run auto --m 64 --n 64 --k 64 --dtype e4m3
+expect 3 "gemmgen: error: spec \`auto\` picks one spec per shape: give one shape (--m/--n/--k or a single --shapes entry)" -- "$G" bench auto --shapes 64x64x64,128x128x128
+expect 1 "gemmgen: error: cannot write the chosen spec to" -- env GEMMGEN_CACHE_DIR=/proc/gemmgen-no "$G" run auto --m 64 --n 64 --k 64
 expect 1 "gemmgen: error: --groups gives the problems of one launch; not with --shapes or --batch" -- "$G" simulate "$S" --groups "$W/groups_ok.txt" --batch 2
 expect 1 "gemmgen: error: kernel 'gemm_sm90_fast_f16_grouped' is grouped: give its problems (--groups FILE), not a batch" -- "$G" simulate "$SRC/specs/sm90/11_fast_f16_grouped.yaml" --batch 2
 expect 1 "specs/sm100/07_ws_tcgen05.yaml:32:1: error: scheduler.grouped is not supported on sm_100a yet: its kernels compute one problem per launch; launch once per problem, or use an sm_90a spec" -- "$G" simulate "$SRC/specs/sm100/07_ws_tcgen05.yaml" --groups "$W/groups_ok.txt"

@@ -1006,3 +1006,43 @@ TEST(EpilogueLaunchChecks, BiasRequiredAndRowMajorD) {
   EXPECT_NE(s.message().find("D is column-major"), std::string::npos) << s.message();
 }
 
+
+/// What chooseKernel returns for a shape (and `gemmgen run/bench auto`
+/// compiles), run on that shape: every family and split the sweep's shape
+/// classes reach, both types, verified and bounds-checked like every spec.
+struct ChosenCase {
+  long long M, N, K;
+  DType t;
+};
+const ChosenCase kChosenCases[] = {
+    {1, 2112, 7168, DType::F16},    {16, 4096, 4096, DType::BF16}, {1, 4096, 14336, DType::F16},
+    {512, 4096, 7168, DType::BF16}, {512, 512, 512, DType::F16},   {1024, 1024, 1024, DType::BF16},
+    {128, 8192, 8192, DType::F16},  {4096, 2112, 7168, DType::F16}, {3, 1000, 3000, DType::BF16},
+    {4096, 4096, 4096, DType::BF16}};
+
+class ChosenKernel : public ::testing::TestWithParam<ChosenCase> {};
+
+TEST_P(ChosenKernel, MatchesReference) {
+  REQUIRE_GPU();
+  Gpu &gpu = Gpu::get();
+  const ChosenCase &c = GetParam();
+  Expected<KernelChoice> choice = chooseKernel(c.M, c.N, c.K, c.t);
+  ASSERT_TRUE(choice) << choice.status().message();
+  auto it = gpu.kernels.find(choice->name);
+  if (it == gpu.kernels.end())
+    it = gpu.kernels.emplace(choice->name, gpu.rt->compileString(choice->specYaml, choice->name))
+             .first;
+  ASSERT_TRUE(it->second.ok()) << it->second.status().message();
+  const Kernel &k = *it->second;
+  GemmArgs a;
+  a.M = c.M, a.N = c.N, a.K = c.K;
+  a.ldd = roundUp(a.N, 8);
+  expectMatchesReference(choice->name + " (" + choice->reason + ")", k, a);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sm90, ChosenKernel, ::testing::ValuesIn(kChosenCases),
+                         [](const ::testing::TestParamInfo<ChosenCase> &info) {
+                           const ChosenCase &c = info.param;
+                           return std::to_string(c.M) + "x" + std::to_string(c.N) + "x" +
+                                  std::to_string(c.K) + "_" + toString(c.t);
+                         });

@@ -216,10 +216,10 @@ void runBench(BenchOptions o) {
         return;
       }
     if (o.batch != 1 || o.beta != 0.0f || !o.shapes.empty() || o.m || !o.jsonFile.empty() ||
-        !o.csvFile.empty() || o.spec == "tuned") {
+        !o.csvFile.empty() || o.spec == "tuned" || o.spec == "auto") {
       llvm::errs() << "gemmgen: error: bench --groups takes --n/--k (or N K in the file), "
                       "--dtype, --layout, --rounds and a spec; not --batch, --beta, --shapes, "
-                      "--m, --json, --csv or `tuned`\n";
+                      "--m, --json, --csv, `tuned` or `auto`\n";
       setExitCode(ExitFailure);
       return;
     }
@@ -232,9 +232,10 @@ void runBench(BenchOptions o) {
     shapes = {{4096, 4096, 4096}, {8192, 8192, 8192}};
 
   std::string specPath = o.spec;
-  if (o.spec == "tuned") {
+  if (o.spec == "tuned" || o.spec == "auto") {
     if (shapes.size() != 1) {
-      llvm::errs() << "gemmgen: error: spec `tuned` picks one spec per shape: give one shape "
+      llvm::errs() << "gemmgen: error: spec `" << o.spec
+                   << "` picks one spec per shape: give one shape "
                       "(--m/--n/--k or a single --shapes entry)\n";
       setExitCode(ExitFailure);
       return;
@@ -352,8 +353,8 @@ void cli::registerBenchCommand(CLI::App &app) {
   CLI::App *cmd = app.add_subcommand(
       "bench", "Benchmark a spec side by side with cuBLAS on the same inputs (DESIGN.md §10)");
   cmd->add_option("spec", o->spec,
-                  "Kernel spec (YAML), or `tuned`: the best spec known for the (single) shape "
-                  "and --dtype (specs/tuned/defaults.yaml)")
+                  "Kernel spec (YAML); `tuned`: the spec tuned for the (single) shape and "
+                  "--dtype, else the cost model's choice; `auto`: the cost model's choice")
       ->required();
   cmd->add_option("--m", o->m, "M of a single shape");
   cmd->add_option("--n", o->n, "N of a single shape");

@@ -10,6 +10,7 @@
 #include "gemmgen/tune/TuneDB.h"
 #include "gemmgen/gemmgen.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -50,37 +51,60 @@ inline void fail(const Status &s) {
   setExitCode(exitCodeFor(s));
 }
 
-/// The spec argument `tuned` means: the best spec the tuned-defaults file
-/// (specs/tuned/defaults.yaml, or $GEMMGEN_TUNED_DEFAULTS) knows for this
-/// shape and dtype (exact shape, else the nearest). Any other argument is a
-/// spec path and is returned as is. Reports an error and returns "" when
-/// there is no usable entry.
+/// The spec argument `auto`: the spec chooseKernel's cost model picks for
+/// the shape, written under the kernel cache (chosen/NAME.yaml) so that the
+/// rest of the command reads it like any spec file. "" after an error.
+inline std::string writeChosenSpec(long long M, long long N, long long K, DType t) {
+  Expected<KernelChoice> c = chooseKernel(M, N, K, t);
+  if (!c) {
+    llvm::errs() << "gemmgen: error: " << c.status().message() << "\n";
+    return "";
+  }
+  const std::string dir = KernelCache::defaultDirectory() + "/chosen";
+  const std::string path = dir + "/" + c->name + ".yaml";
+  std::error_code ec = llvm::sys::fs::create_directories(dir);
+  llvm::raw_fd_ostream os(path, ec);
+  if (!ec) {
+    os << c->specYaml;
+    os.close();
+    ec = os.error();
+  }
+  if (ec) {
+    llvm::errs() << "gemmgen: error: cannot write the chosen spec to '" << path
+                 << "': " << ec.message() << " (set $GEMMGEN_CACHE_DIR to a writable folder)\n";
+    return "";
+  }
+  llvm::outs() << "chosen by the cost model: " << c->reason << " -> " << path << "\n";
+  return path;
+}
+
+/// The spec argument `tuned` means: the spec tuned for exactly this shape
+/// and dtype in the tuned-defaults file ($GEMMGEN_TUNED_DEFAULTS, or the
+/// one installed with gemmgen), else the cost model's choice (`auto`). Any
+/// other argument is a spec path and is returned as is. Reports an error and
+/// returns "" when there is no usable spec.
 inline std::string resolveSpecArg(const std::string &spec, long long M, long long N,
                                   long long K, const std::string &dtype) {
-  if (spec != "tuned")
+  if (spec != "tuned" && spec != "auto")
     return spec;
+  const DType t = dtype == "bf16" ? DType::BF16 : DType::F16;
+  if (spec == "auto" || (dtype != "f16" && dtype != "bf16"))
+    return writeChosenSpec(M, N, K, dtype == "f16" || dtype == "bf16" ? t : DType::E4M3);
   std::string path = tune::defaultTunedDefaultsPath();
-  if (path.empty()) {
-    llvm::errs() << "gemmgen: error: no tuned-defaults file (specs/tuned/defaults.yaml or "
-                    "$GEMMGEN_TUNED_DEFAULTS); run `gemmgen tune` and `gemmgen tune-db "
-                    "defaults`, or give a spec file\n";
-    return "";
+  if (!path.empty()) {
+    llvm::Expected<tune::TunedDefaults> defaults = tune::loadTunedDefaults(path);
+    if (!defaults) {
+      llvm::errs() << "gemmgen: error: " << llvm::toString(defaults.takeError()) << "\n";
+      return "";
+    }
+    if (const tune::TunedEntry *e = defaults->lookup(M, N, K, dtype, /*exactOnly=*/true)) {
+      std::string chosen = defaults->specPath(*e);
+      llvm::outs() << "tuned defaults: " << chosen << " (tuned for " << e->M << "x" << e->N
+                   << "x" << e->K << " " << e->dtype << ")\n";
+      return chosen;
+    }
   }
-  llvm::Expected<tune::TunedDefaults> defaults = tune::loadTunedDefaults(path);
-  if (!defaults) {
-    llvm::errs() << "gemmgen: error: " << llvm::toString(defaults.takeError()) << "\n";
-    return "";
-  }
-  const tune::TunedEntry *e = defaults->lookup(M, N, K, dtype);
-  if (!e) {
-    llvm::errs() << "gemmgen: error: " << path << " has no " << dtype
-                 << " entry; give a spec file\n";
-    return "";
-  }
-  std::string chosen = defaults->specPath(*e);
-  llvm::outs() << "tuned defaults: " << chosen << " (tuned for " << e->M << "x" << e->N << "x"
-               << e->K << " " << e->dtype << ")\n";
-  return chosen;
+  return writeChosenSpec(M, N, K, t);
 }
 
 inline std::optional<DType> parseDType(const std::string &s) {

@@ -70,7 +70,7 @@ void runRun(const RunOptions &o) {
     setExitCode(ExitFailure);
     return;
   }
-  // `run tuned` looks up the tuned defaults for --dtype (f16 without it).
+  // `run tuned` / `run auto` choose a spec for --dtype (f16 without it).
   std::string specPath = resolveSpecArg(o.spec, o.m, o.n, o.k,
                                         dtype ? toString(*dtype) : "f16");
   std::optional<CompiledSpec> compiled =
@@ -404,8 +404,8 @@ void cli::registerRunCommand(CLI::App &app) {
       "run", "JIT-compile a spec, run it on random inputs on the GPU, verify and time it\n"
              "(exit 2 when there is no CUDA driver/GPU, 4 when the watchdog fires)");
   cmd->add_option("spec", o->spec,
-                  "Kernel spec (YAML), or `tuned`: the best spec known for the shape "
-                  "(specs/tuned/defaults.yaml)")
+                  "Kernel spec (YAML); `tuned`: the spec tuned for the shape and --dtype, "
+                  "else the cost model's choice; `auto`: the cost model's choice")
       ->required();
   cmd->add_option("--m", o->m, "Rows of A and D")->capture_default_str();
   cmd->add_option("--n", o->n, "Rows of B, columns of D")->capture_default_str();

@@ -27,10 +27,11 @@ using namespace gemmgen::cli;
 
 void cli::runGrouped(const RunOptions &o) {
   using namespace gpu;
-  if (o.batch != 1 || o.offset != 0 || o.lda || o.ldb || o.ldd || o.spec == "tuned") {
+  if (o.batch != 1 || o.offset != 0 || o.lda || o.ldb || o.ldd || o.spec == "tuned" ||
+      o.spec == "auto") {
     llvm::errs() << "gemmgen: error: run --groups takes each problem's shape from the file and "
                     "pads its lines itself; not with --batch, --offset, --lda/--ldb/--ldd or "
-                    "`tuned`\n";
+                    "`tuned`/`auto`\n";
     setExitCode(ExitFailure);
     return;
   }

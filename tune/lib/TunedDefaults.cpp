@@ -147,6 +147,15 @@ llvm::Expected<TunedDefaults> tune::loadTunedDefaults(const std::string &path) {
 std::string tune::defaultTunedDefaultsPath() {
   if (const char *e = std::getenv("GEMMGEN_TUNED_DEFAULTS"); e && *e)
     return e;
-  const char *local = "specs/tuned/defaults.yaml";
-  return llvm::sys::fs::exists(local) ? local : "";
+  // Installed: PREFIX/bin/gemmgen reads PREFIX/share/gemmgen/tuned.
+  llvm::SmallString<256> exe;
+  if (!llvm::sys::fs::real_path("/proc/self/exe", exe)) {
+    llvm::SmallString<256> p(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
+    llvm::sys::path::append(p, "share", "gemmgen", "tuned", "defaults.yaml");
+    if (llvm::sys::fs::exists(p))
+      return std::string(p);
+  }
+  // A build tree: the source tree it was configured from.
+  const std::string source = GEMMGEN_SOURCE_TUNED_DEFAULTS;
+  return llvm::sys::fs::exists(source) ? source : "";
 }

@@ -210,8 +210,10 @@ llvm::Expected<TunedDefaults> parseTunedDefaults(llvm::StringRef text, llvm::Str
 llvm::Expected<TunedDefaults> loadTunedDefaults(const std::string &path);
 
 /// The defaults file gemmgen looks in when a command asks for tuned
-/// defaults: $GEMMGEN_TUNED_DEFAULTS, else specs/tuned/defaults.yaml in the
-/// current directory (the repository root); "" when neither exists.
+/// defaults: $GEMMGEN_TUNED_DEFAULTS, else the one installed beside the
+/// executable (PREFIX/share/gemmgen/tuned/defaults.yaml for PREFIX/bin), else
+/// the source tree's specs/tuned/defaults.yaml (a build tree); never one
+/// found relative to the working directory. "" when none exists.
 std::string defaultTunedDefaultsPath();
 
 } // namespace gemmgen::tune

@@ -78,7 +78,10 @@ Expected<PreparedLaunch> gemmgen::prepareSplitK(const Kernel &kernel, const Kern
                               (std::size_t)staging, g, p, staged);
       !st)
     return st;
-  // The kernel's problem: `slices` entries of M x N x kSlice into W.
+  // The kernel's problem: `slices` entries of M x N x kSlice into W. A
+  // packed operand's rows keep the whole K's pitch: name it before K shrinks.
+  g.lda = storedShape(g, 'A').ld;
+  g.ldb = storedShape(g, 'B').ld;
   g.K = s.kSlice;
   g.batch = s.slices;
   g.strideA = s.slices > 1 ? (g.layoutA == Layout::Row ? s.kSlice : s.kSlice * g.lda) : 0;

@@ -718,6 +718,19 @@ TEST(FakeDriver, SplitKSlicesIntoTheWorkspaceThenReduces) {
       "launchEx gemm_sm90_splitk_f16 grid=64 M=16 N=4096 K=512 batch=8", // 256 units, 4 waves
       "launch gg_splitk_reduce grid=256"};
   EXPECT_EQ(fake.lines(), want) << fake.log();
+  // Packed operands (lda = ldb = 0) keep the rows of the whole K (8192
+  // bytes), not of one slice: found on the H200 as a wrong D (rel. error
+  // 1.41) from `chooseKernel`'s split-K kernels in the GPU tests.
+  GemmArgs packed = a;
+  packed.lda = packed.ldb = packed.ldd = packed.ldc = 0;
+  fake.clear();
+  Expected<PreparedLaunch> pp = k->prepare(packed);
+  ASSERT_TRUE(pp.ok()) << pp.status().message();
+  std::vector<std::string> maps = fake.lines();
+  ASSERT_GE(maps.size(), 2u) << fake.log();
+  EXPECT_EQ(maps[0], "encode rows=16 cols=512 stride=8192 batch=8 bstride=1024") << fake.log();
+  EXPECT_EQ(maps[1], "encode rows=4096 cols=512 stride=8192 batch=8 bstride=1024")
+      << fake.log();
   // The maps: A and B as 8 entries of 512 along K (rows of 4096), W in f32.
   a.K = 4100, a.lda = a.ldb = 4104;
   Expected<PreparedLaunch> one = k->prepare(a);

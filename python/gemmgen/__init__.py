@@ -21,7 +21,7 @@ import importlib.util
 from typing import List, Optional, Sequence, Tuple
 
 from . import _core, _spec
-from ._matmul import matmul, tuned_defaults_path, tuned_spec
+from ._matmul import choose_kernel, matmul, tuned_defaults_path, tuned_spec
 from .errors import (ArgumentError, CompileError, CudaError, Diagnostic, DTypeError, Error,
                      NoDeviceError, ProtocolError, SpecError, UnsupportedError)
 from .kernel import Kernel, plan
@@ -99,6 +99,7 @@ if importlib.util.find_spec("torch") is not None:
 
 __all__ = [
     "check", "emit", "compile", "matmul", "plan", "Kernel", "tuned_spec", "tuned_defaults_path",
+    "choose_kernel",
     "nvrtc_version", "device_info", "Error", "SpecError", "ProtocolError", "CompileError", "NoDeviceError",
     "UnsupportedError", "ArgumentError", "DTypeError", "CudaError", "Diagnostic",
 ]

@@ -1,5 +1,6 @@
-"""gemmgen.matmul: the tuned kernel for the shape, compiled once per process
-for each pair of operand layouts it is called with."""
+"""gemmgen.matmul: the tuned kernel for the shape (the tuned DB's for exactly
+that shape, else the cost model's choice), compiled once per process for
+each pair of operand layouts it is called with."""
 from __future__ import annotations
 
 import os
@@ -36,17 +37,30 @@ def tuned_spec(m: int, n: int, k: int, dtype: str) -> str:
     return path
 
 
+def choose_kernel(m: int, n: int, k: int, dtype: str) -> Dict[str, Any]:
+    """The cost model's kernel for an m×n×k GEMM of dtype ("f16" or "bf16"),
+    as the C++ ``chooseKernel`` gives it (docs/RUNTIME.md, "Choosing a kernel
+    for a shape"): ``name``, ``spec`` (YAML text for ``gemmgen.compile``),
+    ``family``, ``split_k``, ``predicted_us``, ``default_us``, ``reason``."""
+    name, spec, family, split_k, us, default_us, reason = _core.choose_kernel(m, n, k, dtype)
+    return {"name": name, "spec": spec, "family": family, "split_k": split_k,
+            "predicted_us": us, "default_us": default_us, "reason": reason}
+
+
 def kernel_for(m: int, n: int, k: int, dtype: str, layout: Layouts = DEFAULT_LAYOUT) -> Kernel:
-    """The tuned spec for the shape compiled for ``layout`` (the (a, b)
-    layouts of the row-major problem, as ``gemmgen.plan(...)["kernel_layout"]``
-    gives them), compiled once per process for each spec and layout."""
+    """The kernel for the shape compiled for ``layout`` (the (a, b) layouts of
+    the row-major problem, as ``gemmgen.plan(...)["kernel_layout"]`` gives
+    them): the tuned DB's spec for exactly this shape and dtype, else the
+    cost model's; compiled once per process for each spec and layout."""
     key = (m, n, k, dtype, layout)
     kern = _kernels_by_shape.get(key)
     if kern is None:
         from . import compile as _compile
-        # An empty dimension launches nothing; the lookup's distance (log
-        # of size ratios) needs sizes of at least 1.
-        spec = tuned_spec(max(m, 1), max(n, 1), max(k, 1), dtype)
+        # An empty dimension launches nothing: any kernel of the dtype does.
+        dims = (max(m, 1), max(n, 1), max(k, 1))
+        spec = _core.exact_tuned_spec(tuned_defaults_path(), *dims, dtype)
+        if not spec:
+            spec = choose_kernel(*dims, dtype)["spec"]
         kern = _kernels_by_spec.get((spec, layout))
         if kern is None:
             kern = _kernels_by_spec[(spec, layout)] = _compile(spec, layout=layout)
@@ -106,8 +120,8 @@ def _dims(a: Any, b: Any, out: Any = None) -> Tuple[int, int, int, str, Layouts]
 
 def matmul(a: Any, b: Any, out: Any = None, *, stream: Any = None) -> Any:
     """``out = a @ b`` with the kernel tuned for this shape and dtype
-    (specs/tuned/defaults.yaml, installed with the package; the nearest
-    tuned shape when this one was not tuned), compiled for the layouts the
+    (specs/tuned/defaults.yaml, installed with the package; the cost model's
+    choice, :func:`choose_kernel`, when this shape was not tuned), compiled for the layouts the
     arrays have (``gemmgen.plan(a, b, out)["kernel_layout"]``: a.t(), b
     row-major, out.t() work without copies). Same arguments as calling a
     :class:`gemmgen.Kernel`."""

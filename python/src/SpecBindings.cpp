@@ -190,6 +190,28 @@ tunedSpecBinding(const std::string &defaultsPath, long long M, long long N, long
   return {d->specPath(*e), e->M, e->N, e->K};
 }
 
+/// chooseKernel for Python: (name, spec YAML, family, split_k, predicted
+/// us, default us, reason).
+std::tuple<std::string, std::string, std::string, int, double, double, std::string>
+chooseKernelBinding(long long M, long long N, long long K, const std::string &dtype) {
+  const DType t = dtype == "bf16" ? DType::BF16 : dtype == "f16" ? DType::F16 : DType::F32;
+  Expected<KernelChoice> c = chooseKernel(M, N, K, t);
+  if (!c)
+    throw PyFacingError("ArgumentError", c.status().message());
+  return {c->name, c->specYaml, c->family, c->splitK, c->predictedUs, c->defaultUs, c->reason};
+}
+
+/// The tuned spec for exactly this shape and dtype, or "" (kernel_for then
+/// takes chooseKernel's).
+std::string exactTunedSpecBinding(const std::string &defaultsPath, long long M, long long N,
+                                  long long K, const std::string &dtype) {
+  llvm::Expected<tune::TunedDefaults> d = tune::loadTunedDefaults(defaultsPath);
+  if (!d)
+    throw PyFacingError("Error", llvm::toString(d.takeError()));
+  const tune::TunedEntry *e = d->lookup(M, N, K, dtype, /*exactOnly=*/true);
+  return e ? d->specPath(*e) : "";
+}
+
 } // namespace
 
 void python::bindSpecFunctions(nb::module_ &m) {
@@ -208,4 +230,7 @@ void python::bindSpecFunctions(nb::module_ &m) {
   m.def("compile", &compileBinding, "source"_a, "debug_hangs"_a, "use_cache"_a, "cache_dir"_a,
         "extra_options"_a, "layout"_a, nb::rv_policy::take_ownership);
   m.def("tuned_spec", &tunedSpecBinding, "defaults_path"_a, "m"_a, "n"_a, "k"_a, "dtype"_a);
+  m.def("exact_tuned_spec", &exactTunedSpecBinding, "defaults_path"_a, "m"_a, "n"_a, "k"_a,
+        "dtype"_a);
+  m.def("choose_kernel", &chooseKernelBinding, "m"_a, "n"_a, "k"_a, "dtype"_a);
 }

@@ -36,3 +36,30 @@ def test_matmul_rejects_other_dtypes():
     from test_arrays import FakeArray
     with pytest.raises(gemmgen.DTypeError, match=r"gemmgen.matmul takes float16 or bfloat16 arrays \(a is <f4\)"):
         gemmgen.matmul(FakeArray((64, 64), typestr="<f4"), FakeArray((64, 64), typestr="<f4"))
+
+
+def test_choose_kernel_is_the_cost_model():
+    c = gemmgen.choose_kernel(1, 2112, 7168, "f16")
+    assert c["family"] == "small" and c["split_k"] > 1
+    assert c["name"] == "gemm_sm90_auto_small_s%d_f16" % c["split_k"]
+    assert c["predicted_us"] * 1.10 <= c["default_us"]
+    assert "1x2112x7168" in c["reason"]
+    assert gemmgen.check(c["spec"], simulate=False) == []
+    big = gemmgen.choose_kernel(4096, 4096, 4096, "bf16")
+    assert (big["family"], big["split_k"]) == ("large", 1)
+    with pytest.raises(gemmgen.ArgumentError, match="chooses among f16 and bf16 kernels"):
+        gemmgen.choose_kernel(64, 64, 64, "f32")
+    with pytest.raises(gemmgen.ArgumentError, match="at least 1"):
+        gemmgen.choose_kernel(0, 64, 64, "f16")
+
+
+def test_kernel_for_untuned_shape_takes_the_model(monkeypatch):
+    from gemmgen import _matmul
+    compiled = []
+    monkeypatch.setattr(gemmgen, "compile", lambda spec, layout: compiled.append(spec) or spec)
+    monkeypatch.setattr(_matmul, "_kernels_by_shape", {})
+    monkeypatch.setattr(_matmul, "_kernels_by_spec", {})
+    _matmul.kernel_for(16, 4096, 4096, "f16")
+    assert compiled[-1] == gemmgen.choose_kernel(16, 4096, 4096, "f16")["spec"]
+    _matmul.kernel_for(4096, 4096, 4096, "f16")  # tuned: the DB's spec file
+    assert compiled[-1].endswith("nvidia_h200/f16_4096x4096x4096.yaml")

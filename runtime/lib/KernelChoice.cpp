@@ -3,8 +3,8 @@
 // Three tile families (the fixed default and the two smaller tiles tuning
 // found for small shapes), each with K cut into 1-8 slices, ranked by a model
 // of persistent tiles on 132 SMs whose constants were fitted to the H200's
-// measurements (bench/model/fit_cost_model.py: 290 points of the sweeps, the
-// per-shape tunes and the split-K runs; rms log error 0.074). docs/RUNTIME.md
+// measurements (bench/model/fit_cost_model.py: 372 points of the sweeps, the
+// per-shape tunes, the split-K and 128x192 runs; rms log error 0.081). docs/RUNTIME.md
 // "Choosing a kernel for a shape" says what it sees and what it does not.
 //
 //===----------------------------------------------------------------------===//
@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
 using namespace gemmgen;
 
@@ -28,19 +29,22 @@ struct TileFamily {
 // The constants from `python3 bench/model/fit_cost_model.py` (2026-12-01).
 constexpr TileFamily kFamilies[] = {
     // specs/sm90/05_fast_f16.yaml / 06_fast_bf16.yaml: the fixed default.
-    {"large", 128, 256, 2, 4, 16, "128", 0.6914},
+    {"large", 128, 256, 2, 4, 16, "128", 0.6905},
+    // bench/families/wide_d5_c64.yaml: fewer columns per tile where 128x256
+    // tiles fall just past a wave (bench/h200-wide.sh, docs/PERF.md).
+    {"wide", 128, 192, 2, 5, 16, "64", 0.5186},
     // specs/tuned/nvidia_h200/f16_2048x2048x2048.yaml (tuned for 2048^3).
-    {"medium", 128, 128, 1, 6, 8, "", 0.3583},
+    {"medium", 128, 128, 1, 6, 8, "", 0.3572},
     // specs/tuned/nvidia_h200/f16_128x8192x8192.yaml, spec 12's tile.
-    {"small", 64, 128, 1, 8, 16, "", 0.2088},
+    {"small", 64, 128, 1, 8, 16, "", 0.2082},
 };
 constexpr int kSms = 132;
-constexpr double kTileMicros = 1.2340;   ///< per tile: prologue, epilogue
-constexpr double kLaunchMicros = 2.7804; ///< per kernel launch
-constexpr double kReduceMicros = 6.0067; ///< split-K: the reduction's launch
-constexpr double kDramGBs = 3978.64;     ///< operands streamed once
-constexpr double kSplitGBs = 4417.03;    ///< a split-K workspace that stays in the L2
-constexpr double kOverlapP = 3.6637;     ///< smooth maximum of tile work and operand stream
+constexpr double kTileMicros = 1.3286;   ///< per tile: prologue, epilogue
+constexpr double kLaunchMicros = 2.6784; ///< per kernel launch
+constexpr double kReduceMicros = 5.9787; ///< split-K: the reduction's launch
+constexpr double kDramGBs = 3966.94;     ///< operands streamed once
+constexpr double kSplitGBs = 4550.55;    ///< a split-K workspace that stays in the L2
+constexpr double kOverlapP = 3.6465;     ///< smooth maximum of tile work and operand stream
 constexpr double kL2Bytes = 32.0 * (1 << 20); ///< larger workspaces go to DRAM (60 MiB L2)
 constexpr int kSplits[] = {1, 2, 3, 4, 6, 8};
 constexpr double kLeaveDefaultGain = 1.10;
@@ -139,7 +143,7 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
   for (const TileFamily &f : kFamilies) {
     // A tile of more than twice M's rows is mostly padding: the model never
     // saw such a tile but the smallest (what tuning chose for decode).
-    if (f.tileM > 2 * M && &f != &kFamilies[2])
+    if (f.tileM > 2 * M && &f != &kFamilies[std::size(kFamilies) - 1])
       continue;
     for (int split : kSplits) {
       // A slice of fewer than 4 k-blocks is mostly pipeline fill.

@@ -1018,7 +1018,8 @@ const ChosenCase kChosenCases[] = {
     {1, 2112, 7168, DType::F16},    {16, 4096, 4096, DType::BF16}, {1, 4096, 14336, DType::F16},
     {512, 4096, 7168, DType::BF16}, {512, 512, 512, DType::F16},   {1024, 1024, 1024, DType::BF16},
     {128, 8192, 8192, DType::F16},  {4096, 2112, 7168, DType::F16}, {3, 1000, 3000, DType::BF16},
-    {4096, 4096, 4096, DType::BF16}};
+    {4096, 4096, 4096, DType::BF16}, {768, 3072, 3072, DType::F16}, {1536, 1536, 1536, DType::BF16},
+    {2304, 4608, 4608, DType::F16}};
 
 class ChosenKernel : public ::testing::TestWithParam<ChosenCase> {};
 

@@ -26,11 +26,12 @@ TEST(KernelChoice, ModelMatchesTheFittingScript) {
     int split;
     long long M, N, K;
     double us; // python3 bench/model/fit_cost_model.py's predict()
-  } points[] = {{"large", 1, 4096, 4096, 4096, 184.7508},
-                {"small", 4, 1, 2112, 7168, 17.6959},
-                {"medium", 2, 4096, 2112, 7168, 235.3034}, // a workspace past the L2
-                {"large", 1, 1, 57344, 8192, 259.9248},
-                {"small", 8, 16, 8192, 28672, 130.5816}};
+  } points[] = {{"large", 1, 4096, 4096, 4096, 184.7986},
+                {"small", 4, 1, 2112, 7168, 17.6308},
+                {"medium", 2, 4096, 2112, 7168, 235.5748}, // a workspace past the L2
+                {"large", 1, 1, 57344, 8192, 260.5553},
+                {"small", 8, 16, 8192, 28672, 130.7885},
+                {"wide", 1, 768, 3072, 3072, 28.9621}};
   for (const Point &p : points)
     EXPECT_NEAR(predictKernelMicros(p.family, p.split, p.M, p.N, p.K), p.us, 0.01 * p.us)
         << p.family << " split " << p.split << " " << p.M << "x" << p.N << "x" << p.K;
@@ -52,6 +53,8 @@ TEST(KernelChoice, ChoicesByShapeClass) {
       {128, 8192, 8192, "small", 1, 1},      // one row of 128x256 tiles is 32 SMs
       {512, 4096, 7168, "medium", 1, 1},     // 64 large tiles for 132 SMs
       {512, 512, 512, "small", 1, 1},
+      {768, 3072, 3072, "wide", 1, 1},       // 72 large tiles, 96 wide ones, 132 SMs
+      {4096, 2112, 7168, "wide", 1, 1},      // 288 large tiles: 2.2 waves
       {8, 14336, 4096, "small", 1, 1},       // not a 128-row tile for 8 rows
       {48, 15360, 5120, "small", 1, 1},      // (measured slower than 64 rows on the H200)
   };
@@ -112,33 +115,37 @@ TEST(KernelChoice, EveryChoiceCompilesThroughTheChecks) {
   EXPECT_GE(distinct, 6) << "the shapes should reach several families and splits";
 }
 
-// The default family is spec 05 (f16) and 06 (bf16): the same CUDA source
-// but for the kernel's name.
-TEST(KernelChoice, TheDefaultIsTheFixedSpec) {
-  for (auto [t, file] : {std::pair{DType::F16, "05_fast_f16"}, {DType::BF16, "06_fast_bf16"}}) {
-    Expected<KernelChoice> k = chooseKernel(4096, 4096, 4096, t);
-    ASSERT_TRUE(k);
-    ASSERT_EQ(k->family, "large");
-    DiagnosticEngine d1, d2;
-    auto chosen = compileSpecText(k->specYaml, k->name + ".yaml", EmitOptions{}, d1);
-    auto fixed = compileSpecFile(std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/" + file + ".yaml",
-                                 EmitOptions{}, d2);
-    ASSERT_TRUE(chosen && fixed);
-    std::string renamed =
-        std::regex_replace(chosen->source, std::regex(k->name), fixed->abi.kernelName);
-    // Comment lines (the description) and the indentation the name's length
-    // moves are not the kernel.
-    auto code = [](const std::string &s) {
-      std::istringstream in(s);
-      std::string line, out;
-      while (std::getline(in, line))
-        if (line.rfind("//", 0) != 0)
-          out += std::regex_replace(line, std::regex("^ +"), "") + "\n";
-      return out;
-    };
-    EXPECT_TRUE(code(renamed) == code(fixed->source))
-        << file << ": the chooser's default is no longer this spec's kernel";
-  }
+// A family's spec is the spec file it was measured as: the same CUDA source
+// but for the kernel's name (the default: spec 05 and 06).
+void expectSameKernelAs(long long M, long long N, long long K, DType t, const char *family,
+                        const std::string &file) {
+  Expected<KernelChoice> k = chooseKernel(M, N, K, t);
+  ASSERT_TRUE(k);
+  ASSERT_EQ(k->family, family);
+  DiagnosticEngine d1, d2;
+  auto chosen = compileSpecText(k->specYaml, k->name + ".yaml", EmitOptions{}, d1);
+  auto measured = compileSpecFile(std::string(GEMMGEN_SOURCE_DIR) + "/" + file, EmitOptions{}, d2);
+  ASSERT_TRUE(chosen && measured) << file;
+  std::string renamed =
+      std::regex_replace(chosen->source, std::regex(k->name), measured->abi.kernelName);
+  // Comment lines (the description) and the indentation the name's length
+  // moves are not the kernel.
+  auto code = [](const std::string &s) {
+    std::istringstream in(s);
+    std::string line, out;
+    while (std::getline(in, line))
+      if (line.rfind("//", 0) != 0)
+        out += std::regex_replace(line, std::regex("^ +"), "") + "\n";
+    return out;
+  };
+  EXPECT_TRUE(code(renamed) == code(measured->source))
+      << file << ": the chooser's " << family << " family is no longer this spec's kernel";
+}
+
+TEST(KernelChoice, FamiliesAreTheMeasuredSpecs) {
+  expectSameKernelAs(4096, 4096, 4096, DType::F16, "large", "specs/sm90/05_fast_f16.yaml");
+  expectSameKernelAs(4096, 4096, 4096, DType::BF16, "large", "specs/sm90/06_fast_bf16.yaml");
+  expectSameKernelAs(768, 3072, 3072, DType::F16, "wide", "bench/families/wide_d5_c64.yaml");
 }
 
 } // namespace

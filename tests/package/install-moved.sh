@@ -86,4 +86,20 @@ if [ -x "$W/example/gemmgen_example" ]; then
       || fail "example without a GPU: rc $rc (want 2): $out"
   fi
 fi
+if [ -x "$W/example/gemmgen_example" ]; then
+  # The library's kernel choice: built in, nothing read from the source tree.
+  out=$(cd "$W" && "$W/example/gemmgen_example" auto 16 4096 4096 2>&1); rc=$?
+  [[ "$out" == *"chosen: small 64x128 tile"*"for 16x4096x4096"* ]] \
+    && ok "the moved library chooses a kernel: $(printf '%s' "$out" | head -1)" \
+    || fail "example auto: rc $rc: $out"
+fi
+# `gemmgen run tuned` reads the tuned defaults installed beside bin/ (not the
+# source tree's, not the working directory's).
+[ -f "$P/share/gemmgen/tuned/defaults.yaml" ] && ok "tuned defaults installed in share/gemmgen/tuned" \
+  || fail "no share/gemmgen/tuned/defaults.yaml in the package"
+out=$(cd "$W" && env -u GEMMGEN_TUNED_DEFAULTS GEMMGEN_CACHE_DIR="$W/cache" \
+      "$P/bin/gemmgen" run tuned --m 4096 --n 4096 --k 4096 2>&1)
+[[ "$out" == *"tuned defaults: $P/share/gemmgen/tuned/nvidia_h200/f16_4096x4096x4096.yaml"* ]] \
+  && ok "the moved gemmgen reads its installed tuned defaults" \
+  || fail "gemmgen run tuned from the moved prefix: $out"
 [ $fails -eq 0 ] && echo "package works from a moved prefix" || { echo "$fails check(s) failed"; exit 1; }

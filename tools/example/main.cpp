@@ -4,6 +4,7 @@
 // reference on sampled elements.
 //
 //   gemmgen_example SPEC.yaml [M N K]
+//   gemmgen_example auto [M N K]        (the library's choice for the shape, f16)
 //
 // Exit codes: 0 ok, 1 wrong result, 2 no CUDA driver/GPU, 3 other errors.
 #include <gemmgen/gemmgen.h>
@@ -69,17 +70,28 @@ int fail(const gemmgen::Status &s) {
 
 int main(int argc, char **argv) {
   if (argc != 2 && argc != 5) {
-    std::fprintf(stderr, "usage: %s SPEC.yaml [M N K]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s SPEC.yaml|auto [M N K]\n", argv[0]);
     return 3;
   }
   const long long M = argc == 5 ? std::atoll(argv[2]) : 1000;
   const long long N = argc == 5 ? std::atoll(argv[3]) : 1000; // any M, N; K % 8 == 0
   const long long K = argc == 5 ? std::atoll(argv[4]) : 512;
 
+  // `auto`: the cost model's spec for the shape (no GPU needed to choose).
+  const bool chosen = std::strcmp(argv[1], "auto") == 0;
+  gemmgen::Expected<gemmgen::KernelChoice> choice =
+      chosen ? gemmgen::chooseKernel(M, N, K, gemmgen::DType::F16)
+             : gemmgen::Status::error(gemmgen::ErrorCode::InvalidArgument, "a spec file");
+  if (chosen && !choice)
+    return fail(choice.status());
+  if (chosen)
+    std::printf("chosen: %s\n", choice->reason.c_str());
+
   gemmgen::Expected<gemmgen::Runtime> rt = gemmgen::Runtime::open();
   if (!rt)
     return fail(rt.status());
-  gemmgen::Expected<gemmgen::Kernel> kernel = rt->compileFile(argv[1]);
+  gemmgen::Expected<gemmgen::Kernel> kernel =
+      chosen ? rt->compileString(choice->specYaml, choice->name) : rt->compileFile(argv[1]);
   if (!kernel)
     return fail(kernel.status());
   const gemmgen::KernelInfo &info = kernel->info();

@@ -795,7 +795,9 @@ private:
     emitAccFence();
     const std::string mmaK = str(k.plan.mmaK);
     const std::string kStepA = str(k.plan.loadA.kStepBytes), kStepB = str(k.plan.loadB.kStepBytes);
-    e.comment("BK / " + mmaK + " k-steps; the first step of a tile overwrites (scale-d = 0)");
+    e.comment("BK / " + mmaK + " k-steps; the first step of " +
+              std::string(op.partial ? "each k-block's partial sum" : "a tile") +
+              " overwrites (scale-d = 0)");
     e.line("#pragma unroll");
     CodeEmitter::Block ks(e, "for (int ks = 0; ks < BK / " + mmaK + "; ++ks)");
     e.line(bMN ? "const u64 desc_b = make_smem_desc_mnmajor_sw128(b_stage + ks * B_K_STEP_BYTES, "

@@ -12,10 +12,6 @@
 
 using namespace gemmgen;
 
-static DType toDType(ScalarType t) {
-  return t == ScalarType::F32 ? DType::F32 : t == ScalarType::BF16 ? DType::BF16 : DType::F16;
-}
-
 EpilogueInfo gemmgen::epilogueInfo(const std::vector<EpilogueStep> &steps) {
   EpilogueInfo info;
   info.chain = describeChain(steps);
@@ -54,13 +50,11 @@ epilogue::Chain gemmgen::chainData(const EpilogueInfo &info, const GemmArgs &a) 
   return c;
 }
 
-Status gemmgen::checkEpilogueArgs(const KernelABI &abi, const GemmArgs &a) {
-  if (!abi.hasChain())
-    return Status::success();
-  const EpilogueInfo info = epilogueInfo(abi.epilogueChain);
-  const std::string who = "kernel '" + abi.kernelName + "' (epilogue chain " + info.chain + "): ";
+Status gemmgen::checkEpilogueArgs(const KernelABI &abi, const EpilogueInfo &info,
+                                  const GemmArgs &a) {
   if (!info.bias)
     return Status::success();
+  const std::string who = "kernel '" + abi.kernelName + "' (epilogue chain " + info.chain + "): ";
   const char *axis = info.biasPerRow ? "M" : "N";
   if (!a.bias)
     return invalidArgument(who + "GemmArgs::bias is null; give it a device vector of " + axis +

@@ -155,8 +155,7 @@ struct Kernel::Impl {
   mutable CUfunction reduceFunction = nullptr;
 };
 
-/// The type the GEMM kernel itself writes: its spec's types.d (f32 for a
-/// split-K kernel, whose reduction then writes KernelInfo::outType).
+/// A spec's scalar type as the host API names it.
 inline DType toDType(ScalarType t) {
   switch (t) {
   case ScalarType::BF16: return DType::BF16;
@@ -166,6 +165,8 @@ inline DType toDType(ScalarType t) {
   default: return DType::F16;
   }
 }
+/// The type the GEMM kernel itself writes: its spec's types.d (f32 for a
+/// split-K kernel, whose reduction then writes KernelInfo::outType).
 inline DType kernelOutType(const Kernel::Impl &k) { return toDType(k.abi.dType); }
 /// D's partial last 16-byte chunk goes through the staging path (the copy's
 /// padding takes the whole chunk) instead of the tail kernel: fp8 kernels.
@@ -303,7 +304,12 @@ Status encodeTensorMap(const DriverApi &drv, void *out, CUdeviceptr base, DType 
 /// (pointers and stride from `a`: gemmgen/EpilogueChain.h's chainData); the
 /// launch checks it adds.
 EpilogueInfo epilogueInfo(const std::vector<EpilogueStep> &steps);
-Status checkEpilogueArgs(const KernelABI &abi, const GemmArgs &a);
+/// `info` is the kernel's (KernelInfo::epilogue, built once at load).
+Status checkEpilogueArgs(const KernelABI &abi, const EpilogueInfo &info, const GemmArgs &a);
+/// checkGemmArgs with the kernel's epilogue already derived (Kernel::check,
+/// on every launch); the public checkGemmArgs derives it from the ABI.
+Status checkGemmArgs(const KernelABI &abi, const EpilogueInfo &epilogue, const DeviceInfo &dev,
+                     const GemmArgs &a);
 
 } // namespace gemmgen
 

@@ -149,7 +149,7 @@ Status Kernel::check(const GemmArgs &a) const {
     return emptyKernel();
   if (Status s = impl_->rt->checkUsable(); !s)
     return s;
-  return checkGemmArgs(impl_->abi, impl_->rt->info, a);
+  return checkGemmArgs(impl_->abi, impl_->info.epilogue, impl_->rt->info, a);
 }
 
 bool gemmgen::storesWholeChunks(const KernelABI &abi) {
@@ -161,8 +161,13 @@ Status gemmgen::invalidArgument(std::string message) {
   return Status::error(ErrorCode::InvalidArgument, std::move(message));
 }
 
-
 Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const GemmArgs &a) {
+  return checkGemmArgs(abi, abi.hasChain() ? epilogueInfo(abi.epilogueChain) : EpilogueInfo(), dev,
+                       a);
+}
+
+Status gemmgen::checkGemmArgs(const KernelABI &abi, const EpilogueInfo &epilogue,
+                              const DeviceInfo &dev, const GemmArgs &a) {
   if (Status s = checkTargetRunsOn(abi.target, dev); !s)
     return s;
   auto invalid = invalidArgument;
@@ -244,7 +249,7 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const DeviceInfo &dev, const
   }
   if (Status s = checkOperands(abi, a); !s)
     return s;
-  if (Status s = checkEpilogueArgs(abi, a); !s)
+  if (Status s = checkEpilogueArgs(abi, epilogue, a); !s)
     return s;
   return checkSharedMemoryFits(abi, dev);
 }

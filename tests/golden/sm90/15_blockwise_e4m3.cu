@@ -203,7 +203,7 @@ gemm_sm90_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __grid_con
           #pragma unroll
           for (int i = 0; i < BN / 2; ++i) fence_operand(part[m][i]);
         }
-        // BK / 32 k-steps; the first step of a tile overwrites (scale-d = 0)
+        // BK / 32 k-steps; the first step of each k-block's partial sum overwrites (scale-d = 0)
         #pragma unroll
         for (int ks = 0; ks < BK / 32; ++ks) {
           const u64 desc_b = make_smem_desc_kmajor_sw128(b_stage + ks * 32);

@@ -32,7 +32,9 @@ def tuned_defaults_path() -> str:
 
 def tuned_spec(m: int, n: int, k: int, dtype: str) -> str:
     """The spec file the tuned defaults pick for an m×n×k GEMM of dtype
-    ("f16" or "bf16"): the exact shape, else the nearest tuned one."""
+    ("f16" or "bf16"): the exact shape, else the nearest tuned one (the DB
+    lookup alone; :func:`kernel_for` takes the cost model's choice instead of
+    the nearest)."""
     path, _, _, _ = _core.tuned_spec(tuned_defaults_path(), m, n, k, dtype)
     return path
 

@@ -323,3 +323,66 @@ Expected<GemmVerifier::Comparison> GemmVerifier::compare(const GemmArgs &a, DTyp
   c.maxAbsError = host[2];
   return c;
 }
+
+// The epilogue chain's bias and scale and the fp8 scales, allocated and
+// filled the one way `gemmgen run`, bench's workloads and the GPU tests need.
+Expected<std::vector<CUdeviceptr>>
+GemmVerifier::attachKernelInputs(const KernelInfo &k, GemmArgs &a, const KernelInputValues &v,
+                                 std::uint64_t seed, CUstream s) const {
+  const Runtime &rt = impl_->rt;
+  std::vector<CUdeviceptr> owned;
+  auto fail = [&](Status st) -> Expected<std::vector<CUdeviceptr>> {
+    for (CUdeviceptr p : owned)
+      (void)rt.free(p);
+    return st;
+  };
+  auto alloc = [&](std::size_t bytes, CUdeviceptr &p) {
+    Expected<CUdeviceptr> e = rt.alloc(std::max<std::size_t>(bytes, 4));
+    if (e) {
+      owned.push_back(*e);
+      p = *e;
+    }
+    return e.ok() ? Status::success() : e.status();
+  };
+  auto fillValue = [&](CUdeviceptr p, long long count, float value) {
+    const std::vector<float> values((std::size_t)count, value);
+    return rt.copyToDevice(p, values.data(), values.size() * sizeof(float));
+  };
+  const EpilogueInfo &epi = k.epilogue;
+  const long long entries = std::max<long long>(a.batch, 1);
+  if (epi.bias && !a.bias) {
+    const long long length = std::max<long long>(1, epi.biasPerRow ? a.M : a.N);
+    a.strideBias = entries > 1 ? length + v.biasGap : 0;
+    const long long elems = (entries - 1) * a.strideBias + length;
+    if (Status st = alloc((std::size_t)elems * sizeOf(epi.biasType), a.bias); !st)
+      return fail(st);
+    if (Status st = fillNormal(a.bias, (std::size_t)elems, epi.biasType, seed * 2 + 7, s); !st)
+      return fail(st);
+  }
+  if (epi.scale && !a.scaleD) {
+    if (Status st = alloc(sizeof(float), a.scaleD); !st)
+      return fail(st);
+    if (Status st = fillValue(a.scaleD, 1, v.scaleD); !st)
+      return fail(st);
+  }
+  const auto [nA, nB] = blockwiseScaleCounts(a);
+  const struct {
+    float value;
+    CUdeviceptr *at;
+    long long count;
+  } scales[] = {{v.scaleA, &a.scaleA, nA}, {v.scaleB, &a.scaleB, nB}};
+  for (int i = 0; i < 2; ++i) {
+    const auto &sc = scales[i];
+    if (*sc.at || (!k.blockwiseScales && (!k.perTensorScales || std::isnan(sc.value))))
+      continue;
+    const long long n = k.blockwiseScales ? std::max(1LL, sc.count) : 1;
+    if (Status st = alloc((std::size_t)n * sizeof(float), *sc.at); !st)
+      return fail(st);
+    Status st = std::isnan(sc.value)
+                    ? fillNormal(*sc.at, (std::size_t)n, DType::F32, seed * 2 + 8 + i, s)
+                    : fillValue(*sc.at, n, sc.value);
+    if (!st)
+      return fail(st);
+  }
+  return owned;
+}

@@ -170,18 +170,17 @@ TEST_P(Fp8Gemm, MatchesScaledReferenceAndWritesEveryElement) {
   const CUdeviceptr ref = alloc(a.M * a.N * 4);
   const uint64_t seed = std::random_device{}();
   SCOPED_TRACE("seed " + std::to_string(seed));
-  if (ki.blockwiseScales) { // every block its own N(0,1) scale
-    const auto [nA, nB] = blockwiseScaleCounts(a);
-    a.scaleA = alloc(nA * 4), a.scaleB = alloc(nB * 4);
-    ASSERT_FALSE(::testing::Test::HasFailure());
-    ASSERT_TRUE(gpu.ver->fillNormal(a.scaleA, nA, DType::F32, seed * 2 + 5, gpu.stream).ok());
-    ASSERT_TRUE(gpu.ver->fillNormal(a.scaleB, nB, DType::F32, seed * 2 + 6, gpu.stream).ok());
-  } else {
-    a.scaleA = alloc(4), a.scaleB = alloc(4);
-    ASSERT_FALSE(::testing::Test::HasFailure());
-    ASSERT_TRUE(rt.copyToDevice(a.scaleA, &c.scaleA, 4).ok());
-    ASSERT_TRUE(rt.copyToDevice(a.scaleB, &c.scaleB, 4).ok());
-  }
+  // Per tensor: the case's scalars; blockwise: every block its own N(0,1)
+  // scale (the case's scaleA/scaleB are NaN there).
+  GemmVerifier::KernelInputValues values;
+  values.scaleA = ki.blockwiseScales ? NAN : c.scaleA;
+  values.scaleB = ki.blockwiseScales ? NAN : c.scaleB;
+  Expected<std::vector<CUdeviceptr>> inputs =
+      gpu.ver->attachKernelInputs(ki, a, values, seed, gpu.stream);
+  ASSERT_TRUE(inputs.ok()) << inputs.status().message();
+  bufs.insert(bufs.end(), inputs->begin(), inputs->end());
+  ASSERT_NE(a.scaleA, 0u);
+  ASSERT_NE(a.scaleB, 0u);
   ASSERT_TRUE(gpu.ver->fillNormal2D(a.A, a.M, a.K, a.lda, ki.dtype, seed * 2 + 1, gpu.stream).ok());
   ASSERT_TRUE(gpu.ver->fillNormal2D(a.B, a.N, a.K, a.ldb, ki.dtypeB, seed * 2 + 2, gpu.stream).ok());
   ASSERT_TRUE(rt.fill16Async(a.D, GemmVerifier::kPoison, (size_t)(dBytes / 2), gpu.stream).ok());

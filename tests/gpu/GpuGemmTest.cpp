@@ -256,34 +256,16 @@ void setUpProblem(const Kernel &k, ProblemOnGpu &p, long long offset,
         ASSERT_TRUE(gpu.ver->fillNormal2D(base + l * a.strideC * 2 * halves, sD.lines, sD.length,
                                           sD.ld, out, seed * 2 + 3 + l, gpu.stream).ok());
   }
-  // The epilogue chain's inputs: a random bias vector per entry (unless the
-  // case shares one: strideBias 0 with a.bias set), the scale scalar.
-  const EpilogueInfo &epi = k.info().epilogue;
-  if (epi.bias && !a.bias) {
-    const long long length = std::max<long long>(1, epi.biasPerRow ? a.M : a.N);
-    a.strideBias = L > 1 ? length + 3 : 0; // gaps between the entries' vectors
-    const long long elems = (L - 1) * a.strideBias + length;
-    a.bias = alloc(elems * sizeOf(epi.biasType));
-    ASSERT_FALSE(::testing::Test::HasFailure());
-    ASSERT_TRUE(gpu.ver->fillNormal(a.bias, elems, epi.biasType, seed * 2 + 7, gpu.stream).ok());
-  }
-  // A blockwise fp8 kernel's scale arrays: every block its own N(0,1) scale.
-  if (k.info().blockwiseScales && !a.scaleA) {
-    const auto [nA, nB] = blockwiseScaleCounts(a);
-    a.scaleA = alloc(std::max(1LL, nA) * 4);
-    a.scaleB = alloc(std::max(1LL, nB) * 4);
-    ASSERT_FALSE(::testing::Test::HasFailure());
-    ASSERT_TRUE(gpu.ver->fillNormal(a.scaleA, std::max(1LL, nA), DType::F32, seed * 2 + 8,
-                                    gpu.stream).ok());
-    ASSERT_TRUE(gpu.ver->fillNormal(a.scaleB, std::max(1LL, nB), DType::F32, seed * 2 + 9,
-                                    gpu.stream).ok());
-  }
-  if (epi.scale && !a.scaleD) {
-    const float scale = -0.75f;
-    a.scaleD = alloc(sizeof scale);
-    ASSERT_FALSE(::testing::Test::HasFailure());
-    ASSERT_TRUE(rt.copyToDevice(a.scaleD, &scale, sizeof scale).ok());
-  }
+  // The epilogue chain's inputs (a random bias vector per entry, 3 elements
+  // of gap between them, unless the case gives its own; the scale) and a
+  // blockwise kernel's scale arrays (every block its own N(0,1) scale).
+  GemmVerifier::KernelInputValues values;
+  values.scaleD = -0.75f;
+  values.biasGap = 3;
+  Expected<std::vector<CUdeviceptr>> inputs =
+      gpu.ver->attachKernelInputs(k.info(), a, values, seed, gpu.stream);
+  ASSERT_TRUE(inputs.ok()) << inputs.status().message();
+  bufs.insert(bufs.end(), inputs->begin(), inputs->end());
   GemmArgs refArgs = a;
   refArgs.C = cPristine;
   if (a.M > 0 && a.N > 0)

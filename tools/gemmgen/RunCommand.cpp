@@ -170,20 +170,6 @@ void runRun(const RunOptions &o) {
   CUdeviceptr cSource = 0;
   if (o.beta != 0.0f && !allocAt((size_t)dLines * args.ldd * outEs, outEs, cSource))
     return;
-  // The epilogue chain's bias (random, one vector per batch entry) and scale.
-  const EpilogueInfo &epi = kernel->info().epilogue;
-  const long long biasLength = epi.biasPerRow ? args.M : args.N;
-  if (epi.bias) {
-    args.strideBias = args.batch > 1 ? biasLength : 0;
-    if (!allocOr(L * (size_t)biasLength * sizeOf(epi.biasType), args.bias))
-      return;
-  }
-  if (epi.scale) {
-    if (!allocOr(sizeof(float), args.scaleD))
-      return;
-    if (Status s = rt->copyToDevice(args.scaleD, &o.scaleD, sizeof(float)); !s)
-      return fail(s);
-  }
   // Operands TMA cannot address (unaligned pointers or line strides) go
   // through a workspace: allocated once here for every launch.
   if (const std::size_t ws = kernel->workspaceBytes(args); ws > 0) {
@@ -209,11 +195,6 @@ void runRun(const RunOptions &o) {
                                    *stream);
       !s)
     return fail(s);
-  if (epi.bias)
-    if (Status s = ver->fillNormal(args.bias, L * (size_t)biasLength, epi.biasType, seed * 2 + 4,
-                                   *stream);
-        !s)
-      return fail(s);
   // D poisoned; in place D holds C (the same seed as C's own buffer).
   const unsigned long long cSeed = seed * 2 + 3;
   if (Status s = o.beta != 0.0f && o.cInPlace
@@ -229,27 +210,18 @@ void runRun(const RunOptions &o) {
                                      cSeed, *stream);
         !s)
       return fail(s);
-  // --scale-a / --scale-b: device f32 scalars (fp8 kernels read them once per CTA); a
-  // blockwise kernel's arrays hold that value in every block, or N(0,1) values without it.
-  const bool blockwise = kernel->info().blockwiseScales;
-  const auto counts = blockwiseScaleCounts(args);
-  unsigned long long scaleSeed = seed * 2 + 5;
-  for (auto [value, at, count] : {std::make_tuple(o.scaleA, &args.scaleA, counts.first),
-                                  std::make_tuple(o.scaleB, &args.scaleB, counts.second)}) {
-    if (!blockwise && std::isnan(value))
-      continue;
-    const long long n = blockwise ? std::max(1LL, count) : 1;
-    if (!allocOr(size_t(n) * sizeof(float), *at))
-      return;
-    if (blockwise && std::isnan(value)) {
-      if (Status s = ver->fillNormal(*at, (size_t)n, DType::F32, scaleSeed++, *stream); !s)
-        return fail(s);
-      continue;
-    }
-    const std::vector<float> values(size_t(n), value);
-    if (Status s = rt->copyToDevice(*at, values.data(), values.size() * sizeof(float)); !s)
-      return fail(s);
-  }
+  // The chain's bias (random, one vector per batch entry) and --scale-d;
+  // --scale-a / --scale-b: device f32 scalars (fp8 kernels read them once
+  // per CTA); a blockwise kernel's arrays hold that value in every block, or
+  // N(0,1) values without it.
+  const EpilogueInfo &epi = kernel->info().epilogue;
+  GemmVerifier::KernelInputValues values;
+  values.scaleA = o.scaleA, values.scaleB = o.scaleB, values.scaleD = o.scaleD;
+  Expected<std::vector<CUdeviceptr>> inputs =
+      ver->attachKernelInputs(kernel->info(), args, values, seed, *stream);
+  if (!inputs)
+    return fail(inputs.status());
+  bufs.ptrs.insert(bufs.ptrs.end(), inputs->begin(), inputs->end());
   // The reference first: in place, the launch overwrites C.
   if (o.verify) {
     GemmArgs r = args;

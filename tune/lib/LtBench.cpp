@@ -98,16 +98,8 @@ Status tune::benchAgainstCublasLt(const Runtime &rt, const Kernel &kernel, const
   r.sets = wl.sets();
   if (Status s = wl.attachWorkspace(0, kernel.workspaceBytes(wl.args(0, 0))); !s)
     return s;
-  if (!epi.empty())
-    if (Status s = wl.attachChain(epi, o.seed, o.scaleD); !s)
-      return s;
-  if (ki.blockwiseScales) {
-    if (Status s = wl.attachBlockScales(o.scaleA, o.scaleB, o.seed); !s)
-      return s;
-  } else if (ki.perTensorScales) {
-    if (Status s = wl.attachScales(o.scaleA, o.scaleB); !s)
-      return s;
-  }
+  if (Status s = wl.attachKernelInputs(ki, o.scaleA, o.scaleB, o.scaleD, o.seed); !s)
+    return s;
 
   LtBenchPlan plan = planLtBench(ki, wl.args(0, 1));
   r.lt = true;

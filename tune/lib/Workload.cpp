@@ -105,73 +105,25 @@ Expected<CUdeviceptr> Workload::own(std::size_t bytes) {
   return p;
 }
 
-Status Workload::attachChain(const EpilogueInfo &e, std::uint64_t seed, float scaleD) {
-  epi = e;
-  CUdeviceptr bias = 0, scale = 0;
-  const long long length = e.biasPerRow ? M : N;
-  if (e.bias) {
-    Expected<CUdeviceptr> b = own((std::size_t)(batch * length) * sizeOf(e.biasType));
-    if (!b)
-      return b.status();
-    bias = *b;
-    if (Status s = ver.fillNormal(bias, (std::size_t)(batch * length), e.biasType,
-                                  seed * 1000 + 900, stream);
-        !s)
-      return s;
-  }
-  if (e.scale) {
-    Expected<CUdeviceptr> p = own(sizeof(float));
-    if (!p)
-      return p.status();
-    scale = *p;
-    if (Status s = rt.copyToDevice(scale, &scaleD, sizeof scaleD); !s)
-      return s;
-  }
-  for (std::vector<GemmArgs> &set : args_)
-    for (GemmArgs &a : set)
-      a.bias = bias, a.strideBias = batch > 1 ? length : 0, a.scaleD = scale;
-  return Status::success();
-}
-
-Status Workload::attachScales(float scaleA, float scaleB) {
-  CUdeviceptr p[2];
-  const float v[2] = {std::isnan(scaleA) ? 1.0f : scaleA, std::isnan(scaleB) ? 1.0f : scaleB};
-  for (int i = 0; i < 2; ++i) {
-    Expected<CUdeviceptr> d = own(sizeof(float));
-    if (!d)
-      return d.status();
-    p[i] = *d;
-    if (Status s = rt.copyToDevice(p[i], &v[i], sizeof(float)); !s)
-      return s;
-  }
-  for (std::vector<GemmArgs> &set : args_)
-    for (GemmArgs &a : set)
-      a.scaleA = p[0], a.scaleB = p[1];
-  return Status::success();
-}
-
-Status Workload::attachBlockScales(float scaleA, float scaleB, std::uint64_t seed) {
-  blockwise = true;
-  const auto counts = blockwiseScaleCounts(args(0, 0));
-  for (int set = 0; set < sets(); ++set) {
-    CUdeviceptr p[2];
-    const float value[2] = {scaleA, scaleB};
-    const long long count[2] = {std::max(1LL, counts.first), std::max(1LL, counts.second)};
-    for (int i = 0; i < 2; ++i) {
-      Expected<CUdeviceptr> d = own((std::size_t)count[i] * sizeof(float));
-      if (!d)
-        return d.status();
-      p[i] = *d;
-      Status s = std::isnan(value[i])
-                     ? ver.fillNormal(p[i], (std::size_t)count[i], DType::F32,
-                                      seed * 1000 + 700 + 2 * set + i, stream)
-                     : rt.copyToDevice(p[i], std::vector<float>((size_t)count[i], value[i]).data(),
-                                       (std::size_t)count[i] * sizeof(float));
-      if (!s)
-        return s;
+Status Workload::attachKernelInputs(const KernelInfo &k, float scaleA, float scaleB,
+                                    float scaleD, std::uint64_t seed) {
+  epi = k.epilogue;
+  blockwise = k.blockwiseScales;
+  GemmVerifier::KernelInputValues values;
+  values.scaleD = scaleD;
+  values.scaleA = !blockwise && std::isnan(scaleA) ? 1.0f : scaleA;
+  values.scaleB = !blockwise && std::isnan(scaleB) ? 1.0f : scaleB;
+  for (std::size_t set = 0; set < args_.size(); ++set) {
+    GemmArgs &first = args_[set][0];
+    Expected<std::vector<CUdeviceptr>> got =
+        ver.attachKernelInputs(k, first, values, seed * 1000 + 700 + 16 * set, stream);
+    if (!got)
+      return got.status();
+    owned.insert(owned.end(), got->begin(), got->end());
+    for (GemmArgs &a : args_[set]) {
+      a.bias = first.bias, a.strideBias = first.strideBias, a.scaleD = first.scaleD;
+      a.scaleA = first.scaleA, a.scaleB = first.scaleB;
     }
-    for (GemmArgs &a : args_[set])
-      a.scaleA = p[0], a.scaleB = p[1];
   }
   return Status::success();
 }
@@ -226,7 +178,7 @@ Status tune::checkShape(const Kernel &k, long long M, long long N, long long K,
     a.C = a.D, a.ldc = N, a.strideC = a.strideD;
   if (k.info().epilogue.bias)
     a.bias = 256;
-  if (k.info().blockwiseScales) // its scale arrays (attachBlockScales) come later
+  if (k.info().blockwiseScales) // its scale arrays (attachKernelInputs) come later
     a.scaleA = a.scaleB = 512;
   return k.check(a);
 }

@@ -28,6 +28,7 @@
 #include <cuda.h> // types only (CUstream, CUdeviceptr, CUfunction); never linked
 
 #include <cstddef>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -693,6 +694,24 @@ public:
   /// blockwise, from args.scaleA/scaleB) and epilogue chain.
   Status reference(const GemmArgs &args, const KernelInfo &k, CUdeviceptr refF32,
                    CUstream s) const;
+
+  /// What attachKernelInputs puts into the inputs a kernel reads besides A,
+  /// B and C.
+  struct KernelInputValues {
+    /// fp8 scales. Per tensor: the device scalar's value (NaN: left null,
+    /// read as 1). Blockwise: every block's value (NaN: N(0,1) per block).
+    float scaleA = NAN, scaleB = NAN;
+    float scaleD = 1.0f;      ///< the epilogue chain's scale step
+    long long biasGap = 0;    ///< elements between batch entries' bias vectors
+  };
+  /// Allocates and fills what kernel `k` reads besides A, B and C and `args`
+  /// does not hold yet: its chain's bias (N(0,1), a vector per batch entry,
+  /// GemmArgs::strideBias apart) and scale, its fp8 scales (blockwise arrays
+  /// sized by blockwiseScaleCounts). Returns the allocations, for the caller
+  /// to free with Runtime::free; on an error frees what it allocated.
+  Expected<std::vector<CUdeviceptr>> attachKernelInputs(const KernelInfo &k, GemmArgs &args,
+                                                         const KernelInputValues &values,
+                                                         std::uint64_t seed, CUstream s) const;
 
   struct Comparison {
     double relFrobenius = 0; ///< ‖D − ref‖_F / ‖ref‖_F

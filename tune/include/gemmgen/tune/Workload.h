@@ -49,18 +49,15 @@ public:
   /// Gives output `output` of every set a workspace of `bytes` (the staging
   /// path's: Kernel::workspaceBytes); nothing when 0.
   Status attachWorkspace(int output, std::size_t bytes);
-  /// A kernel's epilogue chain on every set and output: one random bias
-  /// vector per batch entry (`epi`'s type, per row or column), shared by
-  /// the sets, and scaleD = `scaleD`; the reference then applies the chain.
-  Status attachChain(const EpilogueInfo &epi, std::uint64_t seed, float scaleD = 1.0f);
-  /// fp8: device f32 scalars scaleA and scaleB on every set and output
-  /// (NaN, i.e. not given: 1).
-  Status attachScales(float scaleA, float scaleB);
-  /// Blockwise fp8 (KernelInfo::blockwiseScales): each set its own scale
-  /// arrays in gemmgen's layout (GemmArgs::scaleA/scaleB, blockwiseScaleCounts),
-  /// shared by its outputs: every element `scaleA` / `scaleB`, or N(0,1)
-  /// values where NaN (not given). The reference then scales blockwise.
-  Status attachBlockScales(float scaleA, float scaleB, std::uint64_t seed);
+  /// What kernel `k` reads besides A, B and C, on every set
+  /// (GemmVerifier::attachKernelInputs), shared by the set's outputs: its
+  /// chain's random bias (one vector per batch entry) and scaleD, its fp8
+  /// scales — per tensor device scalars `scaleA`/`scaleB` (NaN: 1, so that
+  /// cuBLASLt reads the same pointers), blockwise each set its own arrays,
+  /// every block `scaleA`/`scaleB` or N(0,1) where NaN. The reference then
+  /// applies the chain and the scales.
+  Status attachKernelInputs(const KernelInfo &k, float scaleA, float scaleB, float scaleD,
+                            std::uint64_t seed);
   /// Poisons D of (set 0, output) — with beta ≠ 0 fills it with C instead
   /// (D = alpha·A·B + beta·D in place, as cuBLAS computes) — runs `launch`
   /// once and waits (watchdog).
@@ -88,8 +85,8 @@ private:
   std::vector<std::vector<GemmArgs>> args_;
   CUdeviceptr ref = 0;
   bool refReady = false;
-  EpilogueInfo epi; ///< attachChain's (none by default)
-  bool blockwise = false; ///< attachBlockScales'
+  EpilogueInfo epi; ///< attachKernelInputs' kernel's (none by default)
+  bool blockwise = false; ///< attachKernelInputs' kernel scales blockwise
   /// Device memory of `bytes`, freed with the workload.
   Expected<CUdeviceptr> own(std::size_t bytes);
 };

@@ -49,6 +49,15 @@ def choose_kernel(m: int, n: int, k: int, dtype: str) -> Dict[str, Any]:
             "predicted_us": us, "default_us": default_us, "reason": reason}
 
 
+def spec_for(m: int, n: int, k: int, dtype: str) -> str:
+    """The spec :func:`matmul` compiles for an m×n×k GEMM of dtype: the tuned
+    DB's file for exactly that shape, else the cost model's spec (YAML text)."""
+    # An empty dimension launches nothing: any kernel of the dtype does.
+    dims = (max(m, 1), max(n, 1), max(k, 1))
+    spec = _core.exact_tuned_spec(tuned_defaults_path(), *dims, dtype)
+    return spec or choose_kernel(*dims, dtype)["spec"]
+
+
 def kernel_for(m: int, n: int, k: int, dtype: str, layout: Layouts = DEFAULT_LAYOUT) -> Kernel:
     """The kernel for the shape compiled for ``layout`` (the (a, b) layouts of
     the row-major problem, as ``gemmgen.plan(...)["kernel_layout"]`` gives
@@ -58,11 +67,7 @@ def kernel_for(m: int, n: int, k: int, dtype: str, layout: Layouts = DEFAULT_LAY
     kern = _kernels_by_shape.get(key)
     if kern is None:
         from . import compile as _compile
-        # An empty dimension launches nothing: any kernel of the dtype does.
-        dims = (max(m, 1), max(n, 1), max(k, 1))
-        spec = _core.exact_tuned_spec(tuned_defaults_path(), *dims, dtype)
-        if not spec:
-            spec = choose_kernel(*dims, dtype)["spec"]
+        spec = spec_for(m, n, k, dtype)
         kern = _kernels_by_spec.get((spec, layout))
         if kern is None:
             kern = _kernels_by_spec[(spec, layout)] = _compile(spec, layout=layout)

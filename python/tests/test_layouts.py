@@ -285,7 +285,7 @@ def recording(monkeypatch):
 def test_matmul_compiles_for_the_kernel_layout(la, lb, ld, need, recording):
     out = OUT[ld]
     assert gemmgen.matmul(A[la], B[lb], out) is out
-    spec = gemmgen.tuned_spec(M, N, K, "f16")
+    spec = _matmul.spec_for(M, N, K, "f16")
     assert recording.compiled == [(spec, need)]
     assert [c[0] for c in recording.calls] == [need]
     gemmgen.matmul(A[la], B[lb], out)  # cached: compiled once per spec and layout
@@ -293,7 +293,7 @@ def test_matmul_compiles_for_the_kernel_layout(la, lb, ld, need, recording):
 
 
 def test_matmul_caches_per_layout(recording):
-    spec = gemmgen.tuned_spec(M, N, K, "f16")
+    spec = _matmul.spec_for(M, N, K, "f16")
     for la, lb, ld, _ in CASES:
         gemmgen.matmul(A[la], B[lb], OUT[ld])
     assert sorted(recording.compiled) == sorted((spec, pair) for pair in PAIRS)

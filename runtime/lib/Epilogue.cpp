@@ -42,9 +42,7 @@ epilogue::Chain gemmgen::chainData(const EpilogueInfo &info, const GemmArgs &a) 
     c.steps = int(s) + 1;
   }
   c.bias = reinterpret_cast<const void *>(static_cast<std::uintptr_t>(a.bias));
-  c.bias_type = info.biasType == DType::F32    ? epilogue::BIAS_F32
-                : info.biasType == DType::BF16 ? epilogue::BIAS_BF16
-                                               : epilogue::BIAS_F16;
+  c.bias_type = biasTypeCode(toScalarType(info.biasType)); // the compiler's one mapping
   c.bias_stride = a.strideBias;
   c.scale_d = reinterpret_cast<const float *>(static_cast<std::uintptr_t>(a.scaleD));
   return c;

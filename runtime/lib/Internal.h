@@ -165,6 +165,16 @@ inline DType toDType(ScalarType t) {
   default: return DType::F16;
   }
 }
+/// The host API's type as a spec names it (the inverse of toDType).
+inline ScalarType toScalarType(DType t) {
+  switch (t) {
+  case DType::BF16: return ScalarType::BF16;
+  case DType::F32: return ScalarType::F32;
+  case DType::E4M3: return ScalarType::E4M3;
+  case DType::E5M2: return ScalarType::E5M2;
+  default: return ScalarType::F16;
+  }
+}
 /// The type the GEMM kernel itself writes: its spec's types.d (f32 for a
 /// split-K kernel, whose reduction then writes KernelInfo::outType).
 inline DType kernelOutType(const Kernel::Impl &k) { return toDType(k.abi.dType); }

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "Internal.h"
 
+#include "gemmgen/EpilogueChain.h"
+
 #include <gtest/gtest.h>
 
 using namespace gemmgen;
@@ -32,4 +34,31 @@ TEST(TailColumns, KernelCompilesForSm90WithoutSpills) {
   ASSERT_TRUE(r->usage.valid) << r->log;
   EXPECT_FALSE(r->usage.hasSpills()) << r->log;
   EXPECT_LE(r->usage.registers, 255);
+}
+
+// The chain as the runtime hands it to the tail kernel and the reference
+// (chainData, from KernelInfo::epilogue) is the chain as the compiler and
+// the simulator read it (toChainData, from the spec's steps): op codes,
+// clamp bounds and the bias type's code, for each bias type.
+TEST(EpilogueChainData, RuntimeAndCompilerAgree) {
+  for (ScalarType bias : {ScalarType::F16, ScalarType::BF16, ScalarType::F32}) {
+    std::vector<EpilogueStep> steps(3);
+    steps[0].kind = EpilogueOpKind::Bias, steps[0].axis = BiasAxis::Row, steps[0].biasType = bias;
+    steps[1].kind = EpilogueOpKind::GeluTanh;
+    steps[2].kind = EpilogueOpKind::Clamp, steps[2].lo = -2.0f, steps[2].hi = 3.0f;
+    const epilogue::Chain want = toChainData(steps);
+    GemmArgs a;
+    a.bias = 0x1000, a.strideBias = 7, a.scaleD = 0x2000;
+    const epilogue::Chain got = chainData(epilogueInfo(steps), a);
+    ASSERT_EQ(got.steps, want.steps);
+    for (int s = 0; s < want.steps; ++s) {
+      EXPECT_EQ(got.op[s], want.op[s]) << s;
+      EXPECT_EQ(got.lo[s], want.lo[s]) << s;
+      EXPECT_EQ(got.hi[s], want.hi[s]) << s;
+    }
+    EXPECT_EQ(got.bias_type, want.bias_type) << describe(steps[0]);
+    EXPECT_EQ(got.bias_stride, 7);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(got.bias), 0x1000u);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(got.scale_d), 0x2000u);
+  }
 }

@@ -8,11 +8,14 @@
 // copy (which holds C first when C = D, in place) and then to the user's D.
 // The copies cost one extra read and write of the staged operands; the GEMM
 // itself runs unchanged. PreparedLaunch::path says which operands took it.
+// A K-major A or B whose rows are not 128 bytes apart takes it too where the
+// copy costs less than the L2 lines its TMA rows straddle (straddleCopyPays).
 //
 //===----------------------------------------------------------------------===//
 #include "Internal.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 using namespace gemmgen;
 
@@ -38,6 +41,26 @@ struct Staged {
   long long bytes = 0;     ///< the copy's size, rounded to 256
 };
 
+/// A K-major operand whose rows are not 128 bytes apart: every 128-byte TMA
+/// box row straddles two L2 lines (4096x4096x4104 ran at 0.72x cuBLAS,
+/// docs/PERF.md "K residue"; ~20% of the GEMM after the 128-byte L2
+/// promotion). A copy with rows 128 bytes apart pays where its launch and
+/// its read and write (~3 us + bytes at ~3.3 TB/s) cost less than half of
+/// that: under 0.1x the GEMM's tensor time (2MNK at ~700 TFLOP/s). GEMMGEN_STAGE_STRADDLING=0 or 1
+/// turns the rule off or on for every size (to measure it).
+bool straddleCopyPays(const GemmArgs &a, char op, const StoredShape &s, long long elemBytes,
+                      long long entries) {
+  const bool kMajor = op == 'A' ? a.layoutA == Layout::Row : a.layoutB == Layout::Col;
+  if (!kMajor || a.K <= 0 || (s.ld * elemBytes) % 128 == 0)
+    return false;
+  if (const char *v = std::getenv("GEMMGEN_STAGE_STRADDLING"); v && *v)
+    return v[0] == '1';
+  const double copySeconds =
+      3e-6 + 2.0 * (double)entries * s.lines * s.length * elemBytes / 3.3e12;
+  const double gemmSeconds = 2.0 * (double)a.M * a.N * a.K * std::max(1LL, a.batch) / 7e14;
+  return copySeconds < 0.1 * gemmSeconds;
+}
+
 /// The operands of a row-major problem `a` that need a copy, with sizes.
 std::vector<Staged> stagingOf(const GemmArgs &a, DType in, DType out, bool wholeChunks) {
   std::vector<Staged> v;
@@ -52,7 +75,10 @@ std::vector<Staged> stagingOf(const GemmArgs &a, DType in, DType out, bool whole
     s.needed = used && (!tmaReady(p, s.from.ld, s.elemBytes) || (s.stride * s.elemBytes) % 16 != 0);
     if (op == 'D' && wholeChunks && (s.from.length * s.elemBytes) % 16 != 0)
       s.needed = true;
-    s.alignedLd = roundUp(s.from.length, 16 / s.elemBytes);
+    const bool straddles =
+        used && (op == 'A' || op == 'B') && straddleCopyPays(a, op, s.from, s.elemBytes, s.entries);
+    s.needed = s.needed || straddles;
+    s.alignedLd = roundUp(s.from.length, (straddles ? 128 : 16) / s.elemBytes);
     s.copyStride = s.entries > 1 ? s.from.lines * s.alignedLd : 0;
     s.bytes = roundUp(s.entries * s.from.lines * s.alignedLd * s.elemBytes, 256);
     v.push_back(s);

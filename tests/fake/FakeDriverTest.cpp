@@ -467,6 +467,44 @@ TEST(FakeDriver, UnalignedOperandsAreStagedThroughTheWorkspace) {
             std::string::npos);
 }
 
+TEST(FakeDriver, RowsThatStraddleL2LinesAreCopiedWhereTheCopyPays) {
+  // K = 8200 packed: A's and B's rows are 16400 bytes apart (16 mod 128), so
+  // every 128-byte TMA row touches two L2 lines. At 8192 x 8192 the copy to
+  // rows of 8256 elements (16512 bytes, a multiple of 128) costs far less
+  // than the straddle; at 1 x 8192 (decode: B streamed once) it would cost
+  // more than the GEMM; GEMMGEN_STAGE_STRADDLING=0 turns it off.
+  REQUIRE_FAKE();
+  struct Case {
+    long long M;
+    const char *env;
+    const char *path;
+    const char *firstMap;
+  } cases[] = {
+      {8192, nullptr, "tma+staged(A,B)", "encode rows=8192 cols=8200 stride=16512"},
+      {1, nullptr, "tma", "encode rows=1 cols=8200 stride=16400"},
+      {8192, "0", "tma", "encode rows=8192 cols=8200 stride=16400"},
+      {1, "1", "tma+staged(A,B)", "encode rows=1 cols=8200 stride=16512"},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE("M=" + std::to_string(c.M) + " GEMMGEN_STAGE_STRADDLING=" + (c.env ? c.env : "-"));
+    if (c.env)
+      setenv("GEMMGEN_STAGE_STRADDLING", c.env, 1);
+    else
+      unsetenv("GEMMGEN_STAGE_STRADDLING");
+    GemmArgs a = args(c.M, 8192, 8200, 8192);
+    a.workspaceBytes = fake.kernel->workspaceBytes(a);
+    a.workspace = a.workspaceBytes ? 0x70000000 : 0;
+    fake.clear();
+    Expected<PreparedLaunch> p = fake.kernel->prepare(a);
+    ASSERT_TRUE(p.ok()) << p.status().message();
+    EXPECT_EQ(p->path, c.path);
+    std::vector<std::string> got = fake.lines();
+    ASSERT_FALSE(got.empty());
+    EXPECT_EQ(got[0], c.firstMap) << fake.log();
+  }
+  unsetenv("GEMMGEN_STAGE_STRADDLING");
+}
+
 TEST(FakeDriver, GroupedProblemsBecomeATableTheWalkAndOneLaunch) {
   // specs/sm90/11_fast_f16_grouped.yaml (128x256 tiles, along_m): four
   // problems — 300x512x64 (3x2 tiles), an empty one (M = 0), 129x256 with

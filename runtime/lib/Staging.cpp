@@ -45,7 +45,7 @@ struct Staged {
 /// box row straddles two L2 lines (4096x4096x4104 ran at 0.72x cuBLAS,
 /// docs/PERF.md "K residue"; ~20% of the GEMM after the 128-byte L2
 /// promotion). A copy with rows 128 bytes apart pays where its launch and
-/// its read and write (~3 us + bytes at ~3.3 TB/s) cost less than half of
+/// its read and write (~3 us + bytes at ~2.5 TB/s) cost less than half of
 /// that: under 0.1x the GEMM's tensor time (2MNK at ~700 TFLOP/s). GEMMGEN_STAGE_STRADDLING=0 or 1
 /// turns the rule off or on for every size (to measure it).
 bool straddleCopyPays(const GemmArgs &a, char op, const StoredShape &s, long long elemBytes,
@@ -56,7 +56,7 @@ bool straddleCopyPays(const GemmArgs &a, char op, const StoredShape &s, long lon
   if (const char *v = std::getenv("GEMMGEN_STAGE_STRADDLING"); v && *v)
     return v[0] == '1';
   const double copySeconds =
-      3e-6 + 2.0 * (double)entries * s.lines * s.length * elemBytes / 3.3e12;
+      3e-6 + 2.0 * (double)entries * s.lines * s.length * elemBytes / 2.5e12;
   const double gemmSeconds = 2.0 * (double)a.M * a.N * a.K * std::max(1LL, a.batch) / 7e14;
   return copySeconds < 0.1 * gemmSeconds;
 }

@@ -472,7 +472,8 @@ TEST(FakeDriver, RowsThatStraddleL2LinesAreCopiedWhereTheCopyPays) {
   // every 128-byte TMA row touches two L2 lines. At 8192 x 8192 the copy to
   // rows of 8256 elements (16512 bytes, a multiple of 128) costs far less
   // than the straddle; at 1 x 8192 (decode: B streamed once) it would cost
-  // more than the GEMM; GEMMGEN_STAGE_STRADDLING=0 turns it off.
+  // more than the GEMM; GEMMGEN_STAGE_STRADDLING=0 turns it off. 4096 x 4096
+  // x 4104 (the sweep's shape) is just inside the rule; 512 x 4096 x 4104 not.
   REQUIRE_FAKE();
   struct Case {
     long long M;
@@ -503,6 +504,14 @@ TEST(FakeDriver, RowsThatStraddleL2LinesAreCopiedWhereTheCopyPays) {
     EXPECT_EQ(got[0], c.firstMap) << fake.log();
   }
   unsetenv("GEMMGEN_STAGE_STRADDLING");
+  for (auto [M, path] : {std::pair<long long, const char *>{4096, "tma+staged(A,B)"}, {512, "tma"}}) {
+    GemmArgs a = args(M, 4096, 4104, 4096);
+    a.workspaceBytes = fake.kernel->workspaceBytes(a);
+    a.workspace = a.workspaceBytes ? 0x70000000 : 0;
+    Expected<PreparedLaunch> p = fake.kernel->prepare(a);
+    ASSERT_TRUE(p.ok()) << p.status().message();
+    EXPECT_EQ(p->path, path) << M << "x4096x4104";
+  }
 }
 
 TEST(FakeDriver, GroupedProblemsBecomeATableTheWalkAndOneLaunch) {

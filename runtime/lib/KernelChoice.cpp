@@ -146,8 +146,10 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
     if (f.tileM > 2 * M && &f != &kFamilies[std::size(kFamilies) - 1])
       continue;
     for (int split : kSplits) {
-      // A slice of fewer than 4 k-blocks is mostly pipeline fill.
-      if (split > 1 && kBlocks < 4LL * split)
+      // A slice of fewer than 4 k-blocks is mostly pipeline fill; the
+      // runtime splits only whole k-blocks into equal slices (SplitK.cpp:
+      // else it runs fewer slices than split_k asks).
+      if (split > 1 && (kBlocks < 4LL * split || K % 64 != 0 || kBlocks % split != 0))
         continue;
       const double us = predict(f, split, M, N, K);
       if (us < bestUs)

@@ -115,6 +115,24 @@ TEST(KernelChoice, EveryChoiceCompilesThroughTheChecks) {
   EXPECT_GE(distinct, 6) << "the shapes should reach several families and splits";
 }
 
+// The runtime cuts K into equal slices of whole k-blocks only (SplitK.cpp):
+// a split the chooser returns is one the launch runs as asked.
+TEST(KernelChoice, SplitsAreOnesTheRuntimeRuns) {
+  for (long long K : {3000LL, 4104LL, 4096LL, 7168LL, 8192LL, 14336LL})
+    for (long long M : {1LL, 16LL, 64LL})
+      for (long long N : {1000LL, 2112LL, 6144LL}) {
+        Expected<KernelChoice> k = chooseKernel(M, N, K, DType::F16);
+        ASSERT_TRUE(k);
+        if (k->splitK > 1) {
+          EXPECT_EQ(K % 64, 0) << k->reason;
+          EXPECT_EQ((K / 64) % k->splitK, 0) << k->reason;
+        }
+      }
+  Expected<KernelChoice> odd = chooseKernel(3, 1000, 3000, DType::BF16); // 46.9 k-blocks
+  ASSERT_TRUE(odd);
+  EXPECT_EQ(odd->splitK, 1) << odd->reason;
+}
+
 // A family's spec is the spec file it was measured as: the same CUDA source
 // but for the kernel's name (the default: spec 05 and 06).
 void expectSameKernelAs(long long M, long long N, long long K, DType t, const char *family,

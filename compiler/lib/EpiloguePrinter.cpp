@@ -43,24 +43,20 @@ void gemmgen::emitEpilogueChainFunction(CodeEmitter &e, const ir::Kernel &k) {
   e.line("                                                     float scale_d)");
   CodeEmitter::Block fn(e, "");
   e.line("(void)c0; (void)c1; (void)b0; (void)b1; (void)scale_d;");
+  // An activation on both values of the pair.
+  auto both = [&](const std::string &fn) {
+    e.line("v0 = epi::" + fn + "(v0); v1 = epi::" + fn + "(v1);");
+  };
   for (const EpilogueStep &s : k.epilogueChain) {
     e.comment(describe(s));
     switch (s.kind) {
     case EpilogueOpKind::Bias: // loaded by the store's prefetch (emitBiasPrefetch)
       e.line("v0 += b0; v1 += b1;");
       break;
-    case EpilogueOpKind::Relu:
-      e.line("v0 = epi::relu(v0); v1 = epi::relu(v1);");
-      break;
-    case EpilogueOpKind::GeluTanh:
-      e.line("v0 = epi::gelu_tanh_fast(v0); v1 = epi::gelu_tanh_fast(v1);");
-      break;
-    case EpilogueOpKind::GeluErf:
-      e.line("v0 = epi::gelu_erf(v0); v1 = epi::gelu_erf(v1);");
-      break;
-    case EpilogueOpKind::Silu:
-      e.line("v0 = epi::silu_fast(v0); v1 = epi::silu_fast(v1);");
-      break;
+    case EpilogueOpKind::Relu: both("relu"); break;
+    case EpilogueOpKind::GeluTanh: both("gelu_tanh_fast"); break;
+    case EpilogueOpKind::GeluErf: both("gelu_erf"); break;
+    case EpilogueOpKind::Silu: both("silu_fast"); break;
     case EpilogueOpKind::Residual:
       e.line("v0 += c0; v1 += c1;");
       break;

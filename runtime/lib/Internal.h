@@ -230,6 +230,10 @@ Expected<PreparedLaunch> prepareGrouped(const Kernel::Impl &k, const GemmArgs &a
 
 //===--- SplitK.cpp -------------------------------------------------------===//
 
+/// The K slices a split_k kernel runs for K: the most equal split of whole
+/// tile-K blocks (a divisor of the k-blocks, at most splitK); 1 when K is
+/// not whole k-blocks. KernelChoice.cpp offers only splits this runs as asked.
+long long splitKSlices(long long K, long long tileK, long long splitK);
 std::size_t splitKWorkspaceBytes(const KernelABI &abi, DType t, const GemmArgs &args);
 Expected<PreparedLaunch> prepareSplitK(const Kernel &kernel, const Kernel::Impl &k,
                                        const GemmArgs &args);

@@ -8,7 +8,7 @@
 // "Choosing a kernel for a shape" says what it sees and what it does not.
 //
 //===----------------------------------------------------------------------===//
-#include "gemmgen/gemmgen.h"
+#include "Internal.h"
 
 #include <algorithm>
 #include <cmath>
@@ -146,10 +146,9 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
     if (f.tileM > 2 * M && &f != &kFamilies[std::size(kFamilies) - 1])
       continue;
     for (int split : kSplits) {
-      // A slice of fewer than 4 k-blocks is mostly pipeline fill; the
-      // runtime splits only whole k-blocks into equal slices (SplitK.cpp:
-      // else it runs fewer slices than split_k asks).
-      if (split > 1 && (kBlocks < 4LL * split || K % 64 != 0 || kBlocks % split != 0))
+      // A slice of fewer than 4 k-blocks is mostly pipeline fill; a split
+      // the runtime would run as fewer slices is not offered.
+      if (split > 1 && (kBlocks < 4LL * split || splitKSlices(K, 64, split) != split))
         continue;
       const double us = predict(f, split, M, N, K);
       if (us < bestUs)

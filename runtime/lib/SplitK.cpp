@@ -22,13 +22,7 @@ struct SplitPlan {
 };
 SplitPlan splitPlan(const KernelABI &abi, const GemmArgs &rm) {
   SplitPlan s;
-  const long long tileK = std::max(1u, abi.tileK), kBlocks = (rm.K + tileK - 1) / tileK;
-  if (rm.K % tileK == 0)
-    for (long long n = std::min<long long>(abi.splitK, kBlocks); n > 1; --n)
-      if (kBlocks % n == 0) {
-        s.slices = n;
-        break;
-      }
+  s.slices = splitKSlices(rm.K, std::max(1u, abi.tileK), abi.splitK);
   s.kSlice = rm.K / s.slices;
   s.ldw = (rm.N + 3) / 4 * 4; // f32 rows of 16-byte multiples
   s.wBytes = (s.slices * rm.M * s.ldw * 4 + 255) / 256 * 256;
@@ -43,6 +37,15 @@ GemmArgs splitKernelOperands(const GemmArgs &rm, const SplitPlan &s) {
   return ab;
 }
 } // namespace
+
+long long gemmgen::splitKSlices(long long K, long long tileK, long long splitK) {
+  const long long kBlocks = (K + tileK - 1) / tileK;
+  if (K % tileK == 0)
+    for (long long n = std::min(splitK, kBlocks); n > 1; --n)
+      if (kBlocks % n == 0)
+        return n;
+  return 1;
+}
 
 std::size_t gemmgen::splitKWorkspaceBytes(const KernelABI &abi, DType t, const GemmArgs &args) {
   const GemmArgs rm = rowMajorProblem(args);

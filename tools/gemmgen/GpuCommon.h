@@ -51,6 +51,18 @@ inline void fail(const Status &s) {
   setExitCode(exitCodeFor(s));
 }
 
+inline std::optional<DType> parseDType(const std::string &s) {
+  if (s == "f16" || s == "fp16" || s == "half")
+    return DType::F16;
+  if (s == "bf16")
+    return DType::BF16;
+  if (s == "e4m3")
+    return DType::E4M3;
+  if (s == "e5m2")
+    return DType::E5M2;
+  return std::nullopt;
+}
+
 /// The spec argument `auto`: the spec chooseKernel's cost model picks for
 /// the shape, written under the kernel cache (chosen/NAME.yaml) so that the
 /// rest of the command reads it like any spec file. "" after an error.
@@ -87,9 +99,10 @@ inline std::string resolveSpecArg(const std::string &spec, long long M, long lon
                                   long long K, const std::string &dtype) {
   if (spec != "tuned" && spec != "auto")
     return spec;
-  const DType t = dtype == "bf16" ? DType::BF16 : DType::F16;
-  if (spec == "auto" || (dtype != "f16" && dtype != "bf16"))
-    return writeChosenSpec(M, N, K, dtype == "f16" || dtype == "bf16" ? t : DType::E4M3);
+  // chooseKernel refuses what it cannot choose for (fp8: give a spec file).
+  const DType t = parseDType(dtype).value_or(DType::F32);
+  if (spec == "auto" || (t != DType::F16 && t != DType::BF16))
+    return writeChosenSpec(M, N, K, t);
   std::string path = tune::defaultTunedDefaultsPath();
   if (!path.empty()) {
     llvm::Expected<tune::TunedDefaults> defaults = tune::loadTunedDefaults(path);
@@ -107,17 +120,6 @@ inline std::string resolveSpecArg(const std::string &spec, long long M, long lon
   return writeChosenSpec(M, N, K, t);
 }
 
-inline std::optional<DType> parseDType(const std::string &s) {
-  if (s == "f16" || s == "fp16" || s == "half")
-    return DType::F16;
-  if (s == "bf16")
-    return DType::BF16;
-  if (s == "e4m3")
-    return DType::E4M3;
-  if (s == "e5m2")
-    return DType::E5M2;
-  return std::nullopt;
-}
 
 /// --out-dtype of run and bench: empty keeps the spec's types.d; f32 makes
 /// D (and C) f32. Prints the error and returns false on anything else.

@@ -78,6 +78,7 @@ private:
 
   void checkTypesAndLayout();
   void checkFp8TypesAndLayout();
+  void checkFp8Output();
   void checkCluster();
   void checkPipeline();
   void checkRoles();
@@ -152,8 +153,11 @@ void Checker::checkTypesAndLayout() {
   const bool f32Out = t.d.value == ScalarType::F32;
   if (aOk && t.d.value != t.a.value && !f32Out)
     error(t.d.loc, std::string("types.d ") + toString(t.d.value) +
-                       " is not supported: the output type is the operand type or f32; use d: " +
-                       toString(t.a.value) + " or d: f32");
+                       " is not supported: the output type is the operand type or f32" +
+                       (isFp8(t.d.value) ? " (an 8-bit D is written by kernels with 8-bit "
+                                           "operands: a: e4m3 or e5m2)"
+                                         : "") +
+                       "; use d: " + toString(t.a.value) + " or d: f32");
   // (sm_100a specs are checked by ChecksSm100.cpp, which keeps d = a.)
   if (t.accumulate.value != ScalarType::F32)
     error(t.accumulate.loc, std::string("types.accumulate ") + toString(t.accumulate.value) +
@@ -184,9 +188,7 @@ void Checker::checkFp8TypesAndLayout() {
                        toString(t.a.value) + ": one wgmma takes both operands 8-bit or both "
                        "16-bit; use b: e4m3 or b: e5m2");
   if (isFp8(t.d.value))
-    error(t.d.loc, std::string("types.d ") + toString(t.d.value) +
-                       " is not supported: fp8 outputs (with their output scale and amax) are "
-                       "not built; the epilogue writes bf16, f16 or f32; use d: bf16");
+    checkFp8Output();
   if (t.accumulate.value != ScalarType::F32)
     error(t.accumulate.loc, std::string("types.accumulate ") + toString(t.accumulate.value) +
                                 " is not supported: gemmgen accumulates in f32; use "
@@ -216,6 +218,24 @@ void Checker::checkFp8TypesAndLayout() {
     error(spec.tile.n.loc, "tile.n " + str(spec.tile.n.value) +
                                " with types.scaling: blockwise: B's scales cover 128x128 "
                                "blocks, and a tile must hold whole blocks; use tile.n 128 or 256");
+}
+
+/// An 8-bit D: the consumers convert pairs with cvt.rn.satfinite to fp8 after
+/// the output scale (GemmArgs::scaleD) and keep the amax of the values before
+/// it; the staging slab is 128 fp8 columns (one 128-byte swizzled row).
+void Checker::checkFp8Output() {
+  const TypesSpec &t = spec.types;
+  const std::string d = std::string("types.d ") + toString(t.d.value);
+  if (spec.tile.n.value % 128 != 0)
+    error(spec.tile.n.loc, "tile.n " + str(spec.tile.n.value) + " with " + d +
+                               ": the TMA store writes 128-column slabs of an 8-bit D (one "
+                               "128-byte swizzled row), and a tile holds whole slabs; use "
+                               "tile.n: 128 or 256");
+  for (const EpilogueOpSpec &op : spec.epilogue.chain)
+    if (op.kind.value == EpilogueOpKind::Scale)
+      error(op.loc, "'scale' with " + d + ": an 8-bit D is already multiplied by its output "
+                    "scale (GemmArgs::scaleD) at the conversion, after the amax is taken; "
+                    "remove the chain's scale step");
 }
 
 void Checker::checkCluster() {

@@ -27,6 +27,7 @@ public:
 
   void print(const Kernel &k) {
     chain = &k.epilogueChain;
+    fp8Output = k.plan.fp8Output;
     os << "kernel " << k.name << " target=" << toString(k.target) << "\n";
     os << "  types a=" << toString(k.aType) << " b=" << toString(k.bType)
        << " d=" << toString(k.dType) << " acc=" << toString(k.accType) << "\n";
@@ -77,6 +78,7 @@ public:
 
 private:
   const std::vector<EpilogueStep> *chain = nullptr;
+  bool fp8Output = false; ///< store_acc scales to an 8-bit D and keeps its amax
 
   void printRole(const Role &r) {
     os << "  role " << r.name << " warps=" << r.firstWarp << ".."
@@ -184,6 +186,8 @@ private:
       os << " " << op.acc << " -> " << (op.buffer.empty() ? "global D" : op.buffer);
       if (chain && !chain->empty())
         os << " chain=[" << describeChain(*chain) << "]";
+      if (fp8Output)
+        os << " out_scale amax";
       break;
     case OpKind::Fence:
       os << " " << toString(op.fence);

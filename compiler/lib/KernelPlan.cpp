@@ -51,6 +51,7 @@ public:
     p.mmaK = mmaKFor(spec.types.a.value);
     p.perTensorScales = isFp8(spec.types.a.value) || isFp8(spec.types.b.value);
     p.blockwiseScales = p.perTensorScales && spec.types.scaling.value == ScalingMode::Blockwise;
+    p.fp8Output = isFp8(spec.types.d.value);
     p.partialBuffers = !p.blockwiseScales ? 0 : spec.pipeline.mmaInFlight.value == 0 ? 1 : 2;
     p.epilogueChunkN = epilogueChunkColumns(spec);
     p.epilogueBuffers = std::max(1u, spec.epilogue.buffers.value);

@@ -306,7 +306,7 @@ KernelABI gemmgen::deriveKernelABI(const Kernel &k) {
   abi.boxB = {k.plan.loadB.boxInner, k.plan.loadB.boxOuter, 128};
   const Buffer *epi = k.findBuffer("smemD");
   unsigned dRows = epi ? epi->rows : k.tileM / k.consumers;
-  // One 128-byte swizzled row of D per box: 64 16-bit or 32 f32 columns.
+  // One 128-byte swizzled row of D per box: 128 8-bit, 64 16-bit or 32 f32 columns.
   abi.boxD = {128 / sizeInBytes(k.dType), dRows, 128};
   // K is the contiguous dimension of a K-major operand only: then its rows
   // (K elements, packed) must be 16-byte multiples for TMA.
@@ -319,5 +319,6 @@ KernelABI gemmgen::deriveKernelABI(const Kernel &k) {
   abi.epilogueChain = k.epilogueChain;
   abi.perTensorScales = k.plan.perTensorScales;
   abi.blockwiseScales = k.plan.blockwiseScales;
+  abi.fp8Output = k.plan.fp8Output;
   return abi;
 }

@@ -40,6 +40,9 @@ void gemmgen::emitLaunchContractComment(CodeEmitter &e, const KernelABI &abi) {
   if (abi.perTensorScales)
     e.comment("  per-tensor scales: const float* scale_a, scale_b after beta (device f32, null = 1); "
               "alpha becomes alpha * sA * sB.");
+  if (abi.fp8Output)
+    e.comment("  " + std::string(toString(abi.dType)) + " D: const float* d_scale, float* d_amax "
+              "after the scales; D = fp8(d_scale * v), *d_amax = max |v| (zeroed before).");
   if (abi.hasChain())
     e.comment("  epilogue chain " + describeChain(abi.epilogueChain) +
               ": bias, bias_stride, scale_d after beta (and the scales).");

@@ -3,8 +3,9 @@
 // What the sm_90a printer emits for the epilogue's three ops on the staging
 // tile: store_acc (accumulators, times alpha, plus beta times the C chunk
 // the tile holds, into the 128B-swizzled slabs: stmatrix for 16-bit D,
-// float2 stores for f32), the TMA store of the tile, and the TMA load of C's
-// chunk into it. One 128-byte slab row holds D_SLAB_COLS columns.
+// float2 stores for f32, fp8 pairs for 8-bit), the TMA store of the tile,
+// and the TMA load of C's chunk into it. One 128-byte slab row holds
+// D_SLAB_COLS columns.
 //
 //===----------------------------------------------------------------------===//
 #include "Sm90Epilogue.h"
@@ -84,6 +85,62 @@ void emitStoreF32(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
     emitChainCall(e, "v0", "v1", residual ? "c0" : "0.f", residual ? "c1" : "0.f",
                   biasOf(k, "jj", "m", "h", 0), biasOf(k, "jj", "m", "h", 1));
   e.line("st_shared_f32x2(addr, v0, v1);");
+}
+
+/// 8-bit output: each thread converts its pairs (out_scale · v, two fp8 in a
+/// 16-bit word) and writes them into 128B-swizzled slabs of 128 columns, one
+/// st.shared.b16 per n8 block and half-row (a warp's 8 rows fall in 8
+/// different 16-byte columns: no bank conflicts). C's pair is read from the
+/// same address first when beta != 0. amax_v takes |v| of the elements inside
+/// D (the tile's padding would count the clamp of a zero).
+void emitStoreFp8(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
+  e.comment("accumulators -> " + Twine(toString(k.dType)) +
+            " pairs (cvt.rn.satfinite) in 128-column staging slabs. m64nN fragment:");
+  e.comment("thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8 block j, columns");
+  e.comment("8j + 2(l%4) (+1) in acc[.][4j .. 4j+1] (row +8: 4j+2 .. 4j+3).");
+  e.line("const u32 staging = " + stagingTile(k) + ";");
+  emitBiasPrefetch(e, k);
+  e.line("#pragma unroll");
+  CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
+  e.line("#pragma unroll");
+  CodeEmitter::Block js(e, "for (int jj = 0; jj < EPI_COLS / 8; ++jj)");
+  e.line("const int j = chunk * (EPI_COLS / 8) + jj;  // n8 block of the tile");
+  e.line("const int col = jj * 8 + 2 * (lane % 4);       // column inside the chunk");
+  e.line("const int slab = col / D_SLAB_COLS, cs = col % D_SLAB_COLS;");
+  e.line("const int d_col = tile_n * BN + chunk * EPI_COLS + col;  // D's column of v0");
+  e.line("#pragma unroll");
+  CodeEmitter::Block hs(e, "for (int h = 0; h < 2; ++h)");
+  e.line("const int row = m * 64 + warp_in_group * 16 + lane / 4 + 8 * h;");
+  e.line("const u32 addr = staging + slab * D_SLAB_BYTES + row * 128 + "
+         "(((cs / 16) ^ (row & 7)) << 4) + cs % 16;");
+  const bool chain = !k.epilogueChain.empty();
+  const bool residual = chainHas(k.epilogueChain, EpilogueOpKind::Residual);
+  e.line("float v0 = alpha * acc[m][4 * j + 2 * h], v1 = alpha * acc[m][4 * j + 2 * h + 1];");
+  if (residual)
+    e.line("float c0 = 0.f, c1 = 0.f;  // beta * C, added at the chain's residual step");
+  if (readsC) {
+    CodeEmitter::Block ifc(e, "if (beta != 0.f)");
+    if (!residual)
+      e.line("float c0, c1;");
+    e.line("unpack_fp8x2<ELEM>(ld_shared_u16(addr), c0, c1);  // C's pair, loaded into the "
+           "staging tile");
+    if (residual) {
+      e.line("c0 *= beta;");
+      e.line("c1 *= beta;");
+    } else {
+      e.line("v0 = fmaf(beta, c0, v0);");
+      e.line("v1 = fmaf(beta, c1, v1);");
+    }
+  }
+  if (chain)
+    emitChainCall(e, "v0", "v1", residual ? "c0" : "0.f", residual ? "c1" : "0.f",
+                  biasOf(k, "jj", "m", "h", 0), biasOf(k, "jj", "m", "h", 1));
+  {
+    CodeEmitter::Block in(e, "if (tile_m * BM + consumer * WG_ROWS + row < M)");
+    e.line("if (d_col < N) amax_v = fmaxf(amax_v, fabsf(v0));");
+    e.line("if (d_col + 1 < N) amax_v = fmaxf(amax_v, fabsf(v1));");
+  }
+  e.line("st_shared_u16(addr, pack_fp8x2<ELEM>(out_scale * v0, out_scale * v1));");
 }
 
 /// The chain's values of one fragment pair: v0 at D's (row, col), v1 at
@@ -237,6 +294,8 @@ void emitStore16(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
 void gemmgen::sm90::emitStagingStore(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   if (k.dType == ScalarType::F32)
     emitStoreF32(e, k, readsC);
+  else if (isFp8(k.dType))
+    emitStoreFp8(e, k, readsC);
   else
     emitStore16(e, k, readsC);
 }

@@ -241,12 +241,17 @@ private:
     } else if (cloadBarrier()) {
       e.line(k.name + "(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB,");
       e.line(indent + "const __grid_constant__ TensorMap tmD, int M, int N, int K, int batch,");
-      // After beta: fp8's per-tensor scales, then the epilogue chain's inputs.
-      const bool scales = k.plan.perTensorScales, chain = !k.epilogueChain.empty();
+      // After beta: fp8's per-tensor scales, an 8-bit D's output scale and
+      // amax, then the epilogue chain's inputs.
+      const bool scales = k.plan.perTensorScales, fp8Out = k.plan.fp8Output,
+                 chain = !k.epilogueChain.empty();
       e.line(indent + "const __grid_constant__ TensorMap tmC, float alpha, float beta" +
              (scales || chain ? "," : ")"));
       if (scales)
         e.line(indent + "const float* __restrict__ scale_a, const float* __restrict__ scale_b" +
+               (chain || fp8Out ? "," : ")"));
+      if (fp8Out)
+        e.line(indent + "const float* __restrict__ d_scale, float* __restrict__ d_amax" +
                (chain ? "," : ")"));
       if (chain)
         e.line(indent + "const void* __restrict__ bias, long long bias_stride, const float* "
@@ -271,6 +276,9 @@ private:
       else
         e.line("const float chain_scale = 1.f;  // (the chain has no scale step)");
     }
+    if (k.plan.fp8Output)
+      e.line("const float out_scale = d_scale ? *d_scale : 1.f;  // " + std::string(toString(k.dType)) +
+             " D = out_scale * v");
     if (k.plan.blockwiseScales) {
       e.comment("blockwise scales (types.scaling): scale_a[entry][kb][row] (1x128 blocks of A),");
       e.comment("scale_b[entry][n / 128][kb] (128x128 blocks of B), applied per k-block by promote_acc");
@@ -370,8 +378,16 @@ private:
     e.line("float acc[WG_MMAS][BN / 2];  // wgmma accumulator fragments (f32)");
     if (k.plan.partialBuffers == 1)
       e.line("float part[WG_MMAS][BN / 2];  // one k-block's wgmma partial sum (blockwise scales)");
+    if (k.plan.fp8Output)
+      e.line("float amax_v = 0.f;  // max |v| over this thread's elements of D (before out_scale)");
     emitStates(role);
-    return emitOps(role.body);
+    if (llvm::Error err = emitOps(role.body))
+      return err;
+    if (k.plan.fp8Output) {
+      e.comment("the amax of D: a warp's maximum, one red.max per warp (*d_amax was zeroed)");
+      e.line("if (d_amax) publish_amax(d_amax, amax_v);");
+    }
+    return llvm::Error::success();
   }
 
   static bool waitsOn(const std::vector<Op> &ops, const std::string &state) {

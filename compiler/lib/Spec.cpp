@@ -175,7 +175,8 @@ std::vector<EpilogueStep> EpilogueSpec::steps(ScalarType dType) const {
     EpilogueStep s;
     s.kind = op.kind.value;
     s.axis = op.per.value;
-    s.biasType = op.type.given ? op.type.value : dType;
+    // An 8-bit D has no 8-bit bias: bf16 unless the step says.
+    s.biasType = op.type.given ? op.type.value : isFp8(dType) ? ScalarType::BF16 : dType;
     s.lo = op.min.value;
     s.hi = op.max.value;
     out.push_back(s);

@@ -54,6 +54,7 @@ namespace gemmgen {
   X(cuMemcpyHtoD)                                                                                \
   X(cuMemcpyHtoDAsync)                                                                           \
   X(cuMemcpyDtoH)                                                                                \
+  X(cuMemsetD8Async)                                                                             \
   X(cuMemsetD16Async)                                                                            \
   X(cuMemsetD32Async)                                                                            \
   X(cuStreamCreate)                                                                              \

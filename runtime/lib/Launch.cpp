@@ -216,6 +216,16 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const EpilogueInfo &epilogue
                    " operands and takes no per-tensor scales (got scaleA/scaleB); scales are "
                    "for fp8 kernels (types.a/b e4m3 or e5m2): pass null, or fold them into "
                    "alpha");
+  if (a.amaxD && !abi.fp8Output)
+    return invalid("kernel '" + abi.kernelName + "' writes a " + toString(abi.dType) +
+                   " D and keeps no amax (got GemmArgs::amaxD); the amax is kept by kernels "
+                   "with an 8-bit D (types.d e4m3 or e5m2): pass null");
+  if (abi.fp8Output && a.amaxD % 4)
+    return invalid("kernel '" + abi.kernelName + "': GemmArgs::amaxD " + hexPtr(a.amaxD) +
+                   " is not 4-byte aligned (one f32)");
+  if (abi.fp8Output && a.scaleD % 4)
+    return invalid("kernel '" + abi.kernelName + "': GemmArgs::scaleD " + hexPtr(a.scaleD) +
+                   " is not 4-byte aligned (one f32)");
   if (abi.blockwiseScales) {
     const std::string who = "kernel '" + abi.kernelName + "' scales blockwise (types.scaling): ";
     if (!a.scaleA || !a.scaleB)
@@ -415,6 +425,7 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
   p.alpha = a.alpha, p.beta = a.beta;
   p.scaleA = a.scaleA, p.scaleB = a.scaleB;
   p.bias = args.bias, p.strideBias = args.strideBias, p.scaleD = args.scaleD;
+  p.amaxD = args.amaxD;
   p.M = (int)a.M;
   p.N = (int)stored;
   p.K = (int)a.K;
@@ -455,15 +466,17 @@ Status Kernel::launchGemm(const PreparedLaunch &p, CUstream stream) const {
   int M = p.M, N = p.N, K = p.K, batch = p.batch;
   // A batched kernel's ABI has `batch` after K, an alphaBeta one then tmC,
   // alpha and beta; the others end at K.
-  // fp8 kernels then take the scales' pointers, kernels with an epilogue
-  // chain then bias, bias_stride, scale_d (the driver reads as many
-  // parameters as the kernel has).
+  // fp8 kernels then take the scales' pointers, an 8-bit D's kernels the
+  // output scale and amax, kernels with an epilogue chain then bias,
+  // bias_stride, scale_d (the driver reads as many parameters as the
+  // kernel has).
   float alpha = p.alpha, beta = p.beta;
-  CUdeviceptr scaleA = p.scaleA, scaleB = p.scaleB, bias = p.bias, scaleD = p.scaleD;
+  CUdeviceptr scaleA = p.scaleA, scaleB = p.scaleB, bias = p.bias, scaleD = p.scaleD,
+              amaxD = p.amaxD;
   long long strideBias = p.strideBias;
   // The parameters in the order KernelABI.h gives, each group only where the
   // kernel has it (sm_100a kernels: no batch, alpha or beta before a chain's).
-  void *params[16] = {const_cast<unsigned char *>(p.tmA), const_cast<unsigned char *>(p.tmB),
+  void *params[20] = {const_cast<unsigned char *>(p.tmA), const_cast<unsigned char *>(p.tmB),
                       const_cast<unsigned char *>(p.tmD), &M, &N, &K};
   unsigned next = 6;
   if (abi.batched)
@@ -473,6 +486,8 @@ Status Kernel::launchGemm(const PreparedLaunch &p, CUstream stream) const {
     params[next++] = &beta;
   if (abi.perTensorScales)
     params[next++] = &scaleA, params[next++] = &scaleB;
+  if (abi.fp8Output)
+    params[next++] = &scaleD, params[next++] = &amaxD;
   if (abi.hasChain())
     params[next++] = &bias, params[next++] = &strideBias, params[next++] = &scaleD;
   params[next] = nullptr;
@@ -484,6 +499,10 @@ Status Kernel::launchGemm(const PreparedLaunch &p, CUstream stream) const {
     return Status::error(ErrorCode::InvalidArgument,
                          "prepared launch has batch " + std::to_string(batch) + " but kernel '" +
                              abi.kernelName + "' computes one problem per launch");
+  // The kernel raises the amax with red.max from 0 (every |v| is >= 0).
+  if (abi.fp8Output && amaxD)
+    if (CUresult z = drv.cuMemsetD32Async(amaxD, 0, 1, stream); z != CUDA_SUCCESS)
+      return drv.fail(z, "cuMemsetD32Async(amaxD)");
   CUresult r = drv.cuLaunchKernelEx(&config.cfg, impl_->fn, params, nullptr);
   if (r != CUDA_SUCCESS)
     return drv.fail(r, "cuLaunchKernelEx(" + abi.kernelName + ", grid " +

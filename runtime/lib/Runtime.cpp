@@ -291,14 +291,14 @@ Expected<Kernel> Runtime::loadKernel(const std::string &source, const KernelABI 
   const DriverApi &drv = *impl_->drv;
   if (Status s = checkTargetRunsOn(abi.target, impl_->info); !s)
     return s;
-  const bool fp8 = isFp8(abi.aType) && isFp8(abi.bType) && !isFp8(abi.dType);
+  const bool fp8 = isFp8(abi.aType) && isFp8(abi.bType);
   if (!fp8 && (abi.aType != abi.bType || abi.aType == ScalarType::F32 || isFp8(abi.aType) ||
                (abi.dType != abi.aType && abi.dType != ScalarType::F32)))
     return Status::error(ErrorCode::Unsupported,
                          std::string("the runtime launches kernels whose A and B share one "
                                      "16-bit type (f16 or bf16) and whose D has that type or "
-                                     "f32, or fp8 A and B (e4m3, e5m2) with a bf16, f16 or f32 "
-                                     "D; this one has a: ") +
+                                     "f32, or fp8 A and B (e4m3, e5m2) with a bf16, f16, f32, "
+                                     "e4m3 or e5m2 D; this one has a: ") +
                              toString(abi.aType) + ", b: " + toString(abi.bType) +
                              ", d: " + toString(abi.dType));
   if (abi.clusterN != 1)
@@ -392,6 +392,7 @@ Expected<Kernel> Runtime::loadKernel(const std::string &source, const KernelABI 
   info.batched = abi.batched;
   info.alphaBeta = abi.alphaBeta;
   info.perTensorScales = abi.perTensorScales;
+  info.fp8Output = abi.fp8Output;
   info.blockwiseScales = abi.blockwiseScales;
   info.grouped = abi.grouped;
   info.epilogue = epilogueInfo(abi.epilogueChain);
@@ -519,6 +520,18 @@ Status Runtime::fill16Async(CUdeviceptr dst, std::uint16_t value, std::size_t co
     return st;
   GG_CONTEXT_SCOPE(*impl_);
   GG_TRY_CU(drv.cuMemsetD16Async(dst, value, count, s), "cuMemsetD16Async");
+  return Status::success();
+}
+
+Status Runtime::fill8Async(CUdeviceptr dst, std::uint8_t value, std::size_t count,
+                           CUstream s) const {
+  if (!impl_)
+    return emptyRuntime();
+  const DriverApi &drv = *impl_->drv;
+  if (Status st = impl_->checkUsable(); !st)
+    return st;
+  GG_CONTEXT_SCOPE(*impl_);
+  GG_TRY_CU(drv.cuMemsetD8Async(dst, value, count, s), "cuMemsetD8Async");
   return Status::success();
 }
 

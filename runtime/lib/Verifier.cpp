@@ -84,7 +84,7 @@ extern "C" __global__ void gg_fill_normal(void *p, long long rows, long long col
 // R[M,N] (f32, ld N) = chain(alpha·sA·sB · A[M,K] · B[K,N], beta · C[M,N]) of batch entry
 // `entry` (the kernel's epilogue chain; none: their sum), A[m,k] at A[m*sam + k*sak],
 // B[k,n] at B[n*sbn + k*sbk] (kinds as gg_fill_normal's), C[m,n] at Cin[m*scm + n*scn] (any
-// stored layout, kind 0-2; read only when beta != 0), the scales sA, sB device f32 (null = 1);
+// stored layout, any kind; read only when beta != 0), the scales sA, sB device f32 (null = 1);
 // 256 threads, 64×64 tile, 4×4 per thread.
 extern "C" __global__ void __launch_bounds__(256)
 gg_reference_gemm(const void *A, const void *B, float *C, int M, int N, int K, long long sam,
@@ -131,28 +131,47 @@ gg_reference_gemm(const void *A, const void *B, float *C, int M, int N, int K, l
       if (m < M && n < N) {
         const float cb = beta != 0.f
             ? beta * (kindC == 2 ? ((const float *)Cin)[m * scm + n * scn]
-                                 : f16_to_f32(((const u16 *)Cin)[m * scm + n * scn], kindC))
+                                 : load_elem(Cin, m * scm + n * scn, kindC))
             : 0.f;
         C[m * N + n] = gemmgen::epilogue::apply_chain(chain, alpha * acc[i][j], cb, m, n, entry);
       }
     }
 }
 
-// out[0] += Σ(D−ref)², out[1] += Σref², out[2] = max |D−ref| (as ordered bits), cnt += #non-finite D
-// D is 16-bit, or f32 when dF32 (then a refIs16 reference is f32 too: another f32 D).
+// out[0] += Σ(D−ref)², out[1] += Σref², out[2] = max |D−ref|, out[3] = max |ref| (both as
+// ordered bits), cnt += #non-finite D. D is 16-bit, f32 when dF32 (then a refIs16 reference is
+// f32 too: another f32 D), or fp8 when dFp8 (1 e4m3, 2 e5m2): then D is compared with the f32
+// reference as the kernel must convert it, fp8(scale · ref) (scale: device f32, null = 1), and
+// out[3] is max |ref| before the scale (what the kernel's amax holds); a refIs16 reference is
+// then another fp8 D, compared as it is.
 extern "C" __global__ void gg_compare(const void *D, long long ldd, int dColMajor, const void *ref,
                                       int refIs16, int M, int N, int bf16, double *out,
-                                      unsigned long long *nonFinite, int dF32) {
-  double err2 = 0, ref2 = 0, maxAbs = 0;
+                                      unsigned long long *nonFinite, int dF32, int dFp8,
+                                      const float *scale) {
+  double err2 = 0, ref2 = 0, maxAbs = 0, refMax = 0;
   unsigned long long bad = 0;
   const long long total = (long long)M * N;
+  const float s = dFp8 && scale ? *scale : 1.f;
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
        i += (long long)gridDim.x * blockDim.x) {
     const long long r = i / N, c = i - r * N;
     const long long at = dColMajor ? c * ldd + r : r * ldd + c;
-    const float d = dF32 ? ((const float *)D)[at] : f16_to_f32(((const u16 *)D)[at], bf16);
-    const float x = refIs16 && !dF32 ? f16_to_f32(((const u16 *)ref)[i], bf16)
-                                     : ((const float *)ref)[i];
+    float d, x;
+    if (dFp8) {
+      d = fp8_to_f32(((const unsigned char *)D)[at], dFp8 == 2);
+      if (refIs16) { // another fp8 D (packed), converted already
+        x = fp8_to_f32(((const unsigned char *)ref)[i], dFp8 == 2);
+        refMax = fmax(refMax, fabs((double)x));
+      } else {
+        const float v = ((const float *)ref)[i];
+        refMax = fmax(refMax, fabs((double)v));
+        x = fp8_to_f32(f32_to_fp8(s * v, dFp8 == 2), dFp8 == 2);
+      }
+    } else {
+      d = dF32 ? ((const float *)D)[at] : f16_to_f32(((const u16 *)D)[at], bf16);
+      x = refIs16 && !dF32 ? f16_to_f32(((const u16 *)ref)[i], bf16) : ((const float *)ref)[i];
+      refMax = fmax(refMax, fabs((double)x));
+    }
     if (!isfinite(d)) { ++bad; continue; }
     const double e = (double)d - (double)x;
     err2 += e * e;
@@ -163,12 +182,14 @@ extern "C" __global__ void gg_compare(const void *D, long long ldd, int dColMajo
     err2 += __shfl_down_sync(0xffffffffu, err2, o);
     ref2 += __shfl_down_sync(0xffffffffu, ref2, o);
     maxAbs = fmax(maxAbs, __shfl_down_sync(0xffffffffu, maxAbs, o));
+    refMax = fmax(refMax, __shfl_down_sync(0xffffffffu, refMax, o));
     bad += __shfl_down_sync(0xffffffffu, bad, o);
   }
   if (threadIdx.x % 32 == 0) {
     atomicAdd(&out[0], err2);
     atomicAdd(&out[1], ref2);
     atomicMax((unsigned long long *)&out[2], (unsigned long long)__double_as_longlong(maxAbs));
+    atomicMax((unsigned long long *)&out[3], (unsigned long long)__double_as_longlong(refMax));
     atomicAdd(nonFinite, bad);
   }
 }
@@ -191,7 +212,7 @@ struct GemmVerifier::Impl {
   Runtime rt;
   std::optional<Module> module;
   CUfunction fill = nullptr, ref = nullptr, cmp = nullptr;
-  CUdeviceptr scratch = 0; // 3 doubles + 1 u64
+  CUdeviceptr scratch = 0; // 4 doubles + 1 u64
   explicit Impl(Runtime r) : rt(std::move(r)) {}
   ~Impl() { (void)rt.free(scratch); }
 };
@@ -210,7 +231,7 @@ Expected<GemmVerifier> GemmVerifier::create(const Runtime &rt) {
       return f.status();
     *fn = *f;
   }
-  Expected<CUdeviceptr> s = rt.alloc(32);
+  Expected<CUdeviceptr> s = rt.alloc(40);
   if (!s)
     return s.status();
   impl->scratch = *s;
@@ -227,6 +248,15 @@ Status GemmVerifier::fillNormal2D(CUdeviceptr p, long long rows, long long cols,
   if (blocks == 0)
     return Status::success();
   return impl_->rt.launchRaw(impl_->fill, blocks, 1, 256, 0, s, params);
+}
+
+Status GemmVerifier::poison(CUdeviceptr p, std::size_t elements, DType t, CUstream s) const {
+  const std::size_t bytes = elements * sizeOf(t);
+  if (bytes == 0)
+    return Status::success();
+  if (isFp8(t))
+    return impl_->rt.fill8Async(p, kPoisonFp8, bytes, s);
+  return impl_->rt.fill16Async(p, kPoison, bytes / 2, s);
 }
 
 Status GemmVerifier::fillNormal(CUdeviceptr p, std::size_t count, DType t, std::uint64_t seed,
@@ -287,30 +317,34 @@ Expected<GemmVerifier::Comparison> GemmVerifier::compare(const GemmArgs &a, DTyp
                                                          CUstream s, DType outType) const {
   const DriverApi &drv = *impl_->rt.impl()->drv;
   GG_CONTEXT_SCOPE(*impl_->rt.impl());
-  CUresult r = drv.cuMemsetD32Async(impl_->scratch, 0, 8, s);
+  CUresult r = drv.cuMemsetD32Async(impl_->scratch, 0, 10, s);
   if (r != CUDA_SUCCESS)
     return drv.fail(r, "cuMemsetD32Async");
-  CUdeviceptr out = impl_->scratch, cnt = impl_->scratch + 24;
+  CUdeviceptr out = impl_->scratch, cnt = impl_->scratch + 32;
   long long ldd = storedShape(a, 'D').ld;
   // D's (and a 16-bit reference's) kind: the output type, or the operands' for an f32 D.
   const DType d16 = outType == DType::F32 ? t : outType;
   int M = (int)a.M, N = (int)a.N, bf16 = d16 == DType::BF16, is16 = refIs16Bit;
   int dColMajor = a.layoutD == Layout::Col, dF32 = outType == DType::F32;
+  // An 8-bit D: against fp8(scaleD · ref), the conversion its kernel makes.
+  int dFp8 = outType == DType::E4M3 ? 1 : outType == DType::E5M2 ? 2 : 0;
+  CUdeviceptr scale = a.scaleD;
   long long total = a.M * a.N;
   unsigned blocks = (unsigned)std::max<long long>(1, std::min<long long>((total + 255) / 256, 2048));
   // Batch entries accumulate into the same sums: one error over all of D.
   const long long entries = std::max(1LL, a.batch);
   for (long long l = 0; l < entries; ++l) {
-    CUdeviceptr D = batchEntry(a, l, t, outType).D,
-                R = ref + (CUdeviceptr)(l * total * (is16 && !dF32 ? 2 : 4));
-    void *params[] = {&D, &ldd, &dColMajor, &R, &is16, &M, &N, &bf16, &out, &cnt, &dF32};
+    const long long refBytes = is16 && !dF32 ? (dFp8 ? 1 : 2) : 4; // a D's type, or f32
+    CUdeviceptr D = batchEntry(a, l, t, outType).D, R = ref + (CUdeviceptr)(l * total * refBytes);
+    void *params[] = {&D,  &ldd, &dColMajor, &R,    &is16, &M,     &N,
+                      &bf16, &out, &cnt,      &dF32, &dFp8, &scale};
     if (Status st = impl_->rt.launchRaw(impl_->cmp, blocks, 1, 256, 0, s, params); !st)
       return st;
   }
   total *= entries;
   if (Status st = impl_->rt.wait(s, 600); !st)
     return st;
-  double host[3];
+  double host[4];
   unsigned long long bad = 0;
   if (Status st = impl_->rt.copyToHost(host, impl_->scratch, sizeof host); !st)
     return st;
@@ -321,11 +355,12 @@ Expected<GemmVerifier::Comparison> GemmVerifier::compare(const GemmArgs &a, DTyp
   c.nonFinite = (long long)bad;
   c.relFrobenius = host[1] > 0 ? std::sqrt(host[0] / host[1]) : (host[0] > 0 ? INFINITY : 0.0);
   c.maxAbsError = host[2];
+  c.refAbsMax = host[3];
   return c;
 }
 
-// The epilogue chain's bias and scale and the fp8 scales, allocated and
-// filled the one way `gemmgen run`, bench's workloads and the GPU tests need.
+// The epilogue chain's bias and scale, the fp8 scales and an 8-bit D's
+// output scale and amax, allocated and filled the one way `gemmgen run`, bench's workloads and the GPU tests need.
 Expected<std::vector<CUdeviceptr>>
 GemmVerifier::attachKernelInputs(const KernelInfo &k, GemmArgs &a, const KernelInputValues &v,
                                  std::uint64_t seed, CUstream s) const {
@@ -359,7 +394,11 @@ GemmVerifier::attachKernelInputs(const KernelInfo &k, GemmArgs &a, const KernelI
     if (Status st = fillNormal(a.bias, (std::size_t)elems, epi.biasType, seed * 2 + 7, s); !st)
       return fail(st);
   }
-  if (epi.scale && !a.scaleD) {
+  if (k.fp8Output && !a.amaxD) {
+    if (Status st = alloc(sizeof(float), a.amaxD); !st)
+      return fail(st);
+  }
+  if ((epi.scale || k.fp8Output) && !a.scaleD) {
     if (Status st = alloc(sizeof(float), a.scaleD); !st)
       return fail(st);
     if (Status st = fillValue(a.scaleD, 1, v.scaleD); !st)

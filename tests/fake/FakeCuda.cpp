@@ -240,8 +240,18 @@ CUresult cuMemcpyDtoH(void *dst, CUdeviceptr, size_t n) {
   std::memset(dst, 0, n);
   return needContext();
 }
+CUresult cuMemsetD8Async(CUdeviceptr, unsigned char, size_t, CUstream) { return needContext(); }
 CUresult cuMemsetD16Async(CUdeviceptr, unsigned short, size_t, CUstream) { return needContext(); }
-CUresult cuMemsetD32Async(CUdeviceptr, unsigned int, size_t, CUstream) { return needContext(); }
+// Logged: the runtime's one use in a launch is zeroing an 8-bit D's amax.
+CUresult cuMemsetD32Async(CUdeviceptr p, unsigned int v, size_t n, CUstream) {
+  if (CUresult r = needContext(); r != CUDA_SUCCESS)
+    return r;
+  char line[96];
+  std::snprintf(line, sizeof line, "memsetD32 0x%llx value=%u count=%zu", (unsigned long long)p,
+                v, n);
+  logLine(line);
+  return CUDA_SUCCESS;
+}
 CUresult cuStreamCreate(CUstream *s, unsigned) {
   *s = newHandle<CUstream>();
   return needContext();
@@ -273,7 +283,8 @@ static const std::map<std::string, void *> kEntries = {
     FAKE_ENTRY(cuLaunchKernelEx) FAKE_ENTRY(cuOccupancyMaxActiveClusters)
     FAKE_ENTRY(cuTensorMapEncodeTiled) FAKE_ENTRY(cuMemAlloc) FAKE_ENTRY(cuMemFree)
     FAKE_ENTRY(cuMemAllocAsync) FAKE_ENTRY(cuMemFreeAsync)
-    FAKE_ENTRY(cuMemcpyHtoD) FAKE_ENTRY(cuMemcpyHtoDAsync) FAKE_ENTRY(cuMemcpyDtoH) FAKE_ENTRY(cuMemsetD16Async)
+    FAKE_ENTRY(cuMemcpyHtoD) FAKE_ENTRY(cuMemcpyHtoDAsync) FAKE_ENTRY(cuMemcpyDtoH) FAKE_ENTRY(cuMemsetD8Async)
+    FAKE_ENTRY(cuMemsetD16Async)
     FAKE_ENTRY(cuMemsetD32Async) FAKE_ENTRY(cuStreamCreate) FAKE_ENTRY(cuStreamDestroy)
     FAKE_ENTRY(cuStreamQuery) FAKE_ENTRY(cuStreamSynchronize) FAKE_ENTRY(cuEventCreate)
     FAKE_ENTRY(cuEventDestroy) FAKE_ENTRY(cuEventRecord) FAKE_ENTRY(cuEventQuery)

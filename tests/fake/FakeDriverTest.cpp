@@ -808,3 +808,50 @@ TEST(FakeDriver, BenchShapeCheckGivesEveryInputAPlaceholder) {
   }
 }
 
+
+/// An 8-bit D (specs/sm90/16_fast_e4m3_out_e4m3.yaml): the kernel takes the
+/// output scale and the amax after the fp8 scales, the launch zeroes the
+/// amax on the stream just before the kernel (the kernel raises it with
+/// red.max), and the launch checks refuse an amax a kernel does not keep or
+/// one that is not an aligned f32.
+TEST(FakeDriver, AnFp8OutputZeroesItsAmaxBeforeTheKernel) {
+  REQUIRE_FAKE();
+  Expected<Kernel> k = fake.rt->compileFile(std::string(GEMMGEN_SOURCE_DIR) +
+                                            "/specs/sm90/16_fast_e4m3_out_e4m3.yaml");
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  EXPECT_TRUE(k->info().fp8Output);
+  EXPECT_EQ(k->info().outType, DType::E4M3);
+  GemmArgs a = args(256, 512, 1024, 512);
+  a.scaleD = 0x6000000, a.amaxD = 0x6000100;
+  fake.clear();
+  ASSERT_TRUE(k->launch(a, nullptr).ok()) << fake.log();
+  std::vector<std::string> lines = fake.lines();
+  std::vector<std::string> tail(lines.end() - std::min<size_t>(2, lines.size()), lines.end());
+  std::vector<std::string> want = {"memsetD32 0x6000100 value=0 count=1",
+                                   "launchEx gemm_sm90_fast_e4m3_out_e4m3 grid=4 M=256 N=512 "
+                                   "K=1024 batch=1"};
+  EXPECT_EQ(tail, want) << fake.log();
+  // Without an amax nothing is zeroed (the kernel gets null and keeps none).
+  a.amaxD = 0;
+  fake.clear();
+  ASSERT_TRUE(k->launch(a, nullptr).ok()) << fake.log();
+  // (strides in bytes: D's 512 e4m3 columns are 512 bytes a row)
+  EXPECT_EQ(fake.log(), std::string("encode rows=256 cols=1024 stride=1024\n"
+                                    "encode rows=512 cols=1024 stride=1024\n"
+                                    "encode rows=256 cols=512 stride=512\n"
+                                    "launchEx gemm_sm90_fast_e4m3_out_e4m3 grid=4 M=256 N=512 "
+                                    "K=1024 batch=1\n"));
+  a.amaxD = 0x6000102;
+  EXPECT_EQ(k->check(a).message(),
+            "kernel 'gemm_sm90_fast_e4m3_out_e4m3': GemmArgs::amaxD 0x6000102 is not 4-byte "
+            "aligned (one f32)");
+  Expected<Kernel> bf16Out = fake.rt->compileFile(std::string(GEMMGEN_SOURCE_DIR) +
+                                                  "/specs/sm90/13_fast_e4m3.yaml");
+  ASSERT_TRUE(bf16Out.ok()) << bf16Out.status().message();
+  EXPECT_FALSE(bf16Out->info().fp8Output);
+  a.amaxD = 0x6000100;
+  EXPECT_EQ(bf16Out->check(a).message(),
+            "kernel 'gemm_sm90_fast_e4m3' writes a bf16 D and keeps no amax (got "
+            "GemmArgs::amaxD); the amax is kept by kernels with an 8-bit D (types.d e4m3 or "
+            "e5m2): pass null");
+}

@@ -1,6 +1,7 @@
 //===- GpuFp8Test.cpp - fp8 GEMMs with per-tensor scales on the GPU --------===//
 //
-// specs/sm90/13_fast_e4m3.yaml (and a mixed e5m2 x e4m3 -> f32 variant of it)
+// specs/sm90/13_fast_e4m3.yaml (and a mixed e5m2 x e4m3 -> f32 variant of it, and 8-bit
+// outputs with their output scale and amax)
 // on odd and large shapes: fresh random fp8 inputs, D poisoned, scales != 1
 // (a kernel that ignored them would be off by 50%), every element compared
 // with the fp32-accumulate reference that applies the scales, and D's line
@@ -105,21 +106,26 @@ struct Fp8Case {
   /// Spec 13 (per-tensor scales) or 15 (blockwise: random N(0,1) scale
   /// arrays, scaleA/scaleB unused).
   const char *spec = kSpec13;
+  /// An fp8 D's output scale (GemmArgs::scaleD); 64 saturates the larger values.
+  float scaleD = 0.125f;
 };
 
 std::string caseName(const ::testing::TestParamInfo<Fp8Case> &info) {
   const Fp8Case &c = info.param;
-  std::string t = c.types[0] ? (std::string(c.types).find("e5m2") != std::string::npos ? "mixed_f32"
-                                : std::string(c.types).find("f32") != std::string::npos ? "f32"
-                                                                                        : "other")
-                             : "e4m3";
+  const std::string types = c.types;
+  std::string t = types.find("d: e4m3") != std::string::npos   ? "out_e4m3"
+                  : types.find("d: e5m2") != std::string::npos ? "out_e5m2"
+                  : types.find("e5m2") != std::string::npos    ? "mixed_f32"
+                  : types.find("f32") != std::string::npos     ? "f32"
+                  : c.types[0]                                 ? "other"
+                                                               : "e4m3";
   if (c.spec == kSpec15)
     t = "blockwise_" + t;
   if (c.spec == kSpec15Two)
     t = "blockwise2_" + t;
   return t + "_" + std::to_string(c.M) + "x" + std::to_string(c.N) + "x" +
          std::to_string(c.K) + (c.beta != 0.f ? "_beta" : "") +
-         (c.ldPad || c.offset ? "_staged" : "");
+         (c.ldPad || c.offset ? "_staged" : "") + (c.scaleD != 0.125f ? "_saturating" : "");
 }
 
 class Fp8Gemm : public ::testing::TestWithParam<Fp8Case> {};
@@ -173,6 +179,7 @@ TEST_P(Fp8Gemm, MatchesScaledReferenceAndWritesEveryElement) {
   // Per tensor: the case's scalars; blockwise: every block its own N(0,1)
   // scale (the case's scaleA/scaleB are NaN there).
   GemmVerifier::KernelInputValues values;
+  values.scaleD = c.scaleD;
   values.scaleA = ki.blockwiseScales ? NAN : c.scaleA;
   values.scaleB = ki.blockwiseScales ? NAN : c.scaleB;
   Expected<std::vector<CUdeviceptr>> inputs =
@@ -183,7 +190,7 @@ TEST_P(Fp8Gemm, MatchesScaledReferenceAndWritesEveryElement) {
   ASSERT_NE(a.scaleB, 0u);
   ASSERT_TRUE(gpu.ver->fillNormal2D(a.A, a.M, a.K, a.lda, ki.dtype, seed * 2 + 1, gpu.stream).ok());
   ASSERT_TRUE(gpu.ver->fillNormal2D(a.B, a.N, a.K, a.ldb, ki.dtypeB, seed * 2 + 2, gpu.stream).ok());
-  ASSERT_TRUE(rt.fill16Async(a.D, GemmVerifier::kPoison, (size_t)(dBytes / 2), gpu.stream).ok());
+  ASSERT_TRUE(gpu.ver->poison(a.D, (size_t)(a.M * a.ldd), out, gpu.stream).ok());
   if (c.beta != 0.f) {
     for (CUdeviceptr p : {a.C, cPristine})
       ASSERT_TRUE(gpu.ver->fillNormal2D(p, a.M, a.N, a.ldc, out, seed * 2 + 3, gpu.stream).ok());
@@ -211,28 +218,50 @@ TEST_P(Fp8Gemm, MatchesScaledReferenceAndWritesEveryElement) {
   ASSERT_TRUE(cmp.ok()) << cmp.status().message();
   EXPECT_EQ(cmp->nonFinite, 0) << "elements left unwritten (poison) or NaN";
   EXPECT_LE(cmp->relFrobenius, GemmVerifier::kTolerance);
-  // D's line padding (columns N .. ldd-1) still poison.
-  std::vector<uint16_t> host((size_t)(dBytes / 2));
-  ASSERT_TRUE(rt.copyToHost(host.data(), a.D, host.size() * 2).ok());
-  const long long halves = outEs / 2;
+  // An fp8 D's amax: max |v| before the output scale, over all of D (the
+  // sums differ from the reference's by the fp8 accumulation, ~1e-3).
+  float amax = NAN;
+  if (ki.fp8Output) {
+    ASSERT_NE(a.amaxD, 0u);
+    ASSERT_TRUE(rt.copyToHost(&amax, a.amaxD, sizeof amax).ok());
+    EXPECT_NEAR(amax, cmp->refAbsMax, GemmVerifier::kTolerance * cmp->refAbsMax);
+  }
+  // D's line padding (columns N .. ldd-1) still poison, byte for byte
+  // (GemmVerifier::poison: 0x7fff per 16-bit half, 0x7f per fp8 byte).
+  std::vector<uint8_t> host((size_t)dBytes);
+  ASSERT_TRUE(rt.copyToHost(host.data(), a.D, host.size()).ok());
+  auto poisonByte = [&](long long at) -> uint8_t {
+    return isFp8(out) ? GemmVerifier::kPoisonFp8
+                      : uint8_t(at % 2 == 0 ? GemmVerifier::kPoison & 0xff : GemmVerifier::kPoison >> 8);
+  };
   long long touched = 0;
   for (long long m = 0; m < a.M; ++m)
     for (long long n = a.N; n < a.ldd; ++n)
-      for (long long h = 0; h < halves; ++h)
-        touched += host[size_t((m * a.ldd + n) * halves + h)] != GemmVerifier::kPoison;
+      for (long long b = 0; b < outEs; ++b) {
+        const long long at = (m * a.ldd + n) * outEs + b;
+        touched += host[size_t(at)] != poisonByte(at);
+      }
   EXPECT_EQ(touched, 0) << "D's padding written";
   printf("[ result ] fp8 %s x %s > %s %lldx%lldx%lld (%s, alpha %g, beta %g, %s): rel "
-         "err %.3e, max |err| %.3e, unwritten %lld\n",
+         "err %.3e, max |err| %.3e, unwritten %lld%s\n",
          toString(ki.dtype), toString(ki.dtypeB), toString(out), a.M, a.N, a.K,
          ki.blockwiseScales ? "blockwise scales"
                             : ("sA " + std::to_string(c.scaleA) + ", sB " + std::to_string(c.scaleB))
                                   .c_str(),
-         c.alpha, c.beta, path.c_str(), cmp->relFrobenius, cmp->maxAbsError, cmp->nonFinite);
+         c.alpha, c.beta, path.c_str(), cmp->relFrobenius, cmp->maxAbsError, cmp->nonFinite,
+         ki.fp8Output ? (", scale_d " + std::to_string(c.scaleD) + ", amax " +
+                         std::to_string(amax) + " (ref " + std::to_string(cmp->refAbsMax) + ")")
+                            .c_str()
+                      : "");
 }
 
 const char *kMixed = "{ a: e5m2, b: e4m3, d: f32, accumulate: f32 }";
 const char *kF32 = "{ a: e4m3, b: e4m3, d: f32, accumulate: f32 }";
 const char *kF32B = "{ a: e4m3, b: e4m3, d: f32, accumulate: f32, scaling: blockwise }";
+// 8-bit outputs: D = fp8(scale_d * v) and the amax of v.
+const char *kE4m3Out = "{ a: e4m3, b: e4m3, d: e4m3, accumulate: f32 }";
+const char *kE5m2Out = "{ a: e4m3, b: e5m2, d: e5m2, accumulate: f32 }";
+const char *kE4m3OutB = "{ a: e4m3, b: e4m3, d: e4m3, accumulate: f32, scaling: blockwise }";
 const Fp8Case kCases[] = {
     {"", 129, 257, 160, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0},
     {"", 1000, 1001, 528, 0.25f, 6.0f, 1.0f, 0.0f, 0, 0},
@@ -257,6 +286,14 @@ const Fp8Case kCases[] = {
     {"", 4096, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15Two},
     {"", 129, 257, 100, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15Two},   // one k-block only
     {kF32B, 4096, 4096, 4096, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15Two},
+    {kE4m3Out, 129, 257, 160, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0},
+    {kE4m3Out, 4096, 4096, 4096, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0},
+    {kE4m3Out, 1000, 1001, 528, 2.0f, 0.75f, 0.5f, 1.5f, 0, 0}, // C in e4m3 too
+    {kE4m3Out, 1000, 1001, 520, 0.5f, 3.0f, 1.0f, 0.0f, 3, 1},  // staged: D at odd bytes
+    {kE4m3Out, 129, 257, 160, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0, kSpec13, 64.0f}, // saturates at 448
+    {kE5m2Out, 1000, 1001, 528, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0},
+    {kE4m3OutB, 4096, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15},
+    {kE4m3OutB, 129, 257, 160, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15},
 };
 
 INSTANTIATE_TEST_SUITE_P(Sm90, Fp8Gemm, ::testing::ValuesIn(kCases), caseName);

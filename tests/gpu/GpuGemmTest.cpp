@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -163,14 +164,46 @@ long long operandExtent(const StoredShape &s, long long batch, long long stride)
   return std::max<long long>(8, (batch - 1) * stride + s.lines * s.ld);
 }
 
-/// Whether element i of a D read back as 16-bit halves (`halves` per
-/// element: 1 for 16-bit, 2 for f32) is `bits` in every half: the poison
-/// pattern (NaN in f16, bf16 and f32) or 0 (+0.0 in all three).
-bool elementIs(const std::vector<uint16_t> &host, long long i, int halves, uint16_t bits) {
-  for (int h = 0; h < halves; ++h)
-    if (host[size_t(i * halves + h)] != bits)
-      return false;
-  return true;
+/// A D (or C) as read back: its bytes and the element type.
+struct HostD {
+  std::vector<uint8_t> bytes;
+  DType type = DType::F16;
+  size_t elemBytes() const { return sizeOf(type); }
+  /// Whether element i is GemmVerifier::poison's pattern (NaN in every
+  /// type) in every byte.
+  bool isPoison(long long i) const {
+    const size_t e = elemBytes();
+    for (size_t b = 0; b < e; ++b) {
+      const size_t at = size_t(i) * e + b;
+      const uint8_t want = isFp8(type)  ? GemmVerifier::kPoisonFp8
+                           : at % 2 == 0 ? uint8_t(GemmVerifier::kPoison & 0xff)
+                                         : uint8_t(GemmVerifier::kPoison >> 8);
+      if (bytes[at] != want)
+        return false;
+    }
+    return true;
+  }
+  /// Whether element i is +0.0 (every byte 0, in every type).
+  bool isZero(long long i) const {
+    const size_t e = elemBytes();
+    for (size_t b = 0; b < e; ++b)
+      if (bytes[size_t(i) * e + b] != 0)
+        return false;
+    return true;
+  }
+  /// Element i's bits (for a message).
+  unsigned long long bits(long long i) const {
+    unsigned long long v = 0;
+    for (size_t b = elemBytes(); b-- > 0;)
+      v = v << 8 | bytes[size_t(i) * elemBytes() + b];
+    return v;
+  }
+};
+
+Status readBack(const Runtime &rt, CUdeviceptr p, long long elements, DType t, HostD &out) {
+  out.type = t;
+  out.bytes.assign(size_t(elements) * sizeOf(t), 0);
+  return rt.copyToHost(out.bytes.data(), p, out.bytes.size());
 }
 
 /// How a test passes C (beta != 0): a separate random matrix, or D itself
@@ -215,7 +248,7 @@ void setUpProblem(const Kernel &k, ProblemOnGpu &p, long long offset,
   const Runtime &rt = *gpu.rt;
   GemmArgs &a = p.a;
   const DType t = k.info().dtype, out = k.info().outType;
-  const int halves = int(sizeOf(out) / 2); // 16-bit halves per D (and C) element
+  const long long eb = (long long)sizeOf(out); // bytes per D (and C) element
   const StoredShape sA = storedShape(a, 'A'), sB = storedShape(a, 'B'), sD = storedShape(a, 'D');
   const long long L = a.batch;
   const long long extA = operandExtent(sA, L, a.strideA), extB = operandExtent(sB, L, a.strideB);
@@ -228,32 +261,31 @@ void setUpProblem(const Kernel &k, ProblemOnGpu &p, long long offset,
   };
   a.A = alloc((extA + offset) * 2) + offset * 2;
   a.B = alloc((extB + offset) * 2) + offset * 2;
-  a.D = alloc((p.extD + offset) * 2 * halves) + offset * 2 * halves;
+  a.D = alloc((p.extD + offset) * eb) + offset * eb;
   p.ref = alloc(std::max<long long>(1, L * a.M * a.N) * 4);
   // C: stored like D. The reference reads a pristine copy (in place, the
   // launch overwrites it).
   CUdeviceptr cPristine = 0;
   if (p.cMode != CMode::None) {
     a.ldc = sD.ld, a.strideC = a.strideD;
-    cPristine = alloc(p.extD * 2 * halves);
-    a.C = p.cMode == CMode::InPlace ? a.D
-                                    : alloc((p.extD + offset) * 2 * halves) + offset * 2 * halves;
+    cPristine = alloc(p.extD * eb);
+    a.C = p.cMode == CMode::InPlace ? a.D : alloc((p.extD + offset) * eb) + offset * eb;
   }
   ASSERT_FALSE(::testing::Test::HasFailure());
   p.seed = std::random_device{}();
   const uint64_t seed = p.seed;
   ASSERT_TRUE(gpu.ver->fillNormal(a.A, extA, t, seed * 2 + 1, gpu.stream).ok());
   ASSERT_TRUE(gpu.ver->fillNormal(a.B, extB, t, seed * 2 + 2, gpu.stream).ok());
-  ASSERT_TRUE(rt.fill16Async(a.D, GemmVerifier::kPoison, p.extD * halves, gpu.stream).ok());
+  ASSERT_TRUE(gpu.ver->poison(a.D, p.extD, out, gpu.stream).ok());
   if (p.cMode != CMode::None) {
     // Every entry's logical C (seeded per entry), in the pristine copy, in
     // C's own buffer (its padding poison too) or in D itself.
     if (p.cMode == CMode::Separate) {
-      ASSERT_TRUE(rt.fill16Async(a.C, GemmVerifier::kPoison, p.extD * halves, gpu.stream).ok());
+      ASSERT_TRUE(gpu.ver->poison(a.C, p.extD, out, gpu.stream).ok());
     }
     for (long long l = 0; l < L; ++l)
       for (CUdeviceptr base : {cPristine, a.C})
-        ASSERT_TRUE(gpu.ver->fillNormal2D(base + l * a.strideC * 2 * halves, sD.lines, sD.length,
+        ASSERT_TRUE(gpu.ver->fillNormal2D(base + l * a.strideC * eb, sD.lines, sD.length,
                                           sD.ld, out, seed * 2 + 3 + l, gpu.stream).ok());
   }
   // The epilogue chain's inputs (a random bias vector per entry, 3 elements
@@ -281,7 +313,6 @@ void verifyProblem(const std::string &name, const Kernel &k, const ProblemOnGpu 
   const Runtime &rt = *gpu.rt;
   const GemmArgs &a = p.a;
   const DType t = k.info().dtype, out = k.info().outType;
-  const int halves = int(sizeOf(out) / 2);
   const StoredShape sD = storedShape(a, 'D');
   const long long L = a.batch, extD = p.extD;
   SCOPED_TRACE("seed " + std::to_string(p.seed));
@@ -293,8 +324,18 @@ void verifyProblem(const std::string &name, const Kernel &k, const ProblemOnGpu 
     EXPECT_EQ(c.nonFinite, 0) << "elements left unwritten (poison) or NaN";
     EXPECT_LE(c.relFrobenius, GemmVerifier::kTolerance);
   }
-  std::vector<uint16_t> host((size_t)extD * halves);
-  ASSERT_TRUE(rt.copyToHost(host.data(), a.D, host.size() * 2).ok());
+  // An 8-bit D's amax: max |v| over every entry, before the output scale.
+  // The kernel's f32 sums and the reference's differ by the tensor cores'
+  // accumulation (~1e-3 relative for fp8 operands, docs/PERF.md), well
+  // inside kTolerance; a missed tile or the scale applied twice is not.
+  float amax = NAN;
+  if (k.info().fp8Output && a.amaxD && a.M > 0 && a.N > 0) {
+    ASSERT_TRUE(rt.copyToHost(&amax, a.amaxD, sizeof amax).ok());
+    EXPECT_NEAR(amax, c.refAbsMax, GemmVerifier::kTolerance * c.refAbsMax)
+        << "the kernel's amax against max |reference|";
+  }
+  HostD host;
+  ASSERT_TRUE(readBack(rt, a.D, extD, out, host).ok());
   std::vector<bool> logical((size_t)extD, false);
   for (long long l = 0; l < L; ++l)
     for (long long line = 0; line < sD.lines; ++line)
@@ -302,7 +343,7 @@ void verifyProblem(const std::string &name, const Kernel &k, const ProblemOnGpu 
         logical[size_t(l * a.strideD + line * sD.ld + e)] = true;
   long long touched = 0, firstTouched = -1;
   for (long long i = 0; i < extD; ++i)
-    if (!logical[size_t(i)] && !elementIs(host, i, halves, GemmVerifier::kPoison)) {
+    if (!logical[size_t(i)] && !host.isPoison(i)) {
       touched += 1;
       if (firstTouched < 0)
         firstTouched = i;
@@ -312,11 +353,14 @@ void verifyProblem(const std::string &name, const Kernel &k, const ProblemOnGpu 
                         << firstTouched << ")";
   const char *cText = p.cMode == CMode::None ? "" : p.cMode == CMode::InPlace ? ", C = D" : ", C";
   printf("[ result ] %s %s%lldx%lldx%lld %s%s%s (A %s, B %s, D %s, alpha %g, beta %g%s): rel err "
-         "%.3e, max |err| %.3e, unwritten %lld\n",
+         "%.3e, max |err| %.3e, unwritten %lld%s\n",
          name.c_str(), L > 1 ? (std::to_string(L) + "*").c_str() : "", a.M, a.N, a.K,
          toString(t), out != t ? ">" : "", out != t ? toString(out) : "", toString(a.layoutA),
          toString(a.layoutB), toString(a.layoutD), a.alpha, a.beta, cText, c.relFrobenius,
-         c.maxAbsError, c.nonFinite);
+         c.maxAbsError, c.nonFinite,
+         std::isnan(amax) ? ""
+                          : (", amax " + std::to_string(amax) + " (ref " +
+                             std::to_string(c.refAbsMax) + ")").c_str());
 }
 
 /// Frees a test's allocations (their own pointers, not the moved ones).
@@ -413,8 +457,8 @@ TEST_P(ZeroK, EveryElementOfDIsZero) {
   a.M = shape.M, a.N = shape.N, a.K = 0;
   a.layoutA = k->info().layoutA, a.layoutB = k->info().layoutB;
   a.ldd = roundUp(a.N, 8);
-  const int halves = int(sizeOf(k->info().outType) / 2);
-  Expected<CUdeviceptr> d = rt.alloc(a.M * a.ldd * 2 * halves);
+  const DType out = k->info().outType;
+  Expected<CUdeviceptr> d = rt.alloc(a.M * a.ldd * sizeOf(out));
   ASSERT_TRUE(d.ok()) << d.status().message();
   a.D = *d;
   struct Free {
@@ -422,7 +466,7 @@ TEST_P(ZeroK, EveryElementOfDIsZero) {
     CUdeviceptr p;
     ~Free() { (void)rt.free(p); }
   } freeD{rt, a.D};
-  ASSERT_TRUE(rt.fill16Async(a.D, GemmVerifier::kPoison, a.M * a.ldd * halves, gpu.stream).ok());
+  ASSERT_TRUE(gpu.ver->poison(a.D, a.M * a.ldd, out, gpu.stream).ok());
   Status s = launchAsGiven(*k, a, gpu.stream);
   ASSERT_TRUE(s.ok()) << s.message();
   s = rt.wait(gpu.stream, 60);
@@ -431,19 +475,19 @@ TEST_P(ZeroK, EveryElementOfDIsZero) {
     std::_Exit(4);
   }
   ASSERT_TRUE(s.ok()) << s.message();
-  std::vector<uint16_t> host(size_t(a.M * a.ldd * halves));
-  ASSERT_TRUE(rt.copyToHost(host.data(), a.D, host.size() * 2).ok());
+  HostD host;
+  ASSERT_TRUE(readBack(rt, a.D, a.M * a.ldd, out, host).ok());
   long long nonZero = 0, firstRow = -1, firstCol = -1;
   for (long long i = 0; i < a.M; ++i)
     for (long long j = 0; j < a.ldd; ++j) {
       bool want0 = j < a.N; // padding columns keep the poison
-      if (elementIs(host, i * a.ldd + j, halves, want0 ? 0 : GemmVerifier::kPoison))
+      if (want0 ? host.isZero(i * a.ldd + j) : host.isPoison(i * a.ldd + j))
         continue;
       if (nonZero++ == 0)
         firstRow = i, firstCol = j;
     }
   EXPECT_EQ(nonZero, 0) << "first wrong element D[" << firstRow << ", " << firstCol << "] = 0x"
-                        << std::hex << host[size_t((firstRow * a.ldd + firstCol) * halves)];
+                        << std::hex << host.bits(firstRow * a.ldd + firstCol);
   printf("[ result ] %s %lldx%lldx0: %lld element(s) not zero\n", name.c_str(), a.M, a.N,
          nonZero);
 }
@@ -956,6 +1000,12 @@ const EpilogueCase kEpilogueCases[] = {
      1001, 528, 1, 1.0f, 0.0f, CMode::None},
     {"largeBiasGelu", "06_fast_bf16.yaml", "[{bias: {per: column}}, gelu_tanh]", 4096, 4096, 4096,
      1, 1.0f, 0.0f, CMode::None},
+    // An 8-bit D: the chain, then the output scale and amax (bias bf16 by default).
+    {"fp8OutBiasGeluResidual", "16_fast_e4m3_out_e4m3.yaml",
+     "[{bias: {per: column}}, gelu_tanh, residual, {clamp: {min: -4}}]", 1000, 1001, 528, 2, 1.0f,
+     0.5f, CMode::Separate},
+    {"fp8OutRowBiasRelu", "16_fast_e4m3_out_e4m3.yaml", "[{bias: {per: row, type: f32}}, relu]",
+     129, 257, 160, 1, 1.0f, 0.0f, CMode::None},
 };
 
 INSTANTIATE_TEST_SUITE_P(Sm90, Epilogue, ::testing::ValuesIn(kEpilogueCases),

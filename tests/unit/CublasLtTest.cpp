@@ -111,7 +111,7 @@ TEST(DescribeLtMatmul, ChainsCublasLtCannotComputeAreRefusedNamingTheStep) {
       problem(), DType::BF16, DType::BF16, DType::BF16,
       chainOf("    - bias: { per: column, type: f32 }\n    - gelu_tanh\n"));
   ASSERT_FALSE(d);
-  EXPECT_NE(d.status().message().find("cuBLASLt's bias has D's type (bf16)"), std::string::npos)
+  EXPECT_NE(d.status().message().find("cuBLASLt's bias with a bf16 D is bf16"), std::string::npos)
       << d.status().message();
 }
 
@@ -170,6 +170,38 @@ TEST(DescribeLtMatmul, Fp8IsTnWithTheScalesSwappedLikeTheOperands) {
   EXPECT_NE(e.status().message().find("e5m2 x e5m2"), std::string::npos);
   e = describeLtMatmul(a, DType::E4M3, DType::BF16, DType::BF16, EpilogueInfo());
   EXPECT_FALSE(e);
+}
+
+/// An fp8 D (spec 16's kind): D's scale and amax pointers are ours, C is
+/// bf16 (cuBLASLt's fp8 outputs take a 16-bit C), and beta != 0 — our C has
+/// D's fp8 type — has no cuBLASLt form.
+TEST(DescribeLtMatmul, AnFp8DTakesItsScaleAndAmaxAndABf16C) {
+  GemmArgs a = problem();
+  a.bias = 0;
+  a.scaleA = 0x5000, a.scaleB = 0x6000, a.scaleD = 0x7000, a.amaxD = 0x7100;
+  Expected<LtMatmulDesc> d = describeLtMatmul(a, DType::E4M3, DType::E4M3, DType::E4M3, EpilogueInfo());
+  ASSERT_TRUE(d) << d.status().message();
+  EXPECT_EQ(d->d.type, CUDA_R_8F_E4M3);
+  EXPECT_EQ(d->cType, CUDA_R_16BF);
+  EXPECT_EQ(d->scaleD, 0x7000u);
+  EXPECT_EQ(d->amaxD, 0x7100u);
+  EXPECT_EQ(d->d.ld, 384);
+  // A bf16 D keeps C in its own type and takes no D scale or amax.
+  Expected<LtMatmulDesc> b = describeLtMatmul(a, DType::E4M3, DType::E4M3, DType::BF16, EpilogueInfo());
+  ASSERT_TRUE(b) << b.status().message();
+  EXPECT_EQ(b->cType, CUDA_R_16BF);
+  EXPECT_EQ(b->scaleD, 0u);
+  EXPECT_EQ(b->amaxD, 0u);
+  EXPECT_NE(d->key(), b->key());
+  Expected<LtMatmulDesc> e5 = describeLtMatmul(a, DType::E4M3, DType::E5M2, DType::E5M2, EpilogueInfo());
+  ASSERT_TRUE(e5) << e5.status().message();
+  EXPECT_EQ(e5->d.type, CUDA_R_8F_E5M2);
+  a.beta = 0.5f, a.C = a.D, a.ldc = a.ldd;
+  Expected<LtMatmulDesc> withC = describeLtMatmul(a, DType::E4M3, DType::E4M3, DType::E4M3, EpilogueInfo());
+  ASSERT_FALSE(withC);
+  EXPECT_EQ(withC.status().code(), ErrorCode::Unsupported);
+  EXPECT_NE(withC.status().message().find("beta = 0 only"), std::string::npos)
+      << withC.status().message();
 }
 
 /// KernelInfo of spec 15's kind: e4m3 x e4m3 -> bf16, blockwise scales.

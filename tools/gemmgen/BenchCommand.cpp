@@ -395,7 +395,7 @@ void cli::registerBenchCommand(CLI::App &app) {
   cmd->add_option("--scale-b", o->settings.scaleB,
                   "fp8 kernels: B's per-tensor scale, or every block's (as --scale-a)");
   cmd->add_option("--scale-d", o->settings.scaleD,
-                  "The epilogue chain's scale step: the value of GemmArgs::scaleD")
+                  "The value of GemmArgs::scaleD: the epilogue chain's scale step, or an 8-bit D's output scale")
       ->capture_default_str();
   cmd->add_option("--json", o->jsonFile, "Write results as JSON to FILE");
   cmd->add_option("--csv", o->csvFile, "Write results as CSV to FILE");

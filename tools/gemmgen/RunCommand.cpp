@@ -253,6 +253,18 @@ void runRun(const RunOptions &o) {
     cmp = *c;
     pass = c->nonFinite == 0 && c->relFrobenius <= o.tolerance;
   }
+  // An 8-bit D's amax (the kernel's red.max over every element) against the
+  // reference's max |v|, within the same relative tolerance.
+  std::optional<std::pair<float, double>> amax; // kernel's, relative error
+  if (cmp && kernel->info().fp8Output && args.amaxD) {
+    float got = 0;
+    if (Status s = rt->copyToHost(&got, args.amaxD, sizeof got); !s)
+      return fail(s);
+    const double want = cmp->refAbsMax;
+    const double err = want > 0 ? std::fabs(got - want) / want : std::fabs(got);
+    amax.emplace(got, err);
+    pass = pass && err <= o.tolerance;
+  }
 
   // Timing: warm-up, then `iters` launches each between two events.
   Expected<std::vector<double>> timed = timeLaunches(
@@ -309,6 +321,10 @@ void runRun(const RunOptions &o) {
                                        {"non_finite", cmp->nonFinite},
                                        {"tolerance", o.tolerance},
                                        {"pass", pass}};
+    if (amax)
+      j["amax"] = llvm::json::Object{{"kernel", amax->first},
+                                     {"reference", cmp->refAbsMax},
+                                     {"rel_error", amax->second}};
     llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(j))) << "\n";
   } else {
     llvm::outs() << "kernel  " << ki.name << " (" << ki.target << ", " << toString(t)
@@ -351,6 +367,11 @@ void runRun(const RunOptions &o) {
           "unwritten/NaN {3} of {4}: {5}\n",
           cmp->relFrobenius, o.tolerance, cmp->maxAbsError, cmp->nonFinite, cmp->count,
           pass ? "PASS" : "FAIL");
+    if (amax)
+      llvm::outs() << llvm::formatv("amax    {0:e4} (reference max |v| {1:e4}, rel. error {2:e2}; "
+                                    "D = {3}(scale_d {4} * v))\n",
+                                    amax->first, cmp->refAbsMax, amax->second, toString(out),
+                                    o.scaleD);
     if (!ms.empty())
       llvm::outs() << llvm::formatv("time    median {0:f4} ms over {1} iters (min {2:f4}, max "
                                     "{3:f4}): {4:f1} TFLOP/s\n",
@@ -409,7 +430,7 @@ void cli::registerRunCommand(CLI::App &app) {
       ->capture_default_str();
   cmd->add_flag("--c-in-place", o->cInPlace, "C is D itself (D holds C before the launch)");
   cmd->add_option("--scale-d", o->scaleD,
-                  "The epilogue chain's scale step: the value of GemmArgs::scaleD")
+                  "The value of GemmArgs::scaleD: the epilogue chain's scale step, or an 8-bit D's output scale")
       ->capture_default_str();
   cmd->add_option("--offset", o->offset,
                   "Move every operand's pointer by this many elements (e.g. 1: not 16-byte "

@@ -17,7 +17,7 @@ struct RunOptions {
   long long batch = 1;
   long long offset = 0; ///< elements every operand's pointer is moved by (misalignment)
   float alpha = 1.0f, beta = 0.0f;
-  float scaleD = 1.0f; ///< the epilogue chain's scale step (a device scalar)
+  float scaleD = 1.0f; ///< GemmArgs::scaleD: the chain's scale step or an 8-bit D's output scale
   /// --scale-a / --scale-b: fp8 per-tensor scales written to device memory
   /// (NaN: not given, the kernel gets null = 1).
   float scaleA = NAN, scaleB = NAN;

@@ -6,6 +6,8 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cmath>
+
 using namespace gemmgen;
 using namespace gemmgen::tune;
 
@@ -21,6 +23,10 @@ static void ltResultJson(const BenchResult &r, llvm::json::Object &row) {
   row["gemmgen_ms"] = spreadJson(r.gemmgen);
   row["gemmgen_tflops"] = tflops(rows, r.N, r.K, r.gemmgen.median);
   row["rel_err_gemmgen_vs_ref"] = r.errG;
+  if (!std::isnan(r.amaxErrG))
+    row["amax_rel_err_gemmgen"] = r.amaxErrG;
+  if (!std::isnan(r.amaxErrC))
+    row["amax_rel_err_cublas"] = r.amaxErrC;
   if (r.fused) {
     row["cublas_ms"] = spreadJson(r.cublas);
     row["cublas_tflops"] = tflops(rows, r.N, r.K, r.cublas.median);

@@ -167,16 +167,28 @@ Expected<LtMatmulDesc> tune::describeLtMatmul(const GemmArgs &a, DType tA, DType
   d.b = {ltType(tA), d.transB == CUBLAS_OP_N ? d.k : d.n, d.transB == CUBLAS_OP_N ? d.n : d.k,
          sA.ld, a.strideA};
   d.d = {ltType(out), d.m, d.n, sD.ld, a.strideD};
+  d.cType = d.d.type;
+  if (isFp8(out)) {
+    if (!fp8)
+      return invalid("an fp8 D is computed from fp8 operands");
+    if (a.beta != 0.0f)
+      return Status::error(ErrorCode::Unsupported,
+                           "cuBLASLt's fp8 outputs take C in bf16 or f16, and ours has D's type (" +
+                               std::string(toString(out)) + "): compared with beta = 0 only");
+    d.cType = CUDA_R_16BF;
+    d.scaleD = a.scaleD, d.amaxD = a.amaxD;
+  }
   d.batch = (int)a.batch;
   d.epilogue = *e;
   d.hasBias = epi.bias;
   if (epi.bias) {
-    // cuBLASLt's bias is D's type (f32 bias only for an f32 D; fp8 outputs aside).
-    if (epi.biasType != out)
+    // cuBLASLt's bias is D's type (f32 bias only for an f32 D), bf16 for an fp8 D.
+    const DType ltBias = isFp8(out) ? DType::BF16 : out;
+    if (epi.biasType != ltBias)
       return Status::error(ErrorCode::Unsupported,
-                           std::string("cuBLASLt's bias has D's type (") + toString(out) +
-                               "); chain '" + epi.chain + "' has a " + toString(epi.biasType) +
-                               " bias");
+                           std::string("cuBLASLt's bias with a ") + toString(out) + " D is " +
+                               toString(ltBias) + "; chain '" + epi.chain + "' has a " +
+                               toString(epi.biasType) + " bias");
     d.biasType = ltType(epi.biasType);
     d.biasBatchStride = a.strideBias;
     d.bias = a.bias;
@@ -201,7 +213,8 @@ std::string LtMatmulDesc::key() const {
                       (long long)k, (long long)batch, (long long)compute, (long long)scaleType,
                       (long long)epilogue, (long long)hasBias, (long long)biasType,
                       (long long)biasBatchStride, (long long)fastAccum,
-                      (long long)(scaleA != 0), (long long)(scaleB != 0), (long long)scaleModeA,
+                      (long long)(scaleA != 0), (long long)(scaleB != 0), (long long)(scaleD != 0),
+                      (long long)(amaxD != 0), (long long)cType, (long long)scaleModeA,
                       (long long)scaleModeB, (long long)(beta != 0)})
     add(v);
   for (const Matrix *x : {&a, &b, &d})
@@ -218,10 +231,10 @@ std::string LtMatmulDesc::key() const {
 struct CublasLt::Plan {
   const CublasLt *lt = nullptr;
   cublasLtMatmulDesc_t op = nullptr;
-  cublasLtMatrixLayout_t a = nullptr, b = nullptr, d = nullptr;
+  cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr, d = nullptr;
   cublasLtMatmulAlgo_t algo{};
   ~Plan() {
-    for (cublasLtMatrixLayout_t l : {a, b, d})
+    for (cublasLtMatrixLayout_t l : {a, b, c, d})
       if (l)
         lt->cublasLtMatrixLayoutDestroy(l);
     if (op)
@@ -371,6 +384,14 @@ Expected<const CublasLt::Plan *> CublasLt::plan(const LtMatmulDesc &x,
   if (x.scaleB)
     if (Status s = set(CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &scaleB, sizeof scaleB); !s)
       return s;
+  const void *scaleD = reinterpret_cast<const void *>(x.scaleD),
+             *amaxD = reinterpret_cast<const void *>(x.amaxD);
+  if (x.scaleD)
+    if (Status s = set(CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, &scaleD, sizeof scaleD); !s)
+      return s;
+  if (x.amaxD)
+    if (Status s = set(CUBLASLT_MATMUL_DESC_AMAX_D_POINTER, &amaxD, sizeof amaxD); !s)
+      return s;
   auto layout = [&](cublasLtMatrixLayout_t &l, const LtMatmulDesc::Matrix &m) -> Status {
     if (Status s = check(cublasLtMatrixLayoutCreate(&l, m.type, m.rows, m.cols, m.ld),
                          "cublasLtMatrixLayoutCreate");
@@ -388,8 +409,11 @@ Expected<const CublasLt::Plan *> CublasLt::plan(const LtMatmulDesc &x,
                                                   &m.batchStride, sizeof m.batchStride),
                  "cublasLtMatrixLayoutSetAttribute(STRIDED_BATCH_OFFSET)");
   };
+  LtMatmulDesc::Matrix cMatrix = x.d; // C: D's shape, its own type
+  cMatrix.type = x.cType;
+  const LtMatmulDesc::Matrix &cm = cMatrix;
   for (auto [l, m] : {std::make_pair(&p->a, &x.a), std::make_pair(&p->b, &x.b),
-                      std::make_pair(&p->d, &x.d)})
+                      std::make_pair(&p->c, &cm), std::make_pair(&p->d, &x.d)})
     if (Status s = layout(*l, *m); !s)
       return s;
 
@@ -404,7 +428,7 @@ Expected<const CublasLt::Plan *> CublasLt::plan(const LtMatmulDesc &x,
   cublasLtMatmulHeuristicResult_t result{};
   int found = 0;
   if (s)
-    s = check(cublasLtMatmulAlgoGetHeuristic(handle, p->op, p->a, p->b, p->d, p->d, pref, 1,
+    s = check(cublasLtMatmulAlgoGetHeuristic(handle, p->op, p->a, p->b, p->c, p->d, pref, 1,
                                              &result, &found),
               "cublasLtMatmulAlgoGetHeuristic");
   cublasLtMatmulPreferenceDestroy(pref);
@@ -436,12 +460,18 @@ Status CublasLt::matmul(const LtMatmulDesc &x, CUdeviceptr workspace, std::size_
   // The pointers of this call (the plan's are those of its first).
   const void *bias = reinterpret_cast<const void *>(x.bias),
              *scaleA = reinterpret_cast<const void *>(x.scaleA),
-             *scaleB = reinterpret_cast<const void *>(x.scaleB);
+             *scaleB = reinterpret_cast<const void *>(x.scaleB),
+             *scaleD = reinterpret_cast<const void *>(x.scaleD),
+             *amaxD = reinterpret_cast<const void *>(x.amaxD);
   for (auto [attr, v, on] : {std::make_tuple(CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, x.hasBias),
                              std::make_tuple(CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &scaleA,
                                              x.scaleA != 0),
                              std::make_tuple(CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &scaleB,
-                                             x.scaleB != 0)})
+                                             x.scaleB != 0),
+                             std::make_tuple(CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, &scaleD,
+                                             x.scaleD != 0),
+                             std::make_tuple(CUBLASLT_MATMUL_DESC_AMAX_D_POINTER, &amaxD,
+                                             x.amaxD != 0)})
     if (on)
       if (Status s = check(cublasLtMatmulDescSetAttribute((*p)->op, attr, v, sizeof(void *)),
                            "cublasLtMatmulDescSetAttribute");
@@ -449,7 +479,7 @@ Status CublasLt::matmul(const LtMatmulDesc &x, CUdeviceptr workspace, std::size_
         return s;
   return check(cublasLtMatmul(handle, (*p)->op, &x.alpha, reinterpret_cast<const void *>(x.A),
                               (*p)->a, reinterpret_cast<const void *>(x.B), (*p)->b, &x.beta,
-                              reinterpret_cast<const void *>(x.C), (*p)->d,
+                              reinterpret_cast<const void *>(x.C), (*p)->c,
                               reinterpret_cast<void *>(x.D), (*p)->d, &(*p)->algo,
                               reinterpret_cast<void *>(workspace), workspaceBytes, stream),
                "cublasLtMatmul");

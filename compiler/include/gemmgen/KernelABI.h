@@ -92,6 +92,13 @@ struct KernelABI {
   /// [entry][n / 128][kb] (ceil(N/128) × ceil(K/128) per entry), f32, never
   /// null — applied to each k-block's partial sum (alpha is not scaled).
   bool blockwiseScales = false;
+  /// An 8-bit D (types.d e4m3/e5m2; its kernels have 8-bit operands): the
+  /// kernel takes `const float* d_scale, float* d_amax` after scale_a and
+  /// scale_b, stores D = fp8(d_scale · v) (round to nearest even, saturated
+  /// to the largest finite value; d_scale null = 1) where v is the value
+  /// after the chain, and raises *d_amax to max |v| over D (null: not
+  /// kept). The launcher sets *d_amax to 0 before the kernel.
+  bool fp8Output = false;
   /// The kernel takes a table of problems (grouped GEMM, see above) instead
   /// of tensor maps and M, N, K, batch.
   bool grouped = false;
@@ -102,10 +109,10 @@ struct KernelABI {
   ScalarType splitOut = ScalarType::F16;
   /// epilogue.chain, applied per element before D's store. A kernel with a
   /// chain takes `const void *bias, long long bias_stride, const float
-  /// *scale_d` after its other parameters (sm_90a: after beta and fp8's
-  /// scales; sm_100a: after K) (bias: the vector of the chain's bias step,
-  /// bias_stride elements between batch entries; scale_d: the scale step's
-  /// device scalar, null = 1).
+  /// *scale_d` after its other parameters (sm_90a: after beta, fp8's
+  /// scales and an 8-bit D's d_scale/d_amax; sm_100a: after K) (bias: the
+  /// vector of the chain's bias step, bias_stride elements between batch
+  /// entries; scale_d: the scale step's device scalar, null = 1).
   std::vector<EpilogueStep> epilogueChain;
   bool hasChain() const { return !epilogueChain.empty(); }
 };

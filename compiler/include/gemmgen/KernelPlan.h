@@ -161,6 +161,10 @@ struct KernelPlan {
   /// arrays, each k-block's wgmma partial sum is promoted into the f32
   /// accumulators on the CUDA cores (tile.k is the 128-element scale block).
   bool blockwiseScales = false;
+  /// An 8-bit D (types.d e4m3 or e5m2): the consumers multiply each value by
+  /// the output scale and convert pairs with cvt.rn.satfinite, and keep the
+  /// amax (max |value| before the scale) that the kernel publishes.
+  bool fp8Output = false;
   /// Blockwise: partial-sum register buffers per consumer thread. 1 (mma_in_flight 0): each
   /// k-block waits for its wgmmas, then promotes; 2 (mma_in_flight 1): k-block kb+1's wgmmas
   /// run into the other buffer while kb's partial sum is promoted.

@@ -43,9 +43,11 @@ float Problem::epilogueValue(unsigned l, unsigned row, unsigned col, float acc,
                              float cBeta) const {
   // Outside D (a partial tile's padding, which the TMA store clips) the
   // kernels guard their bias loads; nothing there is stored, so no chain.
+  // An 8-bit D is multiplied by its output scale at the conversion.
+  const float out = k.plan.fp8Output ? scaleD : 1.0f;
   if (row >= entries[l].M || col >= entries[l].N)
-    return roundTo(k.dType, alpha * acc + cBeta);
-  return roundTo(k.dType, epilogue::apply_chain(chain, alpha * acc, cBeta, row, col, l));
+    return roundTo(k.dType, out * (alpha * acc + cBeta));
+  return roundTo(k.dType, out * epilogue::apply_chain(chain, alpha * acc, cBeta, row, col, l));
 }
 
 float roundTo(ScalarType t, float x) {
@@ -59,12 +61,10 @@ float roundTo(ScalarType t, float x) {
     return roundSignificand(x, 8, -125);
   case ScalarType::F32:
     return x;
-  case ScalarType::E4M3: // no infinities: saturate at 448
+  case ScalarType::E4M3: // no infinities: saturated to 448 (cvt.rn.satfinite)
     return std::copysign(std::min(std::fabs(roundSignificand(x, 4, -5)), 448.0f), x);
-  case ScalarType::E5M2:
-    if (std::fabs(x) >= 61440.0f)
-      return std::copysign(INFINITY, x);
-    return roundSignificand(x, 3, -13);
+  case ScalarType::E5M2: // saturated to 57344 as cvt.rn.satfinite converts
+    return std::copysign(std::min(std::fabs(roundSignificand(x, 3, -13)), 57344.0f), x);
   }
   return x;
 }

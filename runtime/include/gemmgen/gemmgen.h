@@ -309,9 +309,19 @@ struct GemmArgs {
   /// elements, 0 = every entry the same) and the scale step's device f32
   /// scalar (null = 1). A `residual` step adds beta·C at its place in the
   /// chain (C as above; beta = 0 leaves it out).
+  ///
+  /// Kernels with an 8-bit D (KernelInfo::fp8Output) take scaleD as D's
+  /// output scale instead (their chains have no scale step): D =
+  /// fp8(scaleD · v), v the value after the chain, converted with round to
+  /// nearest even and saturated to the type's largest finite value (448 for
+  /// e4m3, 57344 for e5m2); null = 1. amaxD (a device f32, 4-byte aligned)
+  /// is then set to max |v| over D — the amax before the scale, from which
+  /// the next scale is fp8_max / amax — and left alone when null. Other
+  /// kernels refuse a non-null amaxD.
   CUdeviceptr bias = 0;
   long long strideBias = 0;
   CUdeviceptr scaleD = 0;
+  CUdeviceptr amaxD = 0;
 };
 
 /// Elements of a blockwise kernel's scale arrays for `args` (every batch
@@ -370,7 +380,7 @@ struct KernelInfo {
   std::string target;            ///< "sm_90a"
   DType dtype = DType::F16;      ///< A element type (and B's)
   DType dtypeB = DType::F16;     ///< B element type: dtype, or the other fp8 type
-  DType outType = DType::F16;    ///< D and C element type (dtype, or F32)
+  DType outType = DType::F16;    ///< D and C element type (dtype, F32, or fp8 for fp8 operands)
   unsigned threads = 0, smemBytes = 0, clusterM = 1, clusterN = 1;
   unsigned tileM = 0, tileN = 0, tileK = 0;
   bool persistent = true;
@@ -388,6 +398,9 @@ struct KernelInfo {
   /// fp8 with types.scaling: blockwise: GemmArgs::scaleA/scaleB are the
   /// per-block arrays (see GemmArgs), each k-block promoted in f32.
   bool blockwiseScales = false;
+  /// An 8-bit D (outType E4M3 or E5M2): D = fp8(scaleD · v), with v the
+  /// value after the chain; GemmArgs::amaxD receives max |v| over D.
+  bool fp8Output = false;
   /// Computes GemmArgs::problems (a grouped GEMM) in one launch, and only
   /// that (compiled with scheduler.grouped / SpecOverrides::grouped).
   bool grouped = false;
@@ -436,6 +449,9 @@ struct PreparedLaunch {
   /// scale scalar (GemmArgs::bias, strideBias, scaleD).
   CUdeviceptr bias = 0, scaleD = 0;
   long long strideBias = 0;
+  /// An 8-bit D's amax (GemmArgs::amaxD): zeroed on the stream before the
+  /// kernel, which raises it.
+  CUdeviceptr amaxD = 0;
   Layout layoutA = Layout::Row, layoutB = Layout::Col;
   int tailM = 0, tailK = 0, tailN0 = 0;
   /// The staging path: copies into the workspace before the GEMM (A, B, C;
@@ -573,6 +589,9 @@ public:
   /// e.g. poison a buffer with GemmVerifier::kPoison (NaN in f16 and bf16)
   /// before a launch, then check every element outside the result kept it.
   Status fill16Async(CUdeviceptr dst, std::uint16_t value, std::size_t count, CUstream s) const;
+  /// Sets `count` bytes at `dst` to `value` (any alignment): an 8-bit D's
+  /// poison (GemmVerifier::kPoisonFp8).
+  Status fill8Async(CUdeviceptr dst, std::uint8_t value, std::size_t count, CUstream s) const;
   Expected<CUstream> createStream() const;
   Status destroyStream(CUstream s) const;
 
@@ -701,13 +720,14 @@ public:
     /// fp8 scales. Per tensor: the device scalar's value (NaN: left null,
     /// read as 1). Blockwise: every block's value (NaN: N(0,1) per block).
     float scaleA = NAN, scaleB = NAN;
-    float scaleD = 1.0f;      ///< the epilogue chain's scale step
+    float scaleD = 1.0f;      ///< the chain's scale step, or an 8-bit D's output scale
     long long biasGap = 0;    ///< elements between batch entries' bias vectors
   };
   /// Allocates and fills what kernel `k` reads besides A, B and C and `args`
   /// does not hold yet: its chain's bias (N(0,1), a vector per batch entry,
   /// GemmArgs::strideBias apart) and scale, its fp8 scales (blockwise arrays
-  /// sized by blockwiseScaleCounts). Returns the allocations, for the caller
+  /// sized by blockwiseScaleCounts), an 8-bit D's output scale (scaleD) and
+  /// amax (amaxD, which the kernel writes). Returns the allocations, for the caller
   /// to free with Runtime::free; on an error frees what it allocated.
   Expected<std::vector<CUdeviceptr>> attachKernelInputs(const KernelInfo &k, GemmArgs &args,
                                                          const KernelInputValues &values,
@@ -718,6 +738,9 @@ public:
     double maxAbsError = 0;
     long long nonFinite = 0; ///< NaN/Inf (includes never-written poison)
     long long count = 0;
+    /// max |ref| over the compared elements: for an 8-bit D the value its
+    /// kernel's amax (GemmArgs::amaxD) must hold.
+    double refAbsMax = 0;
   };
   /// Compares D (16-bit, stored as args.layoutD says, ld = args.ldd) with a
   /// row-major reference that is f32 (refIs16Bit false, packed ld = N) or
@@ -728,12 +751,21 @@ public:
     return compare(args, t, ref, refIs16Bit, s, t);
   }
   /// The same for a D (and C) of type `out` (F32: D is read as f32; a
-  /// reference with refIs16Bit false is f32 either way).
+  /// reference with refIs16Bit false is f32 either way). An 8-bit D is
+  /// compared with fp8(scaleD · ref) — the f32 reference as its kernel must
+  /// convert it (args.scaleD, null = 1) — so the error counts the kernel's
+  /// departures from that rounding (an accumulation difference that moves a
+  /// value across a rounding boundary: one fp8 step), not fp8's own rounding.
   Expected<Comparison> compare(const GemmArgs &args, DType t, CUdeviceptr ref, bool refIs16Bit,
                                CUstream s, DType out) const;
 
   /// The NaN pattern written into D before a run (0x7fff: NaN in f16 and bf16).
   static constexpr std::uint16_t kPoison = 0x7fff;
+  /// An 8-bit D's poison byte: 0x7f is NaN in e4m3 (S.1111.111) and e5m2.
+  static constexpr std::uint8_t kPoisonFp8 = 0x7f;
+  /// Writes the poison of type `t` over `elements` elements at `p`: kPoison
+  /// in every 16-bit half (f16, bf16, f32), kPoisonFp8 in every byte (fp8).
+  Status poison(CUdeviceptr p, std::size_t elements, DType t, CUstream s) const;
   /// Default tolerance on the relative Frobenius error (docs/RUNTIME.md).
   static constexpr double kTolerance = 1e-2;
 

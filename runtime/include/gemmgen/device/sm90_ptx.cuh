@@ -621,6 +621,52 @@ __device__ __forceinline__ u32 axpby2(float alpha, float lo, float hi, float bet
   return pack2<E>(fmaf(beta, unpack_lo<E>(c), alpha * lo), fmaf(beta, unpack_hi<E>(c), alpha * hi));
 }
 
+// Two f32 -> an fp8 pair of kind E (ELEM_E4M3 or ELEM_E5M2) in 16 bits, `lo` in bits 0-7:
+// round to nearest even, saturated to the type's largest finite value (448 or 57344; NaN
+// stays NaN), cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 (sm_89+).
+template <int E>
+__device__ __forceinline__ u16 pack_fp8x2(float lo, float hi) {
+  u16 r;
+  if (E == ELEM_E5M2)
+    asm("cvt.rn.satfinite.e5m2x2.f32 %0, %1, %2;\n" : "=h"(r) : "f"(hi), "f"(lo));
+  else
+    asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;\n" : "=h"(r) : "f"(hi), "f"(lo));
+  return r;
+}
+
+// An fp8 pair of kind E -> two f32 (exact: every e4m3 and e5m2 value is an f16), through
+// cvt.rn.f16x2.{e4m3x2,e5m2x2}: C's pair in an 8-bit D's staging tile.
+template <int E>
+__device__ __forceinline__ void unpack_fp8x2(u16 v, float& lo, float& hi) {
+  u32 h;
+  if (E == ELEM_E5M2)
+    asm("cvt.rn.f16x2.e5m2x2 %0, %1;\n" : "=r"(h) : "h"(v));
+  else
+    asm("cvt.rn.f16x2.e4m3x2 %0, %1;\n" : "=r"(h) : "h"(v));
+  lo = unpack_lo<ELEM_F16>(h);
+  hi = unpack_hi<ELEM_F16>(h);
+}
+
+// 16 bits to / from shared memory (2-byte aligned): an 8-bit D's pairs.
+__device__ __forceinline__ void st_shared_u16(u32 addr, u16 v) {
+  asm volatile("st.shared.b16 [%0], %1;\n" :: "r"(addr), "h"(v) : "memory");
+}
+__device__ __forceinline__ u16 ld_shared_u16(u32 addr) {
+  u16 v;
+  asm volatile("ld.shared.b16 %0, [%1];\n" : "=h"(v) : "r"(addr) : "memory");
+  return v;
+}
+
+// The amax of an 8-bit D: the warp's largest |v| (v >= 0 here), then one red.global.max on
+// its bits — non-negative floats order as their bit patterns, so an integer maximum is the
+// float maximum. The whole warp calls it (the shuffles are full-warp).
+__device__ __forceinline__ void publish_amax(float* amax, float v) {
+#pragma unroll
+  for (int o = 16; o > 0; o /= 2) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+  if (threadIdx.x % 32 == 0)
+    asm volatile("red.global.max.u32 [%0], %1;\n" :: "l"(amax), "r"(__float_as_uint(v)) : "memory");
+}
+
 }  // namespace sm90
 }  // namespace gemmgen
 

@@ -34,7 +34,10 @@ struct LtMatmulDesc {
   };
   cublasOperation_t transA = CUBLAS_OP_T, transB = CUBLAS_OP_N;
   std::uint64_t m = 0, n = 0, k = 0; ///< cuBLASLt's: our N, M, K
-  Matrix a, b, d;                    ///< C is laid out like D
+  Matrix a, b, d;                    ///< C is laid out like D...
+  /// ...but in bf16 when D is fp8 (cuBLASLt's fp8 outputs take a 16-bit C;
+  /// only with beta = 0 here, C then unread). Its type: d's, or this.
+  cudaDataType cType = CUDA_R_16F;
   int batch = 1;
   cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
   cudaDataType scaleType = CUDA_R_32F;
@@ -50,6 +53,9 @@ struct LtMatmulDesc {
   CUdeviceptr A = 0, B = 0, C = 0, D = 0, bias = 0;
   /// A_SCALE scales A' (our B: scaleB), B_SCALE B' (our A: scaleA); 0 = unset (1).
   CUdeviceptr scaleA = 0, scaleB = 0;
+  /// An fp8 D: D_SCALE_POINTER (our scaleD, 0 = unset: 1) and
+  /// AMAX_D_POINTER (our amaxD: max |v| before the scale, 0 = unset).
+  CUdeviceptr scaleD = 0, amaxD = 0;
   /// How cuBLASLt reads them (A_SCALE_MODE, B_SCALE_MODE): SCALAR_32F (per
   /// tensor, left unset), or for blockwise kernels BLK128x128_32F for A' (our
   /// B's 128x128 blocks) and VEC128_32F for B' (our A's 1x128 blocks).
@@ -70,6 +76,8 @@ Expected<cublasLtEpilogue_t> ltEpilogueFor(const EpilogueInfo &epi);
 /// strided batch, row-major D; C = D when beta ≠ 0). fp8 (both E4M3 or E5M2,
 /// not E5M2 x E5M2): TN only, our row-major A and column-major B;
 /// args.scaleA/scaleB become the B/A scale pointers, fast accumulation on.
+/// An fp8 `out`: args.scaleD and amaxD become D's scale and amax pointers,
+/// C is bf16, and beta must be 0 (our C has D's fp8 type).
 /// `blockwise` (KernelInfo::blockwiseScales): the scales are block arrays
 /// instead, cuBLASLt's 128-element block scaling (see LtBlockScales below);
 /// args.scaleA is our A's [kb][m] array, args.scaleB must hold B's scales in

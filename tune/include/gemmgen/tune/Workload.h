@@ -66,6 +66,9 @@ public:
   Expected<GemmVerifier::Comparison> compareWithReference(int output);
   /// D of (set 0, a) against D of (set 0, b).
   Expected<GemmVerifier::Comparison> compareOutputs(int a, int b);
+  /// An fp8 D: output `output`'s amax (GemmArgs::amaxD, after a run) against
+  /// the reference's max |v|, as a relative error; NaN when it keeps none.
+  Expected<double> amaxError(int output);
   double launchSeconds() const { return watchdogSeconds(M * batch, N, K); }
 
 private:
@@ -127,6 +130,9 @@ struct BenchResult {
   double ratioUnfused = 0; ///< unfused median / gemmgen median
   double errU = 0, errGU = 0;
   long long unwrittenU = 0;
+  /// An fp8 D: each contender's amax against the reference's max |v|
+  /// (relative error; NaN where it did not run or keeps none).
+  double amaxErrG = NAN, amaxErrC = NAN;
 };
 
 /// A kernel's pre-launch checks on the shape alone (placeholder pointers,

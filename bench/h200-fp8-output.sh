@@ -13,6 +13,7 @@ nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,temperature.gpu -
 timeout 420 "$C/gemmgen_gpu_tests" > "$L/gpu_tests.log" 2>&1
 echo "gpu tests rc=$?: $(grep -E '^\[  (PASSED|FAILED) +\] [0-9]+ test' "$L/gpu_tests.log" | tr '\n' ' ')" > "$L/summary.txt"
 grep -E '^\[  FAILED  \] [A-Z]' "$L/gpu_tests.log" | head -10 >> "$L/summary.txt"
+grep -E -A4 ': Failure$' "$L/gpu_tests.log" | head -40 | cut -c1-250 >> "$L/summary.txt"
 grep -E '^\[ result \] fp8 e4m3 x e[45]m[23] > e[45]m[23]|^\[ result \] .*16_fast' "$L/gpu_tests.log" | cut -c1-230 > "$L/fp8_out_results.txt"
 for s in "--m 1000 --n 1001 --k 640" "--m 4096 --n 4096 --k 4096" "--m 129 --n 257 --k 160 --beta 0.5"; do
   timeout 60 "$G" run specs/sm90/16_fast_e4m3_out_e4m3.yaml $s --scale-a 0.5 --scale-b 2 --scale-d 0.25 \
@@ -27,5 +28,6 @@ for rep in 1 2 3; do
     grep -E '^ *[0-9]+x[0-9]+x[0-9]+|error|  cuBLASLt fused:|amax' "$L/bench_$(basename $s .yaml)_$rep.txt" | cut -c1-170 >> "$L/summary.txt"
   done
 done
-gzip -9 "$L/gpu_tests.log"; cp "$L"/* "${OUT:-/tmp}/" 2>/dev/null
+# Everything in one archive (the summary beside it).
+tar -C "$L" -czf "${OUT:-/tmp}/fp8_output_logs.tar.gz" . ; cp "$L/summary.txt" "${OUT:-/tmp}/"
 cat "$L/summary.txt"

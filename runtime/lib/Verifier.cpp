@@ -58,6 +58,14 @@ __device__ __forceinline__ unsigned char f32_to_fp8(float f, int e5m2) {
   else asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %1;" : "=h"(h) : "f"(f));
   return (unsigned char)(h & 0xffu);
 }
+// The spacing of fp8 values at magnitude a (e4m3: 3 mantissa bits, normals from 2^-6; e5m2: 2
+// bits, from 2^-14): the size of one rounding step there.
+__device__ __forceinline__ float fp8_step(float a, int e5m2) {
+  const int mant = e5m2 ? 2 : 3, minE = e5m2 ? -14 : -6;
+  int e = minE + 1;
+  if (a > 0.f) frexpf(a, &e); // a = f * 2^e, f in [0.5, 1): binade 2^(e-1)
+  return ldexpf(1.f, max(e - 1, minE) - mant);
+}
 // An operand element of kind 0 f16, 1 bf16, 3 e4m3, 4 e5m2 (kind 2, f32, is not an operand).
 __device__ __forceinline__ float load_elem(const void *p, long long i, int kind) {
   if (kind >= 3) return fp8_to_f32(((const unsigned char *)p)[i], kind == 4);
@@ -140,10 +148,13 @@ gg_reference_gemm(const void *A, const void *B, float *C, int M, int N, int K, l
 
 // out[0] += Σ(D−ref)², out[1] += Σref², out[2] = max |D−ref|, out[3] = max |ref| (both as
 // ordered bits), cnt += #non-finite D. D is 16-bit, f32 when dF32 (then a refIs16 reference is
-// f32 too: another f32 D), or fp8 when dFp8 (1 e4m3, 2 e5m2): then D is compared with the f32
-// reference as the kernel must convert it, fp8(scale · ref) (scale: device f32, null = 1), and
-// out[3] is max |ref| before the scale (what the kernel's amax holds); a refIs16 reference is
-// then another fp8 D, compared as it is.
+// f32 too: another f32 D), or fp8 when dFp8 (1 e4m3, 2 e5m2). An fp8 D is held against x =
+// scale · ref saturated to the type's range (scale: device f32, null = 1), and its error is
+// what lies beyond fp8's own rounding: |D − x| less half an fp8 step at max(|D|, |x|), never
+// below 0 — so a value an accumulation difference moved across a rounding boundary costs only
+// that difference, and a wrong element all of it. out[3] is then max |ref| before the scale
+// (what the kernel's amax holds). A refIs16 reference is then another fp8 D (packed), each
+// rounded on its own: one whole step is allowed.
 extern "C" __global__ void gg_compare(const void *D, long long ldd, int dColMajor, const void *ref,
                                       int refIs16, int M, int N, int bf16, double *out,
                                       unsigned long long *nonFinite, int dF32, int dFp8,
@@ -159,14 +170,23 @@ extern "C" __global__ void gg_compare(const void *D, long long ldd, int dColMajo
     float d, x;
     if (dFp8) {
       d = fp8_to_f32(((const unsigned char *)D)[at], dFp8 == 2);
+      if (!isfinite(d)) { ++bad; continue; }
+      float slack; // of the rounding: half a step against the reference, a step against a D
       if (refIs16) { // another fp8 D (packed), converted already
         x = fp8_to_f32(((const unsigned char *)ref)[i], dFp8 == 2);
         refMax = fmax(refMax, fabs((double)x));
+        slack = fp8_step(fmaxf(fabsf(d), fabsf(x)), dFp8 == 2);
       } else {
-        const float v = ((const float *)ref)[i];
+        const float v = ((const float *)ref)[i], top = dFp8 == 2 ? 57344.f : 448.f;
         refMax = fmax(refMax, fabs((double)v));
-        x = fp8_to_f32(f32_to_fp8(s * v, dFp8 == 2), dFp8 == 2);
+        x = fminf(fmaxf(s * v, -top), top);
+        slack = 0.5f * fp8_step(fmaxf(fabsf(d), fabsf(x)), dFp8 == 2);
       }
+      const double e = fmax(0.0, fabs((double)d - (double)x) - (double)slack);
+      err2 += e * e;
+      ref2 += (double)x * x;
+      maxAbs = fmax(maxAbs, e);
+      continue;
     } else {
       d = dF32 ? ((const float *)D)[at] : f16_to_f32(((const u16 *)D)[at], bf16);
       x = refIs16 && !dF32 ? f16_to_f32(((const u16 *)ref)[i], bf16) : ((const float *)ref)[i];

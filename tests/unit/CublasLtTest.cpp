@@ -185,6 +185,7 @@ TEST(DescribeLtMatmul, AnFp8DTakesItsScaleAndAmaxAndABf16C) {
   EXPECT_EQ(d->cType, CUDA_R_16BF);
   EXPECT_EQ(d->scaleD, 0x7000u);
   EXPECT_EQ(d->amaxD, 0x7100u);
+  EXPECT_EQ(d->C, 0u); // cuBLASLt's C is bf16 here: not D's bytes
   EXPECT_EQ(d->d.ld, 384);
   // A bf16 D keeps C in its own type and takes no D scale or amax.
   Expected<LtMatmulDesc> b = describeLtMatmul(a, DType::E4M3, DType::E4M3, DType::BF16, EpilogueInfo());

@@ -199,6 +199,8 @@ Expected<LtMatmulDesc> tune::describeLtMatmul(const GemmArgs &a, DType tA, DType
   d.fastAccum = fp8 && !blockwise;
   d.alpha = a.alpha, d.beta = a.beta;
   d.A = a.B, d.B = a.A, d.D = a.D, d.C = a.D;
+  if (isFp8(out)) // its C is bf16 and unread (beta = 0): not D's bytes under another layout
+    d.C = 0;
   d.scaleA = a.scaleB, d.scaleB = a.scaleA;
   if (blockwise) // A' = our B: 128x128 blocks; B' = our A: 1x128 blocks
     d.scaleModeA = CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F,

@@ -752,10 +752,12 @@ public:
   }
   /// The same for a D (and C) of type `out` (F32: D is read as f32; a
   /// reference with refIs16Bit false is f32 either way). An 8-bit D is
-  /// compared with fp8(scaleD · ref) — the f32 reference as its kernel must
-  /// convert it (args.scaleD, null = 1) — so the error counts the kernel's
-  /// departures from that rounding (an accumulation difference that moves a
-  /// value across a rounding boundary: one fp8 step), not fp8's own rounding.
+  /// held against x = scaleD · ref (args.scaleD, null = 1; saturated to the
+  /// type's range), and each element's error is what lies beyond fp8's own
+  /// rounding: |D − x| less half an fp8 step there (at least 0). A value an
+  /// accumulation difference moved across a rounding boundary then costs
+  /// that difference, not a whole step, and a wrong element nearly all of
+  /// its value. Against another fp8 D (refIs16Bit) one step is allowed.
   Expected<Comparison> compare(const GemmArgs &args, DType t, CUdeviceptr ref, bool refIs16Bit,
                                CUstream s, DType out) const;
 

@@ -6,7 +6,7 @@
 # 8192^3, three times each.
 #   usage (device): bash bench/h200-fp8-output.sh CARRY   (CARRY: gemmgen, gemmgen_gpu_tests, cache/)
 C=${1:-.devrun/bc}; case $C in /*) ;; *) C=$PWD/$C ;; esac
-L=${OUT:-/tmp}/fo; mkdir -p "$L"
+L=/tmp/fo; rm -rf "$L"; mkdir -p "$L"
 export GEMMGEN_CACHE_DIR=$C/cache GEMMGEN_SOURCE_DIR=$PWD
 G="$C/gemmgen"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv > "$L/gpu.txt" 2>&1

@@ -88,59 +88,80 @@ void emitStoreF32(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
 }
 
 /// 8-bit output: each thread converts its pairs (out_scale · v, two fp8 in a
-/// 16-bit word) and writes them into 128B-swizzled slabs of 128 columns, one
-/// st.shared.b16 per n8 block and half-row (a warp's 8 rows fall in 8
-/// different 16-byte columns: no bank conflicts). C's pair is read from the
-/// same address first when beta != 0. amax_v takes |v| of the elements inside
-/// D (the tile's padding would count the clamp of a zero).
+/// 16-bit word); neighbouring lanes, whose pairs are adjacent columns of one
+/// row, trade one pair with a shuffle, so that each lane stores four bytes:
+/// even lanes n8 block 2jp, odd lanes 2jp + 1. A warp's store then writes 16
+/// bytes in each of 8 rows, 8 different 16-byte columns of the 128B-swizzled
+/// 128-column slab: no bank conflicts, half the stores of one per pair. C's
+/// pair is read at its own address first when beta != 0. amax_v takes |v|.
 void emitStoreFp8(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   e.comment("accumulators -> " + Twine(toString(k.dType)) +
-            " pairs (cvt.rn.satfinite) in 128-column staging slabs. m64nN fragment:");
-  e.comment("thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8 block j, columns");
-  e.comment("8j + 2(l%4) (+1) in acc[.][4j .. 4j+1] (row +8: 4j+2 .. 4j+3).");
+            " pairs (cvt.rn.satfinite), 4 bytes per lane, in 128-column staging slabs.");
+  e.comment("m64nN fragment: thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8");
+  e.comment("block j, columns 8j + 2(l%4) (+1) in acc[.][4j .. 4j+1] (row +8: 4j+2 .. 4j+3).");
   e.line("const u32 staging = " + stagingTile(k) + ";");
   emitBiasPrefetch(e, k);
+  const bool chain = !k.epilogueChain.empty();
+  const bool residual = chainHas(k.epilogueChain, EpilogueOpKind::Residual);
+  // The tile's padding holds v = 0 (TMA zero-fills A, B and C; the bias
+  // loads are guarded), which cannot raise a maximum of |v| — unless a clamp
+  // moves 0 away from 0: then only elements inside D count.
+  const bool maskAmax = chainHas(k.epilogueChain, EpilogueOpKind::Clamp);
+  auto staged = [](const std::string &col) {
+    return "staging + (" + col + ") / D_SLAB_COLS * D_SLAB_BYTES + row * 128 + ((((" + col +
+           ") % D_SLAB_COLS / 16) ^ (row & 7)) << 4) + (" + col + ") % 16";
+  };
+  e.line("const bool odd = lane & 1;  // stores n8 block 2jp + 1 (even lanes: 2jp)");
   e.line("#pragma unroll");
   CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
   e.line("#pragma unroll");
-  CodeEmitter::Block js(e, "for (int jj = 0; jj < EPI_COLS / 8; ++jj)");
-  e.line("const int j = chunk * (EPI_COLS / 8) + jj;  // n8 block of the tile");
-  e.line("const int col = jj * 8 + 2 * (lane % 4);       // column inside the chunk");
-  e.line("const int slab = col / D_SLAB_COLS, cs = col % D_SLAB_COLS;");
-  e.line("const int d_col = tile_n * BN + chunk * EPI_COLS + col;  // D's column of v0");
+  CodeEmitter::Block js(e, "for (int jp = 0; jp < EPI_COLS / 16; ++jp)");
   e.line("#pragma unroll");
   CodeEmitter::Block hs(e, "for (int h = 0; h < 2; ++h)");
   e.line("const int row = m * 64 + warp_in_group * 16 + lane / 4 + 8 * h;");
-  e.line("const u32 addr = staging + slab * D_SLAB_BYTES + row * 128 + "
-         "(((cs / 16) ^ (row & 7)) << 4) + cs % 16;");
-  const bool chain = !k.epilogueChain.empty();
-  const bool residual = chainHas(k.epilogueChain, EpilogueOpKind::Residual);
-  e.line("float v0 = alpha * acc[m][4 * j + 2 * h], v1 = alpha * acc[m][4 * j + 2 * h + 1];");
-  if (residual)
-    e.line("float c0 = 0.f, c1 = 0.f;  // beta * C, added at the chain's residual step");
-  if (readsC) {
-    CodeEmitter::Block ifc(e, "if (beta != 0.f)");
-    if (!residual)
-      e.line("float c0, c1;");
-    e.line("unpack_fp8x2<ELEM>(ld_shared_u16(addr), c0, c1);  // C's pair, loaded into the "
-           "staging tile");
-    if (residual) {
-      e.line("c0 *= beta;");
-      e.line("c1 *= beta;");
-    } else {
-      e.line("v0 = fmaf(beta, c0, v0);");
-      e.line("v1 = fmaf(beta, c1, v1);");
-    }
-  }
-  if (chain)
-    emitChainCall(e, "v0", "v1", residual ? "c0" : "0.f", residual ? "c1" : "0.f",
-                  biasOf(k, "jj", "m", "h", 0), biasOf(k, "jj", "m", "h", 1));
+  e.line("u16 pair[2];  // this lane's pairs of n8 blocks 2jp and 2jp + 1");
+  e.line("#pragma unroll");
   {
-    CodeEmitter::Block in(e, "if (tile_m * BM + consumer * WG_ROWS + row < M)");
-    e.line("if (d_col < N) amax_v = fmaxf(amax_v, fabsf(v0));");
-    e.line("if (d_col + 1 < N) amax_v = fmaxf(amax_v, fabsf(v1));");
+    CodeEmitter::Block qs(e, "for (int q = 0; q < 2; ++q)");
+    e.line("const int jj = 2 * jp + q, j = chunk * (EPI_COLS / 8) + jj;  // n8 block of the chunk, "
+           "of the tile");
+    e.line("const int col = jj * 8 + 2 * (lane % 4);  // v0's column inside the chunk");
+    e.line("float v0 = alpha * acc[m][4 * j + 2 * h], v1 = alpha * acc[m][4 * j + 2 * h + 1];");
+    if (residual)
+      e.line("float c0 = 0.f, c1 = 0.f;  // beta * C, added at the chain's residual step");
+    if (readsC) {
+      CodeEmitter::Block ifc(e, "if (beta != 0.f)");
+      if (!residual)
+        e.line("float c0, c1;");
+      e.line("unpack_fp8x2<ELEM>(ld_shared_u16(" + staged("col") +
+             "), c0, c1);  // C's pair, loaded into the staging tile");
+      if (residual) {
+        e.line("c0 *= beta;");
+        e.line("c1 *= beta;");
+      } else {
+        e.line("v0 = fmaf(beta, c0, v0);");
+        e.line("v1 = fmaf(beta, c1, v1);");
+      }
+    }
+    if (chain)
+      emitChainCall(e, "v0", "v1", residual ? "c0" : "0.f", residual ? "c1" : "0.f",
+                    biasOf(k, "jj", "m", "h", 0), biasOf(k, "jj", "m", "h", 1));
+    if (maskAmax) {
+      e.line("const int d_col = tile_n * BN + chunk * EPI_COLS + col;  // D's column of v0");
+      CodeEmitter::Block in(e, "if (tile_m * BM + consumer * WG_ROWS + row < M)");
+      e.line("if (d_col < N) amax_v = fmaxf(amax_v, fabsf(v0));");
+      e.line("if (d_col + 1 < N) amax_v = fmaxf(amax_v, fabsf(v1));");
+    } else {
+      e.line("amax_v = fmaxf(amax_v, fmaxf(fabsf(v0), fabsf(v1)));  // padding: v = 0");
+    }
+    e.line("pair[q] = pack_fp8x2<ELEM>(out_scale * v0, out_scale * v1);");
   }
-  e.line("st_shared_u16(addr, pack_fp8x2<ELEM>(out_scale * v0, out_scale * v1));");
+  e.comment("lane l and l ^ 1 hold columns c, c+1 and c+2, c+3 of one row in each block: even");
+  e.comment("lanes keep block 2jp's four, odd lanes block 2jp + 1's");
+  e.line("const u32 other = __shfl_xor_sync(0xffffffffu, (u32)(odd ? pair[0] : pair[1]), 1);");
+  e.line("const u32 quad = odd ? (other | (u32)pair[1] << 16) : ((u32)pair[0] | other << 16);");
+  e.line("const int col = (2 * jp + odd) * 8 + 2 * (lane % 4) - 2 * odd;  // the quad's first column");
+  e.line("st_shared_u32(" + staged("col") + ", quad);");
 }
 
 /// The chain's values of one fragment pair: v0 at D's (row, col), v1 at

@@ -252,34 +252,39 @@ gemm_sm90_fast_e4m3_out_e4m3(const __grid_constant__ TensorMap tmA, const __grid
           mbar_wait(cload_bar + 8 * consumer, cload.phase, ROLE_CONSUMER0 + consumer, BAR_CLOAD, consumer);
           cload.advance();
         } // beta
-        // accumulators -> e4m3 pairs (cvt.rn.satfinite) in 128-column staging slabs. m64nN fragment:
-        // thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8 block j, columns
-        // 8j + 2(l%4) (+1) in acc[.][4j .. 4j+1] (row +8: 4j+2 .. 4j+3).
+        // accumulators -> e4m3 pairs (cvt.rn.satfinite), 4 bytes per lane, in 128-column staging slabs.
+        // m64nN fragment: thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8
+        // block j, columns 8j + 2(l%4) (+1) in acc[.][4j .. 4j+1] (row +8: 4j+2 .. 4j+3).
         const u32 staging = smem + SMEM_D + consumer * D_STAGE_BYTES;
+        const bool odd = lane & 1;  // stores n8 block 2jp + 1 (even lanes: 2jp)
         #pragma unroll
         for (int m = 0; m < WG_MMAS; ++m) {
           #pragma unroll
-          for (int jj = 0; jj < EPI_COLS / 8; ++jj) {
-            const int j = chunk * (EPI_COLS / 8) + jj;  // n8 block of the tile
-            const int col = jj * 8 + 2 * (lane % 4);       // column inside the chunk
-            const int slab = col / D_SLAB_COLS, cs = col % D_SLAB_COLS;
-            const int d_col = tile_n * BN + chunk * EPI_COLS + col;  // D's column of v0
+          for (int jp = 0; jp < EPI_COLS / 16; ++jp) {
             #pragma unroll
             for (int h = 0; h < 2; ++h) {
               const int row = m * 64 + warp_in_group * 16 + lane / 4 + 8 * h;
-              const u32 addr = staging + slab * D_SLAB_BYTES + row * 128 + (((cs / 16) ^ (row & 7)) << 4) + cs % 16;
-              float v0 = alpha * acc[m][4 * j + 2 * h], v1 = alpha * acc[m][4 * j + 2 * h + 1];
-              if (beta != 0.f) {
-                float c0, c1;
-                unpack_fp8x2<ELEM>(ld_shared_u16(addr), c0, c1);  // C's pair, loaded into the staging tile
-                v0 = fmaf(beta, c0, v0);
-                v1 = fmaf(beta, c1, v1);
+              u16 pair[2];  // this lane's pairs of n8 blocks 2jp and 2jp + 1
+              #pragma unroll
+              for (int q = 0; q < 2; ++q) {
+                const int jj = 2 * jp + q, j = chunk * (EPI_COLS / 8) + jj;  // n8 block of the chunk, of the tile
+                const int col = jj * 8 + 2 * (lane % 4);  // v0's column inside the chunk
+                float v0 = alpha * acc[m][4 * j + 2 * h], v1 = alpha * acc[m][4 * j + 2 * h + 1];
+                if (beta != 0.f) {
+                  float c0, c1;
+                  unpack_fp8x2<ELEM>(ld_shared_u16(staging + (col) / D_SLAB_COLS * D_SLAB_BYTES + row * 128 + ((((col) % D_SLAB_COLS / 16) ^ (row & 7)) << 4) + (col) % 16), c0, c1);  // C's pair, loaded into the staging tile
+                  v0 = fmaf(beta, c0, v0);
+                  v1 = fmaf(beta, c1, v1);
+                }
+                amax_v = fmaxf(amax_v, fmaxf(fabsf(v0), fabsf(v1)));  // padding: v = 0
+                pair[q] = pack_fp8x2<ELEM>(out_scale * v0, out_scale * v1);
               }
-              if (tile_m * BM + consumer * WG_ROWS + row < M) {
-                if (d_col < N) amax_v = fmaxf(amax_v, fabsf(v0));
-                if (d_col + 1 < N) amax_v = fmaxf(amax_v, fabsf(v1));
-              }
-              st_shared_u16(addr, pack_fp8x2<ELEM>(out_scale * v0, out_scale * v1));
+              // lane l and l ^ 1 hold columns c, c+1 and c+2, c+3 of one row in each block: even
+              // lanes keep block 2jp's four, odd lanes block 2jp + 1's
+              const u32 other = __shfl_xor_sync(0xffffffffu, (u32)(odd ? pair[0] : pair[1]), 1);
+              const u32 quad = odd ? (other | (u32)pair[1] << 16) : ((u32)pair[0] | other << 16);
+              const int col = (2 * jp + odd) * 8 + 2 * (lane % 4) - 2 * odd;  // the quad's first column
+              st_shared_u32(staging + (col) / D_SLAB_COLS * D_SLAB_BYTES + row * 128 + ((((col) % D_SLAB_COLS / 16) ^ (row & 7)) << 4) + (col) % 16, quad);
             }
           }
         }

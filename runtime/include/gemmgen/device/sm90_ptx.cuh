@@ -647,9 +647,12 @@ __device__ __forceinline__ void unpack_fp8x2(u16 v, float& lo, float& hi) {
   hi = unpack_hi<ELEM_F16>(h);
 }
 
-// 16 bits to / from shared memory (2-byte aligned): an 8-bit D's pairs.
+// 16 or 32 bits to / from shared memory (2- or 4-byte aligned): an 8-bit D's pairs and quads.
 __device__ __forceinline__ void st_shared_u16(u32 addr, u16 v) {
   asm volatile("st.shared.b16 [%0], %1;\n" :: "r"(addr), "h"(v) : "memory");
+}
+__device__ __forceinline__ void st_shared_u32(u32 addr, u32 v) {
+  asm volatile("st.shared.b32 [%0], %1;\n" :: "r"(addr), "r"(v) : "memory");
 }
 __device__ __forceinline__ u16 ld_shared_u16(u32 addr) {
   u16 v;

@@ -207,10 +207,14 @@ void Checker::checkFp8TypesAndLayout() {
           "transpose) that gemmgen does not build; store B as N×K (K contiguous) and use "
           "layout.b: col");
   const SchedulerSpec &s = spec.scheduler;
-  if (s.splitK.value > 1)
-    error(s.splitK.loc, "scheduler.split_k " + str(s.splitK.value) +
-                            " with 8-bit operands: the split-K reduction does not apply the "
-                            "per-tensor scales yet; use split_k: 1");
+  // Split-K: the slices' kernel applies the scales (per tensor: in alpha;
+  // blockwise: per k-block, with B's scales laid out per slice by the
+  // runtime) to f32 partial sums, and the reduction writes a 16-bit or f32 D.
+  if (s.splitK.value > 1 && isFp8(s.splitOut))
+    error(s.splitK.loc, "scheduler.split_k " + str(s.splitK.value) + " with types.d " +
+                            toString(s.splitOut) + ": the split-K reduction writes bf16, f16 or "
+                            "f32, and an 8-bit D's output scale and amax are the GEMM kernel's; "
+                            "use d: bf16 or split_k: 1");
   if (s.grouped.value)
     error(s.grouped.loc, "scheduler.grouped with 8-bit operands: the problems' table has no "
                          "per-problem scales yet; use grouped: false");

@@ -15,10 +15,15 @@ using namespace gemmgen;
 // the most equal slices (a divisor of the k-blocks) not above split_k, each
 // a batch entry of the f32 kernel into the workspace W (slices x M x ldw);
 // any other K is one slice (the reduction still applies alpha, beta·C and
-// the cast).
+// the cast). fp8 kernels apply their scales to the partial sums: per tensor
+// in alpha (the kernel's alpha is 1, the reduction's the user's); blockwise
+// per k-block, reading A's [kb][m] scales of slice l at l·kSlice/128·M —
+// where the kernel looks for entry l's — and B's [nb][kb] ones from a copy
+// laid out per slice, [l][nb][kb'], made before the kernel.
 namespace {
 struct SplitPlan {
   long long slices = 1, kSlice = 0, ldw = 0, wBytes = 0;
+  long long kBlocks = 0, nBlocks = 0, scaleBytes = 0; ///< blockwise: B's per-slice copy
 };
 SplitPlan splitPlan(const KernelABI &abi, const GemmArgs &rm) {
   SplitPlan s;
@@ -26,6 +31,10 @@ SplitPlan splitPlan(const KernelABI &abi, const GemmArgs &rm) {
   s.kSlice = rm.K / s.slices;
   s.ldw = (rm.N + 3) / 4 * 4; // f32 rows of 16-byte multiples
   s.wBytes = (s.slices * rm.M * s.ldw * 4 + 255) / 256 * 256;
+  if (abi.blockwiseScales && s.slices > 1) {
+    s.kBlocks = (rm.K + 127) / 128, s.nBlocks = (rm.N + 127) / 128;
+    s.scaleBytes = (s.nBlocks * s.kBlocks * 4 + 255) / 256 * 256;
+  }
   return s;
 }
 /// The operands the split kernel reads as stored: A and B (its D is W; C
@@ -50,7 +59,8 @@ long long gemmgen::splitKSlices(long long K, long long tileK, long long splitK) 
 std::size_t gemmgen::splitKWorkspaceBytes(const KernelABI &abi, DType t, const GemmArgs &args) {
   const GemmArgs rm = rowMajorProblem(args);
   const SplitPlan s = splitPlan(abi, rm);
-  return (std::size_t)(s.wBytes + stagingWorkspaceBytes(splitKernelOperands(rm, s), t, DType::F32));
+  return (std::size_t)(s.wBytes + stagingWorkspaceBytes(splitKernelOperands(rm, s), t, DType::F32) +
+                       s.scaleBytes);
 }
 
 // A split-K launch: A and B staged if TMA cannot take them, the kernel's
@@ -65,7 +75,7 @@ Expected<PreparedLaunch> gemmgen::prepareSplitK(const Kernel &kernel, const Kern
   const SplitPlan s = splitPlan(abi, rm);
   const GemmArgs ab = splitKernelOperands(rm, s);
   const long long staging = stagingWorkspaceBytes(ab, t, DType::F32);
-  const long long need = s.wBytes + staging;
+  const long long need = s.wBytes + staging + s.scaleBytes;
   if (!args.workspace || (long long)args.workspaceBytes < need)
     return invalidArgument("kernel '" + abi.kernelName + "' splits K into " +
                            std::to_string(s.slices) + " slice(s) summed in a workspace of " +
@@ -91,17 +101,32 @@ Expected<PreparedLaunch> gemmgen::prepareSplitK(const Kernel &kernel, const Kern
   g.strideB = s.slices > 1 ? (g.layoutB == Layout::Col ? s.kSlice : s.kSlice * g.ldb) : 0;
   g.D = args.workspace, g.ldd = s.ldw, g.strideD = rm.M * s.ldw;
   g.alpha = 1.0f, g.beta = 0.0f, g.C = 0, g.ldc = 0, g.strideC = 0;
-  const long long stored = tmaStoreColumns(g.N, DType::F32);
+  // fp8 kernels store whole chunks (the tail kernel reads 16-bit operands):
+  // W's rows are padded to 16 bytes, so a chunk past N stays inside them.
+  const bool wholeChunks = storesWholeChunks(abi);
+  const long long stored = wholeChunks ? g.N : tmaStoreColumns(g.N, DType::F32);
   if (Status st = encodeProblemMaps(drv, abi, g, t, DType::F32, stored, p.tmA, p.tmB, p.tmD,
                                     p.tmC);
       !st)
     return st;
   p.alpha = 1.0f, p.beta = 0.0f;
+  p.scaleA = rm.scaleA, p.scaleB = rm.scaleB;
+  if (s.scaleBytes) {
+    const CUdeviceptr perSlice = args.workspace + (CUdeviceptr)(s.wBytes + staging);
+    const long long kbSlice = s.kBlocks / s.slices;
+    PreparedLaunch::Copy c;
+    c.src = rm.scaleB, c.dst = perSlice, c.elemBytes = 4;
+    c.lines = s.nBlocks, c.length = kbSlice, c.srcLd = s.kBlocks, c.dstLd = kbSlice;
+    c.batch = s.slices, c.srcStride = kbSlice, c.dstStride = s.nBlocks * kbSlice;
+    p.before.push_back(c);
+    p.scaleB = perSlice;
+  }
   p.M = (int)g.M, p.N = (int)stored, p.K = (int)g.K, p.batch = (int)g.batch;
   p.gridX = kernel.gridSize(g.M, stored, g.batch);
   p.gridY = 1;
-  if (Status st = prepareTailColumns(k, g, p); !st)
-    return st;
+  if (!wholeChunks)
+    if (Status st = prepareTailColumns(k, g, p); !st)
+      return st;
   PreparedLaunch::SplitReduce &r = p.splitReduce;
   r.w = args.workspace, r.slices = s.slices, r.m = rm.M, r.n = rm.N, r.ldw = s.ldw;
   r.strideW = rm.M * s.ldw;

@@ -25,6 +25,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <thread>
 
@@ -854,4 +855,74 @@ TEST(FakeDriver, AnFp8OutputZeroesItsAmaxBeforeTheKernel) {
             "kernel 'gemm_sm90_fast_e4m3' writes a bf16 D and keeps no amax (got "
             "GemmArgs::amaxD); the amax is kept by kernels with an 8-bit D (types.d e4m3 or "
             "e5m2): pass null");
+}
+
+/// Split-K with fp8 operands. Per tensor (spec 13 with split_k 4): the
+/// slices' kernel gets the user's scale pointers and alpha 1, stores whole
+/// chunks (no tail kernel: it reads 16-bit operands), and the reduction
+/// applies alpha. Blockwise (spec 17): A's scales are the user's array (slice
+/// l's k-blocks are where the kernel looks for entry l's), B's are copied
+/// into the workspace per slice first ([l][nb][kb'], one gg_copy2d).
+TEST(FakeDriver, Fp8SplitKPassesTheScalesAndCopiesBsBlocksPerSlice) {
+  REQUIRE_FAKE();
+  std::ifstream f(std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/13_fast_e4m3.yaml");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string text = ss.str();
+  const size_t at = text.find("group: 16 }");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 11, "group: 16, split_k: 4 }");
+  Expected<Kernel> perTensor = fake.rt->compileString(text, "split13.yaml");
+  ASSERT_TRUE(perTensor.ok()) << perTensor.status().message();
+  EXPECT_EQ(perTensor->info().splitK, 4u);
+  EXPECT_EQ(perTensor->info().outType, DType::BF16);
+  GemmArgs a = args(128, 2112, 7168, 2112);
+  a.alpha = 0.5f, a.scaleA = 0x6000000, a.scaleB = 0x6100000;
+  a.workspace = 0x70000000, a.workspaceBytes = perTensor->workspaceBytes(a);
+  EXPECT_EQ(a.workspaceBytes, 4u * 128 * 2112 * 4); // W: 4 slices of 128 x 2112 f32
+  Expected<PreparedLaunch> p = perTensor->prepare(a);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ(p->path, "tma+split_k(4)");
+  EXPECT_EQ(p->scaleA, 0x6000000u);
+  EXPECT_EQ(p->scaleB, 0x6100000u);
+  EXPECT_EQ(p->alpha, 1.0f);
+  EXPECT_EQ(p->splitReduce.alpha, 0.5f);
+  EXPECT_EQ(p->tailColumns, 0u);
+  EXPECT_EQ(p->N, 2112);
+  EXPECT_TRUE(p->before.empty());
+
+  Expected<Kernel> blockwise = fake.rt->compileFile(std::string(GEMMGEN_SOURCE_DIR) +
+                                                    "/specs/sm90/17_splitk_blockwise_e4m3.yaml");
+  ASSERT_TRUE(blockwise.ok()) << blockwise.status().message();
+  ASSERT_TRUE(blockwise->info().blockwiseScales);
+  GemmArgs b = args(128, 2112, 7168, 2112);
+  b.scaleA = 0x6000000, b.scaleB = 0x6100000;
+  const std::size_t w = 4u * 128 * 2112 * 4, scales = (17u * 56 * 4 + 255) / 256 * 256;
+  EXPECT_EQ(blockwise->workspaceBytes(b), w + scales);
+  b.workspace = 0x70000000, b.workspaceBytes = w + scales;
+  Expected<PreparedLaunch> q = blockwise->prepare(b);
+  ASSERT_TRUE(q.ok()) << q.status().message();
+  EXPECT_EQ(q->scaleA, 0x6000000u);
+  EXPECT_EQ(q->scaleB, 0x70000000u + w);
+  ASSERT_EQ(q->before.size(), 1u);
+  const PreparedLaunch::Copy &c = q->before[0];
+  EXPECT_EQ(c.src, 0x6100000u);
+  EXPECT_EQ(c.dst, 0x70000000u + w);
+  EXPECT_EQ(c.elemBytes, 4u);
+  EXPECT_EQ(c.lines, 17);   // N / 128 blocks (2112 = 16.5)
+  EXPECT_EQ(c.length, 14);  // 56 k-blocks in 4 slices
+  EXPECT_EQ(c.srcLd, 56);
+  EXPECT_EQ(c.dstLd, 14);
+  EXPECT_EQ(c.batch, 4);
+  EXPECT_EQ(c.srcStride, 14);
+  EXPECT_EQ(c.dstStride, 17 * 14);
+  fake.clear();
+  ASSERT_TRUE(blockwise->launch(*q, nullptr).ok()) << fake.log();
+  // 4 x 17 x 14 scales copied; 68 units (17 tiles x 4 slices) in two rounds
+  // of the fake's 66 CTAs: 34 CTAs; the reduction over 128 x 2112.
+  std::vector<std::string> want = {
+      "launch gg_copy2d grid=4",
+      "launchEx gemm_sm90_splitk_blockwise_e4m3 grid=34 M=128 N=2112 K=1792 batch=4",
+      "launch gg_splitk_reduce grid=1056"};
+  EXPECT_EQ(fake.lines(), want) << fake.log();
 }

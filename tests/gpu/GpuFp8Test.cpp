@@ -26,6 +26,9 @@ namespace {
 const char *kSpec13 = "13_fast_e4m3.yaml", *kSpec15 = "15_blockwise_e4m3.yaml";
 /// Spec 15 with mma_in_flight 1: two partial-sum buffers.
 const char *kSpec15Two = "15_blockwise_e4m3.yaml:two_partials";
+/// Spec 13 with split_k 4 (per-tensor scales in the slices' alpha), and
+/// spec 17 (blockwise, split_k 4: B's scales copied per slice).
+const char *kSpec13Split = "13_fast_e4m3.yaml:split_k_4", *kSpec17 = "17_splitk_blockwise_e4m3.yaml";
 
 std::string specPath(const char *spec) {
   if (const char *d = getenv("GEMMGEN_SPECS_DIR"); d && *d)
@@ -35,9 +38,11 @@ std::string specPath(const char *spec) {
 
 /// Spec 13 (or 15, blockwise) with other types (its tile and roles kept), or as written.
 std::string specText(const std::string &types, const char *spec = kSpec13) {
-  const bool two = spec == kSpec15Two;
+  const bool two = spec == kSpec15Two, split = spec == kSpec13Split;
   if (two)
     spec = kSpec15;
+  if (split)
+    spec = kSpec13;
   std::ifstream f(specPath(spec));
   std::stringstream ss;
   ss << f.rdbuf();
@@ -45,9 +50,12 @@ std::string specText(const std::string &types, const char *spec = kSpec13) {
   if (two)
     if (size_t at = s.find("mma_in_flight: 0"); at != std::string::npos)
       s.replace(at, 16, "mma_in_flight: 1");
+  if (split)
+    if (size_t at = s.find("group: 16 }"); at != std::string::npos)
+      s.replace(at, 11, "group: 16, split_k: 4 }");
   if (types.empty())
     return s;
-  const std::string from = spec == kSpec15
+  const std::string from = spec == kSpec15 || spec == kSpec17
                                ? "types:  { a: e4m3, b: e4m3, d: bf16, accumulate: f32, scaling: "
                                  "blockwise }"
                                : "types:  { a: e4m3, b: e4m3, d: bf16, accumulate: f32 }";
@@ -123,6 +131,10 @@ std::string caseName(const ::testing::TestParamInfo<Fp8Case> &info) {
     t = "blockwise_" + t;
   if (c.spec == kSpec15Two)
     t = "blockwise2_" + t;
+  if (c.spec == kSpec13Split)
+    t = "split_" + t;
+  if (c.spec == kSpec17)
+    t = "blockwise_split_" + t;
   return t + "_" + std::to_string(c.M) + "x" + std::to_string(c.N) + "x" +
          std::to_string(c.K) + (c.beta != 0.f ? "_beta" : "") +
          (c.ldPad || c.offset ? "_staged" : "") + (c.scaleD != 0.125f ? "_saturating" : "");
@@ -139,7 +151,8 @@ TEST_P(Fp8Gemm, MatchesScaledReferenceAndWritesEveryElement) {
   ASSERT_TRUE(k.ok()) << k.status().message();
   const KernelInfo &ki = k->info();
   ASSERT_TRUE(ki.perTensorScales);
-  ASSERT_EQ(ki.blockwiseScales, c.spec == kSpec15 || c.spec == kSpec15Two);
+  ASSERT_EQ(ki.blockwiseScales, c.spec == kSpec15 || c.spec == kSpec15Two || c.spec == kSpec17);
+  ASSERT_EQ(ki.splitK > 1, c.spec == kSpec13Split || c.spec == kSpec17);
   ASSERT_TRUE(isFp8(ki.dtype) && isFp8(ki.dtypeB));
   const Runtime &rt = *gpu.rt;
   const DType out = ki.outType;
@@ -294,6 +307,17 @@ const Fp8Case kCases[] = {
     {kE5m2Out, 1000, 1001, 528, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0},
     {kE4m3OutB, 4096, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15},
     {kE4m3OutB, 129, 257, 160, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15},
+    // Split-K: K = 7168 in 4 slices of 14 k-blocks (decode-like M), 1024 in 4 of 2 with beta,
+    // an unaligned problem (one slice: K is not whole k-blocks) and f32 partials summed to f32.
+    {"", 128, 2112, 7168, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0, kSpec13Split},
+    {"", 129, 257, 1024, 2.0f, 0.75f, 0.5f, 1.5f, 0, 0, kSpec13Split},
+    {"", 1000, 1001, 520, 0.5f, 3.0f, 1.0f, 0.0f, 3, 1, kSpec13Split},
+    {kF32, 128, 4096, 7168, 1.0f, 1.0f, 1.0f, 0.0f, 0, 0, kSpec13Split},
+    {"", 128, 2112, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kSpec17},
+    {"", 129, 257, 1024, 0, 0, 0.5f, 1.5f, 0, 0, kSpec17},   // partial 128-blocks of M and N
+    {"", 128, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kSpec17},  // 16 k-blocks: 4 of 4
+    {"", 1000, 1001, 520, 0, 0, 1.0f, 0.0f, 3, 1, kSpec17},  // one slice, staged
+    {kF32B, 128, 4096, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kSpec17},
 };
 
 INSTANTIATE_TEST_SUITE_P(Sm90, Fp8Gemm, ::testing::ValuesIn(kCases), caseName);

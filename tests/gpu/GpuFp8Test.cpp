@@ -213,11 +213,12 @@ TEST_P(Fp8Gemm, MatchesScaledReferenceAndWritesEveryElement) {
   ASSERT_TRUE(gpu.ver->reference(r, ki, ref, gpu.stream).ok());
 
   Expected<PreparedLaunch> prepared = k->prepare([&] {
-    GemmArgs probe = a; // the path it takes, for the log
-    probe.workspace = 0;
+    GemmArgs probe = a; // the path it takes, for the log (prepare only encodes addresses)
+    probe.workspaceBytes = k->workspaceBytes(probe);
+    probe.workspace = probe.workspaceBytes ? 0x100000 : 0;
     return probe;
   }());
-  const std::string path = prepared ? prepared->path : "tma+staged"; // staging needs a workspace
+  const std::string path = prepared ? prepared->path : prepared.status().message();
   Status s = k->launch(a, gpu.stream);
   ASSERT_TRUE(s.ok()) << s.message();
   Status w = rt.wait(gpu.stream, watchdogSeconds(a.M, a.N, a.K));

@@ -837,6 +837,27 @@ void Checker::checkEpilogueBuffers() {
 
 void Checker::checkScheduler() {
   const SchedulerSpec &s = spec.scheduler;
+  // Stream-K: every CTA of one co-resident persistent grid takes an equal
+  // share of all tiles' k-blocks; a tile split between CTAs is finished by
+  // the one holding its first k-block, after the others' partial sums.
+  if (s.kind.value == SchedulerKind::StreamK) {
+    const std::string sk = "scheduler.kind: stream_k";
+    if (spec.cluster.m.value != 1)
+      error(spec.cluster.m.loc, sk + " with cluster.m " + std::to_string(spec.cluster.m.value) +
+                                    ": a cluster's CTAs share B tiles, and stream-K splits a "
+                                    "tile's k-blocks between CTAs; use cluster.m: 1");
+    if (s.grouped.value)
+      error(s.grouped.loc, sk + " with scheduler.grouped: a grouped walk is not split along K "
+                                "yet; use kind: persistent");
+    if (s.splitK.value > 1)
+      error(s.splitK.loc, sk + " with split_k " + std::to_string(s.splitK.value) +
+                              ": stream-K already splits K where tiles are too few; use one "
+                              "of them");
+    if (spec.types.scaling.value == ScalingMode::Blockwise)
+      error(spec.types.scaling.loc, sk + " with types.scaling: blockwise: the promoted partial "
+                                         "sums are not handed between CTAs yet; use kind: "
+                                         "persistent");
+  }
   if (s.splitK.value > 1 && s.grouped.value)
     error(s.splitK.loc, "scheduler.split_k " + std::to_string(s.splitK.value) +
                             " with scheduler.grouped: a grouped kernel's problems are not split "

@@ -143,6 +143,10 @@ private:
       error(spec.epilogue.buffers.loc,
             "epilogue.buffers 2 is not supported on sm_100a yet: its writeback waits for each "
             "TMA store; use buffers: 1");
+    if (spec.scheduler.kind.value == SchedulerKind::StreamK)
+      error(spec.scheduler.kind.loc,
+            "scheduler.kind: stream_k is not supported on sm_100a yet (its writeback has no "
+            "partial-sum hand-over); use kind: persistent, or an sm_90a spec");
     if (spec.scheduler.splitK.value > 1)
       error(spec.scheduler.splitK.loc,
             "scheduler.split_k is not supported on sm_100a yet (the reduction reads an f32 "

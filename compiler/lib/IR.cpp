@@ -59,6 +59,10 @@ const char *ir::toString(OpKind k) {
   case OpKind::ZeroAcc: return "zero_acc";
   case OpKind::IfBeta: return "if_beta";
   case OpKind::PromoteAcc: return "promote_acc";
+  case OpKind::IfSkPartial: return "if_sk_partial";
+  case OpKind::IfSkFinish: return "if_sk_finish";
+  case OpKind::StorePartial: return "store_partial";
+  case OpKind::AddPartials: return "add_partials";
   }
   return "?";
 }

@@ -28,6 +28,7 @@ public:
   void print(const Kernel &k) {
     chain = &k.epilogueChain;
     fp8Output = k.plan.fp8Output;
+    streamK = k.plan.schedule.streamK();
     os << "kernel " << k.name << " target=" << toString(k.target) << "\n";
     os << "  types a=" << toString(k.aType) << " b=" << toString(k.bType)
        << " d=" << toString(k.dType) << " acc=" << toString(k.accType) << "\n";
@@ -79,6 +80,7 @@ public:
 private:
   const std::vector<EpilogueStep> *chain = nullptr;
   bool fp8Output = false; ///< store_acc scales to an 8-bit D and keeps its amax
+  bool streamK = false;   ///< k-loops cover the share's k-blocks [kb_begin, kb_end)
 
   void printRole(const Role &r) {
     os << "  role " << r.name << " warps=" << r.firstWarp << ".."
@@ -109,6 +111,8 @@ private:
     case OpKind::IfAnyK:
     case OpKind::IfNoK:
     case OpKind::IfBeta:
+    case OpKind::IfSkPartial:
+    case OpKind::IfSkFinish:
       os << " {\n";
       for (const Op &child : op.body)
         printOp(child, indent + 2);
@@ -162,6 +166,13 @@ private:
     case OpKind::ZeroAcc:
       os << " " << op.acc;
       break;
+    case OpKind::StorePartial:
+      os << " " << op.acc << " -> workspace[cta][instance], release flag[cta][instance]";
+      break;
+    case OpKind::AddPartials:
+      os << " " << op.acc << " += workspace[c][instance] for each later cta c in this unit "
+            "(acquire flag[c][instance])";
+      break;
     case OpKind::PromoteAcc:
       os << " " << op.acc << " += partial(" << op.acc << (op.previousK ? ", kb-1" : "")
          << ") * scaleA[row, " << (op.previousK ? "kb-1" : "kb") << "] * scaleB[col / 128, "
@@ -173,7 +184,7 @@ private:
            << op.state << "]^T";
       else
         os << " " << op.acc << " += " << op.a << "[" << op.state << "] * " << op.b << "["
-           << op.state << "]^T scale_d=(k>0)";
+           << op.state << "]^T scale_d=(k>" << (streamK ? "kb_begin" : "0") << ")";
       break;
     case OpKind::MmaWait:
     case OpKind::TmaStoreWait:

@@ -203,7 +203,21 @@ private:
     Op zero = makeOp(OpKind::ZeroAcc);
     zero.acc = "acc";
     tileBody.push_back(loop(OpKind::IfNoK, {zero}));
-    appendEpilogue(k, tileBody);
+    if (k.plan.schedule.streamK()) {
+      // Stream-K: a share that starts inside the unit hands its partial sum
+      // over; the share holding the unit's first k-block adds the later ones'
+      // and stores the tile.
+      Op store = makeOp(OpKind::StorePartial);
+      store.acc = "acc";
+      Op add = makeOp(OpKind::AddPartials);
+      add.acc = "acc";
+      tileBody.push_back(loop(OpKind::IfSkPartial, {store}));
+      std::vector<Op> finish = {add};
+      appendEpilogue(k, finish);
+      tileBody.push_back(loop(OpKind::IfSkFinish, finish));
+    } else {
+      appendEpilogue(k, tileBody);
+    }
 
     r.body = {loop(OpKind::ForEachTile, tileBody)};
     if (tmaStore()) {
@@ -290,7 +304,8 @@ KernelABI gemmgen::deriveKernelABI(const Kernel &k) {
   abi.tileM = k.tileM;
   abi.tileN = k.tileN;
   abi.tileK = k.tileK;
-  abi.persistent = k.plan.schedule.kind == SchedulerKind::Persistent;
+  abi.consumers = k.consumers;
+  abi.persistent = k.plan.schedule.kind == SchedulerKind::Persistent || k.plan.schedule.streamK();
   abi.unitRows = k.plan.schedule.unitRows;
   abi.unitCols = k.plan.schedule.unitCols;
   abi.ctasPerUnit = k.plan.schedule.ctasPerUnit;
@@ -320,5 +335,6 @@ KernelABI gemmgen::deriveKernelABI(const Kernel &k) {
   abi.perTensorScales = k.plan.perTensorScales;
   abi.blockwiseScales = k.plan.blockwiseScales;
   abi.fp8Output = k.plan.fp8Output;
+  abi.streamK = k.plan.schedule.streamK();
   return abi;
 }

@@ -61,7 +61,8 @@ const Word<ScalarType> kScalarTypes[] = {
     {"e4m3", ScalarType::E4M3}, {"e5m2", ScalarType::E5M2}};
 const Word<MatrixLayout> kLayouts[] = {{"row", MatrixLayout::Row}, {"col", MatrixLayout::Col}};
 const Word<SchedulerKind> kSchedulerKinds[] = {{"persistent", SchedulerKind::Persistent},
-                                               {"data_parallel", SchedulerKind::DataParallel}};
+                                               {"data_parallel", SchedulerKind::DataParallel},
+                                               {"stream_k", SchedulerKind::StreamK}};
 const Word<RasterOrder> kRasters[] = {{"along_m", RasterOrder::AlongM},
                                       {"along_n", RasterOrder::AlongN},
                                       {"hilbert", RasterOrder::Hilbert}};

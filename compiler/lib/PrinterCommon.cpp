@@ -43,6 +43,9 @@ void gemmgen::emitLaunchContractComment(CodeEmitter &e, const KernelABI &abi) {
   if (abi.fp8Output)
     e.comment("  " + std::string(toString(abi.dType)) + " D: const float* d_scale, float* d_amax "
               "after the scales; D = fp8(d_scale * v), *d_amax = max |v| (zeroed before).");
+  if (abi.streamK)
+    e.comment("  stream-K: float* sk_partials, int* sk_flags last (per CTA and consumer a partial "
+              "sum and a flag, zeroed); a co-resident grid.");
   if (abi.hasChain())
     e.comment("  epilogue chain " + describeChain(abi.epilogueChain) +
               ": bias, bias_stride, scale_d after beta (and the scales).");

@@ -447,6 +447,11 @@ private:
       return cannotPrint(op, "the beta * C epilogue (built for sm_90a only so far)");
     case OpKind::PromoteAcc:
       return cannotPrint(op, "fp8 blockwise promotion (built for sm_90a only)");
+    case OpKind::IfSkPartial:
+    case OpKind::IfSkFinish:
+    case OpKind::StorePartial:
+    case OpKind::AddPartials:
+      return cannotPrint(op, "stream-K's partial-sum hand-over (built for sm_90a only)");
     case OpKind::IfAnyK: {
       e.comment("the tile had k-blocks (K > 0)");
       CodeEmitter::Block cond(e, "if (k_blocks > 0)", "K > 0");

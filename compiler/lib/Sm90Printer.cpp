@@ -241,21 +241,21 @@ private:
     } else if (cloadBarrier()) {
       e.line(k.name + "(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB,");
       e.line(indent + "const __grid_constant__ TensorMap tmD, int M, int N, int K, int batch,");
-      // After beta: fp8's per-tensor scales, an 8-bit D's output scale and
-      // amax, then the epilogue chain's inputs.
-      const bool scales = k.plan.perTensorScales, fp8Out = k.plan.fp8Output,
-                 chain = !k.epilogueChain.empty();
-      e.line(indent + "const __grid_constant__ TensorMap tmC, float alpha, float beta" +
-             (scales || chain ? "," : ")"));
-      if (scales)
-        e.line(indent + "const float* __restrict__ scale_a, const float* __restrict__ scale_b" +
-               (chain || fp8Out ? "," : ")"));
-      if (fp8Out)
-        e.line(indent + "const float* __restrict__ d_scale, float* __restrict__ d_amax" +
-               (chain ? "," : ")"));
-      if (chain)
-        e.line(indent + "const void* __restrict__ bias, long long bias_stride, const float* "
-                        "__restrict__ scale_d)");
+      // After beta, in KernelABI's order: fp8's per-tensor scales, an 8-bit
+      // D's output scale and amax, the epilogue chain's inputs, stream-K's
+      // workspace.
+      std::vector<std::string> groups = {"const __grid_constant__ TensorMap tmC, float alpha, float beta"};
+      if (k.plan.perTensorScales)
+        groups.push_back("const float* __restrict__ scale_a, const float* __restrict__ scale_b");
+      if (k.plan.fp8Output)
+        groups.push_back("const float* __restrict__ d_scale, float* __restrict__ d_amax");
+      if (!k.epilogueChain.empty())
+        groups.push_back("const void* __restrict__ bias, long long bias_stride, const float* "
+                         "__restrict__ scale_d");
+      if (streamK())
+        groups.push_back("float* __restrict__ sk_partials, int* __restrict__ sk_flags");
+      for (size_t i = 0; i < groups.size(); ++i)
+        e.line(indent + groups[i] + (i + 1 < groups.size() ? "," : ")"));
     } else {
       e.line(k.name + "(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB,");
       e.line(indent + "const __grid_constant__ TensorMap tmD, int M, int N, int K, int batch)");
@@ -329,6 +329,9 @@ private:
       e.line("const int unit_slots = tile_slots<RASTER, GROUP>(units_m, tiles_n);  // the schedule's walk");
       e.line("const int batch_slots = unit_slots * batch;  // every batch entry's walk, one after another");
       e.line("const int k_blocks = (K + BK - 1) / BK;");
+      if (streamK())
+        e.line("const long long sk_iters = sk_iterations(batch_slots, k_blocks);  // stream-K's "
+               "k-block iterations");
     }
     e.line("const int cluster_id = blockIdx.x / CLUSTER_M;");
     e.line("const int clusters = gridDim.x / CLUSTER_M;");
@@ -467,7 +470,8 @@ private:
     case OpKind::ForK: {
       if (!isProducer && k.plan.partialBuffers == 2)
         return emitForKTwoPartials(op);
-      CodeEmitter::Block loop(e, "for (int kb = 0; kb < k_blocks; ++kb)", "k-block");
+      CodeEmitter::Block loop(e, "for (int kb = " + kFirst() + "; kb < " + kEnd() + "; ++kb)",
+                              "k-block");
       return emitOps(op.body);
     }
     case OpKind::ForEachChunk: {
@@ -478,7 +482,7 @@ private:
     }
     case OpKind::IfNotFirstK: {
       e.comment("the group just issued may still read its stage: release the previous one");
-      CodeEmitter::Block cond(e, "if (kb > 0)");
+      CodeEmitter::Block cond(e, "if (kb > " + kFirst() + ")");
       return emitOps(op.body);
     }
     case OpKind::IfBeta: {
@@ -488,14 +492,29 @@ private:
     }
     case OpKind::IfAnyK: {
       e.comment("the tile read stages (K > 0): release the last one once its wgmmas are done");
-      CodeEmitter::Block cond(e, "if (k_blocks > 0)", "K > 0");
+      CodeEmitter::Block cond(e, streamK() ? "if (kb_end > kb_begin)" : "if (k_blocks > 0)",
+                              "K > 0");
       return emitOps(op.body);
     }
     case OpKind::IfNoK: {
       e.comment("K = 0: no wgmma ran, and only a tile's first one overwrites the accumulators");
-      CodeEmitter::Block cond(e, "if (k_blocks == 0)", "K = 0");
+      CodeEmitter::Block cond(e, streamK() ? "if (kb_end == kb_begin)" : "if (k_blocks == 0)",
+                              "K = 0");
       return emitOps(op.body);
     }
+    case OpKind::IfSkPartial: {
+      e.comment("this share starts inside the unit: hand the partial sum to the CTA holding its "
+                "first k-block");
+      CodeEmitter::Block cond(e, "if (kb_begin > 0)", "partial unit");
+      return emitOps(op.body);
+    }
+    case OpKind::IfSkFinish: {
+      e.comment("this share holds the unit's first k-block: add the later shares', store the tile");
+      CodeEmitter::Block cond(e, "if (kb_begin == 0)", "finishing unit");
+      return emitOps(op.body);
+    }
+    case OpKind::StorePartial: emitStorePartial(); break;
+    case OpKind::AddPartials: emitAddPartials(); break;
     case OpKind::PromoteAcc: emitPromote(op); break;
     case OpKind::ZeroAcc: {
       e.line("#pragma unroll");
@@ -576,7 +595,31 @@ private:
 
   void emitTmaStore() { sm90::emitStagingTmaStore(e, k); }
 
+  /// Stream-K: this CTA's share of every unit's k-blocks, in segments of
+  /// one unit each (tile_schedule.cuh's sk_begin / sk_segment).
+  llvm::Error emitStreamKLoop(const Op &op) {
+    e.comment("stream-K: this CTA's share of all units' k-blocks, one unit per segment");
+    e.line("long long sk_it = sk_begin(blockIdx.x, gridDim.x, sk_iters);");
+    e.line("const long long sk_stop = sk_begin(blockIdx.x + 1, gridDim.x, sk_iters);");
+    CodeEmitter::Block loop(e, "while (sk_it < sk_stop)", "segment");
+    e.line("int slot, kb_begin, kb_end;  // the unit slot and its k-blocks in this share");
+    e.line("sk_it = sk_segment(sk_it, sk_stop, k_blocks, slot, kb_begin, kb_end);");
+    e.line("int unit;");
+    e.line("const int entry = batch_entry(slot, unit_slots, unit);  // the batch entry: TMA's 3rd coordinate");
+    e.line("int unit_m, unit_n;");
+    e.line("if (!tile_coords<RASTER, GROUP>(unit, units_m, tiles_n, unit_m, unit_n)) continue;  // "
+           "a Hilbert hole");
+    e.line("const int tile_m = unit_m;  // CLUSTER_M is 1");
+    e.line("const int tile_n = unit_n;");
+    ++depthInTileLoop;
+    llvm::Error err = emitOps(op.body);
+    --depthInTileLoop;
+    return err;
+  }
+
   llvm::Error emitForEachTile(const Op &op) {
+    if (streamK())
+      return emitStreamKLoop(op);
     e.comment("persistent loop: this cluster walks units of CLUSTER_M x 1 tiles");
     CodeEmitter::Block loop(e, grouped() ? "for (int slot = cluster_id, problem = 0; slot < total_slots; slot += clusters)"
                                          : "for (int slot = cluster_id; slot < batch_slots; slot += clusters)",
@@ -834,7 +877,51 @@ private:
     if (op.partial)
       e.line(wgmma + "::mma(part[m], desc_a, desc_b, ks > 0 ? 1 : 0);  // each k-block afresh");
     else
-      e.line(wgmma + "::mma(acc[m], desc_a, desc_b, (kb > 0 || ks > 0) ? 1 : 0);");
+      e.line(wgmma + "::mma(acc[m], desc_a, desc_b, (kb > " + kFirst() + " || ks > 0) ? 1 : 0);");
+  }
+
+  // --- stream-K ---------------------------------------------------------------
+
+  bool streamK() const { return k.plan.schedule.streamK(); }
+  /// The k-blocks the current unit's loops cover: the share's, or all.
+  std::string kFirst() const { return streamK() ? "kb_begin" : "0"; }
+  std::string kEnd() const { return streamK() ? "kb_end" : "k_blocks"; }
+
+  /// The accumulator fragment of this consumer in its partial-sum slot:
+  /// [slot][m][i][thread of the warpgroup], so a warp's accesses coalesce.
+  void emitPartialSlot(const std::string &cta) {
+    e.line("float* part_slot = sk_partials + ((long long)(" + cta +
+           ") * CONSUMERS + consumer) * (WG_MMAS * (BN / 2) * 128) + threadIdx.x % 128;");
+  }
+
+  void emitStorePartial() {
+    e.comment("stream-K: the partial sum to this CTA's slot, then its flag (release: the");
+    e.comment("warpgroup's stores happen before it, through the named barrier)");
+    {
+      CodeEmitter::Block b(e, "");
+      emitPartialSlot("blockIdx.x");
+      e.line("#pragma unroll");
+      CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
+      e.line("#pragma unroll");
+      e.line("for (int i = 0; i < BN / 2; ++i) part_slot[(m * (BN / 2) + i) * 128] = acc[m][i];");
+    }
+    e.line("named_barrier_sync(EPILOGUE_BAR_ID + consumer % EPILOGUE_BAR_SLOTS, EPILOGUE_BAR_THREADS);");
+    e.line("if (leader) flag_release(sk_flags + blockIdx.x * CONSUMERS + consumer);");
+  }
+
+  void emitAddPartials() {
+    e.comment("stream-K: every later CTA whose share starts inside this unit left its partial");
+    e.comment("sum; wait for each one's flag (acquire), then add it");
+    e.line("const long long unit_end = (long long)(slot + 1) * (k_blocks > 0 ? k_blocks : 1);");
+    CodeEmitter::Block loop(e, "for (int c2 = blockIdx.x + 1; c2 < (int)gridDim.x && sk_begin(c2, "
+                               "gridDim.x, sk_iters) < unit_end; ++c2)");
+    e.line("if (leader) flag_wait(sk_flags + c2 * CONSUMERS + consumer);");
+    e.line("named_barrier_sync(EPILOGUE_BAR_ID + consumer % EPILOGUE_BAR_SLOTS, EPILOGUE_BAR_THREADS);");
+    emitPartialSlot("c2");
+    e.line("#pragma unroll");
+    CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
+    e.line("#pragma unroll");
+    e.line("for (int i = 0; i < BN / 2; ++i) acc[m][i] += part_slot[(m * (BN / 2) + i) * 128];");
   }
 
   void emitStoreAcc(const Op &) { sm90::emitStagingStore(e, k, cloadBarrier() != nullptr); }

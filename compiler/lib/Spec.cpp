@@ -55,6 +55,8 @@ const char *toString(SchedulerKind k) {
     return "persistent";
   case SchedulerKind::DataParallel:
     return "data_parallel";
+  case SchedulerKind::StreamK:
+    return "stream_k";
   }
   return "?";
 }

@@ -199,6 +199,13 @@ Status encodeProblemMaps(const DriverApi &drv, const KernelABI &abi, const GemmA
 /// The grid for `units` of the schedule: one cluster per unit, or the
 /// balanced persistent grid (tile_schedule.cuh).
 unsigned gridForUnits(const Kernel::Impl &k, long long units);
+/// Stream-K: CTAs co-resident at one per SM (every CTA of the grid may wait
+/// for a later one's partial sum, so all must run at once).
+long long streamKResidentCtas(const Kernel::Impl &k);
+/// Stream-K's workspace (KernelABI::streamK): a partial-sum slot of
+/// tileM × tileN f32 and a flag per consumer for each resident CTA, in front
+/// of the staging path's copies. 0 for other kernels.
+long long streamKWorkspaceBytes(const Kernel::Impl &k);
 /// The launch configuration every GEMM kernel takes: its block, shared
 /// memory, and the cluster attribute when the cluster has more than one CTA.
 struct GemmLaunchConfig {

@@ -56,6 +56,21 @@ unsigned gemmgen::gridForUnits(const Kernel::Impl &k, long long units) {
   return (unsigned)(schedule::balanced_grid_clusters(units, resident) * perUnit);
 }
 
+long long gemmgen::streamKResidentCtas(const Kernel::Impl &k) {
+  return std::max(1LL, k.maxActiveClusters > 0 ? (long long)k.maxActiveClusters
+                                               : (long long)k.rt->info.smCount);
+}
+
+long long gemmgen::streamKWorkspaceBytes(const Kernel::Impl &k) {
+  const KernelABI &abi = k.abi;
+  if (!abi.streamK)
+    return 0;
+  const long long ctas = streamKResidentCtas(k);
+  const long long partials = (ctas * abi.tileM * abi.tileN * 4 + 255) / 256 * 256;
+  const long long flags = ctas * std::max(1u, abi.consumers);
+  return partials + (flags * 4 + 255) / 256 * 256;
+}
+
 unsigned Kernel::gridSize(long long M, long long N, long long batch) const {
   if (!impl_ || M <= 0 || N <= 0 || batch <= 0)
     return 0;
@@ -348,8 +363,9 @@ std::size_t Kernel::workspaceBytes(const GemmArgs &args) const {
     return groupedWorkspaceBytes(args, impl_->info.dtype, kernelOutType(*impl_));
   if (impl_->abi.splitK > 1)
     return splitKWorkspaceBytes(impl_->abi, impl_->info.dtype, args);
-  return (std::size_t)stagingWorkspaceBytes(rowMajorProblem(args), impl_->info.dtype,
-                                            impl_->info.outType, storesWholeChunks(impl_->abi));
+  return (std::size_t)(streamKWorkspaceBytes(*impl_) +
+                       stagingWorkspaceBytes(rowMajorProblem(args), impl_->info.dtype,
+                                             impl_->info.outType, storesWholeChunks(impl_->abi)));
 }
 
 // The tensor maps of one problem with a row-major D (its batch entries
@@ -411,8 +427,21 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
   GemmArgs a;
   std::string staged;
   const bool wholeChunks = storesWholeChunks(abi);
-  if (Status s = planStaging(rowMajorProblem(args), t, out, args.workspace, args.workspaceBytes,
-                             a, p, staged, wholeChunks);
+  // Stream-K's partial sums and flags lead the workspace; the staging
+  // path's copies follow.
+  const long long sk = streamKWorkspaceBytes(*impl_);
+  if (sk && (!args.workspace || (long long)args.workspaceBytes < sk))
+    return invalidArgument("kernel '" + abi.kernelName + "' hands stream-K partial sums over "
+                           "through a workspace of at least " + std::to_string(sk) +
+                           " bytes (Kernel::workspaceBytes); got " +
+                           std::to_string(args.workspace ? args.workspaceBytes : 0) +
+                           " (Kernel::launch(args, stream) allocates one when none is given)");
+  if (sk && args.workspace % 256 != 0)
+    return invalidArgument("the workspace must be 256-byte aligned (cuMemAlloc's are)");
+  if (Status s = planStaging(rowMajorProblem(args), t, out,
+                             args.workspace ? args.workspace + (CUdeviceptr)sk : 0,
+                             args.workspace ? args.workspaceBytes - (std::size_t)sk : 0, a, p,
+                             staged, wholeChunks);
       !s)
     return s;
   if (!staged.empty())
@@ -432,6 +461,20 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
   p.batch = (int)a.batch;
   p.gridX = gridSize(a.M, stored, a.batch);
   p.gridY = 1;
+  if (sk) {
+    // Every resident CTA (a share of all k-block iterations each), or one
+    // per iteration when there are fewer.
+    const long long units = ((a.M + abi.unitRows - 1) / abi.unitRows) *
+                            ((stored + abi.unitCols - 1) / abi.unitCols) * a.batch;
+    const long long kBlocks = (a.K + abi.tileK - 1) / abi.tileK;
+    p.gridX = (unsigned)std::min(streamKResidentCtas(*impl_),
+                                 schedule::sk_iterations(units, kBlocks));
+    const long long partialBytes = (streamKResidentCtas(*impl_) * abi.tileM * abi.tileN * 4 + 255) /
+                                   256 * 256;
+    p.skPartials = args.workspace, p.skFlags = args.workspace + (CUdeviceptr)partialBytes;
+    p.skFlagCount = p.gridX * std::max(1u, abi.consumers);
+    p.path += "+stream_k(" + std::to_string(p.gridX) + " CTAs)";
+  }
   if (!wholeChunks)
     if (Status s = prepareTailColumns(*impl_, a, p); !s)
       return s;
@@ -472,7 +515,7 @@ Status Kernel::launchGemm(const PreparedLaunch &p, CUstream stream) const {
   // kernel has).
   float alpha = p.alpha, beta = p.beta;
   CUdeviceptr scaleA = p.scaleA, scaleB = p.scaleB, bias = p.bias, scaleD = p.scaleD,
-              amaxD = p.amaxD;
+              amaxD = p.amaxD, skPartials = p.skPartials, skFlags = p.skFlags;
   long long strideBias = p.strideBias;
   // The parameters in the order KernelABI.h gives, each group only where the
   // kernel has it (sm_100a kernels: no batch, alpha or beta before a chain's).
@@ -490,6 +533,8 @@ Status Kernel::launchGemm(const PreparedLaunch &p, CUstream stream) const {
     params[next++] = &scaleD, params[next++] = &amaxD;
   if (abi.hasChain())
     params[next++] = &bias, params[next++] = &strideBias, params[next++] = &scaleD;
+  if (abi.streamK)
+    params[next++] = &skPartials, params[next++] = &skFlags;
   params[next] = nullptr;
   if (abi.alphaBeta && !abi.batched)
     return Status::error(ErrorCode::InvalidArgument,
@@ -499,6 +544,16 @@ Status Kernel::launchGemm(const PreparedLaunch &p, CUstream stream) const {
     return Status::error(ErrorCode::InvalidArgument,
                          "prepared launch has batch " + std::to_string(batch) + " but kernel '" +
                              abi.kernelName + "' computes one problem per launch");
+  // Stream-K's flags start at 0 for every launch (a finishing CTA waits for
+  // each later share's to become 1).
+  if (abi.streamK) {
+    if (!skFlags)
+      return Status::error(ErrorCode::InvalidArgument,
+                           "kernel '" + abi.kernelName + "': a stream-K launch without its "
+                           "workspace (prepare() with GemmArgs::workspace)");
+    if (CUresult z = drv.cuMemsetD32Async(skFlags, 0, p.skFlagCount, stream); z != CUDA_SUCCESS)
+      return drv.fail(z, "cuMemsetD32Async(stream-K flags)");
+  }
   // The kernel raises the amax with red.max from 0 (every |v| is >= 0).
   if (abi.fp8Output && amaxD)
     if (CUresult z = drv.cuMemsetD32Async(amaxD, 0, 1, stream); z != CUDA_SUCCESS)

@@ -393,6 +393,7 @@ Expected<Kernel> Runtime::loadKernel(const std::string &source, const KernelABI 
   info.alphaBeta = abi.alphaBeta;
   info.perTensorScales = abi.perTensorScales;
   info.fp8Output = abi.fp8Output;
+  info.streamK = abi.streamK;
   info.blockwiseScales = abi.blockwiseScales;
   info.grouped = abi.grouped;
   info.epilogue = epilogueInfo(abi.epilogueChain);

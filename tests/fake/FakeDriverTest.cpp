@@ -926,3 +926,51 @@ TEST(FakeDriver, Fp8SplitKPassesTheScalesAndCopiesBsBlocksPerSlice) {
       "launch gg_splitk_reduce grid=1056"};
   EXPECT_EQ(fake.lines(), want) << fake.log();
 }
+
+/// Stream-K (specs/sm90/18_streamk_f16.yaml): the workspace leads with a
+/// partial-sum slot per resident CTA (the fake H200 has 66) and their flags,
+/// the grid is every resident CTA (or one per k-block iteration when there
+/// are fewer), the flags are zeroed on the stream before every launch, and a
+/// launch without the workspace is refused.
+TEST(FakeDriver, StreamKZeroesItsFlagsAndUsesEveryResidentCta) {
+  REQUIRE_FAKE();
+  Expected<Kernel> k = fake.rt->compileFile(std::string(GEMMGEN_SOURCE_DIR) +
+                                            "/specs/sm90/18_streamk_f16.yaml");
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  ASSERT_TRUE(k->info().streamK);
+  GemmArgs a = args(768, 3072, 3072, 3072);
+  const std::size_t partials = 66u * 128 * 256 * 4, flags = 768; // 66 x 2 ints, 256-byte rounded
+  EXPECT_EQ(k->workspaceBytes(a), partials + flags);
+  EXPECT_EQ(k->prepare(a).status().message(),
+            "kernel 'gemm_sm90_streamk_f16' hands stream-K partial sums over through a workspace "
+            "of at least " + std::to_string(partials + flags) +
+                " bytes (Kernel::workspaceBytes); got 0 (Kernel::launch(args, stream) allocates "
+                "one when none is given)");
+  a.workspace = 0x70000000, a.workspaceBytes = partials + flags;
+  Expected<PreparedLaunch> p = k->prepare(a);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ(p->gridX, 66u); // 72 tiles x 48 k-blocks of work over every resident CTA
+  EXPECT_EQ(p->skPartials, 0x70000000u);
+  EXPECT_EQ(p->skFlags, 0x70000000u + partials);
+  EXPECT_EQ(p->skFlagCount, 132u);
+  EXPECT_EQ(p->path, "tma+stream_k(66 CTAs)");
+  for (int launch = 0; launch < 2; ++launch) { // each launch starts from zeroed flags
+    fake.clear();
+    ASSERT_TRUE(k->launch(*p, nullptr).ok()) << fake.log();
+    std::vector<std::string> want = {
+        "memsetD32 0x" + [&] {
+          char b[32];
+          std::snprintf(b, sizeof b, "%llx", (unsigned long long)(0x70000000u + partials));
+          return std::string(b);
+        }() + " value=0 count=132",
+        "launchEx gemm_sm90_streamk_f16 grid=66 M=768 N=3072 K=3072 batch=1"};
+    EXPECT_EQ(fake.lines(), want) << fake.log();
+  }
+  // Fewer iterations than resident CTAs: one CTA each (one tile, 2 k-blocks).
+  GemmArgs small = args(128, 256, 128, 256);
+  small.workspace = 0x70000000, small.workspaceBytes = partials + flags;
+  Expected<PreparedLaunch> q = k->prepare(small);
+  ASSERT_TRUE(q.ok()) << q.status().message();
+  EXPECT_EQ(q->gridX, 2u);
+  EXPECT_EQ(q->skFlagCount, 4u);
+}

@@ -1079,3 +1079,43 @@ INSTANTIATE_TEST_SUITE_P(Sm90, ChosenKernel, ::testing::ValuesIn(kChosenCases),
                            return std::to_string(c.M) + "x" + std::to_string(c.N) + "x" +
                                   std::to_string(c.K) + "_" + toString(c.t);
                          });
+
+/// Stream-K (spec 18) launched again and again: every launch must start from
+/// zeroed flags, or a finishing CTA would take a previous launch's flag for
+/// this one's partial sum (a stale or half-written sum: a wrong D, or a hang
+/// where a flag is never raised). One prepared launch repeated on a fixed
+/// workspace, then launches that allocate theirs on the stream (whatever
+/// the memory held), each time on fresh inputs and verified.
+TEST(StreamK, RepeatedLaunchesStayRight) {
+  REQUIRE_GPU();
+  Gpu &gpu = Gpu::get();
+  const Expected<Kernel> &k = gpu.kernel("18_streamk_f16.yaml");
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  ASSERT_TRUE(k->info().streamK);
+  // 72 tiles of 48 k-blocks over the resident CTAs: most tiles split.
+  for (int round = 0; round < 3; ++round) {
+    FreeAll freeAll{*gpu.rt, {}};
+    GemmArgs a;
+    a.M = 768, a.N = 3072, a.K = 3072;
+    a.lda = a.K, a.ldb = a.K, a.ldd = a.N;
+    ProblemOnGpu p{a, CMode::None};
+    setUpProblem(*k, p, 0, freeAll.bufs);
+    ASSERT_FALSE(::testing::Test::HasFatalFailure());
+    if (round == 0) {
+      Expected<CUdeviceptr> ws = gpu.rt->alloc(k->workspaceBytes(p.a));
+      ASSERT_TRUE(ws.ok()) << ws.status().message();
+      freeAll.bufs.push_back(*ws);
+      p.a.workspace = *ws, p.a.workspaceBytes = k->workspaceBytes(p.a);
+      Expected<PreparedLaunch> prep = k->prepare(p.a);
+      ASSERT_TRUE(prep.ok()) << prep.status().message();
+      for (int i = 0; i < 20; ++i)
+        ASSERT_TRUE(k->launch(*prep, gpu.stream).ok());
+    } else {
+      for (int i = 0; i < 5; ++i)
+        ASSERT_TRUE(k->launch(p.a, gpu.stream).ok());
+    }
+    waitOrExit(watchdogSeconds(a.M * 20, a.N, a.K));
+    ASSERT_FALSE(::testing::Test::HasFatalFailure());
+    verifyProblem("18_streamk_f16.yaml repeated (round " + std::to_string(round) + ")", *k, p);
+  }
+}

@@ -154,9 +154,17 @@ enum class OpKind {
   IfBeta,        ///< body runs when the launch's β ≠ 0 (C is read); the body is
                  ///< uniform across every thread of the launch
   // --- fp8 blockwise scaling (appended) ---
-  PromoteAcc     ///< acc += partial sum of this k-block · sA(row, kb) · sB(col block, kb) on
+  PromoteAcc,    ///< acc += partial sum of this k-block · sA(row, kb) · sB(col block, kb) on
                  ///< the CUDA cores (a zero_acc starts the tile); reads the partial sum the
                  ///< k-block's `mma partial` wrote, so every MMA group must be done
+  // --- stream-K (appended; SchedulePlan::streamK) ---
+  IfSkPartial,   ///< body runs when this CTA's share of the unit does not start at its
+                 ///< first k-block: another CTA finishes the tile
+  IfSkFinish,    ///< body runs when it does (the unit's epilogue is this CTA's)
+  StorePartial,  ///< the instance's accumulators to this CTA's partial-sum slot in the
+                 ///< workspace, then its flag released (every MMA group must be done)
+  AddPartials    ///< for every later CTA whose share starts inside this unit: wait for its
+                 ///< flag (acquire), then acc += its partial sum (the instance's rows)
 };
 
 struct Op {

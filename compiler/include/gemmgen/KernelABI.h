@@ -57,6 +57,7 @@ struct KernelABI {
   unsigned sharedMemBytes = 0;   ///< dynamic shared memory per block
   unsigned clusterM = 1, clusterN = 1;
   unsigned tileM = 0, tileN = 0, tileK = 0; ///< output tile per CTA
+  unsigned consumers = 1;        ///< MMA consumer warpgroups (each owns tileM / consumers rows)
   bool persistent = true;        ///< grid = min(tiles, SMs) rounded to clusters
   /// The tile schedule's unit (KernelPlan::schedule): the output block one
   /// cluster computes per step, and the CTAs of that cluster. The grid is a
@@ -115,6 +116,12 @@ struct KernelABI {
   /// entries; scale_d: the scale step's device scalar, null = 1).
   std::vector<EpilogueStep> epilogueChain;
   bool hasChain() const { return !epilogueChain.empty(); }
+  /// scheduler.kind: stream_k: the kernel takes `float *sk_partials, int
+  /// *sk_flags` last: per CTA of the grid and consumer, a partial-sum slot
+  /// of tileM / consumers × tileN f32 and a flag, which the launcher zeroes
+  /// before the kernel. The grid must be co-resident (at most one CTA per
+  /// SM): a CTA waits for flags of later CTAs.
+  bool streamK = false;
 };
 
 } // namespace gemmgen

@@ -136,6 +136,11 @@ struct SchedulePlan {
   unsigned unitRows = 0;    ///< output rows of one unit
   unsigned unitCols = 0;    ///< output columns of one unit
   unsigned ctasPerUnit = 1; ///< CTAs (the cluster) that compute one unit
+  /// kind stream_k: CTA c of the grid computes k-block iterations
+  /// [c·I/G, (c+1)·I/G) of all I = units × k-blocks (tile_schedule.cuh's
+  /// sk_range); a unit started by another CTA is a partial sum handed over
+  /// through the workspace to the CTA holding its first k-block.
+  bool streamK() const { return kind == SchedulerKind::StreamK; }
   /// scheduler.grouped: the walk covers a table of problems (tile_schedule.cuh's
   /// GroupedProblem), not batch copies of one.
   bool grouped = false;

@@ -92,8 +92,12 @@ struct SimulationOptions {
 /// schedule, its coordinates in units and its batch entry.
 struct ScheduledUnit {
   unsigned slot = 0, m = 0, n = 0, entry = 0;
+  /// Stream-K: the share's k-blocks of the unit, [kBegin, kEnd); kEnd -1 =
+  /// all of them (every other schedule).
+  int kBegin = 0, kEnd = -1;
   bool operator==(const ScheduledUnit &o) const {
-    return slot == o.slot && m == o.m && n == o.n && entry == o.entry;
+    return slot == o.slot && m == o.m && n == o.n && entry == o.entry && kBegin == o.kBegin &&
+           kEnd == o.kEnd;
   }
 };
 

@@ -37,7 +37,7 @@ enum class Target { SM90a, SM100a };
 /// E4M3 and E5M2 are the 8-bit float operands of Hopper wgmma (k32 shapes).
 enum class ScalarType { F16, BF16, F32, E4M3, E5M2 };
 enum class MatrixLayout { Row, Col };
-enum class SchedulerKind { Persistent, DataParallel };
+enum class SchedulerKind { Persistent, DataParallel, StreamK };
 /// Order in which a persistent CTA walks output tiles.
 enum class RasterOrder { AlongM, AlongN, Hilbert };
 enum class EpilogueStore { Tma, Direct };

@@ -46,6 +46,8 @@ void Machine::init() {
       TileRef t;
       t.ct = int(s.slot);
       t.entry = s.entry;
+      t.kBegin = s.kBegin;
+      t.kEnd = s.kEnd >= 0 ? s.kEnd : int(p.entries[s.entry].kBlocks);
       if (sm100()) { // the CTA pair shares the cluster tile (IR.h, sm_100a semantics)
         t.tm = s.m;
         t.tn = s.n;
@@ -107,6 +109,8 @@ void Machine::init() {
       signallers[c].push_back(expectedSignallers(c, int(b), false));
   D.assign(p.dElements, NAN);
   written.assign(p.dElements, false);
+  partials.assign(p.ctas, std::vector<std::vector<float>>(std::max(1u, k.consumers)));
+  partialFlags.assign(p.ctas, std::vector<bool>(std::max(1u, k.consumers), false));
   for (Actor &a : actors)
     settle(a);
 }
@@ -141,22 +145,30 @@ void Machine::settle(Actor &a) {
     const Op &op = (*f.body)[f.pc];
     if (op.kind == OpKind::ForEachTile || op.kind == OpKind::ForK ||
         op.kind == OpKind::IfNotFirstK || op.kind == OpKind::ForEachChunk ||
-        op.kind == OpKind::IfAnyK || op.kind == OpKind::IfNoK || op.kind == OpKind::IfBeta) {
+        op.kind == OpKind::IfAnyK || op.kind == OpKind::IfNoK || op.kind == OpKind::IfBeta ||
+        op.kind == OpKind::IfSkPartial || op.kind == OpKind::IfSkFinish) {
+      // The unit's k-blocks this CTA computes: [kBegin, kEnd) (all of them
+      // but under stream-K).
+      const int kBegin = a.tile.kBegin, kEnd = a.tile.kEnd;
       unsigned count = 0;
       if (op.kind == OpKind::ForEachTile)
         count = tileCount;
       else if (op.kind == OpKind::ForK)
-        count = a.inTile ? p.entries[a.tile.entry].kBlocks : 0;
+        count = a.inTile ? unsigned(kEnd - kBegin) : 0;
       else if (op.kind == OpKind::ForEachChunk)
         count = a.inTile ? chunkCount() : 0;
       else if (op.kind == OpKind::IfNoK)
-        count = a.inTile && p.entries[a.tile.entry].kBlocks == 0 ? 1 : 0;
+        count = a.inTile && kEnd == kBegin ? 1 : 0;
       else if (op.kind == OpKind::IfAnyK)
-        count = a.inTile && p.entries[a.tile.entry].kBlocks > 0 ? 1 : 0;
+        count = a.inTile && kEnd > kBegin ? 1 : 0;
       else if (op.kind == OpKind::IfBeta)
         count = a.inTile && p.beta != 0.0f ? 1 : 0;
+      else if (op.kind == OpKind::IfSkPartial)
+        count = a.inTile && kBegin > 0 ? 1 : 0;
+      else if (op.kind == OpKind::IfSkFinish)
+        count = a.inTile && kBegin == 0 ? 1 : 0;
       else
-        count = a.k > 0 ? 1 : 0;
+        count = a.k > kBegin ? 1 : 0;
       if (count == 0) {
         f.pc++;
         continue;
@@ -188,7 +200,7 @@ void Machine::enterIteration(Actor &a, const Frame &f) {
         for (Region &r : ctas[a.cta].regions[b])
           r.accWritten = false;
   } else if (f.kind == OpKind::ForK) {
-    a.k = int(f.iter);
+    a.k = a.tile.kBegin + int(f.iter);
   } else if (f.kind == OpKind::ForEachChunk) {
     a.chunk = int(f.iter);
   }
@@ -235,6 +247,8 @@ bool Machine::canRun(Actor &a) {
     return pendingMmaGroups(a) <= op.count;
   case OpKind::TmaStoreWait:
     return storeGroupsDoneButNewest(a, op.count);
+  case OpKind::AddPartials:
+    return partialsReady(a);
   default:
     return true;
   }
@@ -301,6 +315,12 @@ void Machine::step(Actor &a) {
   case OpKind::ZeroAcc:
     doZeroAcc(a, op);
     break;
+  case OpKind::StorePartial:
+    doStorePartial(a, op);
+    break;
+  case OpKind::AddPartials:
+    doAddPartials(a, op);
+    break;
   case OpKind::PromoteAcc:
     // The MMA's completion applied the block's scales (Problem::blockScale);
     // what is checked here is that the partial sum was complete when read:
@@ -319,6 +339,8 @@ void Machine::step(Actor &a) {
   case OpKind::IfAnyK:
   case OpKind::IfNoK:
   case OpKind::IfBeta:
+  case OpKind::IfSkPartial:
+  case OpKind::IfSkFinish:
     assert(false && "structured ops are entered by settle()");
     break;
   }

@@ -112,6 +112,13 @@ private:
   void completeCommit(Event &e);
   void doLoadAcc(Actor &a, const Op &op);
   void doZeroAcc(Actor &a, const Op &op);
+  // Stream-K (Ops.cpp): the partial sums handed between CTAs, per CTA and
+  // consumer instance, with the flag that releases each.
+  void doStorePartial(Actor &a, const Op &op);
+  /// The CTAs whose shares start inside the actor's unit after its own.
+  std::vector<unsigned> laterShares(const Actor &a) const;
+  bool partialsReady(const Actor &a) const;
+  void doAddPartials(Actor &a, const Op &op);
 
   // Target geometry (IR.h, "sm_100a semantics"). On sm_100a a cluster is the
   // CTA pair (G = ctaGroup CTAs, rank r); cluster tile (um, un) holds
@@ -163,6 +170,8 @@ private:
   std::vector<int> pending;
   std::vector<float> D;
   std::vector<bool> written;
+  std::vector<std::vector<std::vector<float>>> partials; ///< [cta][instance]: stream-K
+  std::vector<std::vector<bool>> partialFlags;           ///< [cta][instance]: released
   std::map<std::pair<unsigned, unsigned>, std::string> notes;
   /// [cta][barrier]: the actors that arrive on it each phase.
   std::vector<std::vector<std::vector<std::pair<int, const Op *>>>> signallers;

@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 #include "Machine.h"
 
+#include "gemmgen/device/tile_schedule.cuh"
+
 #include <algorithm>
 #include <cmath>
 
@@ -142,7 +144,7 @@ void Machine::doMma(Actor &a, const Op &op) {
     e.aRow0 = a.instance * accB.rows;
   if (sm100())
     aRows = k.buffers[e.aBuf].rows; // one A instance per consumer
-  e.accumulate = a.k > 0;
+  e.accumulate = a.k > a.tile.kBegin; // the share's first k-block overwrites
   unsigned G = sm100() ? pairSize() : 1;
   if (G > 1 && ctas[a.cta].rank != 0)
     fail(SimVerdict::Invalid, who(a) + " issues a cta_group::" + std::to_string(G) +
@@ -500,6 +502,64 @@ void Machine::doZeroAcc(Actor &a, const Op &op) {
            {"wait for every MMA group (mma_wait pending<=0) before writing the accumulators"});
   std::fill(acc.data.begin(), acc.data.end(), 0.0f);
   acc.accWritten = true;
+}
+
+// --- stream-K -------------------------------------------------------------
+
+std::vector<unsigned> Machine::laterShares(const Actor &a) const {
+  const long long per = std::max(1u, p.entries[a.tile.entry].kBlocks);
+  const long long unitEnd = (long long)(a.tile.ct + 1) * per;
+  std::vector<unsigned> out;
+  for (unsigned c = a.cta + 1; c < p.ctas && schedule::sk_begin(c, p.ctas, p.skIters) < unitEnd;
+       ++c)
+    out.push_back(c);
+  return out;
+}
+
+/// The accumulators of the actor's instance, whole (every MMA group done).
+static const char *kMmaDoneHint = "wait for every MMA group (mma_wait pending<=0) first";
+
+void Machine::doStorePartial(Actor &a, const Op &op) {
+  int accBuf = bufferIndex(a, op.acc, op);
+  int accReg = regionIndex(a, accBuf, 0);
+  const Region &acc = ctas[a.cta].regions[accBuf][accReg];
+  if (!a.mmaQueue.empty())
+    fail(SimVerdict::Race,
+         "race: " + who(a) + " (" + where(a) + ") stores its partial sum while " +
+             describeEvent(events[a.mmaQueue.front()]) + " still writes the accumulators",
+         {kMmaDoneHint});
+  if (partialFlags[a.cta][a.instance])
+    fail(SimVerdict::Invalid,
+         "invalid IR: " + who(a) + " (" + where(a) + ") hands over a second partial sum; a "
+         "share starts inside at most one unit");
+  partials[a.cta][a.instance] = acc.data;
+  partialFlags[a.cta][a.instance] = true;
+}
+
+bool Machine::partialsReady(const Actor &a) const {
+  for (unsigned c : laterShares(a))
+    if (!partialFlags[c][a.instance])
+      return false;
+  return true;
+}
+
+void Machine::doAddPartials(Actor &a, const Op &op) {
+  int accBuf = bufferIndex(a, op.acc, op);
+  int accReg = regionIndex(a, accBuf, 0);
+  Region &acc = ctas[a.cta].regions[accBuf][accReg];
+  if (!a.mmaQueue.empty())
+    fail(SimVerdict::Race,
+         "race: " + who(a) + " (" + where(a) + ") adds the later shares' partial sums while " +
+             describeEvent(events[a.mmaQueue.front()]) + " still writes the accumulators",
+         {kMmaDoneHint});
+  for (unsigned c : laterShares(a)) {
+    const std::vector<float> &part = partials[c][a.instance];
+    if (part.size() != acc.data.size())
+      fail(SimVerdict::Invalid, "invalid IR: CTA " + std::to_string(c) +
+                                    "'s partial sum has another shape than " + who(a) + "'s");
+    for (size_t i = 0; i < part.size(); ++i)
+      acc.data[i] += part[i];
+  }
 }
 
 } // namespace sim

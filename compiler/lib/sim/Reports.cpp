@@ -114,6 +114,14 @@ std::string Machine::blockedOn(Actor &a) {
     return "waits " + op.barrier + "[" + std::to_string(slot) + "] for parity " +
            std::to_string(c.phase) + " (" + where(a) + ")";
   }
+  if (op.kind == OpKind::AddPartials) {
+    std::string missing;
+    for (unsigned c : laterShares(a))
+      if (!partialFlags[c][a.instance])
+        missing += (missing.empty() ? "" : ", ") + std::to_string(c);
+    return "waits for the partial sum of CTA " + missing + " (its flag is never released; " +
+           where(a) + ")";
+  }
   if (op.kind == OpKind::NamedBarrierSync)
     return "waits named barrier id " + std::to_string(a.namedId) + " (" + op.barrier + ", " +
            where(a) + ")";

@@ -72,6 +72,8 @@ struct TileRef {
   int ct = -1; ///< index in the cluster-tile list
   unsigned tm = 0, tn = 0;
   unsigned entry = 0; ///< batch entry (its own A, B and D)
+  /// The k-blocks this CTA computes of it: all, or a stream-K share's.
+  int kBegin = 0, kEnd = 0;
 };
 
 struct Cta {
@@ -211,6 +213,9 @@ struct Problem {
     return scaleA[l][size_t(kb) * e.M + row] * scaleB[l][size_t(col / 128) * e.kBlocks + kb];
   }
   unsigned clusterSize, tilesM, tilesN, ctM, ctN, kBlocks, clusters, ctas;
+  /// Stream-K: the launch's k-block iterations (tile_schedule.cuh's
+  /// sk_iterations), split between the CTAs by sk_begin.
+  long long skIters = 0;
   /// Per cluster, the cluster tiles (units) it computes, in order: the walk
   /// of gemmgen/device/tile_schedule.cuh (SimulationResult::walks).
   std::vector<std::vector<ScheduledUnit>> walks;

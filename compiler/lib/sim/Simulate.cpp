@@ -150,6 +150,31 @@ std::vector<std::vector<ScheduledUnit>> clusterWalks(const SchedulePlan &s, unsi
   return out;
 }
 
+/// Stream-K: each CTA's share of all units' k-blocks, in segments of one unit
+/// each, through the kernels' own sk_begin / sk_segment (one CTA per
+/// cluster: the checks require cluster.m 1).
+std::vector<std::vector<ScheduledUnit>> streamKWalks(const SchedulePlan &s, unsigned unitsM,
+                                                     unsigned unitsN, unsigned ctas,
+                                                     unsigned batch, unsigned kBlocks) {
+  const int raster = int(s.raster), group = int(std::max(1u, s.group));
+  const int slots = schedule::tile_slots(raster, int(unitsM), int(unitsN));
+  const long long iters = schedule::sk_iterations((long long)slots * batch, kBlocks);
+  std::vector<std::vector<ScheduledUnit>> out(ctas);
+  for (unsigned c = 0; c < ctas; ++c) {
+    long long it = schedule::sk_begin(c, ctas, iters);
+    const long long stop = schedule::sk_begin(c + 1, ctas, iters);
+    while (it < stop) {
+      int slot = 0, kb0 = 0, kb1 = 0, inner = 0, um = 0, un = 0;
+      it = schedule::sk_segment(it, stop, kBlocks, slot, kb0, kb1);
+      const int entry = schedule::batch_entry(slot, slots, inner);
+      if (schedule::tile_coords(raster, group, inner, int(unitsM), int(unitsN), um, un))
+        out[c].push_back(
+            {unsigned(slot), unsigned(um), unsigned(un), unsigned(entry), kb0, kb1});
+    }
+  }
+  return out;
+}
+
 unsigned ceilDiv(unsigned a, unsigned b) { return b ? (a + b - 1) / b : 0; }
 
 } // namespace
@@ -240,6 +265,10 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
   p.kBlocks = p.entries[0].kBlocks;
   if (sched.kind == SchedulerKind::DataParallel) {
     p.clusters = std::max(1u, nct);
+  } else if (sched.streamK() && !options.ctas) {
+    // One CTA more than units: every share but none whole, so hand-overs
+    // (and units split three ways when there are few k-blocks) happen.
+    p.clusters = nct + 1;
   } else if (options.ctas) {
     if (options.ctas % p.clusterSize)
       return invalid("--ctas " + std::to_string(options.ctas) +
@@ -249,8 +278,12 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
     p.clusters = std::max(1u, (nct + 1) / 2);
   }
   p.ctas = p.clusters * p.clusterSize;
-  p.walks = grouped ? groupedWalks(sched, units, p.clusters)
-                    : clusterWalks(sched, p.ctM, p.ctN, p.clusters, p.batch);
+  p.skIters = schedule::sk_iterations(
+      (long long)schedule::tile_slots(int(sched.raster), int(p.ctM), int(p.ctN)) * p.batch,
+      p.kBlocks);
+  p.walks = grouped        ? groupedWalks(sched, units, p.clusters)
+            : sched.streamK() ? streamKWalks(sched, p.ctM, p.ctN, p.ctas, p.batch, p.kBlocks)
+                              : clusterWalks(sched, p.ctM, p.ctN, p.clusters, p.batch);
   result.walks = p.walks;
   result.ctas = p.ctas;
   result.clusterSize = p.clusterSize;

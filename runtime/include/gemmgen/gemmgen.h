@@ -401,6 +401,10 @@ struct KernelInfo {
   /// An 8-bit D (outType E4M3 or E5M2): D = fp8(scaleD · v), with v the
   /// value after the chain; GemmArgs::amaxD receives max |v| over D.
   bool fp8Output = false;
+  /// scheduler.kind: stream_k: every resident CTA takes an equal share of
+  /// all tiles' k-blocks, handing partial sums over through the workspace
+  /// (Kernel::workspaceBytes counts it; launch(args, stream) allocates it).
+  bool streamK = false;
   /// Computes GemmArgs::problems (a grouped GEMM) in one launch, and only
   /// that (compiled with scheduler.grouped / SpecOverrides::grouped).
   bool grouped = false;
@@ -452,6 +456,10 @@ struct PreparedLaunch {
   /// An 8-bit D's amax (GemmArgs::amaxD): zeroed on the stream before the
   /// kernel, which raises it.
   CUdeviceptr amaxD = 0;
+  /// Stream-K: the partial-sum slots and the flags (skFlagCount ints,
+  /// zeroed on the stream before each launch) in the workspace.
+  CUdeviceptr skPartials = 0, skFlags = 0;
+  unsigned skFlagCount = 0;
   Layout layoutA = Layout::Row, layoutB = Layout::Col;
   int tailM = 0, tailK = 0, tailN0 = 0;
   /// The staging path: copies into the workspace before the GEMM (A, B, C;

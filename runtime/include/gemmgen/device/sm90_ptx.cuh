@@ -670,6 +670,20 @@ __device__ __forceinline__ void publish_amax(float* amax, float v) {
     asm volatile("red.global.max.u32 [%0], %1;\n" :: "l"(amax), "r"(__float_as_uint(v)) : "memory");
 }
 
+// Stream-K's hand-over flags (gpu scope): the writer's warpgroup stored its partial sum and
+// synchronised on a named barrier; one thread then releases the flag, whose release orders
+// those stores before it (cumulativity). The reader's one thread acquires it, then its
+// warpgroup synchronises before reading. The launch zeroes the flags.
+__device__ __forceinline__ void flag_release(int* flag) {
+  asm volatile("st.release.gpu.global.b32 [%0], %1;\n" :: "l"(flag), "r"(1) : "memory");
+}
+__device__ __forceinline__ void flag_wait(const int* flag) {
+  int v = 0;
+  do {
+    asm volatile("ld.acquire.gpu.global.b32 %0, [%1];\n" : "=r"(v) : "l"(flag) : "memory");
+  } while (v == 0);
+}
+
 }  // namespace sm90
 }  // namespace gemmgen
 

@@ -142,6 +142,31 @@ GEMMGEN_HD long long balanced_grid_clusters(long long units, long long resident)
   return (units + waves - 1) / waves;
 }
 
+// Stream-K (scheduler.kind: stream_k): the launch's work is `iters` k-block iterations — every
+// unit slot's k-blocks one after another (a unit of K = 0 counts one, empty) — and CTA `cta` of
+// `ctas` takes [sk_begin(cta), sk_begin(cta + 1)), equal shares to one iteration. A share that
+// starts inside a unit hands its partial sum to the CTA holding the unit's first k-block, which
+// waits only for later CTAs: those start with their partial unit, so no wait forms a chain.
+GEMMGEN_HD long long sk_begin(long long cta, long long ctas, long long iters) {
+  return ctas > 0 ? iters * cta / ctas : 0;
+}
+// The iterations of the launch: slots × k-blocks per unit (at least one).
+GEMMGEN_HD long long sk_iterations(long long slots, long long k_blocks) {
+  return slots * (k_blocks > 0 ? k_blocks : 1);
+}
+// The share's next segment from iteration `it` (before `stop`): its slot and k-blocks
+// [kb_begin, kb_end) (empty when k_blocks is 0); returns the iteration after it.
+GEMMGEN_HD long long sk_segment(long long it, long long stop, long long k_blocks, int &slot,
+                                int &kb_begin, int &kb_end) {
+  const long long per = k_blocks > 0 ? k_blocks : 1;
+  slot = (int)(it / per);
+  kb_begin = (int)(it - (long long)slot * per);
+  long long n = per - kb_begin;
+  if (n > stop - it) n = stop - it;
+  kb_end = k_blocks > 0 ? kb_begin + (int)n : 0;
+  return it + n;
+}
+
 }  // namespace schedule
 }  // namespace gemmgen
 

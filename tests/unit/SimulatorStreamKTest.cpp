@@ -1,0 +1,153 @@
+//===- SimulatorStreamKTest.cpp - The simulator on stream-K kernels -------===//
+//
+// specs/sm90/18_streamk_f16.yaml (scheduler.kind: stream_k): the shares the
+// simulator walks are tile_schedule.cuh's (every k-block iteration of every
+// unit exactly once, a share starting inside a unit only with its first
+// segment), the hand-over simulates clean on shapes with two- and three-way
+// splits, K = 0, batches and beta, and protocol mistakes made by changing the
+// lowered kernel are caught: no store_partial is a deadlock naming the wait,
+// no add_partials a wrong D, a partial sum stored while its MMAs run a race.
+//
+//===----------------------------------------------------------------------===//
+#include "gemmgen/Checks.h"
+#include "gemmgen/Lowering.h"
+#include "gemmgen/Parser.h"
+#include "gemmgen/Simulator.h"
+#include "gemmgen/device/tile_schedule.cuh"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+
+using namespace gemmgen;
+using namespace gemmgen::ir;
+
+namespace {
+
+Kernel streamKKernel() {
+  const std::string path =
+      (std::filesystem::path(GEMMGEN_SOURCE_DIR) / "specs" / "sm90" / "18_streamk_f16.yaml")
+          .string();
+  DiagnosticEngine diags(nullptr);
+  std::optional<KernelSpec> spec = parseSpecFile(path, diags);
+  EXPECT_TRUE(spec && checkSpec(*spec, diags)) << path;
+  EXPECT_TRUE(spec && spec->scheduler.kind.value == SchedulerKind::StreamK);
+  return spec ? lowerToIR(*spec) : Kernel();
+}
+
+SimulationResult run(const Kernel &k, unsigned m, unsigned n, unsigned kk, unsigned ctas,
+                     unsigned seeds = 6, unsigned batch = 1, float beta = 0.0f) {
+  SimulationOptions o;
+  o.m = m, o.n = n, o.k = kk, o.ctas = ctas, o.seeds = seeds, o.batch = batch, o.beta = beta;
+  return simulate(k, o);
+}
+
+std::string report(const SimulationResult &r) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  printSimulationResult(r, os);
+  return os.str();
+}
+
+bool removeFirst(std::vector<Op> &body, const std::function<bool(const Op &)> &pred) {
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (pred(body[i])) {
+      body.erase(body.begin() + i);
+      return true;
+    }
+    if (removeFirst(body[i].body, pred))
+      return true;
+  }
+  return false;
+}
+
+std::vector<Op> &consumerBody(Kernel &k) { return k.roles[1].body; }
+
+struct Case {
+  unsigned m, n, k, ctas, batch;
+  float beta;
+};
+
+} // namespace
+
+TEST(SimulatorStreamK, SharesCoverEveryIterationOnceAndHandOverOnlyFirst) {
+  Kernel k = streamKKernel();
+  // 3x2 tiles of 128x256, 5 k-blocks each: 30 iterations over 7 CTAs.
+  SimulationResult r = run(k, 384, 512, 320, 7, 1);
+  ASSERT_TRUE(r.ok()) << report(r);
+  ASSERT_EQ(r.walks.size(), 7u);
+  std::map<std::pair<unsigned, int>, int> seen; // (slot, k-block) -> times
+  for (const std::vector<ScheduledUnit> &walk : r.walks) {
+    for (size_t i = 0; i < walk.size(); ++i) {
+      const ScheduledUnit &s = walk[i];
+      ASSERT_LT(s.kBegin, s.kEnd);
+      if (s.kBegin > 0)
+        EXPECT_EQ(i, 0u) << "a share starts inside at most its first unit";
+      if (s.kEnd < 5)
+        EXPECT_EQ(i + 1, walk.size()) << "only a share's last unit ends early";
+      for (int kb = s.kBegin; kb < s.kEnd; ++kb)
+        seen[{s.slot, kb}]++;
+    }
+  }
+  EXPECT_EQ(seen.size(), 30u);
+  for (const auto &[key, times] : seen)
+    EXPECT_EQ(times, 1) << "slot " << key.first << " k-block " << key.second;
+  // The kernels' own split: CTA c starts at 30 c / 7.
+  EXPECT_EQ(schedule::sk_begin(3, 7, 30), 12);
+}
+
+TEST(SimulatorStreamK, HandOversSimulateClean) {
+  Kernel k = streamKKernel();
+  const Case cases[] = {
+      {256, 512, 256, 5, 1, 0.0f},   // 4 tiles x 4 k-blocks over 5 CTAs
+      {128, 256, 256, 3, 1, 0.0f},   // one tile split three ways
+      {300, 700, 200, 19, 2, 0.0f},  // residues, two entries, 19 CTAs
+      {1000, 300, 640, 17, 1, 0.5f}, // beta: C read by the finishing CTA only
+      {128, 256, 0, 2, 1, 0.0f},     // K = 0: one empty iteration per tile
+      {256, 256, 64, 4, 1, 0.0f},    // one k-block: nothing to hand over
+  };
+  for (const Case &c : cases) {
+    SimulationResult r = run(k, c.m, c.n, c.k, c.ctas, 6, c.batch, c.beta);
+    EXPECT_TRUE(r.ok()) << c.m << "x" << c.n << "x" << c.k << " on " << c.ctas << " CTAs\n"
+                        << report(r);
+  }
+}
+
+TEST(SimulatorStreamKBugs, NoStorePartialDeadlocksTheFinishingCta) {
+  Kernel k = streamKKernel();
+  ASSERT_TRUE(removeFirst(consumerBody(k),
+                          [](const Op &op) { return op.kind == OpKind::StorePartial; }));
+  SimulationResult r = run(k, 256, 512, 256, 5, 4);
+  ASSERT_FALSE(r.ok()) << report(r);
+  for (const SeedResult &s : r.runs)
+    EXPECT_EQ(s.verdict, SimVerdict::Deadlock) << s.message;
+  std::string all = r.firstFailure()->message;
+  for (const std::string &d : r.firstFailure()->details)
+    all += "\n" + d;
+  EXPECT_NE(all.find("waits for the partial sum of CTA"), std::string::npos) << all;
+}
+
+TEST(SimulatorStreamKBugs, NoAddPartialsStoresAWrongD) {
+  Kernel k = streamKKernel();
+  ASSERT_TRUE(removeFirst(consumerBody(k),
+                          [](const Op &op) { return op.kind == OpKind::AddPartials; }));
+  SimulationResult r = run(k, 256, 512, 256, 5, 4);
+  ASSERT_FALSE(r.ok()) << report(r);
+  for (const SeedResult &s : r.runs)
+    EXPECT_EQ(s.verdict, SimVerdict::WrongResult) << s.message;
+}
+
+TEST(SimulatorStreamKBugs, PartialSumStoredWhileItsMmasRun) {
+  Kernel k = streamKKernel();
+  // The drain after the k-loop (if_any_k { mma_wait 0 ... }).
+  ASSERT_TRUE(removeFirst(consumerBody(k), [](const Op &op) {
+    return op.kind == OpKind::MmaWait && op.count == 0;
+  }));
+  SimulationResult r = run(k, 256, 512, 256, 5, 12);
+  ASSERT_FALSE(r.ok()) << report(r);
+  EXPECT_EQ(r.firstFailure()->verdict, SimVerdict::Race) << r.firstFailure()->message;
+}

@@ -329,9 +329,6 @@ private:
       e.line("const int unit_slots = tile_slots<RASTER, GROUP>(units_m, tiles_n);  // the schedule's walk");
       e.line("const int batch_slots = unit_slots * batch;  // every batch entry's walk, one after another");
       e.line("const int k_blocks = (K + BK - 1) / BK;");
-      if (streamK())
-        e.line("const long long sk_iters = sk_iterations(batch_slots, k_blocks);  // stream-K's "
-               "k-block iterations");
     }
     e.line("const int cluster_id = blockIdx.x / CLUSTER_M;");
     e.line("const int clusters = gridDim.x / CLUSTER_M;");
@@ -595,15 +592,15 @@ private:
 
   void emitTmaStore() { sm90::emitStagingTmaStore(e, k); }
 
-  /// Stream-K: this CTA's share of every unit's k-blocks, in segments of
-  /// one unit each (tile_schedule.cuh's sk_begin / sk_segment).
+  /// Stream-K: this CTA's whole units, then its share of the rest's
+  /// k-blocks, one unit per step (tile_schedule.cuh's sk_walk / sk_next).
   llvm::Error emitStreamKLoop(const Op &op) {
-    e.comment("stream-K: this CTA's share of all units' k-blocks, one unit per segment");
-    e.line("long long sk_it = sk_begin(blockIdx.x, gridDim.x, sk_iters);");
-    e.line("const long long sk_stop = sk_begin(blockIdx.x + 1, gridDim.x, sk_iters);");
-    CodeEmitter::Block loop(e, "while (sk_it < sk_stop)", "segment");
-    e.line("int slot, kb_begin, kb_end;  // the unit slot and its k-blocks in this share");
-    e.line("sk_it = sk_segment(sk_it, sk_stop, k_blocks, slot, kb_begin, kb_end);");
+    e.comment("stream-K: this CTA's whole units (slots c, c + grid, ...), then its share of the");
+    e.comment("last waves' k-blocks, one unit per step");
+    e.line("SkWalk sk = sk_walk(blockIdx.x, gridDim.x, batch_slots, k_blocks);");
+    e.line("int slot, kb_begin, kb_end;  // the unit slot and the k-blocks computed of it");
+    CodeEmitter::Block loop(e, "while (sk_next(sk, gridDim.x, k_blocks, slot, kb_begin, kb_end))",
+                            "unit");
     e.line("int unit;");
     e.line("const int entry = batch_entry(slot, unit_slots, unit);  // the batch entry: TMA's 3rd coordinate");
     e.line("int unit_m, unit_n;");
@@ -913,8 +910,9 @@ private:
     e.comment("stream-K: every later CTA whose share starts inside this unit left its partial");
     e.comment("sum; wait for each one's flag (acquire), then add it");
     e.line("const long long unit_end = (long long)(slot + 1) * (k_blocks > 0 ? k_blocks : 1);");
-    CodeEmitter::Block loop(e, "for (int c2 = blockIdx.x + 1; c2 < (int)gridDim.x && sk_begin(c2, "
-                               "gridDim.x, sk_iters) < unit_end; ++c2)");
+    CodeEmitter::Block loop(e, "for (int c2 = blockIdx.x + 1; c2 < (int)gridDim.x && "
+                               "sk_share_begin(c2, gridDim.x, batch_slots, k_blocks) < unit_end; "
+                               "++c2)");
     e.line("if (leader) flag_wait(sk_flags + c2 * CONSUMERS + consumer);");
     e.line("named_barrier_sync(EPILOGUE_BAR_ID + consumer % EPILOGUE_BAR_SLOTS, EPILOGUE_BAR_THREADS);");
     emitPartialSlot("c2");

@@ -468,7 +468,7 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
                             ((stored + abi.unitCols - 1) / abi.unitCols) * a.batch;
     const long long kBlocks = (a.K + abi.tileK - 1) / abi.tileK;
     p.gridX = (unsigned)std::min(streamKResidentCtas(*impl_),
-                                 schedule::sk_iterations(units, kBlocks));
+                                 units * schedule::sk_per_unit(kBlocks));
     const long long partialBytes = (streamKResidentCtas(*impl_) * abi.tileM * abi.tileN * 4 + 255) /
                                    256 * 256;
     p.skPartials = args.workspace, p.skFlags = args.workspace + (CUdeviceptr)partialBytes;

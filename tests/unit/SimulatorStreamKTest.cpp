@@ -4,7 +4,8 @@
 // simulator walks are tile_schedule.cuh's (every k-block iteration of every
 // unit exactly once, a share starting inside a unit only with its first
 // segment), the hand-over simulates clean on shapes with two- and three-way
-// splits, K = 0, batches and beta, and protocol mistakes made by changing the
+// splits, whole data-parallel waves before the shared ones, K = 0, batches
+// and beta, and protocol mistakes made by changing the
 // lowered kernel are caught: no store_partial is a deadlock naming the wait,
 // no add_partials a wrong D, a partial sum stored while its MMAs run a race.
 //
@@ -85,7 +86,7 @@ TEST(SimulatorStreamK, SharesCoverEveryIterationOnceAndHandOverOnlyFirst) {
     for (size_t i = 0; i < walk.size(); ++i) {
       const ScheduledUnit &s = walk[i];
       ASSERT_LT(s.kBegin, s.kEnd);
-      if (s.kBegin > 0)
+      if (s.kBegin > 0) // (no whole units here: 6 units for 7 CTAs are all shared)
         EXPECT_EQ(i, 0u) << "a share starts inside at most its first unit";
       if (s.kEnd < 5)
         EXPECT_EQ(i + 1, walk.size()) << "only a share's last unit ends early";
@@ -96,8 +97,37 @@ TEST(SimulatorStreamK, SharesCoverEveryIterationOnceAndHandOverOnlyFirst) {
   EXPECT_EQ(seen.size(), 30u);
   for (const auto &[key, times] : seen)
     EXPECT_EQ(times, 1) << "slot " << key.first << " k-block " << key.second;
-  // The kernels' own split: CTA c starts at 30 c / 7.
-  EXPECT_EQ(schedule::sk_begin(3, 7, 30), 12);
+  // The kernels' own split: fewer units than CTAs, all shared; CTA c starts at 30 c / 7.
+  EXPECT_EQ(schedule::sk_share_begin(3, 7, 6, 5), 12);
+}
+
+TEST(SimulatorStreamK, WholeWavesFirstThenTheLastWavesShared) {
+  Kernel k = streamKKernel();
+  // 3x4 = 12 tiles of 4 k-blocks on 5 CTAs: 2 whole waves and 2 tiles. The
+  // first wave is data-parallel (CTA c takes tile c whole), the last whole
+  // wave and the 2 left are shared: 7 x 4 = 28 iterations over 5 CTAs.
+  SimulationResult r = run(k, 384, 1024, 256, 5, 2);
+  ASSERT_TRUE(r.ok()) << report(r);
+  EXPECT_EQ(schedule::sk_dp_waves(12, 5), 1);
+  std::map<std::pair<unsigned, int>, int> seen;
+  for (unsigned c = 0; c < 5; ++c) {
+    const std::vector<ScheduledUnit> &walk = r.walks[c];
+    ASSERT_FALSE(walk.empty());
+    EXPECT_EQ(walk[0].slot, c);
+    EXPECT_EQ(walk[0].kBegin, 0);
+    EXPECT_EQ(walk[0].kEnd, 4);
+    for (const ScheduledUnit &s : walk)
+      for (int kb = s.kBegin; kb < s.kEnd; ++kb)
+        seen[{s.slot, kb}]++;
+  }
+  EXPECT_EQ(seen.size(), 48u);
+  for (const auto &[key, times] : seen)
+    EXPECT_EQ(times, 1) << "slot " << key.first << " k-block " << key.second;
+  EXPECT_EQ(schedule::sk_share_begin(0, 5, 12, 4), 20);
+  EXPECT_EQ(schedule::sk_share_begin(5, 5, 12, 4), 48);
+  // A whole number of waves: no shared region, every unit whole.
+  EXPECT_EQ(schedule::sk_dp_waves(10, 5), 2);
+  EXPECT_EQ(schedule::sk_share_begin(3, 5, 10, 4), 40);
 }
 
 TEST(SimulatorStreamK, HandOversSimulateClean) {
@@ -109,6 +139,8 @@ TEST(SimulatorStreamK, HandOversSimulateClean) {
       {1000, 300, 640, 17, 1, 0.5f}, // beta: C read by the finishing CTA only
       {128, 256, 0, 2, 1, 0.0f},     // K = 0: one empty iteration per tile
       {256, 256, 64, 4, 1, 0.0f},    // one k-block: nothing to hand over
+      {384, 1024, 256, 5, 1, 0.5f},  // a whole wave, then the last two waves shared
+      {640, 1024, 320, 3, 1, 0.0f},  // 20 tiles on 3 CTAs: 5 whole waves, then shared
   };
   for (const Case &c : cases) {
     SimulationResult r = run(k, c.m, c.n, c.k, c.ctas, 6, c.batch, c.beta);

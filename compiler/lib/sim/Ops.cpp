@@ -510,7 +510,8 @@ std::vector<unsigned> Machine::laterShares(const Actor &a) const {
   const long long per = std::max(1u, p.entries[a.tile.entry].kBlocks);
   const long long unitEnd = (long long)(a.tile.ct + 1) * per;
   std::vector<unsigned> out;
-  for (unsigned c = a.cta + 1; c < p.ctas && schedule::sk_begin(c, p.ctas, p.skIters) < unitEnd;
+  for (unsigned c = a.cta + 1;
+       c < p.ctas && schedule::sk_share_begin(c, p.ctas, p.skSlots, p.entries[0].kBlocks) < unitEnd;
        ++c)
     out.push_back(c);
   return out;

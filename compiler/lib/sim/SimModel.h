@@ -213,9 +213,9 @@ struct Problem {
     return scaleA[l][size_t(kb) * e.M + row] * scaleB[l][size_t(col / 128) * e.kBlocks + kb];
   }
   unsigned clusterSize, tilesM, tilesN, ctM, ctN, kBlocks, clusters, ctas;
-  /// Stream-K: the launch's k-block iterations (tile_schedule.cuh's
-  /// sk_iterations), split between the CTAs by sk_begin.
-  long long skIters = 0;
+  /// Stream-K: the launch's unit slots (every entry's), whose last waves'
+  /// k-blocks tile_schedule.cuh's sk_share_begin splits between the CTAs.
+  long long skSlots = 0;
   /// Per cluster, the cluster tiles (units) it computes, in order: the walk
   /// of gemmgen/device/tile_schedule.cuh (SimulationResult::walks).
   std::vector<std::vector<ScheduledUnit>> walks;

@@ -150,22 +150,21 @@ std::vector<std::vector<ScheduledUnit>> clusterWalks(const SchedulePlan &s, unsi
   return out;
 }
 
-/// Stream-K: each CTA's share of all units' k-blocks, in segments of one unit
-/// each, through the kernels' own sk_begin / sk_segment (one CTA per
+/// Stream-K: each CTA's whole units, then its share of the rest's k-blocks,
+/// one unit per step, through the kernels' own sk_walk / sk_next (one CTA per
 /// cluster: the checks require cluster.m 1).
 std::vector<std::vector<ScheduledUnit>> streamKWalks(const SchedulePlan &s, unsigned unitsM,
                                                      unsigned unitsN, unsigned ctas,
                                                      unsigned batch, unsigned kBlocks) {
   const int raster = int(s.raster), group = int(std::max(1u, s.group));
   const int slots = schedule::tile_slots(raster, int(unitsM), int(unitsN));
-  const long long iters = schedule::sk_iterations((long long)slots * batch, kBlocks);
+  const long long batchSlots = (long long)slots * batch;
   std::vector<std::vector<ScheduledUnit>> out(ctas);
   for (unsigned c = 0; c < ctas; ++c) {
-    long long it = schedule::sk_begin(c, ctas, iters);
-    const long long stop = schedule::sk_begin(c + 1, ctas, iters);
-    while (it < stop) {
-      int slot = 0, kb0 = 0, kb1 = 0, inner = 0, um = 0, un = 0;
-      it = schedule::sk_segment(it, stop, kBlocks, slot, kb0, kb1);
+    schedule::SkWalk w = schedule::sk_walk(c, ctas, batchSlots, kBlocks);
+    int slot = 0, kb0 = 0, kb1 = 0;
+    while (schedule::sk_next(w, ctas, kBlocks, slot, kb0, kb1)) {
+      int inner = 0, um = 0, un = 0;
       const int entry = schedule::batch_entry(slot, slots, inner);
       if (schedule::tile_coords(raster, group, inner, int(unitsM), int(unitsN), um, un))
         out[c].push_back(
@@ -278,9 +277,7 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
     p.clusters = std::max(1u, (nct + 1) / 2);
   }
   p.ctas = p.clusters * p.clusterSize;
-  p.skIters = schedule::sk_iterations(
-      (long long)schedule::tile_slots(int(sched.raster), int(p.ctM), int(p.ctN)) * p.batch,
-      p.kBlocks);
+  p.skSlots = (long long)schedule::tile_slots(int(sched.raster), int(p.ctM), int(p.ctN)) * p.batch;
   p.walks = grouped        ? groupedWalks(sched, units, p.clusters)
             : sched.streamK() ? streamKWalks(sched, p.ctM, p.ctN, p.ctas, p.batch, p.kBlocks)
                               : clusterWalks(sched, p.ctM, p.ctN, p.clusters, p.batch);

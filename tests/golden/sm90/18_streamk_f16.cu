@@ -122,7 +122,6 @@ gemm_sm90_streamk_f16(const __grid_constant__ TensorMap tmA, const __grid_consta
   const int unit_slots = tile_slots<RASTER, GROUP>(units_m, tiles_n);  // the schedule's walk
   const int batch_slots = unit_slots * batch;  // every batch entry's walk, one after another
   const int k_blocks = (K + BK - 1) / BK;
-  const long long sk_iters = sk_iterations(batch_slots, k_blocks);  // stream-K's k-block iterations
   const int cluster_id = blockIdx.x / CLUSTER_M;
   const int clusters = gridDim.x / CLUSTER_M;
 
@@ -132,12 +131,11 @@ gemm_sm90_streamk_f16(const __grid_constant__ TensorMap tmA, const __grid_consta
     // One elected thread of warp 0 issues every TMA load; the other warps idle.
     if (warp_in_group == 0 && elect_one_sync()) {
       PipelineState load{0, 1u};  // phase 1: the first wait passes on the barrier's initial phase
-      // stream-K: this CTA's share of all units' k-blocks, one unit per segment
-      long long sk_it = sk_begin(blockIdx.x, gridDim.x, sk_iters);
-      const long long sk_stop = sk_begin(blockIdx.x + 1, gridDim.x, sk_iters);
-      while (sk_it < sk_stop) {
-        int slot, kb_begin, kb_end;  // the unit slot and its k-blocks in this share
-        sk_it = sk_segment(sk_it, sk_stop, k_blocks, slot, kb_begin, kb_end);
+      // stream-K: this CTA's whole units (slots c, c + grid, ...), then its share of the
+      // last waves' k-blocks, one unit per step
+      SkWalk sk = sk_walk(blockIdx.x, gridDim.x, batch_slots, k_blocks);
+      int slot, kb_begin, kb_end;  // the unit slot and the k-blocks computed of it
+      while (sk_next(sk, gridDim.x, k_blocks, slot, kb_begin, kb_end)) {
         int unit;
         const int entry = batch_entry(slot, unit_slots, unit);  // the batch entry: TMA's 3rd coordinate
         int unit_m, unit_n;
@@ -151,7 +149,7 @@ gemm_sm90_streamk_f16(const __grid_constant__ TensorMap tmA, const __grid_consta
           tma_load_3d(smem + SMEM_B + B_STAGE_BYTES * load.stage, &tmB, full_bar + 8 * load.stage, kb * BK, tile_n * BN, entry);
           load.advance();
         } // k-block
-      } // segment
+      } // unit
     }
     __syncwarp();  // reconverge warp 0 before the aligned barrier at the end
   } else {
@@ -164,12 +162,11 @@ gemm_sm90_streamk_f16(const __grid_constant__ TensorMap tmA, const __grid_consta
     PipelineState read{0, 0u};  // phase 0: wait for the first completion
     PipelineState release{0, 0u};  // the next slot to hand back
     PhaseBit cload{0u};  // phase 0: wait for the first completion
-    // stream-K: this CTA's share of all units' k-blocks, one unit per segment
-    long long sk_it = sk_begin(blockIdx.x, gridDim.x, sk_iters);
-    const long long sk_stop = sk_begin(blockIdx.x + 1, gridDim.x, sk_iters);
-    while (sk_it < sk_stop) {
-      int slot, kb_begin, kb_end;  // the unit slot and its k-blocks in this share
-      sk_it = sk_segment(sk_it, sk_stop, k_blocks, slot, kb_begin, kb_end);
+    // stream-K: this CTA's whole units (slots c, c + grid, ...), then its share of the
+    // last waves' k-blocks, one unit per step
+    SkWalk sk = sk_walk(blockIdx.x, gridDim.x, batch_slots, k_blocks);
+    int slot, kb_begin, kb_end;  // the unit slot and the k-blocks computed of it
+    while (sk_next(sk, gridDim.x, k_blocks, slot, kb_begin, kb_end)) {
       int unit;
       const int entry = batch_entry(slot, unit_slots, unit);  // the batch entry: TMA's 3rd coordinate
       int unit_m, unit_n;
@@ -253,7 +250,7 @@ gemm_sm90_streamk_f16(const __grid_constant__ TensorMap tmA, const __grid_consta
         // stream-K: every later CTA whose share starts inside this unit left its partial
         // sum; wait for each one's flag (acquire), then add it
         const long long unit_end = (long long)(slot + 1) * (k_blocks > 0 ? k_blocks : 1);
-        for (int c2 = blockIdx.x + 1; c2 < (int)gridDim.x && sk_begin(c2, gridDim.x, sk_iters) < unit_end; ++c2) {
+        for (int c2 = blockIdx.x + 1; c2 < (int)gridDim.x && sk_share_begin(c2, gridDim.x, batch_slots, k_blocks) < unit_end; ++c2) {
           if (leader) flag_wait(sk_flags + c2 * CONSUMERS + consumer);
           named_barrier_sync(EPILOGUE_BAR_ID + consumer % EPILOGUE_BAR_SLOTS, EPILOGUE_BAR_THREADS);
           float* part_slot = sk_partials + ((long long)(c2) * CONSUMERS + consumer) * (WG_MMAS * (BN / 2) * 128) + threadIdx.x % 128;
@@ -327,7 +324,7 @@ gemm_sm90_streamk_f16(const __grid_constant__ TensorMap tmA, const __grid_consta
           }
         } // epilogue chunk
       } // finishing unit
-    } // segment
+    } // unit
     if (leader) {
       bulk_wait_group<0>();  // every store of this CTA done
     }

@@ -142,29 +142,65 @@ GEMMGEN_HD long long balanced_grid_clusters(long long units, long long resident)
   return (units + waves - 1) / waves;
 }
 
-// Stream-K (scheduler.kind: stream_k): the launch's work is `iters` k-block iterations — every
-// unit slot's k-blocks one after another (a unit of K = 0 counts one, empty) — and CTA `cta` of
-// `ctas` takes [sk_begin(cta), sk_begin(cta + 1)), equal shares to one iteration. A share that
-// starts inside a unit hands its partial sum to the CTA holding the unit's first k-block, which
-// waits only for later CTAs: those start with their partial unit, so no wait forms a chain.
-GEMMGEN_HD long long sk_begin(long long cta, long long ctas, long long iters) {
-  return ctas > 0 ? iters * cta / ctas : 0;
+// Stream-K (scheduler.kind: stream_k), the data-parallel + stream-K hybrid. The launch's work is
+// every unit slot's k-blocks (a unit of K = 0 counts one, empty): iteration slot·per + kb. With
+// `ctas` resident CTAs and `slots` units, the first (waves − 1)·ctas units (whole waves, less
+// one) are data-parallel — CTA c takes slots c, c + ctas, ... whole, so that CTAs working at
+// once work on neighbouring tiles, as the persistent walk does — and the rest (the last whole
+// wave and the partial one; all units when there are fewer than ctas) is shared: CTA c takes
+// iterations [sk_share_begin(c), sk_share_begin(c + 1)), equal shares to one iteration, each
+// between one and two units' worth. A share that starts inside a unit hands its partial sum to
+// the CTA holding the unit's first k-block, which waits only for later CTAs: those start their
+// share with that partial unit, so no wait waits on a waiter.
+GEMMGEN_HD long long sk_per_unit(long long k_blocks) { return k_blocks > 0 ? k_blocks : 1; }
+// Units done whole by every CTA before the shared region (0 when a unit count is a whole number
+// of waves: then there is no shared region and every unit is whole).
+GEMMGEN_HD long long sk_dp_waves(long long slots, long long ctas) {
+  if (ctas <= 0 || slots % ctas == 0) return ctas > 0 ? slots / ctas : 0;
+  const long long waves = slots / ctas;
+  return waves > 0 ? waves - 1 : 0;
 }
-// The iterations of the launch: slots × k-blocks per unit (at least one).
-GEMMGEN_HD long long sk_iterations(long long slots, long long k_blocks) {
-  return slots * (k_blocks > 0 ? k_blocks : 1);
+// The first iteration of CTA `cta`'s share of the shared region (cta == ctas: its end).
+GEMMGEN_HD long long sk_share_begin(long long cta, long long ctas, long long slots,
+                                    long long k_blocks) {
+  const long long per = sk_per_unit(k_blocks), first = sk_dp_waves(slots, ctas) * ctas;
+  const long long shared = (slots - first) * per;
+  return first * per + (ctas > 0 ? shared * cta / ctas : 0);
 }
-// The share's next segment from iteration `it` (before `stop`): its slot and k-blocks
-// [kb_begin, kb_end) (empty when k_blocks is 0); returns the iteration after it.
-GEMMGEN_HD long long sk_segment(long long it, long long stop, long long k_blocks, int &slot,
-                                int &kb_begin, int &kb_end) {
-  const long long per = k_blocks > 0 ? k_blocks : 1;
-  slot = (int)(it / per);
-  kb_begin = (int)(it - (long long)slot * per);
+// One CTA's walk: its whole units, then its share.
+struct SkWalk {
+  long long it = 0, stop = 0; // the share's iterations
+  long long next = 0, whole = 0; // the next whole unit's slot; whole units left
+};
+GEMMGEN_HD SkWalk sk_walk(long long cta, long long ctas, long long slots, long long k_blocks) {
+  SkWalk w;
+  w.whole = sk_dp_waves(slots, ctas);
+  w.next = cta;
+  w.it = sk_share_begin(cta, ctas, slots, k_blocks);
+  w.stop = sk_share_begin(cta + 1, ctas, slots, k_blocks);
+  return w;
+}
+// The walk's next unit: its slot and the k-blocks [kb_begin, kb_end) to compute (empty when
+// k_blocks is 0); false when the walk is done.
+GEMMGEN_HD bool sk_next(SkWalk &w, long long ctas, long long k_blocks, int &slot, int &kb_begin,
+                        int &kb_end) {
+  if (w.whole > 0) {
+    slot = (int)w.next;
+    w.next += ctas;
+    --w.whole;
+    kb_begin = 0;
+    kb_end = k_blocks > 0 ? (int)k_blocks : 0;
+    return true;
+  }
+  if (w.it >= w.stop) return false;
+  const long long per = sk_per_unit(k_blocks);
+  slot = (int)(w.it / per);
+  kb_begin = (int)(w.it - (long long)slot * per);
   long long n = per - kb_begin;
-  if (n > stop - it) n = stop - it;
+  if (n > w.stop - w.it) n = w.stop - w.it;
   kb_end = k_blocks > 0 ? kb_begin + (int)n : 0;
-  return it + n;
+  w.it += n;
+  return true;
 }
 
 }  // namespace schedule

@@ -355,9 +355,12 @@ void runRun(const RunOptions &o) {
       llvm::outs() << "epilogue " << epi.chain
                    << (epi.scale ? llvm::formatv(" (scale_d {0})", o.scaleD).str() : std::string())
                    << "\n";
-    if (prep->path != "tma")
+    if (prep->path.find("staged") != std::string::npos)
       llvm::outs() << "        path " << prep->path << ": the named operands are copied through a "
                    << args.workspaceBytes << "-byte aligned workspace (TMA cannot address them)\n";
+    else if (prep->path != "tma")
+      llvm::outs() << "        path " << prep->path << " (a " << args.workspaceBytes
+                   << "-byte workspace)\n";
     if (prep->tailColumns)
       llvm::outs() << "        last " << prep->tailColumns
                    << " columns of D by the SIMT tail kernel (N is not a multiple of 8)\n";

@@ -34,6 +34,8 @@ void emitChainCall(CodeEmitter &e, const std::string &v0, const std::string &v1,
                    const std::string &c0, const std::string &c1, const std::string &b0,
                    const std::string &b1);
 void emitBiasPrefetch(CodeEmitter &e, const ir::Kernel &k);
+void emitPairValues(CodeEmitter &e, const ir::Kernel &k, bool readsC, const std::string &scale,
+                    const std::string &loadC);
 /// The bias of a fragment value: chain without a bias "0.f", else bias_v at
 /// the n8 block `jj` of the chunk (column bias) or the m block and half-row
 /// (row bias), element `e01` of the pair.
@@ -61,9 +63,18 @@ void emitStoreF32(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   e.line("const int row = m * 64 + warp_in_group * 16 + lane / 4 + 8 * h;");
   e.line("const u32 addr = staging + slab * D_SLAB_BYTES + row * 128 + "
          "((((cs / 4) ^ (row & 7))) << 4) + (cs % 4) * 4;");
-  const bool chain = !k.epilogueChain.empty();
+  emitPairValues(e, k, readsC, readsC ? "alpha * " : "",
+                 "ld_shared_f32x2(addr, c0, c1);  // C's pair, loaded into the staging tile");
+  e.line("st_shared_f32x2(addr, v0, v1);");
+}
+
+/// One fragment pair's values v0, v1 (D's row, columns col and col + 1 of
+/// n8 block jj): `scale`·acc, beta·C read by `loadC` into c0, c1 (before the
+/// chain, or at its residual step), then the chain. For the f32 and 8-bit
+/// stores, which handle a pair at a time (the 16-bit store, eight).
+void emitPairValues(CodeEmitter &e, const ir::Kernel &k, bool readsC, const std::string &scale,
+                    const std::string &loadC) {
   const bool residual = chainHas(k.epilogueChain, EpilogueOpKind::Residual);
-  const std::string scale = readsC ? "alpha * " : "";
   e.line("float v0 = " + scale + "acc[m][4 * j + 2 * h], v1 = " + scale +
          "acc[m][4 * j + 2 * h + 1];");
   if (residual)
@@ -72,7 +83,7 @@ void emitStoreF32(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
     CodeEmitter::Block ifc(e, "if (beta != 0.f)");
     if (!residual)
       e.line("float c0, c1;");
-    e.line("ld_shared_f32x2(addr, c0, c1);  // C's pair, loaded into the staging tile");
+    e.line(loadC);
     if (residual) {
       e.line("c0 *= beta;");
       e.line("c1 *= beta;");
@@ -81,10 +92,9 @@ void emitStoreF32(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
       e.line("v1 = fmaf(beta, c1, v1);");
     }
   }
-  if (chain)
+  if (!k.epilogueChain.empty())
     emitChainCall(e, "v0", "v1", residual ? "c0" : "0.f", residual ? "c1" : "0.f",
                   biasOf(k, "jj", "m", "h", 0), biasOf(k, "jj", "m", "h", 1));
-  e.line("st_shared_f32x2(addr, v0, v1);");
 }
 
 /// 8-bit output: each thread converts its pairs (out_scale · v, two fp8 in a
@@ -101,8 +111,6 @@ void emitStoreFp8(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   e.comment("block j, columns 8j + 2(l%4) (+1) in acc[.][4j .. 4j+1] (row +8: 4j+2 .. 4j+3).");
   e.line("const u32 staging = " + stagingTile(k) + ";");
   emitBiasPrefetch(e, k);
-  const bool chain = !k.epilogueChain.empty();
-  const bool residual = chainHas(k.epilogueChain, EpilogueOpKind::Residual);
   // The tile's padding holds v = 0 (TMA zero-fills A, B and C; the bias
   // loads are guarded), which cannot raise a maximum of |v| — unless a clamp
   // moves 0 away from 0: then only elements inside D count.
@@ -126,26 +134,9 @@ void emitStoreFp8(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
     e.line("const int jj = 2 * jp + q, j = chunk * (EPI_COLS / 8) + jj;  // n8 block of the chunk, "
            "of the tile");
     e.line("const int col = jj * 8 + 2 * (lane % 4);  // v0's column inside the chunk");
-    e.line("float v0 = alpha * acc[m][4 * j + 2 * h], v1 = alpha * acc[m][4 * j + 2 * h + 1];");
-    if (residual)
-      e.line("float c0 = 0.f, c1 = 0.f;  // beta * C, added at the chain's residual step");
-    if (readsC) {
-      CodeEmitter::Block ifc(e, "if (beta != 0.f)");
-      if (!residual)
-        e.line("float c0, c1;");
-      e.line("unpack_fp8x2<ELEM>(ld_shared_u16(" + staged("col") +
-             "), c0, c1);  // C's pair, loaded into the staging tile");
-      if (residual) {
-        e.line("c0 *= beta;");
-        e.line("c1 *= beta;");
-      } else {
-        e.line("v0 = fmaf(beta, c0, v0);");
-        e.line("v1 = fmaf(beta, c1, v1);");
-      }
-    }
-    if (chain)
-      emitChainCall(e, "v0", "v1", residual ? "c0" : "0.f", residual ? "c1" : "0.f",
-                    biasOf(k, "jj", "m", "h", 0), biasOf(k, "jj", "m", "h", 1));
+    emitPairValues(e, k, readsC, "alpha * ",
+                   "unpack_fp8x2<ELEM>(ld_shared_u16(" + staged("col") +
+                       "), c0, c1);  // C's pair, loaded into the staging tile");
     if (maskAmax) {
       e.line("const int d_col = tile_n * BN + chunk * EPI_COLS + col;  // D's column of v0");
       CodeEmitter::Block in(e, "if (tile_m * BM + consumer * WG_ROWS + row < M)");

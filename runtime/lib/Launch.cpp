@@ -61,25 +61,34 @@ long long gemmgen::streamKResidentCtas(const Kernel::Impl &k) {
                                                : (long long)k.rt->info.smCount);
 }
 
-long long gemmgen::streamKWorkspaceBytes(const Kernel::Impl &k) {
+/// Stream-K's workspace: the partial-sum slots (bytes), then the flags.
+static std::pair<long long, long long> streamKLayout(const Kernel::Impl &k) {
   const KernelABI &abi = k.abi;
   if (!abi.streamK)
-    return 0;
+    return {0, 0};
   const long long ctas = streamKResidentCtas(k);
   const long long partials = (ctas * abi.tileM * abi.tileN * 4 + 255) / 256 * 256;
   const long long flags = ctas * std::max(1u, abi.consumers);
-  return partials + (flags * 4 + 255) / 256 * 256;
+  return {partials, (flags * 4 + 255) / 256 * 256};
+}
+
+long long gemmgen::streamKWorkspaceBytes(const Kernel::Impl &k) {
+  const auto [partials, flags] = streamKLayout(k);
+  return partials + flags;
+}
+
+/// The schedule's units of an M x N problem in every batch entry.
+static long long unitCount(const KernelABI &abi, long long M, long long N, long long batch) {
+  const long long unitRows = abi.unitRows, unitCols = abi.unitCols;
+  return ((M + unitRows - 1) / unitRows) * ((N + unitCols - 1) / unitCols) *
+         (abi.batched ? batch : 1);
 }
 
 unsigned Kernel::gridSize(long long M, long long N, long long batch) const {
   if (!impl_ || M <= 0 || N <= 0 || batch <= 0)
     return 0;
-  const KernelABI &abi = impl_->abi;
-  // The schedule's units (loadKernel refused an ABI without them), in every
-  // batch entry.
-  const long long unitRows = abi.unitRows, unitCols = abi.unitCols;
-  return gridForUnits(*impl_, ((M + unitRows - 1) / unitRows) * ((N + unitCols - 1) / unitCols) *
-                                  (abi.batched ? batch : 1));
+  // The schedule's units (loadKernel refused an ABI without them).
+  return gridForUnits(*impl_, unitCount(impl_->abi, M, N, batch));
 }
 
 std::string gemmgen::hexPtr(CUdeviceptr p) {
@@ -464,14 +473,12 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
   if (sk) {
     // Every resident CTA (a share of all k-block iterations each), or one
     // per iteration when there are fewer.
-    const long long units = ((a.M + abi.unitRows - 1) / abi.unitRows) *
-                            ((stored + abi.unitCols - 1) / abi.unitCols) * a.batch;
     const long long kBlocks = (a.K + abi.tileK - 1) / abi.tileK;
     p.gridX = (unsigned)std::min(streamKResidentCtas(*impl_),
-                                 units * schedule::sk_per_unit(kBlocks));
-    const long long partialBytes = (streamKResidentCtas(*impl_) * abi.tileM * abi.tileN * 4 + 255) /
-                                   256 * 256;
-    p.skPartials = args.workspace, p.skFlags = args.workspace + (CUdeviceptr)partialBytes;
+                                 unitCount(abi, a.M, stored, a.batch) *
+                                     schedule::sk_per_unit(kBlocks));
+    p.skPartials = args.workspace;
+    p.skFlags = args.workspace + (CUdeviceptr)streamKLayout(*impl_).first;
     p.skFlagCount = p.gridX * std::max(1u, abi.consumers);
     p.path += "+stream_k(" + std::to_string(p.gridX) + " CTAs)";
   }

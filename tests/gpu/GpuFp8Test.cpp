@@ -244,16 +244,12 @@ TEST_P(Fp8Gemm, MatchesScaledReferenceAndWritesEveryElement) {
   // (GemmVerifier::poison: 0x7fff per 16-bit half, 0x7f per fp8 byte).
   std::vector<uint8_t> host((size_t)dBytes);
   ASSERT_TRUE(rt.copyToHost(host.data(), a.D, host.size()).ok());
-  auto poisonByte = [&](long long at) -> uint8_t {
-    return isFp8(out) ? GemmVerifier::kPoisonFp8
-                      : uint8_t(at % 2 == 0 ? GemmVerifier::kPoison & 0xff : GemmVerifier::kPoison >> 8);
-  };
   long long touched = 0;
   for (long long m = 0; m < a.M; ++m)
     for (long long n = a.N; n < a.ldd; ++n)
       for (long long b = 0; b < outEs; ++b) {
         const long long at = (m * a.ldd + n) * outEs + b;
-        touched += host[size_t(at)] != poisonByte(at);
+        touched += host[size_t(at)] != GemmVerifier::poisonByte(out, size_t(at));
       }
   EXPECT_EQ(touched, 0) << "D's padding written";
   printf("[ result ] fp8 %s x %s > %s %lldx%lldx%lld (%s, alpha %g, beta %g, %s): rel "

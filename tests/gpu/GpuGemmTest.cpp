@@ -175,10 +175,7 @@ struct HostD {
     const size_t e = elemBytes();
     for (size_t b = 0; b < e; ++b) {
       const size_t at = size_t(i) * e + b;
-      const uint8_t want = isFp8(type)  ? GemmVerifier::kPoisonFp8
-                           : at % 2 == 0 ? uint8_t(GemmVerifier::kPoison & 0xff)
-                                         : uint8_t(GemmVerifier::kPoison >> 8);
-      if (bytes[at] != want)
+      if (bytes[at] != GemmVerifier::poisonByte(type, at))
         return false;
     }
     return true;

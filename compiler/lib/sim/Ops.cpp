@@ -507,7 +507,8 @@ void Machine::doZeroAcc(Actor &a, const Op &op) {
 // --- stream-K -------------------------------------------------------------
 
 std::vector<unsigned> Machine::laterShares(const Actor &a) const {
-  const long long per = std::max(1u, p.entries[a.tile.entry].kBlocks);
+  // (every entry of a stream-K launch has the same K: one batch, no groups)
+  const long long per = schedule::sk_per_unit(p.entries[0].kBlocks);
   const long long unitEnd = (long long)(a.tile.ct + 1) * per;
   std::vector<unsigned> out;
   for (unsigned c = a.cta + 1;

@@ -776,6 +776,12 @@ public:
   /// Writes the poison of type `t` over `elements` elements at `p`: kPoison
   /// in every 16-bit half (f16, bf16, f32), kPoisonFp8 in every byte (fp8).
   Status poison(CUdeviceptr p, std::size_t elements, DType t, CUstream s) const;
+  /// The byte poison() left at `offset` bytes from its start (little-endian
+  /// halves), for checking what a launch must not have written.
+  static std::uint8_t poisonByte(DType t, std::size_t offset) {
+    return isFp8(t) ? kPoisonFp8
+                    : std::uint8_t(offset % 2 == 0 ? kPoison & 0xff : kPoison >> 8);
+  }
   /// Default tolerance on the relative Frobenius error (docs/RUNTIME.md).
   static constexpr double kTolerance = 1e-2;
 

@@ -191,12 +191,13 @@ private:
     if (inFlight != 0) {
       // The last stage read is released after the last group finished; a
       // tile without k-blocks (K = 0, or a grouped problem's) read none, and
-      // an arrival then would free a slot the ring has not filled.
+      // an arrival then would free a slot the ring has not filled. The wait
+      // itself is on every path: under the condition, ptxas cannot tie it to
+      // the k-loop and serialises every wgmma of the kernel (C7518, C7517).
       Op drain = makeOp(OpKind::MmaWait);
       drain.count = 0;
-      std::vector<Op> last = {drain};
-      last.insert(last.end(), releaseLast.begin(), releaseLast.end());
-      tileBody.push_back(loop(OpKind::IfAnyK, last));
+      tileBody.push_back(drain);
+      tileBody.push_back(loop(OpKind::IfAnyK, releaseLast));
     }
     // K = 0: no MMA ran, and the first one of a tile is what overwrites the
     // accumulators (scale-d = 0); zero them instead. Off the k > 0 path.

@@ -593,7 +593,7 @@ void SpecParser::parseTop(yaml::Node *root) {
     } else if (key == "pipeline") {
       walkMapping(v, "pipeline", kPipelineKeys, [&](StringRef k, SMLoc kl, yaml::Node *x) {
         if (k == "depth")
-          parseUnsigned(x, kl, "pipeline.depth", spec.pipeline.depth, 1, 8,
+          parseUnsigned(x, kl, "pipeline.depth", spec.pipeline.depth, 1, 16,
                         "stages in the SMEM ring");
         else
           parseUnsigned(x, kl, "pipeline.mma_in_flight", spec.pipeline.mmaInFlight, 0, 1,

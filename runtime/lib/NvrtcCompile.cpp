@@ -110,6 +110,7 @@ ResourceUsage gemmgen::parsePtxasReport(const std::string &log, const std::strin
   std::vector<ResourceUsage> entries;
   std::vector<bool> sane;
   std::vector<std::string> globalWarnings;
+  std::vector<std::pair<std::string, std::string>> performanceNotes; // function, line
   std::string_view rest(log);
   while (!rest.empty()) {
     size_t nl = rest.find('\n');
@@ -130,6 +131,21 @@ ResourceUsage gemmgen::parsePtxasReport(const std::string &log, const std::strin
           continue;
         }
       }
+    }
+    // ptxas info    : (C7518) Potential Performance Loss: wgmma.mma_async instructions are
+    //   serialized due to ... in the function 'NAME'   (also C7514, C7517 "warpgroup.wait is
+    //   injected"): info lines, but a kernel that has one runs its wgmmas one at a time.
+    // They come before the entry's own report, so they are matched by the name they give.
+    if (line.text.find("ptxas info") != std::string_view::npos &&
+        (line.text.find("Potential Performance Loss") != std::string_view::npos ||
+         line.text.find("warpgroup.wait is injected") != std::string_view::npos)) {
+      size_t at = line.text.rfind("function '");
+      std::optional<std::string_view> name =
+          at == std::string_view::npos ? std::nullopt
+                                       : line.between("function '", '\'', at);
+      performanceNotes.emplace_back(name ? std::string(*name) : std::string(),
+                                    std::string(line.text));
+      continue;
     }
     if (line.text.find("ptxas warning") != std::string_view::npos ||
         line.text.find("ptxas error") != std::string_view::npos) {
@@ -159,6 +175,16 @@ ResourceUsage gemmgen::parsePtxasReport(const std::string &log, const std::strin
     }
     if (!ok)
       sane.back() = false;
+  }
+  for (const auto &[name, text] : performanceNotes) {
+    bool matched = false;
+    for (ResourceUsage &u : entries)
+      if (!name.empty() && u.function == name) {
+        u.warnings.push_back(text);
+        matched = true;
+      }
+    if (!matched)
+      globalWarnings.push_back(text);
   }
   ResourceUsage result;
   for (size_t i = 0; i < entries.size(); ++i)

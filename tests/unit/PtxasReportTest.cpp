@@ -89,3 +89,31 @@ TEST(PtxasReport, OddLines) {
   EXPECT_EQ(noNewline.localBytes, 16);
   EXPECT_EQ(noNewline.arch, "sm_100a");
 }
+
+// ptxas reports serialised wgmmas as info lines ahead of the entry's report;
+// they are the kernel's warnings (SpecCompileTest asserts every shipped spec
+// has none: stream-K ran every wgmma one at a time before they were checked).
+TEST(PtxasReport, SerialisedWgmmaIsAWarningOfItsFunction) {
+  const std::string note =
+      "ptxas info    : (C7518) Potential Performance Loss: wgmma.mma_async instructions are "
+      "serialized due to program dependence on compiler-inserted WG.DP in divergent path in "
+      "the function 'gemm_a'\n";
+  const std::string injected =
+      "ptxas info    : (C7517) warpgroup.wait is injected in around line 1291 by compiler to "
+      "allow use of registers defined by GMMA in function 'gemm_b'\n";
+  const std::string log = note + injected + report("gemm_a", "168") + report("gemm_b", "90");
+  ResourceUsage a = parsePtxasReport(log, "gemm_a");
+  ASSERT_TRUE(a.valid);
+  ASSERT_EQ(a.warnings.size(), 1u);
+  EXPECT_NE(a.warnings[0].find("C7518"), std::string::npos);
+  ResourceUsage b = parsePtxasReport(log, "gemm_b");
+  ASSERT_EQ(b.warnings.size(), 1u);
+  EXPECT_NE(b.warnings[0].find("C7517"), std::string::npos);
+  // Without a function name the note belongs to no entry: a warning of every result.
+  ResourceUsage c = parsePtxasReport("ptxas info    : (C7514) Potential Performance Loss: "
+                                     "wgmma serialized\n" + report("gemm_c", "40"), "gemm_c");
+  ASSERT_EQ(c.warnings.size(), 1u);
+  // An ordinary info line is not a warning.
+  EXPECT_TRUE(parsePtxasReport("ptxas info    : 0 bytes gmem\n" + report("gemm_d", "40"))
+                  .warnings.empty());
+}

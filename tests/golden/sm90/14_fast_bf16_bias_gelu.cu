@@ -219,14 +219,14 @@ gemm_sm90_bf16_bias_gelu(const __grid_constant__ TensorMap tmA, const __grid_con
         }
         read.advance();
       } // k-block
+      wgmma_wait_group<0>();
+      #pragma unroll
+      for (int m = 0; m < WG_MMAS; ++m) {
+        #pragma unroll
+        for (int i = 0; i < BN / 2; ++i) fence_operand(acc[m][i]);
+      }
       // the tile read stages (K > 0): release the last one once its wgmmas are done
       if (k_blocks > 0) {
-        wgmma_wait_group<0>();
-        #pragma unroll
-        for (int m = 0; m < WG_MMAS; ++m) {
-          #pragma unroll
-          for (int i = 0; i < BN / 2; ++i) fence_operand(acc[m][i]);
-        }
         if (leader) {
           mbar_arrive(empty_bar + 8 * release.stage);
         }

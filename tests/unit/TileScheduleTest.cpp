@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -128,6 +129,59 @@ TEST(TileSchedule, BalancedGridKeepsTheWavesWithFewestClusters) {
         EXPECT_GT((units + g - 2) / (g - 1), waves) << "not the fewest: " << units << ", " << resident;
       }
     }
+}
+
+// Stream-K's hand-over, timed in k-blocks with every CTA at the same rate (all
+// start together): each CTA's parts end at the k-blocks walked so far, a
+// partial part is published when it ends, and the CTA holding a unit's first
+// k-block waits for every later CTA whose share starts inside the unit. The
+// schedule promises that no owner waits more than one k-block past the end of
+// its own walk (shares differ by at most one): the parts it waits for are the
+// first parts of later shares, done by then.
+TEST(TileSchedule, StreamKOwnersWaitAtMostOneKBlockPastTheirOwnWalk) {
+  struct Case { long long slots, kBlocks, ctas; };
+  const Case cases[] = {{72, 48, 132}, {512, 64, 132}, {48, 64, 132}, {2048, 128, 132},
+                        {324, 72, 132}, {7, 3, 5}, {5, 1, 7}, {1, 200, 132}, {133, 16, 132}};
+  for (const Case &c : cases) {
+    std::vector<long long> published(c.ctas, -1), walked(c.ctas, 0);
+    for (long long cta = 0; cta < c.ctas; ++cta) {
+      SkWalk w = sk_walk(cta, c.ctas, c.slots, c.kBlocks);
+      int slot, b, e;
+      long long t = 0;
+      while (sk_next(w, c.ctas, c.kBlocks, slot, b, e)) {
+        t += e > b ? e - b : 1;
+        if (b > 0)
+          published[cta] = t;
+      }
+      walked[cta] = t;
+    }
+    long long latest = 0;
+    for (long long cta = 0; cta < c.ctas; ++cta) {
+      SkWalk w = sk_walk(cta, c.ctas, c.slots, c.kBlocks);
+      int slot, b, e;
+      while (sk_next(w, c.ctas, c.kBlocks, slot, b, e)) {
+        if (b != 0)
+          continue;
+        const long long unitEnd = (long long)(slot + 1) * sk_per_unit(c.kBlocks);
+        for (long long c2 = cta + 1;
+             c2 < c.ctas && sk_share_begin(c2, c.ctas, c.slots, c.kBlocks) < unitEnd; ++c2) {
+          ASSERT_GE(published[c2], 0) << "CTA " << c2 << " holds part of slot " << slot
+                                      << " but publishes nothing";
+          EXPECT_LE(published[c2], walked[cta] + 1)
+              << c.slots << " slots x " << c.kBlocks << " k-blocks on " << c.ctas << " CTAs: CTA "
+              << cta << " (walk " << walked[cta] << ") waits for CTA " << c2 << " (published at "
+              << published[c2] << ")";
+          latest = std::max(latest, published[c2]);
+        }
+      }
+    }
+    // The longest walk bounds the kernel: within one k-block of an even share.
+    const long long total = c.slots * sk_per_unit(c.kBlocks);
+    const long long whole = sk_dp_waves(c.slots, c.ctas) * sk_per_unit(c.kBlocks);
+    const long long share = (total - whole * c.ctas + c.ctas - 1) / c.ctas;
+    EXPECT_LE(*std::max_element(walked.begin(), walked.end()), whole + share) << c.slots;
+    EXPECT_LE(latest, whole + share);
+  }
 }
 
 } // namespace

@@ -117,18 +117,35 @@ private:
 
   void checkTypes() {
     const TypesSpec &t = spec.types;
-    bool aOk = t.a.value == ScalarType::F16 || t.a.value == ScalarType::BF16;
+    auto sixteenBit = [](ScalarType x) { return x == ScalarType::F16 || x == ScalarType::BF16; };
+    const bool fp8 = isFp8(t.a.value);
+    bool aOk = sixteenBit(t.a.value) || fp8;
     if (!aOk)
       error(t.a.loc, std::string("types.a ") + toString(t.a.value) +
                          " is not supported: the sm_100a generator issues tcgen05.mma "
-                         "kind::f16 (f16 or bf16 operands); use a: f16 or a: bf16");
-    if (aOk && t.b.value != t.a.value)
+                         "kind::f16 (f16 or bf16 operands) or kind::f8f6f4 (e4m3 or e5m2); use "
+                         "a: f16, bf16, e4m3 or e5m2");
+    if (aOk && !fp8 && t.b.value != t.a.value)
       error(t.b.loc, std::string("types.b (") + toString(t.b.value) + ") must equal types.a (" +
                          toString(t.a.value) + "); use b: " + toString(t.a.value));
-    if (aOk && t.d.value != t.a.value)
+    if (fp8 && !isFp8(t.b.value))
+      error(t.b.loc, std::string("types.b ") + toString(t.b.value) + " with types.a " +
+                         toString(t.a.value) + ": kind::f8f6f4 takes both operands 8-bit (any "
+                         "pair of e4m3 and e5m2); use b: e4m3 or b: e5m2");
+    if (aOk && !fp8 && t.d.value != t.a.value)
       error(t.d.loc, std::string("types.d ") + toString(t.d.value) +
-                         " is not supported yet: the output type must equal the operand type; "
-                         "use d: " + toString(t.a.value));
+                         " is not supported yet: with 16-bit operands the output type must "
+                         "equal the operand type; use d: " + toString(t.a.value));
+    if (fp8 && !sixteenBit(t.d.value))
+      error(t.d.loc, std::string("types.d ") + toString(t.d.value) +
+                         " with 8-bit operands is not supported on sm_100a yet: its writeback "
+                         "stores 16-bit D (an 8-bit D with output scale and amax is sm_90a's); "
+                         "use d: bf16 or d: f16");
+    if (fp8 && t.scaling.value == ScalingMode::Blockwise)
+      error(t.scaling.loc, "types.scaling: blockwise is not supported on sm_100a yet: its "
+                           "accumulator lives in TMEM, where the per-k-block promotion of the "
+                           "sm_90a kernels has no form here; use scaling: per_tensor, or an "
+                           "sm_90a spec");
     if (t.accumulate.value != ScalarType::F32)
       error(t.accumulate.loc, std::string("types.accumulate ") + toString(t.accumulate.value) +
                                   " is not supported: gemmgen accumulates in f32 (TMEM); use "
@@ -194,9 +211,12 @@ private:
 
   void checkTile() {
     const TileSpec &t = spec.tile;
-    if (t.k.value != 64)
-      error(t.k.loc, "tile.k must be 64 for 16-bit operands: one 128-byte swizzled TMA box row "
-                     "per k-block (the seed's BLK_K); use k: 64");
+    const unsigned wantK = tileKFor(spec.types.a.value);
+    if (t.k.value != wantK)
+      error(t.k.loc, "tile.k must be " + str(wantK) + " for " +
+                         str(8 * sizeInBytes(spec.types.a.value)) + "-bit operands: one "
+                         "128-byte swizzled TMA box row per k-block (the seed's BLK_K); use k: " +
+                         str(wantK));
     if (t.m.value != 128)
       error(t.m.loc, "tile.m " + str(t.m.value) + ": on sm_100a tile.m is the rows of D per "
                      "consumer per CTA, one per TMEM lane; the generator supports 128 (the "

@@ -52,10 +52,11 @@ public:
 
   Kernel run() {
     Kernel k = kernelFromPlan(spec, derivePlan(spec));
-    // One tcgen05.mma (kind::f16): M = tile.m per CTA of the pair, N = tile.n.
+    // One tcgen05.mma (kind::f16, or kind::f8f6f4 for 8-bit operands): M =
+    // tile.m per CTA of the pair, N = tile.n, K = 32 bytes of each operand.
     k.mmaM = k.tileM * k.ctaGroup;
     k.mmaN = k.tileN;
-    k.mmaK = 16;
+    k.mmaK = k.plan.mmaK;
     k.epilogueOverlap = false; // the seed waits for every TMA store (checked)
     k.roles.push_back(producerRole(k));
     k.roles.push_back(mmaRole(k));

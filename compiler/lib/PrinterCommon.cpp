@@ -37,9 +37,12 @@ void gemmgen::emitLaunchContractComment(CodeEmitter &e, const KernelABI &abi) {
   if (abi.alphaBeta)
     e.comment("  D = alpha * A * B + beta * C: tmC (D's box), alpha, beta after batch; C is read "
               "only when beta != 0.");
-  if (abi.perTensorScales)
+  if (abi.perTensorScales && abi.alphaBeta)
     e.comment("  per-tensor scales: const float* scale_a, scale_b after beta (device f32, null = 1); "
               "alpha becomes alpha * sA * sB.");
+  else if (abi.perTensorScales)
+    e.comment("  per-tensor scales: const float* scale_a, scale_b after K (device f32, null = 1); "
+              "D = sA * sB * A * B.");
   if (abi.fp8Output)
     e.comment("  " + std::string(toString(abi.dType)) + " D: const float* d_scale, float* d_amax "
               "after the scales; D = fp8(d_scale * v), *d_amax = max |v| (zeroed before).");

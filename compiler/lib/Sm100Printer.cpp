@@ -58,6 +58,7 @@ public:
 
 private:
   bool pair() const { return k.ctaGroup > 1; }
+  bool fp8() const { return k.plan.perTensorScales; }
   const Role &producer() const { return k.roles[0]; }
   const Role &mma() const { return k.roles[1]; }
   const Role &writeback() const { return k.roles[2]; }
@@ -110,7 +111,8 @@ private:
            ";      // MMA issue warps = writeback warpgroups [NUM_CONSUMER]");
     e.line("constexpr int CLUSTER_TILE_M = CONSUMERS * CTA_GROUP * BM;  // D rows per cluster tile");
     e.line("constexpr int MMA_M = BM * CTA_GROUP;   // tcgen05.mma M (both CTAs' rows)");
-    e.line("constexpr int MMA_K = " + str(k.mmaK) + ";         // tcgen05.mma K for 16-bit operands");
+    e.line("constexpr int MMA_K = " + str(k.mmaK) + ";         // tcgen05.mma K: 32 bytes of " +
+           str(8 * sizeInBytes(k.aType)) + "-bit operands");
     e.line("constexpr int STAGES = " + str(k.depth) + ";         // pipeline.depth [PIPE_DEPTH]");
     e.line("constexpr int EPI_N = " + str(k.epilogueChunkN) +
            ";         // epilogue.chunk_n: columns per writeback round [EPI_N]");
@@ -119,10 +121,26 @@ private:
     e.line("constexpr int RASTER = " + std::string(scheduleRasterName(k.schedule.raster)) +
            ";  // scheduler.raster: tile order (gemmgen/device/tile_schedule.cuh)");
     e.line("constexpr int THREADS = " + str(k.threadsPerBlock()) + ";       // every role's warps");
-    e.line("constexpr int ELEM = " +
-           std::string(k.aType == ScalarType::BF16 ? "ELEM_BF16" : "ELEM_F16") +
-           ";  // types.a/b/d: " + toString(k.aType));
-    e.line("constexpr u32 IDESC = make_idesc_f16_f32(MMA_M, BN, ELEM);  // tcgen05.mma instruction descriptor");
+    e.line("constexpr int OPERAND_BYTES = " + str(sizeInBytes(k.aType)) + ";  // bytes per A/B element");
+    if (fp8()) {
+      // kind::f8f6f4: the operands' formats in the descriptor; D is 16-bit.
+      auto fmt = [](ScalarType t) { return t == ScalarType::E5M2 ? "1" : "0"; };
+      e.line("constexpr int ELEM = " +
+             std::string(k.dType == ScalarType::BF16 ? "ELEM_BF16" : "ELEM_F16") +
+             ";  // types.d: " + toString(k.dType));
+      e.line("constexpr int A_FMT = " + std::string(fmt(k.aType)) + ";  // types.a: " +
+             toString(k.aType) + " (kind::f8f6f4: E4M3 = 0, E5M2 = 1)");
+      e.line("constexpr int B_FMT = " + std::string(fmt(k.bType)) + ";  // types.b: " +
+             toString(k.bType));
+      e.line("constexpr u32 IDESC = make_idesc_f8f6f4_f32(MMA_M, BN, A_FMT, B_FMT);  // tcgen05.mma "
+             "instruction descriptor");
+    } else {
+      e.line("constexpr int ELEM = " +
+             std::string(k.aType == ScalarType::BF16 ? "ELEM_BF16" : "ELEM_F16") +
+             ";  // types.a/b/d: " + toString(k.aType));
+      e.line("constexpr u32 IDESC = make_idesc_f16_f32(MMA_M, BN, ELEM);  // tcgen05.mma "
+             "instruction descriptor");
+    }
     e.blank();
     e.comment("---- tensor memory ----");
     e.line("constexpr u32 TMEM_COLS = " + str(k.tmemColumns) +
@@ -140,9 +158,9 @@ private:
     e.line("constexpr int ALLOC_WARP = 0;  // allocates and frees TMEM (the seed's warpgroup 0, warp 0)");
     e.blank();
     e.comment("---- shared memory layout (the kernel plan's: bytes from the 1024-aligned base) ----");
-    e.line("constexpr u32 A_BLOCK_BYTES = " + str(a->bytesPerStage()) + ";  // BM x BK x 2: one consumer's A block");
+    e.line("constexpr u32 A_BLOCK_BYTES = " + str(a->bytesPerStage()) + ";  // BM x BK x OPERAND_BYTES: one consumer's A block");
     e.line("constexpr u32 A_STAGE_BYTES = CONSUMERS * A_BLOCK_BYTES;");
-    e.line("constexpr u32 B_STAGE_BYTES = " + str(b->bytesPerStage()) + ";  // B_ROWS x BK x 2");
+    e.line("constexpr u32 B_STAGE_BYTES = " + str(b->bytesPerStage()) + ";  // B_ROWS x BK x OPERAND_BYTES");
     e.line("constexpr u32 D_SLAB_BYTES = BM * 128;  // 64 output columns x BM rows, swizzled");
     e.line("constexpr u32 D_STAGE_BYTES = " + str(d->bytesPerStage()) + ";  // BM x EPI_N x 2: one consumer's staging");
     e.line("constexpr u32 STAGE_TX_BYTES = " + str(full.txBytes) +
@@ -178,7 +196,7 @@ private:
                str(unsigned(i));
     e.line(ids + " };");
     e.blank();
-    e.line("static_assert(BK * 2 == 128, \"one K block is one 128-byte swizzled row\");");
+    e.line("static_assert(BK * OPERAND_BYTES == 128, \"one K block is one 128-byte swizzled row\");");
     e.line("static_assert(BM == 128, \"one accumulator row per TMEM lane\");");
     e.line("static_assert(EPI_N % 64 == 0 && BN % EPI_N == 0, \"whole 64-column store slabs\");");
     e.blank();
@@ -212,14 +230,22 @@ private:
     e.line("extern \"C\" __global__ void __launch_bounds__(THREADS, 1)");
     e.line(k.name + "(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB,");
     const std::string indent(k.name.size() + 1, ' ');
-    if (k.epilogueChain.empty()) {
-      e.line(indent + "const __grid_constant__ TensorMap tmD, int M, int N, int K)");
-    } else { // the chain's inputs after K (no batch, alpha or beta on sm_100a)
-      e.line(indent + "const __grid_constant__ TensorMap tmD, int M, int N, int K,");
-      e.line(indent + "const void* __restrict__ bias, long long bias_stride, const float* "
-                      "__restrict__ scale_d)");
-    }
+    // After K (no batch, alpha or beta on sm_100a): fp8's scales, then the chain's inputs.
+    std::vector<std::string> params = {"const __grid_constant__ TensorMap tmD", "int M", "int N",
+                                       "int K"};
+    if (fp8())
+      params.push_back("const float* __restrict__ scale_a, const float* __restrict__ scale_b");
+    if (!k.epilogueChain.empty())
+      params.push_back("const void* __restrict__ bias, long long bias_stride, const float* "
+                       "__restrict__ scale_d");
+    e.line(indent + params[0] + ", " + params[1] + ", " + params[2] + ", " + params[3] +
+           (params.size() > 4 ? "," : ")"));
+    for (size_t i = 4; i < params.size(); ++i)
+      e.line(indent + params[i] + (i + 1 < params.size() ? "," : ")"));
     CodeEmitter::Block fn(e, "", k.name);
+    if (fp8())
+      e.line("const float alpha = (scale_a ? *scale_a : 1.f) * (scale_b ? *scale_b : 1.f);  // "
+             "the per-tensor scales (null = 1)");
     if (!k.epilogueChain.empty()) {
       e.line("constexpr int entry = 0;  // one problem per launch");
       e.line(chainHas(k.epilogueChain, EpilogueOpKind::Scale)
@@ -581,9 +607,11 @@ private:
     e.comment("BK / MMA_K MMAs per k-block; the tile's first one overwrites the accumulator");
     e.line("#pragma unroll");
     CodeEmitter::Block ks(e, "for (int ks = 0; ks < BK / MMA_K; ++ks)");
-    e.line("tcgen05_mma_f16<CTA_GROUP>(acc_tmem, make_smem_desc_sw128(a_stage + ks * 32),");
-    e.line("                           make_smem_desc_sw128(b_stage + ks * 32), IDESC,");
-    e.line("                           (kb > 0 || ks > 0) ? 1 : 0);");
+    const std::string mma = fp8() ? "tcgen05_mma_f8f6f4" : "tcgen05_mma_f16";
+    const std::string pad(mma.size() + 12, ' ');
+    e.line(mma + "<CTA_GROUP>(acc_tmem, make_smem_desc_sw128(a_stage + ks * 32),");
+    e.line(pad + "make_smem_desc_sw128(b_stage + ks * 32), IDESC,");
+    e.line(pad + "(kb > 0 || ks > 0) ? 1 : 0);");
   }
 
   void emitCommit(const Op &op) {
@@ -642,6 +670,10 @@ private:
       e.comment("epilogue.chain " + describeChain(k.epilogueChain) + " first, in registers");
     e.line("#pragma unroll");
     CodeEmitter::Block loop(e, "for (int c16 = 0; c16 < EPI_N / 8; ++c16)");
+    if (fp8()) {
+      e.line("#pragma unroll");
+      e.line("for (int i = 0; i < 8; ++i) acc[8 * c16 + i] *= alpha;  // scale_a * scale_b");
+    }
     if (!k.epilogueChain.empty())
       emitChainOnRow();
     e.line("const u32 addr = staging + (c16 / 8) * D_SLAB_BYTES + row * 128 + "

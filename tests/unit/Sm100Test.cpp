@@ -12,10 +12,14 @@
 #include "gemmgen/Lowering.h"
 #include "gemmgen/Parser.h"
 #include "gemmgen/Pipeline.h"
+#include "gemmgen/Simulator.h"
+#include "gemmgen/gemmgen.h"
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -72,7 +76,7 @@ TEST_P(Sm100Step, LowersToTheSeedsProtocol) {
   const Expected &x = GetParam();
   auto c = compileStep(x.spec);
   ASSERT_TRUE(c);
-  const Kernel &k = c->kernel;
+  const ir::Kernel &k = c->kernel;
   EXPECT_EQ(k.target, Target::SM100a);
   EXPECT_EQ(k.ctaGroup, x.ctaGroup);
   EXPECT_EQ(k.consumers, x.consumers);
@@ -332,7 +336,7 @@ TEST(Sm100Checks, ProtocolChecksOffLetsAWrongProtocolReachTheIR) {
   CheckOptions off;
   off.protocol = false;
   EXPECT_TRUE(checkSpec(*spec, engine, off));
-  Kernel k = lowerToIR(*spec);
+  ir::Kernel k = lowerToIR(*spec);
   ASSERT_TRUE(k.findBarrier("ld2mma"));
   EXPECT_EQ(k.findBarrier("ld2mma")->arriveCount, 128u);
 }
@@ -343,6 +347,86 @@ TEST(Sm100Checks, OverlapAndDirectStoreAreNotSupportedYet) {
   auto d = check(text);
   ASSERT_EQ(d.size(), 1u);
   EXPECT_NE(d[0].find("epilogue.overlap: true is not supported on sm_100a"), std::string::npos);
+}
+
+//===----------------------------------------------------------------------===//
+// fp8 operands: tcgen05.mma kind::f8f6f4
+//===----------------------------------------------------------------------===//
+
+/// specs/sm100/10_cta_pair_e4m3.yaml with its types replaced.
+std::string pairWithTypes(const std::string &types) {
+  std::ifstream f(specPath("10_cta_pair_e4m3"));
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string text = ss.str();
+  const std::string line = "types:  { a: e4m3, b: e4m3, d: bf16, accumulate: f32 }";
+  const size_t at = text.find(line);
+  EXPECT_NE(at, std::string::npos);
+  if (at != std::string::npos)
+    text.replace(at, line.size(), "types: " + types);
+  return text;
+}
+
+// Each operand's format in the instruction descriptor, D in the writeback's
+// type, the per-tensor scales after K and applied before the store (and
+// before a chain); compile-verified with NVRTC (no Blackwell GPU here) and
+// simulated.
+TEST(Sm100Fp8, KindF8f6f4WithEachOperandsFormatCompilesAndSimulates) {
+  struct Case {
+    const char *types, *aFmt, *bFmt, *elem;
+    bool chain;
+  };
+  const Case cases[] = {
+      {"{ a: e4m3, b: e4m3, d: bf16 }", "0", "0", "ELEM_BF16", false},
+      {"{ a: e5m2, b: e4m3, d: f16 }", "1", "0", "ELEM_F16", false},
+      {"{ a: e4m3, b: e5m2, d: bf16 }", "0", "1", "ELEM_BF16", true},
+  };
+  for (const Case &x : cases) {
+    std::string text = pairWithTypes(x.types);
+    if (x.chain) {
+      const std::string line = "epilogue: { store: tma, chunk_n: 128, overlap: false }";
+      text.replace(text.find(line), line.size(),
+                   "epilogue: { store: tma, chunk_n: 128, overlap: false, chain: "
+                   "[{bias: {per: column, type: bf16}}, gelu_tanh] }");
+    }
+    DiagnosticEngine diags(nullptr);
+    auto c = compileSpecText(text, "sm100_fp8.yaml", EmitOptions{}, diags);
+    ASSERT_TRUE(c) << x.types;
+    const std::string &src = c->source;
+    auto has = [&](const std::string &s) {
+      EXPECT_NE(src.find(s), std::string::npos) << x.types << " lacks: " << s;
+    };
+    has("constexpr int A_FMT = " + std::string(x.aFmt) + ";");
+    has("constexpr int B_FMT = " + std::string(x.bFmt) + ";");
+    has("constexpr int ELEM = " + std::string(x.elem) + ";");
+    has("constexpr int MMA_K = 32;");
+    has("constexpr int OPERAND_BYTES = 1;");
+    has("make_idesc_f8f6f4_f32(MMA_M, BN, A_FMT, B_FMT)");
+    has("tcgen05_mma_f8f6f4<CTA_GROUP>(acc_tmem, make_smem_desc_sw128(a_stage + ks * 32),");
+    has("int K,\n");
+    has("const float* __restrict__ scale_a, const float* __restrict__ scale_b");
+    EXPECT_EQ(src.find("tcgen05_mma_f16<"), std::string::npos);
+    const size_t scaled = src.find("acc[8 * c16 + i] *= alpha;");
+    ASSERT_NE(scaled, std::string::npos);
+    if (x.chain) {
+      // The scales come first, then the chain (as on sm_90a: alpha·acc, then the steps).
+      EXPECT_LT(scaled, src.find("apply_epilogue_chain(acc[8 * c16"));
+      EXPECT_LT(src.find("const float* __restrict__ scale_b"), src.find("const void* __restrict__ bias"));
+    }
+    EXPECT_TRUE(c->abi.perTensorScales);
+    EXPECT_FALSE(c->abi.alphaBeta);
+    EXPECT_EQ(c->abi.tileK, 128u);
+    EXPECT_EQ(c->abi.boxA.inner, 128u); // 128 one-byte elements: one swizzled row
+    gemmgen::Expected<CubinResult> cubin = compileCudaSource(src, "sm100_fp8.cu", "sm_100a",
+                                                             c->abi.kernelName);
+    ASSERT_TRUE(cubin.ok()) << x.types << ": " << cubin.status().message();
+    EXPECT_FALSE(cubin->usage.hasSpills()) << x.types;
+    EXPECT_TRUE(cubin->usage.warnings.empty()) << x.types << ":\n" << cubin->log;
+    SimulationOptions o;
+    o.m = 600, o.n = 700, o.k = 300, o.seeds = 3;
+    for (const auto &run : simulate(c->kernel, o).runs)
+      EXPECT_EQ(run.verdict, SimVerdict::Ok) << x.types << ": " << run.message;
+  }
 }
 
 } // namespace

@@ -29,12 +29,13 @@ constexpr int B_ROWS = BN / CTA_GROUP;  // B rows this CTA loads [BLK_N]
 constexpr int CONSUMERS = 1;      // MMA issue warps = writeback warpgroups [NUM_CONSUMER]
 constexpr int CLUSTER_TILE_M = CONSUMERS * CTA_GROUP * BM;  // D rows per cluster tile
 constexpr int MMA_M = BM * CTA_GROUP;   // tcgen05.mma M (both CTAs' rows)
-constexpr int MMA_K = 16;         // tcgen05.mma K for 16-bit operands
+constexpr int MMA_K = 16;         // tcgen05.mma K: 32 bytes of 16-bit operands
 constexpr int STAGES = 2;         // pipeline.depth [PIPE_DEPTH]
 constexpr int EPI_N = 128;         // epilogue.chunk_n: columns per writeback round [EPI_N]
 constexpr int GROUP = 8;          // scheduler.group: tiles per L2 group [l2_group_size]
 constexpr int RASTER = RASTER_ALONG_M;  // scheduler.raster: tile order (gemmgen/device/tile_schedule.cuh)
 constexpr int THREADS = 256;       // every role's warps
+constexpr int OPERAND_BYTES = 2;  // bytes per A/B element
 constexpr int ELEM = ELEM_F16;  // types.a/b/d: f16
 constexpr u32 IDESC = make_idesc_f16_f32(MMA_M, BN, ELEM);  // tcgen05.mma instruction descriptor
 
@@ -49,9 +50,9 @@ constexpr int WB_FIRST_WARP = 0;   // role writeback: warpgroup c (from here) wr
 constexpr int ALLOC_WARP = 0;  // allocates and frees TMEM (the seed's warpgroup 0, warp 0)
 
 // ---- shared memory layout (the kernel plan's: bytes from the 1024-aligned base) ----
-constexpr u32 A_BLOCK_BYTES = 16384;  // BM x BK x 2: one consumer's A block
+constexpr u32 A_BLOCK_BYTES = 16384;  // BM x BK x OPERAND_BYTES: one consumer's A block
 constexpr u32 A_STAGE_BYTES = CONSUMERS * A_BLOCK_BYTES;
-constexpr u32 B_STAGE_BYTES = 16384;  // B_ROWS x BK x 2
+constexpr u32 B_STAGE_BYTES = 16384;  // B_ROWS x BK x OPERAND_BYTES
 constexpr u32 D_SLAB_BYTES = BM * 128;  // 64 output columns x BM rows, swizzled
 constexpr u32 D_STAGE_BYTES = 32768;  // BM x EPI_N x 2: one consumer's staging
 constexpr u32 STAGE_TX_BYTES = 32768;  // tma2mma: bytes of both CTAs' loads per stage
@@ -80,7 +81,7 @@ constexpr u32 EPILOGUE_BAR_ID = 10;  // writeback warpgroup c syncs on bar.sync 
 // Barrier ids for the GEMMGEN_DEBUG_HANGS report.
 enum BarrierId : int { BAR_TMA2MMA = 0, BAR_MMA2TMA = 1, BAR_MMA2LD = 2, BAR_LD2MMA = 3 };
 
-static_assert(BK * 2 == 128, "one K block is one 128-byte swizzled row");
+static_assert(BK * OPERAND_BYTES == 128, "one K block is one 128-byte swizzled row");
 static_assert(BM == 128, "one accumulator row per TMEM lane");
 static_assert(EPI_N % 64 == 0 && BN % EPI_N == 0, "whole 64-column store slabs");
 

@@ -306,6 +306,12 @@ __host__ __device__ constexpr u32 make_idesc_f16_f32(int m, int n, int elem) {
   return (1u << 4) | ((u32)elem << 7) | ((u32)elem << 10) | ((u32)(n >> 3) << 17) | ((u32)(m >> 4) << 24);
 }
 
+// Instruction descriptor for tcgen05.mma kind::f8f6f4 with f32 accumulate, A and B K-major,
+// dense: the kind::f16 layout with A's format in bits 7-9 and B's in 10-12 (E4M3 = 0, E5M2 = 1).
+__host__ __device__ constexpr u32 make_idesc_f8f6f4_f32(int m, int n, int a_fmt, int b_fmt) {
+  return (1u << 4) | ((u32)a_fmt << 7) | ((u32)b_fmt << 10) | ((u32)(n >> 3) << 17) | ((u32)(m >> 4) << 24);
+}
+
 // Shared-memory matrix descriptor (tcgen05 form) for a K-major operand in the 128-byte-swizzle
 // canonical layout (TMA SWIZZLE_128B, 64 16-bit elements per 128-byte row, tile 1024-byte
 // aligned): bits 0-13 start >> 4, 16-29 leading byte offset >> 4 (unused for swizzled K-major:
@@ -335,6 +341,22 @@ __device__ __forceinline__ void tcgen05_mma_f16(u32 d_tmem, u64 a_desc, u64 b_de
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %4, 0;\n"
         "tcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n}\n"
+        :: "r"(d_tmem), "l"(a_desc), "l"(b_desc), "r"(idesc), "r"(accumulate) : "memory");
+}
+
+// D(tmem) (+)= A(smem desc) * B(smem desc)^T, kind::f8f6f4 (8-bit operands, 32 K elements per
+// instruction: the same 32 bytes of each 128-byte row as kind::f16's 16 elements).
+template <int CTA_GROUP>
+__device__ __forceinline__ void tcgen05_mma_f8f6f4(u32 d_tmem, u64 a_desc, u64 b_desc, u32 idesc, int accumulate) {
+  if (CTA_GROUP == 2)
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.cta_group::2.kind::f8f6f4 [%0], %1, %2, %3, p;\n}\n"
+        :: "r"(d_tmem), "l"(a_desc), "l"(b_desc), "r"(idesc), "r"(accumulate) : "memory");
+  else
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.cta_group::1.kind::f8f6f4 [%0], %1, %2, %3, p;\n}\n"
         :: "r"(d_tmem), "l"(a_desc), "l"(b_desc), "r"(idesc), "r"(accumulate) : "memory");
 }
 

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -97,5 +98,66 @@ std::string specName(const ::testing::TestParamInfo<std::string> &info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Specs, SpecCompileTest, ::testing::ValuesIn(specFiles()), specName);
+
+// The benchmark's variant and family specs (bench/*-variants, bench/families,
+// bench/variants): what a measurement compares must compile as the shipped
+// specs do, without spills and without ptxas performance notes, or the
+// figure measures something else (the two-partials blockwise variant was
+// measured for a day with every wgmma serialised). A variant known to draw a
+// note is listed with it, and must still draw it.
+std::vector<std::string> benchSpecFiles() {
+  std::vector<std::string> specs;
+  for (const char *dir : {"chain-variants", "epilogue-variants", "families", "splitk-variants",
+                          "variants"}) {
+    std::error_code ec;
+    std::string root = std::string(GEMMGEN_SOURCE_DIR) + "/bench/" + dir;
+    for (llvm::sys::fs::recursive_directory_iterator it(root, ec), end; it != end && !ec;
+         it.increment(ec))
+      if (llvm::sys::path::extension(it->path()) == ".yaml")
+        specs.push_back(it->path());
+  }
+  std::sort(specs.begin(), specs.end());
+  return specs;
+}
+
+class BenchSpecCompileTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(BenchSpecCompileTest, CompilesWithoutSpillsOrSerialisedWgmma) {
+  // bench/variants/15_blockwise_two_partials.yaml: its in-loop promotion of
+  // the other buffer reads registers of a finished wgmma while the next is in
+  // flight, which ptxas serialises (docs/PERF.md, blockwise).
+  const std::map<std::string, std::string> expectedNotes = {
+      {"15_blockwise_two_partials.yaml", "C7514"}};
+  DiagnosticEngine diags(nullptr);
+  auto compiled = compileSpecFile(GetParam(), EmitOptions{}, diags);
+  ASSERT_TRUE(compiled) << GetParam() << " has errors";
+  CompileOptions opts;
+  opts.useCache = false;
+  auto cubin = compileCudaSource(compiled->source, compiled->abi.kernelName + ".cu",
+                                 toString(compiled->abi.target), compiled->abi.kernelName, opts);
+  ASSERT_TRUE(cubin) << cubin.status().message();
+  const ResourceUsage &u = cubin->usage;
+  ASSERT_TRUE(u.valid) << cubin->log;
+  EXPECT_FALSE(u.hasSpills()) << cubin->log;
+  auto known = expectedNotes.find(std::string(llvm::sys::path::filename(GetParam())));
+  if (known == expectedNotes.end()) {
+    EXPECT_TRUE(u.warnings.empty()) << "ptxas:\n" << cubin->log;
+  } else {
+    ASSERT_EQ(u.warnings.size(), 1u) << cubin->log;
+    EXPECT_NE(u.warnings[0].find(known->second), std::string::npos)
+        << "the listed note is gone: take " << known->first << " off the list\n" << cubin->log;
+  }
+}
+
+// Named by the path under bench/ (two variants share a file name).
+std::string benchSpecName(const ::testing::TestParamInfo<std::string> &info) {
+  std::string path = info.param.substr(info.param.find("/bench/") + 7);
+  path = path.substr(0, path.size() - 5); // ".yaml"
+  std::replace_if(path.begin(), path.end(), [](char c) { return !isalnum(c); }, '_');
+  return path;
+}
+
+INSTANTIATE_TEST_SUITE_P(Bench, BenchSpecCompileTest, ::testing::ValuesIn(benchSpecFiles()),
+                         benchSpecName);
 
 } // namespace

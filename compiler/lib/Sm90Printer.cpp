@@ -376,8 +376,11 @@ private:
     e.line("const bool leader = threadIdx.x % 128 == 0;  // arrives and issues stores for the group");
     e.line("const int lane = threadIdx.x % 32;");
     e.line("float acc[WG_MMAS][BN / 2];  // wgmma accumulator fragments (f32)");
-    if (k.plan.partialBuffers == 1)
+    if (k.plan.partialBuffers == 1) {
       e.line("float part[WG_MMAS][BN / 2];  // one k-block's wgmma partial sum (blockwise scales)");
+      e.line("float next_sa[WG_MMAS][2], next_sb[BN / 128];  // the next k-block's scales, loaded a "
+             "k-block ahead");
+    }
     if (k.plan.fp8Output)
       e.line("float amax_v = 0.f;  // max |v| over this thread's elements of D (before out_scale)");
     emitStates(role);
@@ -782,28 +785,54 @@ private:
     return llvm::Error::success();
   }
 
-  /// Blockwise scales: this k-block's scales, loaded before its wgmmas are
-  /// issued (their latency hides behind the MMAs), used by promote_acc.
-  void emitBlockScaleLoads() {
-    e.comment("this k-block's scales: A's for this thread's rows, B's for the tile's column blocks");
-    e.line("const int col_blocks = (N + 127) / 128;");
-    e.line("const float* sa_k = scale_a + ((long long)entry * k_blocks + kb) * M;");
-    e.line("const float* sb_e = scale_b + (long long)entry * col_blocks * k_blocks;");
-    if (!inTwoPartials)
-      e.line("float blk_sa[WG_MMAS][2], blk_sb[BN / 128];");
+  /// Blockwise scales into `sa`/`sb` for k-block `kbExpr` of this tile: A's
+  /// for this thread's rows, B's for the tile's column blocks.
+  void emitScaleLoads(const std::string &sa, const std::string &sb, const std::string &kbExpr) {
+    e.line("const float* sa_k = scale_a + ((long long)entry * k_blocks + " + kbExpr + ") * M;");
     e.line("#pragma unroll");
     {
       CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
       e.line("const int r = tile_m * BM + consumer * WG_ROWS + m * 64 + warp_in_group * 16 + lane / 4;");
-      e.line("blk_sa[m][0] = r < M ? __ldg(sa_k + r) : 0.f;");
-      e.line("blk_sa[m][1] = r + 8 < M ? __ldg(sa_k + r + 8) : 0.f;");
+      e.line(sa + "[m][0] = r < M ? __ldg(sa_k + r) : 0.f;");
+      e.line(sa + "[m][1] = r + 8 < M ? __ldg(sa_k + r + 8) : 0.f;");
     }
     e.line("#pragma unroll");
     {
       CodeEmitter::Block cs(e, "for (int cb = 0; cb < BN / 128; ++cb)");
       e.line("const int nb = tile_n * (BN / 128) + cb;");
-      e.line("blk_sb[cb] = nb < col_blocks ? __ldg(sb_e + (long long)nb * k_blocks + kb) : 0.f;");
+      e.line(sb + "[cb] = nb < col_blocks ? __ldg(sb_e + (long long)nb * k_blocks + " + kbExpr +
+             ") : 0.f;");
     }
+  }
+
+  /// Blockwise scales for promote_acc. With one partial-sum buffer the next
+  /// k-block's are loaded a k-block ahead (their L2 latency is longer than a
+  /// k-block's wgmmas: loaded with their own k-block, the promotion waited on
+  /// them); the two-buffer form loads each k-block's before its wgmmas.
+  void emitBlockScaleLoads() {
+    e.line("const int col_blocks = (N + 127) / 128;");
+    e.line("const float* sb_e = scale_b + (long long)entry * col_blocks * k_blocks;");
+    if (inTwoPartials) {
+      e.comment("this k-block's scales");
+      CodeEmitter::Block b(e, "");
+      emitScaleLoads("blk_sa", "blk_sb", "kb");
+      return;
+    }
+    e.comment("this k-block's scales (loaded a k-block ahead but for a tile's first), then the next's");
+    {
+      CodeEmitter::Block first(e, "if (kb == 0)");
+      emitScaleLoads("next_sa", "next_sb", "kb");
+    }
+    e.line("float blk_sa[WG_MMAS][2], blk_sb[BN / 128];");
+    e.line("#pragma unroll");
+    {
+      CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
+      e.line("blk_sa[m][0] = next_sa[m][0], blk_sa[m][1] = next_sa[m][1];");
+    }
+    e.line("#pragma unroll");
+    e.line("for (int cb = 0; cb < BN / 128; ++cb) blk_sb[cb] = next_sb[cb];");
+    CodeEmitter::Block ahead(e, "if (kb + 1 < k_blocks)");
+    emitScaleLoads("next_sa", "next_sb", "kb + 1");
   }
 
   /// promote_acc: which partial sum, by the op and the k-loop's form.

@@ -161,6 +161,7 @@ gemm_sm90_splitk_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __g
     const int lane = threadIdx.x % 32;
     float acc[WG_MMAS][BN / 2];  // wgmma accumulator fragments (f32)
     float part[WG_MMAS][BN / 2];  // one k-block's wgmma partial sum (blockwise scales)
+    float next_sa[WG_MMAS][2], next_sb[BN / 128];  // the next k-block's scales, loaded a k-block ahead
     PipelineState read{0, 0u};  // phase 0: wait for the first completion
     PipelineState release{0, 0u};  // the next slot to hand back
     PhaseBit cload{0u};  // phase 0: wait for the first completion
@@ -182,21 +183,43 @@ gemm_sm90_splitk_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __g
         wgmma_fence();
         const u32 a_stage = smem + SMEM_A + A_STAGE_BYTES * read.stage + consumer * WG_ROWS * 128;
         const u32 b_stage = smem + SMEM_B + B_STAGE_BYTES * read.stage;
-        // this k-block's scales: A's for this thread's rows, B's for the tile's column blocks
         const int col_blocks = (N + 127) / 128;
-        const float* sa_k = scale_a + ((long long)entry * k_blocks + kb) * M;
         const float* sb_e = scale_b + (long long)entry * col_blocks * k_blocks;
+        // this k-block's scales (loaded a k-block ahead but for a tile's first), then the next's
+        if (kb == 0) {
+          const float* sa_k = scale_a + ((long long)entry * k_blocks + kb) * M;
+          #pragma unroll
+          for (int m = 0; m < WG_MMAS; ++m) {
+            const int r = tile_m * BM + consumer * WG_ROWS + m * 64 + warp_in_group * 16 + lane / 4;
+            next_sa[m][0] = r < M ? __ldg(sa_k + r) : 0.f;
+            next_sa[m][1] = r + 8 < M ? __ldg(sa_k + r + 8) : 0.f;
+          }
+          #pragma unroll
+          for (int cb = 0; cb < BN / 128; ++cb) {
+            const int nb = tile_n * (BN / 128) + cb;
+            next_sb[cb] = nb < col_blocks ? __ldg(sb_e + (long long)nb * k_blocks + kb) : 0.f;
+          }
+        }
         float blk_sa[WG_MMAS][2], blk_sb[BN / 128];
         #pragma unroll
         for (int m = 0; m < WG_MMAS; ++m) {
-          const int r = tile_m * BM + consumer * WG_ROWS + m * 64 + warp_in_group * 16 + lane / 4;
-          blk_sa[m][0] = r < M ? __ldg(sa_k + r) : 0.f;
-          blk_sa[m][1] = r + 8 < M ? __ldg(sa_k + r + 8) : 0.f;
+          blk_sa[m][0] = next_sa[m][0], blk_sa[m][1] = next_sa[m][1];
         }
         #pragma unroll
-        for (int cb = 0; cb < BN / 128; ++cb) {
-          const int nb = tile_n * (BN / 128) + cb;
-          blk_sb[cb] = nb < col_blocks ? __ldg(sb_e + (long long)nb * k_blocks + kb) : 0.f;
+        for (int cb = 0; cb < BN / 128; ++cb) blk_sb[cb] = next_sb[cb];
+        if (kb + 1 < k_blocks) {
+          const float* sa_k = scale_a + ((long long)entry * k_blocks + kb + 1) * M;
+          #pragma unroll
+          for (int m = 0; m < WG_MMAS; ++m) {
+            const int r = tile_m * BM + consumer * WG_ROWS + m * 64 + warp_in_group * 16 + lane / 4;
+            next_sa[m][0] = r < M ? __ldg(sa_k + r) : 0.f;
+            next_sa[m][1] = r + 8 < M ? __ldg(sa_k + r + 8) : 0.f;
+          }
+          #pragma unroll
+          for (int cb = 0; cb < BN / 128; ++cb) {
+            const int nb = tile_n * (BN / 128) + cb;
+            next_sb[cb] = nb < col_blocks ? __ldg(sb_e + (long long)nb * k_blocks + kb + 1) : 0.f;
+          }
         }
         #pragma unroll
         for (int m = 0; m < WG_MMAS; ++m) {

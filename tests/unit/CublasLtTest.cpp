@@ -425,6 +425,14 @@ TEST(BenchOutput, CublasLtRowsCarryTheFusedAndUnfusedColumns) {
             std::string::npos)
       << unfusedOnly;
 
+  EXPECT_EQ(fused.find("amax"), std::string::npos) << fused; // a 16-bit D keeps none
+  BenchResult fp8 = ltResult(true);
+  fp8.amaxErrG = 1.5e-7, fp8.amaxErrC = 0.0;
+  const std::string withAmax = ltBenchRowText(fp8, "e4m3");
+  EXPECT_NE(withAmax.find("  amax rel. err: gemmgen 1.5e-07, cuBLASLt 0.0e+00\n"),
+            std::string::npos)
+      << withAmax;
+
   BenchRun run;
   run.results = {ltResult(true), ltResult(false)};
   run.cublasLtVersion = 130100;

@@ -164,6 +164,13 @@ std::string tune::ltBenchRowText(const BenchResult &r, llvm::StringRef dtype) {
       r.hasUnfused ? llvm::formatv("{0:e1}", r.errU).str() : "-",
       r.fused ? llvm::formatv("{0:e1}", r.errGC).str() : "-",
       r.hasUnfused ? llvm::formatv("{0:e1}", r.errGU).str() : "-", r.pass ? "" : " FAIL");
+  // An 8-bit D's amax (each contender's own): relative error against the reference's.
+  if (!std::isnan(r.amaxErrG) || !std::isnan(r.amaxErrC))
+    text += "  amax rel. err: gemmgen " +
+            (std::isnan(r.amaxErrG) ? std::string("-") : llvm::formatv("{0:e1}", r.amaxErrG).str()) +
+            ", cuBLASLt " +
+            (std::isnan(r.amaxErrC) ? std::string("-") : llvm::formatv("{0:e1}", r.amaxErrC).str()) +
+            "\n";
   if (!r.fused)
     text += "  cuBLASLt fused: " + r.fusedNote + "\n";
   if (!r.hasUnfused && !r.unfusedNote.empty())

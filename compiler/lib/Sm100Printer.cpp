@@ -122,25 +122,22 @@ private:
            ";  // scheduler.raster: tile order (gemmgen/device/tile_schedule.cuh)");
     e.line("constexpr int THREADS = " + str(k.threadsPerBlock()) + ";       // every role's warps");
     e.line("constexpr int OPERAND_BYTES = " + str(sizeInBytes(k.aType)) + ";  // bytes per A/B element");
+    // D's type packs the writeback (16-bit operands: the operand type too).
+    e.line("constexpr int ELEM = " +
+           std::string(k.dType == ScalarType::BF16 ? "ELEM_BF16" : "ELEM_F16") + ";  // " +
+           (fp8() ? "types.d: " : "types.a/b/d: ") + toString(k.dType));
     if (fp8()) {
-      // kind::f8f6f4: the operands' formats in the descriptor; D is 16-bit.
+      // kind::f8f6f4: the operands' formats in the instruction descriptor.
       auto fmt = [](ScalarType t) { return t == ScalarType::E5M2 ? "1" : "0"; };
-      e.line("constexpr int ELEM = " +
-             std::string(k.dType == ScalarType::BF16 ? "ELEM_BF16" : "ELEM_F16") +
-             ";  // types.d: " + toString(k.dType));
       e.line("constexpr int A_FMT = " + std::string(fmt(k.aType)) + ";  // types.a: " +
              toString(k.aType) + " (kind::f8f6f4: E4M3 = 0, E5M2 = 1)");
       e.line("constexpr int B_FMT = " + std::string(fmt(k.bType)) + ";  // types.b: " +
              toString(k.bType));
-      e.line("constexpr u32 IDESC = make_idesc_f8f6f4_f32(MMA_M, BN, A_FMT, B_FMT);  // tcgen05.mma "
-             "instruction descriptor");
-    } else {
-      e.line("constexpr int ELEM = " +
-             std::string(k.aType == ScalarType::BF16 ? "ELEM_BF16" : "ELEM_F16") +
-             ";  // types.a/b/d: " + toString(k.aType));
-      e.line("constexpr u32 IDESC = make_idesc_f16_f32(MMA_M, BN, ELEM);  // tcgen05.mma "
-             "instruction descriptor");
     }
+    e.line(std::string("constexpr u32 IDESC = ") +
+           (fp8() ? "make_idesc_f8f6f4_f32(MMA_M, BN, A_FMT, B_FMT)"
+                  : "make_idesc_f16_f32(MMA_M, BN, ELEM)") +
+           ";  // tcgen05.mma instruction descriptor");
     e.blank();
     e.comment("---- tensor memory ----");
     e.line("constexpr u32 TMEM_COLS = " + str(k.tmemColumns) +

@@ -24,17 +24,31 @@ using namespace gemmgen;
 
 namespace {
 
-std::vector<std::string> specFiles() {
+/// Every .yaml under GEMMGEN_SOURCE_DIR/`dir`, sorted, but files named `skip`.
+std::vector<std::string> yamlFilesUnder(const std::string &dir, llvm::StringRef skip = "") {
   std::vector<std::string> specs;
   std::error_code ec;
-  std::string root = std::string(GEMMGEN_SOURCE_DIR) + "/specs";
+  std::string root = std::string(GEMMGEN_SOURCE_DIR) + "/" + dir;
   for (llvm::sys::fs::recursive_directory_iterator it(root, ec), end; it != end && !ec;
        it.increment(ec))
     if (llvm::sys::path::extension(it->path()) == ".yaml" &&
-        llvm::sys::path::filename(it->path()) != "defaults.yaml") // the tuned-defaults map
+        llvm::sys::path::filename(it->path()) != skip)
       specs.push_back(it->path());
   std::sort(specs.begin(), specs.end());
   return specs;
+}
+
+std::vector<std::string> specFiles() {
+  return yamlFilesUnder("specs", "defaults.yaml"); // (the tuned-defaults map)
+}
+
+/// NVRTC on the emitted source now, not from the disk cache: the tests are
+/// about what NVRTC says.
+Expected<CubinResult> freshCubin(const CompiledSpec &c) {
+  CompileOptions opts;
+  opts.useCache = false;
+  return compileCudaSource(c.source, c.abi.kernelName + ".cu", toString(c.abi.target),
+                           c.abi.kernelName, opts);
 }
 
 class SpecCompileTest : public ::testing::TestWithParam<std::string> {};
@@ -43,10 +57,7 @@ TEST_P(SpecCompileTest, NvrtcCompilesWithoutSpills) {
   DiagnosticEngine diags;
   auto compiled = compileSpecFile(GetParam(), EmitOptions{}, diags);
   ASSERT_TRUE(compiled) << GetParam() << " has errors";
-  CompileOptions opts;
-  opts.useCache = false; // the test is about what NVRTC says now
-  auto cubin = compileCudaSource(compiled->source, compiled->abi.kernelName + ".cu",
-                                 toString(compiled->abi.target), compiled->abi.kernelName, opts);
+  auto cubin = freshCubin(*compiled);
   ASSERT_TRUE(cubin) << cubin.status().message();
   EXPECT_FALSE(cubin->cubin.empty());
   const ResourceUsage &u = cubin->usage;
@@ -81,10 +92,7 @@ TEST(SpecCompileF32Out, Fp8SpecsCompileWithAnF32D) {
     ASSERT_TRUE(compiled) << name << " with an f32 D has errors";
     EXPECT_EQ(compiled->spec.types.d.value, ScalarType::F32) << name;
     EXPECT_EQ(compiled->spec.epilogue.chunkN.value, 64u) << name;
-    CompileOptions opts;
-    opts.useCache = false;
-    auto cubin = compileCudaSource(compiled->source, compiled->abi.kernelName + ".cu",
-                                   toString(compiled->abi.target), compiled->abi.kernelName, opts);
+    auto cubin = freshCubin(*compiled);
     ASSERT_TRUE(cubin) << name << ": " << cubin.status().message();
     EXPECT_FALSE(cubin->usage.hasSpills()) << name << ":\n" << cubin->log;
     EXPECT_TRUE(cubin->usage.warnings.empty()) << name << ":\n" << cubin->log;
@@ -108,15 +116,9 @@ INSTANTIATE_TEST_SUITE_P(Specs, SpecCompileTest, ::testing::ValuesIn(specFiles()
 std::vector<std::string> benchSpecFiles() {
   std::vector<std::string> specs;
   for (const char *dir : {"chain-variants", "epilogue-variants", "families", "splitk-variants",
-                          "variants"}) {
-    std::error_code ec;
-    std::string root = std::string(GEMMGEN_SOURCE_DIR) + "/bench/" + dir;
-    for (llvm::sys::fs::recursive_directory_iterator it(root, ec), end; it != end && !ec;
-         it.increment(ec))
-      if (llvm::sys::path::extension(it->path()) == ".yaml")
-        specs.push_back(it->path());
-  }
-  std::sort(specs.begin(), specs.end());
+                          "variants"})
+    for (std::string &f : yamlFilesUnder(std::string("bench/") + dir))
+      specs.push_back(std::move(f));
   return specs;
 }
 
@@ -131,10 +133,7 @@ TEST_P(BenchSpecCompileTest, CompilesWithoutSpillsOrSerialisedWgmma) {
   DiagnosticEngine diags(nullptr);
   auto compiled = compileSpecFile(GetParam(), EmitOptions{}, diags);
   ASSERT_TRUE(compiled) << GetParam() << " has errors";
-  CompileOptions opts;
-  opts.useCache = false;
-  auto cubin = compileCudaSource(compiled->source, compiled->abi.kernelName + ".cu",
-                                 toString(compiled->abi.target), compiled->abi.kernelName, opts);
+  auto cubin = freshCubin(*compiled);
   ASSERT_TRUE(cubin) << cubin.status().message();
   const ResourceUsage &u = cubin->usage;
   ASSERT_TRUE(u.valid) << cubin->log;

@@ -20,7 +20,8 @@ _DL_DEVICE_NAMES = {1: "cpu", 2: "cuda", 3: "cuda_host", 4: "opencl", 7: "vulkan
                     10: "rocm", 13: "cuda_managed", 14: "oneapi"}
 
 # __cuda_array_interface__ typestr -> gemmgen dtype (little-endian 16-bit float).
-_CAI_DTYPES = {"<f2": "f16", "f2": "f16"}
+_CAI_DTYPES = {"<f2": "f16", "f2": "f16", "<f4": "f32", "f4": "f32"}
+_ITEMSIZE = {"f16": 2, "bf16": 2, "f32": 4}
 
 
 class ArrayView(NamedTuple):
@@ -37,7 +38,8 @@ def torch_module():
     return sys.modules.get("torch")
 
 
-TORCH_DTYPES = {"float16": "f16", "bfloat16": "bf16"}
+TORCH_DTYPES = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float8_e4m3fn": "e4m3",
+                "float8_e5m2": "e5m2"}
 
 
 def torch_dtype_name(t) -> str:
@@ -52,7 +54,7 @@ def _from_cai(x: Any, name: str, cai: dict, device: Optional[int]) -> ArrayView:
     ptr, readonly = cai["data"]
     if cai.get("mask") is not None:
         raise ArgumentError(f"{name} has a mask (__cuda_array_interface__['mask']); gemmgen takes plain arrays")
-    itemsize = 2 if dtype in ("f16", "bf16") else None
+    itemsize = _ITEMSIZE.get(dtype)
     strides = cai.get("strides")
     if strides is None:  # C-contiguous
         el = []

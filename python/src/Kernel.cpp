@@ -33,18 +33,6 @@ const Kernel &PyKernel::loaded(int device) {
   return *loaded_[device];
 }
 
-/// The Python face passes (and allocates) out in the operand type: a kernel
-/// with an f32 D would write 4-byte elements into it. Refused before any
-/// shape is looked at (K = 0 and empty shapes never reach checkGemmArgs).
-static void requireOperandTypeOutput(const KernelABI &abi) {
-  if (abi.dType != abi.aType)
-    throw PyFacingError("DTypeError", "kernel '" + abi.kernelName + "' writes D in " +
-                                          toString(abi.dType) +
-                                          "; from Python out arrays are in the operand type (" +
-                                          toString(abi.aType) +
-                                          ") so far: compile a spec whose types.d is types.a");
-}
-
 Status PyKernel::checkArguments(const GemmArgs &args) const {
   // A GPU of the kernel's target with room for its shared memory: only the
   // arguments can fail (the real GPU's target and limit are checked at load
@@ -66,45 +54,62 @@ Status PyKernel::checkArguments(const GemmArgs &args) const {
                                      "layouts");
 }
 
-GemmArgs PyKernel::plan(const MatrixView &a, const MatrixView &b, const MatrixView &out) const {
-  requireOperandTypeOutput(abi_);
+GemmArgs PyKernel::argsFor(const MatrixView &a, const MatrixView &b, const MatrixView &out,
+                           const CallExtras &extras) const {
   GemmArgs args = unwrap(gemmArgsFor(a, b, out));
-  if (args.M > 0 && args.N > 0 && args.K > 0)
+  if (args.K == 0) {
+    // A and B are not read (D = beta·C, then the chain): give them the
+    // layouts the kernel runs, which an empty array cannot tell.
+    auto flip = [](Layout l) { return l == Layout::Row ? Layout::Col : Layout::Row; };
+    const bool rowD = args.layoutD == Layout::Row;
+    args.layoutA = rowD ? layoutA() : flip(layoutB());
+    args.layoutB = rowD ? layoutB() : flip(layoutA());
+  }
+  args.alpha = extras.alpha;
+  args.beta = extras.beta;
+  if (extras.c)
+    check(attachC(args, *extras.c));
+  args.bias = extras.bias;
+  args.scaleA = extras.scaleA;
+  args.scaleB = extras.scaleB;
+  args.scaleD = extras.scaleD;
+  args.amaxD = extras.amaxD;
+  return args;
+}
+
+GemmArgs PyKernel::plan(const MatrixView &a, const MatrixView &b, const MatrixView &out,
+                        const CallExtras &extras) const {
+  GemmArgs args = argsFor(a, b, out, extras);
+  if (args.M > 0 && args.N > 0)
     check(checkArguments(args));
   return args;
 }
 
+// Every field a call sets: a prepared launch holds them all.
 static bool sameArgs(const GemmArgs &x, const GemmArgs &y) {
   return x.A == y.A && x.B == y.B && x.D == y.D && x.M == y.M && x.N == y.N && x.K == y.K &&
          x.lda == y.lda && x.ldb == y.ldb && x.ldd == y.ldd && x.layoutA == y.layoutA &&
-         x.layoutB == y.layoutB && x.layoutD == y.layoutD;
+         x.layoutB == y.layoutB && x.layoutD == y.layoutD && x.alpha == y.alpha &&
+         x.beta == y.beta && x.C == y.C && x.ldc == y.ldc && x.bias == y.bias &&
+         x.scaleA == y.scaleA && x.scaleB == y.scaleB && x.scaleD == y.scaleD &&
+         x.amaxD == y.amaxD;
 }
 
 void PyKernel::launch(int device, std::uintptr_t stream, const MatrixView &a,
-                      const MatrixView &b, const MatrixView &out) {
-  requireOperandTypeOutput(abi_);
-  GemmArgs args = unwrap(gemmArgsFor(a, b, out));
+                      const MatrixView &b, const MatrixView &out, const CallExtras &extras) {
+  GemmArgs args = argsFor(a, b, out, extras);
   CUstream s = reinterpret_cast<CUstream>(stream);
   bool fresh = !last_ || last_->device != device || !sameArgs(last_->args, args);
   // Wrong arguments are reported before a GPU is opened (and the same way
   // without one); repeated arguments passed these checks already.
-  if (fresh && args.M > 0 && args.N > 0 && args.K > 0)
+  if (fresh && args.M > 0 && args.N > 0)
     check(checkArguments(args));
   const Kernel &k = loaded(device);
   if (args.M == 0 || args.N == 0)
     return;
-  if (args.K == 0) {
-    // D = A·B over an empty K is all zeros (as torch.matmul gives).
-    const Runtime &rt = runtimeFor(device);
-    StoredShape d = storedShape(args, 'D');
-    if (d.ld == d.length)
-      return check(rt.fill16Async(args.D, 0, (size_t)(d.lines * d.length), s));
-    for (long long line = 0; line < d.lines; ++line)
-      check(rt.fill16Async(args.D + (CUdeviceptr)(line * d.ld * 2), 0, (size_t)d.length, s));
-    return;
-  }
   // Arrays TMA cannot address (a pointer or row stride off 16 bytes) go
-  // through a workspace the runtime allocates on the stream for this call.
+  // through a workspace the runtime allocates on the stream for this call,
+  // as do a split-K kernel's partial sums and stream-K's flags.
   if (k.workspaceBytes(args) > 0)
     return check(k.launch(args, s));
   if (fresh)

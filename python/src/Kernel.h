@@ -25,6 +25,15 @@
 
 namespace gemmgen::python {
 
+/// What a call passes besides a, b and out: GemmArgs' alpha, beta and C,
+/// the chain's bias and scale, fp8 scales and an 8-bit D's amax (device
+/// pointers, 0 = none). Their lengths and dtypes were checked in Python.
+struct CallExtras {
+  float alpha = 1.0f, beta = 0.0f;
+  std::optional<MatrixView> c;
+  std::uint64_t bias = 0, scaleA = 0, scaleB = 0, scaleD = 0, amaxD = 0;
+};
+
 class PyKernel {
 public:
   PyKernel(std::string specName, std::string source, KernelABI abi, CompileOptions options,
@@ -39,11 +48,15 @@ public:
   /// The layouts of A and B the kernel was compiled for (KernelInfo's).
   Layout layoutA() const;
   Layout layoutB() const;
+  /// D's element type as a call sees it (a split-K kernel's reduction
+  /// writes the spec's type; the kernel itself writes f32 partial sums).
+  ScalarType outType() const { return abi_.splitK > 1 ? abi_.splitOut : abi_.dType; }
 
   /// The arguments a launch on these arrays would use, after the checks
   /// that need no GPU (checkArguments); M, N or K of 0 skip the checks, as a
   /// launch does.
-  GemmArgs plan(const MatrixView &a, const MatrixView &b, const MatrixView &out) const;
+  GemmArgs plan(const MatrixView &a, const MatrixView &b, const MatrixView &out,
+               const CallExtras &extras) const;
 
   /// The runtime's pre-launch checks of `args` against this kernel
   /// (checkGemmArgs) on a device of the kernel's target with room for its
@@ -52,15 +65,20 @@ public:
   /// arrays' layouts from Python.
   Status checkArguments(const GemmArgs &args) const;
 
-  /// out = a @ b on `device`'s `stream` (asynchronous). M or N of 0
-  /// launches nothing; K of 0 zero-fills out.
+  /// out = alpha·a @ b + beta·c, then the kernel's chain, on `device`'s
+  /// `stream` (asynchronous). M or N of 0 launches nothing; K of 0 runs the
+  /// kernel, which computes the product as zero.
   void launch(int device, std::uintptr_t stream, const MatrixView &a, const MatrixView &b,
-              const MatrixView &out);
+              const MatrixView &out, const CallExtras &extras);
 
   /// The kernel loaded on `device` (opens the device and loads on first use).
   const Kernel &loaded(int device);
 
 private:
+  /// The runtime's arguments for a call (the array mapping, C and extras).
+  GemmArgs argsFor(const MatrixView &a, const MatrixView &b, const MatrixView &out,
+                   const CallExtras &extras) const;
+
   std::string specName_, source_;
   KernelABI abi_;
   CompileOptions options_;

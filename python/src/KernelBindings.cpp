@@ -38,6 +38,8 @@ nb::tuple dlpackView(nb::ndarray<nb::ro> a) {
     dtype = "f16";
   else if (t.lanes == 1 && t.bits == 16 && t.code == (uint8_t)nb::dlpack::dtype_code::Bfloat)
     dtype = "bf16";
+  else if (t.lanes == 1 && t.bits == 32 && t.code == (uint8_t)nb::dlpack::dtype_code::Float)
+    dtype = "f32";
   else {
     static const char *kinds[] = {"int", "uint", "float", "opaque", "bfloat", "complex", "bool"};
     dtype = (t.code < 7 ? kinds[t.code] : "code" + std::to_string(t.code)) +
@@ -96,6 +98,23 @@ nb::tuple kernelLayoutBinding(long long am, long long ak, long long as0, long lo
       kernelLayouts(argsFor(0, am, ak, as0, as1, 0, bk, bn, bs0, bs1, 0, dm, dn, ds0, ds1)));
 }
 
+/// A call's extras from the binding's arguments; c_rows < 0: no c.
+CallExtras extrasFor(float alpha, float beta, std::uintptr_t cp, long long cr, long long cc,
+                     long long cs0, long long cs1, std::uintptr_t bias, std::uintptr_t scaleA,
+                     std::uintptr_t scaleB, std::uintptr_t scaleD, std::uintptr_t amaxD) {
+  CallExtras e;
+  e.alpha = alpha;
+  e.beta = beta;
+  if (cr >= 0)
+    e.c = view(cp, cr, cc, cs0, cs1);
+  e.bias = bias;
+  e.scaleA = scaleA;
+  e.scaleB = scaleB;
+  e.scaleD = scaleD;
+  e.amaxD = amaxD;
+  return e;
+}
+
 } // namespace
 
 void python::bindKernel(nb::module_ &m) {
@@ -105,6 +124,32 @@ void python::bindKernel(nb::module_ &m) {
       .def_prop_ro("name", [](const PyKernel &k) { return k.abi().kernelName; })
       .def_prop_ro("target", [](const PyKernel &k) { return std::string(toString(k.abi().target)); })
       .def_prop_ro("dtype", [](const PyKernel &k) { return std::string(toString(k.abi().aType)); })
+      .def_prop_ro("dtype_b", [](const PyKernel &k) { return std::string(toString(k.abi().bType)); })
+      .def_prop_ro("out_dtype", [](const PyKernel &k) { return std::string(toString(k.outType())); })
+      .def_prop_ro("alpha_beta", [](const PyKernel &k) { return k.abi().alphaBeta; })
+      .def_prop_ro("scaling", [](const PyKernel &k) {
+        return std::string(k.abi().blockwiseScales   ? "blockwise"
+                           : k.abi().perTensorScales ? "per_tensor"
+                                                     : "none");
+      })
+      .def_prop_ro("fp8_output", [](const PyKernel &k) { return k.abi().fp8Output; })
+      .def_prop_ro("split_k", [](const PyKernel &k) { return k.abi().splitK; })
+      .def_prop_ro("epilogue", [](const PyKernel &k) {
+        return describeChain(k.abi().epilogueChain);
+      })
+      .def_prop_ro("bias", [](const PyKernel &k) -> nb::object {
+        // (dtype, "row" | "column") of the chain's bias step, None without one
+        for (const EpilogueStep &s : k.abi().epilogueChain)
+          if (s.kind == EpilogueOpKind::Bias)
+            return nb::make_tuple(std::string(toString(s.biasType)), std::string(toString(s.axis)));
+        return nb::none();
+      })
+      .def_prop_ro("chain_scale", [](const PyKernel &k) {
+        for (const EpilogueStep &s : k.abi().epilogueChain)
+          if (s.kind == EpilogueOpKind::Scale)
+            return true;
+        return false;
+      })
       .def_prop_ro("tile", [](const PyKernel &k) {
         return std::make_tuple(k.abi().tileM, k.abi().tileN, k.abi().tileK);
       })
@@ -130,17 +175,37 @@ void python::bindKernel(nb::module_ &m) {
            [](const PyKernel &k, std::uintptr_t ap, long long am, long long ak, long long as0,
               long long as1, std::uintptr_t bp, long long bk, long long bn, long long bs0,
               long long bs1, std::uintptr_t dp, long long dm, long long dn, long long ds0,
-              long long ds1) {
+              long long ds1, float alpha, float beta, std::uintptr_t cp, long long cr,
+              long long cc, long long cs0, long long cs1, std::uintptr_t bias,
+              std::uintptr_t scaleA, std::uintptr_t scaleB, std::uintptr_t scaleD,
+              std::uintptr_t amaxD) {
              return argsDict(k.plan(view(ap, am, ak, as0, as1), view(bp, bk, bn, bs0, bs1),
-                                    view(dp, dm, dn, ds0, ds1)));
+                                    view(dp, dm, dn, ds0, ds1),
+                                    extrasFor(alpha, beta, cp, cr, cc, cs0, cs1, bias, scaleA,
+                                              scaleB, scaleD, amaxD)));
            })
+      // The plain call (the fast path: no extras to convert)...
       .def("launch",
            [](PyKernel &k, int device, std::uintptr_t stream, std::uintptr_t ap, long long am,
               long long ak, long long as0, long long as1, std::uintptr_t bp, long long bk,
               long long bn, long long bs0, long long bs1, std::uintptr_t dp, long long dm,
               long long dn, long long ds0, long long ds1) {
              k.launch(device, stream, view(ap, am, ak, as0, as1), view(bp, bk, bn, bs0, bs1),
-                      view(dp, dm, dn, ds0, ds1));
+                      view(dp, dm, dn, ds0, ds1), CallExtras{});
+           })
+      // ... and one with alpha, beta, c, bias and the scales.
+      .def("launch_with",
+           [](PyKernel &k, int device, std::uintptr_t stream, std::uintptr_t ap, long long am,
+              long long ak, long long as0, long long as1, std::uintptr_t bp, long long bk,
+              long long bn, long long bs0, long long bs1, std::uintptr_t dp, long long dm,
+              long long dn, long long ds0, long long ds1, float alpha, float beta,
+              std::uintptr_t cp, long long cr, long long cc, long long cs0, long long cs1,
+              std::uintptr_t bias, std::uintptr_t scaleA, std::uintptr_t scaleB,
+              std::uintptr_t scaleD, std::uintptr_t amaxD) {
+             k.launch(device, stream, view(ap, am, ak, as0, as1), view(bp, bk, bn, bs0, bs1),
+                      view(dp, dm, dn, ds0, ds1),
+                      extrasFor(alpha, beta, cp, cr, cc, cs0, cs1, bias, scaleA, scaleB,
+                                scaleD, amaxD));
            });
   m.def("device_info", [](int device) {
     const DeviceInfo &d = runtimeFor(device).device();

@@ -40,6 +40,7 @@ const Operand kB{"b", "B", "K", "N", Layout::Col, false,
                  "weights)"};
 const Operand kD{"out", "D", "M", "N", Layout::Row, true,
                  "pass a contiguous out (or none, and one is allocated)"};
+const Operand kC{"c", "C", "M", "N", Layout::Row, false, "pass c.contiguous()"};
 
 /// A layout and its leading dimension (elements).
 struct Stored {
@@ -138,6 +139,23 @@ Expected<GemmArgs> python::gemmArgsFor(const MatrixView &a, const MatrixView &b,
   args.layoutD = sd->layout;
   args.ldd = sd->ld;
   return args;
+}
+
+Status python::attachC(GemmArgs &args, const MatrixView &c) {
+  if (c.rows != args.M || c.cols != args.N)
+    return invalid("c is " + shapeText(c) + "; it must have out's shape " +
+                   std::to_string(args.M) + "x" + std::to_string(args.N));
+  Expected<Stored> sc = storedAs(c, kC);
+  if (!sc)
+    return sc.status();
+  if (sc->layout != args.layoutD)
+    return invalid(std::string("c (") + shapeText(c) + ", strides " + stridesText(c) + ") is " +
+                   toString(sc->layout) + "-major and out " + toString(args.layoutD) +
+                   "-major; the kernel reads C in D's layout: pass c with out's layout "
+                   "(c.contiguous() for a row-major out)");
+  args.C = c.ptr;
+  args.ldc = sc->ld;
+  return Status::success();
 }
 
 std::pair<Layout, Layout> python::kernelLayouts(const GemmArgs &args) {

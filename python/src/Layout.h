@@ -42,6 +42,12 @@ struct MatrixView {
 /// (alignment, K % 8, the kernel's layouts, ...) come after this.
 Expected<GemmArgs> gemmArgsFor(const MatrixView &a, const MatrixView &b, const MatrixView &out);
 
+/// C for D = alpha·a @ b + beta·c: an M×N array stored like out (the
+/// runtime reads C in D's layout, with its own leading dimension). Sets
+/// args.C and args.ldc, or says what is wrong with `c` (its shape, no unit
+/// stride, a layout other than out's).
+Status attachC(GemmArgs &args, const MatrixView &c);
+
 /// The (A, B) layouts a kernel must be compiled for to run `args`: those of
 /// rowMajorProblem(args).
 std::pair<Layout, Layout> kernelLayouts(const GemmArgs &args);

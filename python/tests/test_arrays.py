@@ -101,7 +101,7 @@ def test_not_a_matrix(kernel_f16):
 
 
 def test_wrong_dtype(kernel_f16):
-    with pytest.raises(gemmgen.DTypeError, match=r"a is <f4 and b is f16; this kernel \(.*\) takes f16 for both"):
+    with pytest.raises(gemmgen.DTypeError, match=r"a is f32 and b is f16; this kernel \(.*\) takes f16 for both"):
         kernel_f16.plan(FakeArray((64, 32), typestr="<f4"), FakeArray((16, 32)).t())
 
 

@@ -398,12 +398,12 @@ def test_layouts_reach_the_tensor_maps():
                        f"launchEx gemm_sm90_fast_f16 grid=1 M={m} N={n} K={K} batch=1"], (la, lb, ld)
 
 
-def test_a_kernel_with_an_f32_output_is_refused():
-    # Python passes and allocates out in the operand type: a kernel writing an
-    # f32 D (spec 10) would write 4-byte elements into it, so it is refused
-    # before any array is looked at, empty shapes included.
+def test_a_kernel_with_an_f32_output_takes_f32_out():
+    # out is in the kernel's D type (spec 10 writes f32): an f16 out is
+    # refused before anything is launched, an f32 one planned.
     kern = gemmgen.compile(SPECS / "sm90" / "10_fast_f16_out_f32.yaml")
-    for args in [(A["row"], B["col"], OUT["row"]), (FakeArray((0, K)), B["col"])]:
-        with pytest.raises(gemmgen.DTypeError, match="writes D in f32; from Python out arrays are in "
-                                                     "the operand type"):
-            kern.plan(*args)
+    assert kern.dtype == "f16" and kern.out_dtype == "f32"
+    with pytest.raises(gemmgen.DTypeError, match=r"out is f16; this kernel \(gemm_sm90_fast_f16_out_f32\) writes f32"):
+        kern.plan(A["row"], B["col"], OUT["row"])
+    out32 = FakeArray((M, N), typestr="<f4")
+    assert kern.plan(A["row"], B["col"], out32)["ldd"] == N

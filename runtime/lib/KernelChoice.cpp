@@ -136,9 +136,15 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
                              toString(t) + "); give a spec file for other types");
   const TileFamily &fallback = kFamilies[0];
   const double defaultUs = predict(fallback, 1, M, N, K);
-  const TileFamily *best = &fallback;
+  // Fewer than 64 rows: the default's 128-row tile is mostly padding, where
+  // the model never saw it (its points there are the small tile's); on the
+  // H200 the 64-row tile was faster on every such shape measured, 1x57344x8192
+  // and 4x28672x4096 among them (docs/PERF.md), so the default is no
+  // candidate and no margin protects it.
+  const bool defaultIsPadding = fallback.tileM > 2 * M;
+  const TileFamily *best = defaultIsPadding ? nullptr : &fallback;
   int bestSplit = 1;
-  double bestUs = defaultUs;
+  double bestUs = defaultIsPadding ? HUGE_VAL : defaultUs;
   const long long kBlocks = ceilDiv(K, 64);
   for (const TileFamily &f : kFamilies) {
     // A tile of more than twice M's rows is mostly padding: the model never
@@ -155,7 +161,7 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
         best = &f, bestSplit = split, bestUs = us;
     }
   }
-  if (defaultUs < kLeaveDefaultGain * bestUs)
+  if (!defaultIsPadding && defaultUs < kLeaveDefaultGain * bestUs)
     best = &fallback, bestSplit = 1, bestUs = defaultUs;
 
   KernelChoice c;
@@ -175,6 +181,10 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
                std::to_string(best->tileN) + " tile" +
                (bestSplit > 1 ? " with split_k " + std::to_string(bestSplit) : std::string()) +
                " for " + shape + " (model: " + fixed1(bestUs) + " us against " +
-               fixed1(defaultUs) + " us for the default 128x256 tile)";
+               fixed1(defaultUs) + " us for the default 128x256 tile" +
+               (defaultIsPadding ? ", whose 128 rows are mostly padding for M = " +
+                                       std::to_string(M)
+                                 : std::string()) +
+               ")";
   return c;
 }

@@ -20,7 +20,9 @@ def out_row_stride(m: int, n: int, element_bytes: int = 2) -> int:
 
 
 def allocate_torch_out(torch, m: int, n: int, dtype, device):
-    ld = out_row_stride(m, n, dtype.itemsize)
+    # torch.dtype.itemsize is torch >= 2.1; element_size() is older
+    size = getattr(dtype, "itemsize", None) or torch.empty((), dtype=dtype).element_size()
+    ld = out_row_stride(m, n, size)
     if ld == n:
         return torch.empty((m, n), dtype=dtype, device=device)
     return torch.empty_strided((m, n), (ld, 1), dtype=dtype, device=device)

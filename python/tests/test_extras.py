@@ -195,3 +195,14 @@ def test_extras_reach_the_kernel_on_the_fake_driver():
     assert with_c == [plain[0], plain[1], encode_d, encode_d, launch + " alpha=0.5 beta=2"]
     assert again == [launch + " alpha=0.5 beta=2"]
     assert alpha_only[-1] == launch + " alpha=3 beta=0" and len(alpha_only) == 4
+
+
+def test_an_allocated_out_has_16_byte_rows_of_its_own_type(kernels):
+    from gemmgen.kernel import out_row_stride
+    assert [out_row_stride(2, 41, b) for b in (1, 2, 4)] == [48, 48, 44]
+    assert [out_row_stride(2, 48, b) for b in (1, 2, 4)] == [48, 48, 48]
+    assert out_row_stride(1, 41, 4) == 41  # one row: its stride is never used
+    # plan() without out= describes the output a call would allocate.
+    b41 = FakeArray((K, 41), strides=(1, K))
+    assert kernels["f16"].plan(A, b41)["ldd"] == 48
+    assert kernels["f32out"].plan(A, b41)["ldd"] == 44

@@ -218,10 +218,9 @@ void Checker::checkFp8TypesAndLayout() {
   if (s.grouped.value)
     error(s.grouped.loc, "scheduler.grouped with 8-bit operands: the problems' table has no "
                          "per-problem scales yet; use grouped: false");
-  if (t.scaling.value == ScalingMode::Blockwise && spec.tile.n.value % 128 != 0)
-    error(spec.tile.n.loc, "tile.n " + str(spec.tile.n.value) +
-                               " with types.scaling: blockwise: B's scales cover 128x128 "
-                               "blocks, and a tile must hold whole blocks; use tile.n 128 or 256");
+  // Blockwise scales take any tile.n (a multiple of 64): a tile starts at a
+  // 128-column scale block's edge or halfway into one, and the promotion has
+  // a form for each.
 }
 
 /// An 8-bit D: the consumers convert pairs with cvt.rn.satfinite to fp8 after

@@ -103,6 +103,9 @@ private:
     e.line("constexpr int WG_ROWS = BM / CONSUMERS;  // rows of the tile per consumer warpgroup");
     e.line("constexpr int WG_MMAS = WG_ROWS / 64;    // m64 wgmmas per k16 step per warpgroup");
     e.line("constexpr int THREADS = " + str(k.threadsPerBlock()) + ";  // producer warpgroup + consumers");
+    if (k.plan.blockwiseScales)
+      e.line(std::string("constexpr int SB_BLOCKS = ") + (k.tileN % 128 ? "BN / 128 + 1" : "BN / 128") +
+             ";  // B's 128-column scale blocks one tile touches");
     emitElementKinds();
     e.blank();
     e.comment("---- shared memory layout (the kernel plan's: bytes from the 1024-aligned base) ----");
@@ -378,7 +381,7 @@ private:
     e.line("float acc[WG_MMAS][BN / 2];  // wgmma accumulator fragments (f32)");
     if (k.plan.partialBuffers == 1) {
       e.line("float part[WG_MMAS][BN / 2];  // one k-block's wgmma partial sum (blockwise scales)");
-      e.line("float next_sa[WG_MMAS][2], next_sb[BN / 128];  // the next k-block's scales, loaded a "
+      e.line("float next_sa[WG_MMAS][2], next_sb[SB_BLOCKS];  // the next k-block's scales, loaded a "
              "k-block ahead");
     }
     if (k.plan.fp8Output)
@@ -766,11 +769,11 @@ private:
     e.comment("blockwise scales with two partial sums: k-block kb's wgmmas run into one buffer while");
     e.comment("kb-1's sum in the other is promoted; its scales ride along in the same parity");
     e.line("float part0[WG_MMAS][BN / 2], part1[WG_MMAS][BN / 2];");
-    e.line("float sa0[WG_MMAS][2], sa1[WG_MMAS][2], sb0[BN / 128], sb1[BN / 128];");
+    e.line("float sa0[WG_MMAS][2], sa1[WG_MMAS][2], sb0[SB_BLOCKS], sb1[SB_BLOCKS];");
     e.line("auto k_block = [&](const int kb, float (&part)[WG_MMAS][BN / 2], "
            "float (&part_prev)[WG_MMAS][BN / 2],");
-    e.line("                   float (&blk_sa)[WG_MMAS][2], float (&blk_sb)[BN / 128], "
-           "float (&prev_sa)[WG_MMAS][2], float (&prev_sb)[BN / 128])");
+    e.line("                   float (&blk_sa)[WG_MMAS][2], float (&blk_sb)[SB_BLOCKS], "
+           "float (&prev_sa)[WG_MMAS][2], float (&prev_sb)[SB_BLOCKS])");
     {
       CodeEmitter::Block body(e, "", "k_block", ";");
       inTwoPartials = true;
@@ -798,8 +801,8 @@ private:
     }
     e.line("#pragma unroll");
     {
-      CodeEmitter::Block cs(e, "for (int cb = 0; cb < BN / 128; ++cb)");
-      e.line("const int nb = tile_n * (BN / 128) + cb;");
+      CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
+      e.line("const int nb = tile_n * BN / 128 + cb;");
       e.line(sb + "[cb] = nb < col_blocks ? __ldg(sb_e + (long long)nb * k_blocks + " + kbExpr +
              ") : 0.f;");
     }
@@ -823,14 +826,14 @@ private:
       CodeEmitter::Block first(e, "if (kb == 0)");
       emitScaleLoads("next_sa", "next_sb", "kb");
     }
-    e.line("float blk_sa[WG_MMAS][2], blk_sb[BN / 128];");
+    e.line("float blk_sa[WG_MMAS][2], blk_sb[SB_BLOCKS];");
     e.line("#pragma unroll");
     {
       CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
       e.line("blk_sa[m][0] = next_sa[m][0], blk_sa[m][1] = next_sa[m][1];");
     }
     e.line("#pragma unroll");
-    e.line("for (int cb = 0; cb < BN / 128; ++cb) blk_sb[cb] = next_sb[cb];");
+    e.line("for (int cb = 0; cb < SB_BLOCKS; ++cb) blk_sb[cb] = next_sb[cb];");
     CodeEmitter::Block ahead(e, "if (kb + 1 < k_blocks)");
     emitScaleLoads("next_sa", "next_sb", "kb + 1");
   }
@@ -853,15 +856,37 @@ private:
   }
 
   /// acc += part · sA · sB once the k-block's wgmmas finished (its group
-  /// waited for); zero_acc cleared acc at the tile's start.
+  /// waited for); zero_acc cleared acc at the tile's start. A tile.n that is
+  /// not a multiple of 128 starts either at a scale block's edge or 64
+  /// columns into one: a warp-uniform branch picks the unrolled form whose
+  /// scale index per n8 block is a constant (no per-register select).
   void emitPromoteAcc(const std::string &part, const std::string &sa, const std::string &sb) {
     e.comment("promote the k-block's partial sum into the f32 accumulators (CUDA cores)");
+    if (k.tileN % 128 == 0) {
+      emitPromoteLoop(part, sa, sb, 0);
+      return;
+    }
+    e.line("const bool mid_block = (tile_n * BN) % 128 != 0;  // the tile starts 64 columns into B's "
+           "scale block");
+    {
+      CodeEmitter::Block edge(e, "if (!mid_block)");
+      emitPromoteLoop(part, sa, sb, 0);
+    }
+    CodeEmitter::Block mid(e, "else");
+    emitPromoteLoop(part, sa, sb, 8);
+  }
+
+  /// The unrolled promotion; n8 block j of the tile uses scale block
+  /// (j + shift) / 16 of those the tile touches.
+  void emitPromoteLoop(const std::string &part, const std::string &sa, const std::string &sb,
+                       int shift) {
     e.line("#pragma unroll");
     CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
     e.line("#pragma unroll");
     CodeEmitter::Block js(e, "for (int j = 0; j < BN / 8; ++j)");
     e.comment("n8 block j: rows r, r + 8 in " + part + "[m][4j .. 4j+1], [4j+2 .. 4j+3]");
-    e.line("const float sb = " + sb + "[j / 16];  // 16 n8 blocks per 128 columns");
+    e.line("const float sb = " + sb + (shift ? "[(j + " + str(shift) + ") / 16];" : "[j / 16];") +
+           "  // 16 n8 blocks per 128 columns");
     e.line("const float s0 = " + sa + "[m][0] * sb, s1 = " + sa + "[m][1] * sb;");
     for (int q = 0; q < 4; ++q) {
       const std::string i = "[m][4 * j + " + std::to_string(q) + "]";

@@ -26,6 +26,9 @@ namespace {
 const char *kSpec13 = "13_fast_e4m3.yaml", *kSpec15 = "15_blockwise_e4m3.yaml";
 /// Spec 15 with mma_in_flight 1: two partial-sum buffers.
 const char *kSpec15Two = "15_blockwise_e4m3.yaml:two_partials";
+/// Spec 15 with tile.n 192 (tiles that start halfway into B's scale blocks)
+/// and 64 (a tile inside one block), as bench/variants/blockwise/ has them.
+const char *kSpec15N192 = "15_blockwise_e4m3.yaml:n192", *kSpec15N64 = "15_blockwise_e4m3.yaml:n64";
 /// Spec 13 with split_k 4 (per-tensor scales in the slices' alpha), and
 /// spec 17 (blockwise, split_k 4: B's scales copied per slice).
 const char *kSpec13Split = "13_fast_e4m3.yaml:split_k_4", *kSpec17 = "17_splitk_blockwise_e4m3.yaml";
@@ -39,7 +42,8 @@ std::string specPath(const char *spec) {
 /// Spec 13 (or 15, blockwise) with other types (its tile and roles kept), or as written.
 std::string specText(const std::string &types, const char *spec = kSpec13) {
   const bool two = spec == kSpec15Two, split = spec == kSpec13Split;
-  if (two)
+  const char *tileN = spec == kSpec15N192 ? "n: 192" : spec == kSpec15N64 ? "n: 64" : nullptr;
+  if (two || tileN)
     spec = kSpec15;
   if (split)
     spec = kSpec13;
@@ -50,6 +54,15 @@ std::string specText(const std::string &types, const char *spec = kSpec13) {
   if (two)
     if (size_t at = s.find("mma_in_flight: 0"); at != std::string::npos)
       s.replace(at, 16, "mma_in_flight: 1");
+  auto swap = [&s](const std::string &from, const std::string &to) {
+    if (size_t at = s.find(from); at != std::string::npos)
+      s.replace(at, from.size(), to);
+  };
+  if (tileN) { // the tile, and the stages and staging chunk that fit it
+    swap("tile: { m: 128, n: 128", std::string("tile: { m: 128, ") + tileN);
+    swap("depth: 6", spec == kSpec15N192 ? "depth: 5" : "depth: 8");
+    swap("chunk_n: 128", "chunk_n: 64");
+  }
   if (split)
     if (size_t at = s.find("group: 16 }"); at != std::string::npos)
       s.replace(at, 11, "group: 16, split_k: 4 }");
@@ -131,6 +144,8 @@ std::string caseName(const ::testing::TestParamInfo<Fp8Case> &info) {
     t = "blockwise_" + t;
   if (c.spec == kSpec15Two)
     t = "blockwise2_" + t;
+  if (c.spec == kSpec15N192 || c.spec == kSpec15N64)
+    t = std::string(c.spec == kSpec15N192 ? "blockwise_n192_" : "blockwise_n64_") + t;
   if (c.spec == kSpec13Split)
     t = "split_" + t;
   if (c.spec == kSpec17)
@@ -151,7 +166,9 @@ TEST_P(Fp8Gemm, MatchesScaledReferenceAndWritesEveryElement) {
   ASSERT_TRUE(k.ok()) << k.status().message();
   const KernelInfo &ki = k->info();
   ASSERT_TRUE(ki.perTensorScales);
-  ASSERT_EQ(ki.blockwiseScales, c.spec == kSpec15 || c.spec == kSpec15Two || c.spec == kSpec17);
+  ASSERT_EQ(ki.blockwiseScales, c.spec == kSpec15 || c.spec == kSpec15Two || c.spec == kSpec17 ||
+                                    c.spec == kSpec15N192 || c.spec == kSpec15N64);
+  ASSERT_EQ(ki.tileN, c.spec == kSpec15N192 ? 192u : c.spec == kSpec15N64 ? 64u : ki.tileN);
   ASSERT_EQ(ki.splitK > 1, c.spec == kSpec13Split || c.spec == kSpec17);
   ASSERT_TRUE(isFp8(ki.dtype) && isFp8(ki.dtypeB));
   const Runtime &rt = *gpu.rt;
@@ -296,6 +313,15 @@ const Fp8Case kCases[] = {
     {"", 4096, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15Two},
     {"", 129, 257, 100, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15Two},   // one k-block only
     {kF32B, 4096, 4096, 4096, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15Two},
+    // tile.n 192: odd tiles start 64 columns into a scale block; N = 1001 ends
+    // inside a tile and a block; 7168 = 37 1/3 tiles
+    {"", 1000, 1001, 528, 0, 0, 0.5f, 1.5f, 0, 0, kSpec15N192},
+    {"", 129, 449, 160, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15N192},
+    {"", 1000, 1001, 520, 0, 0, 1.0f, 0.0f, 3, 1, kSpec15N192}, // staged
+    {"", 4096, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15N192},
+    {"", 128, 2112, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15N192},
+    {"", 1000, 1001, 528, 0, 0, 0.5f, 1.5f, 0, 0, kSpec15N64},
+    {"", 128, 4096, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15N64},
     {kE4m3Out, 129, 257, 160, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0},
     {kE4m3Out, 4096, 4096, 4096, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0},
     {kE4m3Out, 1000, 1001, 528, 2.0f, 0.75f, 0.5f, 1.5f, 0, 0}, // C in e4m3 too

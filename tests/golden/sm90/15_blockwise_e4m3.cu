@@ -33,6 +33,7 @@ constexpr int RASTER = RASTER_ALONG_M;  // scheduler.raster: tile order (gemmgen
 constexpr int WG_ROWS = BM / CONSUMERS;  // rows of the tile per consumer warpgroup
 constexpr int WG_MMAS = WG_ROWS / 64;    // m64 wgmmas per k16 step per warpgroup
 constexpr int THREADS = 384;  // producer warpgroup + consumers
+constexpr int SB_BLOCKS = BN / 128;  // B's 128-column scale blocks one tile touches
 constexpr int A_ELEM = ELEM_E4M3;  // types.a: e4m3 (wgmma k32)
 constexpr int B_ELEM = ELEM_E4M3;  // types.b: e4m3
 constexpr int ELEM = ELEM_BF16;  // types.d: bf16 (the epilogue's packed pairs)
@@ -161,7 +162,7 @@ gemm_sm90_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __grid_con
     const int lane = threadIdx.x % 32;
     float acc[WG_MMAS][BN / 2];  // wgmma accumulator fragments (f32)
     float part[WG_MMAS][BN / 2];  // one k-block's wgmma partial sum (blockwise scales)
-    float next_sa[WG_MMAS][2], next_sb[BN / 128];  // the next k-block's scales, loaded a k-block ahead
+    float next_sa[WG_MMAS][2], next_sb[SB_BLOCKS];  // the next k-block's scales, loaded a k-block ahead
     PipelineState read{0, 0u};  // phase 0: wait for the first completion
     PipelineState release{0, 0u};  // the next slot to hand back
     PhaseBit cload{0u};  // phase 0: wait for the first completion
@@ -195,18 +196,18 @@ gemm_sm90_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __grid_con
             next_sa[m][1] = r + 8 < M ? __ldg(sa_k + r + 8) : 0.f;
           }
           #pragma unroll
-          for (int cb = 0; cb < BN / 128; ++cb) {
-            const int nb = tile_n * (BN / 128) + cb;
+          for (int cb = 0; cb < SB_BLOCKS; ++cb) {
+            const int nb = tile_n * BN / 128 + cb;
             next_sb[cb] = nb < col_blocks ? __ldg(sb_e + (long long)nb * k_blocks + kb) : 0.f;
           }
         }
-        float blk_sa[WG_MMAS][2], blk_sb[BN / 128];
+        float blk_sa[WG_MMAS][2], blk_sb[SB_BLOCKS];
         #pragma unroll
         for (int m = 0; m < WG_MMAS; ++m) {
           blk_sa[m][0] = next_sa[m][0], blk_sa[m][1] = next_sa[m][1];
         }
         #pragma unroll
-        for (int cb = 0; cb < BN / 128; ++cb) blk_sb[cb] = next_sb[cb];
+        for (int cb = 0; cb < SB_BLOCKS; ++cb) blk_sb[cb] = next_sb[cb];
         if (kb + 1 < k_blocks) {
           const float* sa_k = scale_a + ((long long)entry * k_blocks + kb + 1) * M;
           #pragma unroll
@@ -216,8 +217,8 @@ gemm_sm90_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __grid_con
             next_sa[m][1] = r + 8 < M ? __ldg(sa_k + r + 8) : 0.f;
           }
           #pragma unroll
-          for (int cb = 0; cb < BN / 128; ++cb) {
-            const int nb = tile_n * (BN / 128) + cb;
+          for (int cb = 0; cb < SB_BLOCKS; ++cb) {
+            const int nb = tile_n * BN / 128 + cb;
             next_sb[cb] = nb < col_blocks ? __ldg(sb_e + (long long)nb * k_blocks + kb + 1) : 0.f;
           }
         }

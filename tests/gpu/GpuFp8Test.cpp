@@ -26,9 +26,10 @@ namespace {
 const char *kSpec13 = "13_fast_e4m3.yaml", *kSpec15 = "15_blockwise_e4m3.yaml";
 /// Spec 15 with mma_in_flight 1: two partial-sum buffers.
 const char *kSpec15Two = "15_blockwise_e4m3.yaml:two_partials";
-/// Spec 15 with tile.n 192 (tiles that start halfway into B's scale blocks)
-/// and 64 (a tile inside one block), as bench/variants/blockwise/ has them.
-const char *kSpec15N192 = "15_blockwise_e4m3.yaml:n192", *kSpec15N64 = "15_blockwise_e4m3.yaml:n64";
+/// Spec 19 (spec 15 with tile.n 192: every other tile starts halfway into
+/// B's scale blocks) and spec 15 with tile.n 64 (a tile inside one block, as
+/// bench/variants/blockwise/n64.yaml).
+const char *kSpec19 = "19_blockwise_e4m3_n192.yaml", *kSpec15N64 = "15_blockwise_e4m3.yaml:n64";
 /// Spec 13 with split_k 4 (per-tensor scales in the slices' alpha), and
 /// spec 17 (blockwise, split_k 4: B's scales copied per slice).
 const char *kSpec13Split = "13_fast_e4m3.yaml:split_k_4", *kSpec17 = "17_splitk_blockwise_e4m3.yaml";
@@ -41,9 +42,8 @@ std::string specPath(const char *spec) {
 
 /// Spec 13 (or 15, blockwise) with other types (its tile and roles kept), or as written.
 std::string specText(const std::string &types, const char *spec = kSpec13) {
-  const bool two = spec == kSpec15Two, split = spec == kSpec13Split;
-  const char *tileN = spec == kSpec15N192 ? "n: 192" : spec == kSpec15N64 ? "n: 64" : nullptr;
-  if (two || tileN)
+  const bool two = spec == kSpec15Two, split = spec == kSpec13Split, n64 = spec == kSpec15N64;
+  if (two || n64)
     spec = kSpec15;
   if (split)
     spec = kSpec13;
@@ -58,9 +58,9 @@ std::string specText(const std::string &types, const char *spec = kSpec13) {
     if (size_t at = s.find(from); at != std::string::npos)
       s.replace(at, from.size(), to);
   };
-  if (tileN) { // the tile, and the stages and staging chunk that fit it
-    swap("tile: { m: 128, n: 128", std::string("tile: { m: 128, ") + tileN);
-    swap("depth: 6", spec == kSpec15N192 ? "depth: 5" : "depth: 8");
+  if (n64) { // the tile, and the stages and staging chunk that fit it
+    swap("tile: { m: 128, n: 128", "tile: { m: 128, n: 64");
+    swap("depth: 6", "depth: 8");
     swap("chunk_n: 128", "chunk_n: 64");
   }
   if (split)
@@ -68,7 +68,7 @@ std::string specText(const std::string &types, const char *spec = kSpec13) {
       s.replace(at, 11, "group: 16, split_k: 4 }");
   if (types.empty())
     return s;
-  const std::string from = spec == kSpec15 || spec == kSpec17
+  const std::string from = spec == kSpec15 || spec == kSpec17 || spec == kSpec19
                                ? "types:  { a: e4m3, b: e4m3, d: bf16, accumulate: f32, scaling: "
                                  "blockwise }"
                                : "types:  { a: e4m3, b: e4m3, d: bf16, accumulate: f32 }";
@@ -144,8 +144,8 @@ std::string caseName(const ::testing::TestParamInfo<Fp8Case> &info) {
     t = "blockwise_" + t;
   if (c.spec == kSpec15Two)
     t = "blockwise2_" + t;
-  if (c.spec == kSpec15N192 || c.spec == kSpec15N64)
-    t = std::string(c.spec == kSpec15N192 ? "blockwise_n192_" : "blockwise_n64_") + t;
+  if (c.spec == kSpec19 || c.spec == kSpec15N64)
+    t = std::string(c.spec == kSpec19 ? "blockwise_n192_" : "blockwise_n64_") + t;
   if (c.spec == kSpec13Split)
     t = "split_" + t;
   if (c.spec == kSpec17)
@@ -167,8 +167,9 @@ TEST_P(Fp8Gemm, MatchesScaledReferenceAndWritesEveryElement) {
   const KernelInfo &ki = k->info();
   ASSERT_TRUE(ki.perTensorScales);
   ASSERT_EQ(ki.blockwiseScales, c.spec == kSpec15 || c.spec == kSpec15Two || c.spec == kSpec17 ||
-                                    c.spec == kSpec15N192 || c.spec == kSpec15N64);
-  ASSERT_EQ(ki.tileN, c.spec == kSpec15N192 ? 192u : c.spec == kSpec15N64 ? 64u : ki.tileN);
+                                    c.spec == kSpec19 || c.spec == kSpec15N64);
+  if (c.spec == kSpec19 || c.spec == kSpec15N64)
+    ASSERT_EQ(ki.tileN, c.spec == kSpec19 ? 192u : 64u);
   ASSERT_EQ(ki.splitK > 1, c.spec == kSpec13Split || c.spec == kSpec17);
   ASSERT_TRUE(isFp8(ki.dtype) && isFp8(ki.dtypeB));
   const Runtime &rt = *gpu.rt;
@@ -313,13 +314,13 @@ const Fp8Case kCases[] = {
     {"", 4096, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15Two},
     {"", 129, 257, 100, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15Two},   // one k-block only
     {kF32B, 4096, 4096, 4096, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15Two},
-    // tile.n 192: odd tiles start 64 columns into a scale block; N = 1001 ends
+    // spec 19, tile.n 192: odd tiles start 64 columns into a scale block; N = 1001 ends
     // inside a tile and a block; 7168 = 37 1/3 tiles
-    {"", 1000, 1001, 528, 0, 0, 0.5f, 1.5f, 0, 0, kSpec15N192},
-    {"", 129, 449, 160, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15N192},
-    {"", 1000, 1001, 520, 0, 0, 1.0f, 0.0f, 3, 1, kSpec15N192}, // staged
-    {"", 4096, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15N192},
-    {"", 128, 2112, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15N192},
+    {"", 1000, 1001, 528, 0, 0, 0.5f, 1.5f, 0, 0, kSpec19},
+    {"", 129, 449, 160, 0, 0, 1.0f, 0.0f, 0, 0, kSpec19},
+    {"", 1000, 1001, 520, 0, 0, 1.0f, 0.0f, 3, 1, kSpec19}, // staged
+    {"", 4096, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kSpec19},
+    {"", 128, 2112, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kSpec19},
     {"", 1000, 1001, 528, 0, 0, 0.5f, 1.5f, 0, 0, kSpec15N64},
     {"", 128, 4096, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15N64},
     {kE4m3Out, 129, 257, 160, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0},

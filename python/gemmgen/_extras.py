@@ -30,8 +30,20 @@ class Extras(NamedTuple):
     scale_d: int
     amax: int
 
+    def flat(self) -> tuple:
+        """The binding's extras argument: alpha, beta, c's five, bias, scale_a, scale_b, scale_d, amax."""
+        return (self.alpha, self.beta, *self.c, self.bias, self.scale_a, self.scale_b, self.scale_d,
+                self.amax)
+
 
 NO_C = (0, -1, 0, 0, 0)
+
+
+def given(c: Any, alpha: float, beta: float, bias: Any, scale_a: Any, scale_b: Any, scale_d: Any,
+          amax: Any) -> bool:
+    """Whether a call passes any extra (else it is the plain launch)."""
+    return (c is not None or bias is not None or scale_a is not None or scale_b is not None
+            or scale_d is not None or amax is not None or alpha != 1.0 or beta != 0.0)
 
 
 def _cdiv(a: int, b: int) -> int:
@@ -70,7 +82,10 @@ def _dense(v: "_arrays.ArrayView", name: str, rows: int, cols: int, order: str) 
 
 
 def _scalar(x: Any, name: str, device: int, what: str) -> int:
-    v = _read(x, name, device)
+    return _scalar_view(_read(x, name, device), name, what)
+
+
+def _scalar_view(v: "_arrays.ArrayView", name: str, what: str) -> int:
     if v.dtype != "f32":
         raise DTypeError(f"{name} is {v.dtype}; {what} is one float32 on the GPU "
                          f"(e.g. torch.tensor([1.0], device='cuda'))")
@@ -100,8 +115,7 @@ def resolve(k: Any, m: int, n: int, kk: int, device: int, *, c: Any, alpha: floa
     """The extras of a call on kernel ``k`` (a gemmgen.Kernel) for an
     ``m x n x kk`` problem, or None when the call passes none (the plain
     launch). Raises ArgumentError / DTypeError naming the argument."""
-    if (c is None and bias is None and scale_a is None and scale_b is None and scale_d is None
-            and amax is None and alpha == 1.0 and beta == 0.0):
+    if not given(c, alpha, beta, bias, scale_a, scale_b, scale_d, amax):
         if k.bias is not None:
             _missing_bias(k, m, n)
         if k.scaling == "blockwise":
@@ -174,7 +188,7 @@ def resolve(k: Any, m: int, n: int, kk: int, device: int, *, c: Any, alpha: floa
         v = _read(amax, "amax", device)
         if v.readonly:
             raise ArgumentError("amax is read-only (__cuda_array_interface__ data is marked read-only)")
-        am = _scalar(amax, "amax", device, "the amax")
+        am = _scalar_view(v, "amax", "the amax")
     return Extras(alpha, beta, cv, bias_ptr, sa, sb, sd, am)
 
 

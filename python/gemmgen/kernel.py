@@ -185,9 +185,7 @@ class Kernel:
                  beta: float = 0.0, bias: Any = None, scale_a: Any = None, scale_b: Any = None,
                  scale_d: Any = None, amax: Any = None, stream: Any = None) -> Any:
         extras = None
-        if (self._needs_extras or c is not None or bias is not None or scale_a is not None
-                or scale_b is not None or scale_d is not None or amax is not None or alpha != 1.0
-                or beta != 0.0):
+        if self._needs_extras or _extras.given(c, alpha, beta, bias, scale_a, scale_b, scale_d, amax):
             extras = dict(c=c, alpha=alpha, beta=beta, bias=bias, scale_a=scale_a, scale_b=scale_b,
                           scale_d=scale_d, amax=amax)
         torch = _arrays.torch_module()
@@ -211,16 +209,14 @@ class Kernel:
         x = _extras.resolve(self, av.shape[0], bv.shape[1], av.shape[1], av.device, c=c, alpha=alpha,
                             beta=beta, bias=bias, scale_a=scale_a, scale_b=scale_b, scale_d=scale_d,
                             amax=amax) or _PLAIN
-        return self._k.plan(*_plan_args(av, bv, ov), x.alpha, x.beta, *x.c, x.bias, x.scale_a,
-                            x.scale_b, x.scale_d, x.amax)
+        return self._k.plan(*_plan_args(av, bv, ov), x.flat())
 
     def _launch(self, device: int, s: int, args: tuple, m: int, n: int, kk: int, extras) -> None:
         x = None if extras is None else _extras.resolve(self, m, n, kk, device, **extras)
         if x is None:
             self._k.launch(device, s, *args)
         else:
-            self._k.launch_with(device, s, *args, x.alpha, x.beta, *x.c, x.bias, x.scale_a,
-                                x.scale_b, x.scale_d, x.amax)
+            self._k.launch_with(device, s, *args, x.flat())
 
     # -- torch tensors: attributes read directly (the fast path) ------------
     def _call_torch(self, torch, a, b, out, stream, extras):

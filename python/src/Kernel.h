@@ -39,11 +39,13 @@ public:
   PyKernel(std::string specName, std::string source, KernelABI abi, CompileOptions options,
            CubinResult cubin)
       : specName_(std::move(specName)), source_(std::move(source)), abi_(std::move(abi)),
-        options_(std::move(options)), cubin_(std::move(cubin)) {}
+        epilogue_(epilogueInfo(abi_)), options_(std::move(options)), cubin_(std::move(cubin)) {}
 
   const std::string &specName() const { return specName_; }
   const std::string &source() const { return source_; }
   const KernelABI &abi() const { return abi_; }
+  /// The chain's facts as the runtime derives them (gemmgen::epilogueInfo).
+  const EpilogueInfo &epilogue() const { return epilogue_; }
   const CubinResult &cubin() const { return cubin_; }
   /// The layouts of A and B the kernel was compiled for (KernelInfo's).
   Layout layoutA() const;
@@ -53,8 +55,8 @@ public:
   ScalarType outType() const { return abi_.splitK > 1 ? abi_.splitOut : abi_.dType; }
 
   /// The arguments a launch on these arrays would use, after the checks
-  /// that need no GPU (checkArguments); M, N or K of 0 skip the checks, as a
-  /// launch does.
+  /// that need no GPU (checkArguments); M or N of 0 skip the checks, as a
+  /// launch does (K = 0 is checked and launched: D = beta·C, then the chain).
   GemmArgs plan(const MatrixView &a, const MatrixView &b, const MatrixView &out,
                const CallExtras &extras) const;
 
@@ -81,6 +83,7 @@ private:
 
   std::string specName_, source_;
   KernelABI abi_;
+  EpilogueInfo epilogue_; ///< of abi_ (declared after it: initialised from it)
   CompileOptions options_;
   CubinResult cubin_;
   std::vector<std::optional<Kernel>> loaded_; ///< by device ordinal

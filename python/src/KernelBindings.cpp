@@ -18,6 +18,8 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <tuple>
+
 namespace nb = nanobind;
 using namespace nb::literals;
 using namespace gemmgen;
@@ -98,20 +100,24 @@ nb::tuple kernelLayoutBinding(long long am, long long ak, long long as0, long lo
       kernelLayouts(argsFor(0, am, ak, as0, as1, 0, bk, bn, bs0, bs1, 0, dm, dn, ds0, ds1)));
 }
 
-/// A call's extras from the binding's arguments; c_rows < 0: no c.
-CallExtras extrasFor(float alpha, float beta, std::uintptr_t cp, long long cr, long long cc,
-                     long long cs0, long long cs1, std::uintptr_t bias, std::uintptr_t scaleA,
-                     std::uintptr_t scaleB, std::uintptr_t scaleD, std::uintptr_t amaxD) {
+/// A call's extras as the binding takes them (_extras.Extras.flat()): alpha,
+/// beta, c's pointer, rows, cols and strides (rows < 0: no c), then the
+/// bias, scale_a, scale_b, scale_d and amax pointers.
+using ExtrasTuple = std::tuple<float, float, std::uintptr_t, long long, long long, long long,
+                               long long, std::uintptr_t, std::uintptr_t, std::uintptr_t,
+                               std::uintptr_t, std::uintptr_t>;
+
+CallExtras extrasFor(const ExtrasTuple &x) {
   CallExtras e;
-  e.alpha = alpha;
-  e.beta = beta;
-  if (cr >= 0)
-    e.c = view(cp, cr, cc, cs0, cs1);
-  e.bias = bias;
-  e.scaleA = scaleA;
-  e.scaleB = scaleB;
-  e.scaleD = scaleD;
-  e.amaxD = amaxD;
+  e.alpha = std::get<0>(x);
+  e.beta = std::get<1>(x);
+  if (std::get<3>(x) >= 0)
+    e.c = view(std::get<2>(x), std::get<3>(x), std::get<4>(x), std::get<5>(x), std::get<6>(x));
+  e.bias = std::get<7>(x);
+  e.scaleA = std::get<8>(x);
+  e.scaleB = std::get<9>(x);
+  e.scaleD = std::get<10>(x);
+  e.amaxD = std::get<11>(x);
   return e;
 }
 
@@ -134,22 +140,16 @@ void python::bindKernel(nb::module_ &m) {
       })
       .def_prop_ro("fp8_output", [](const PyKernel &k) { return k.abi().fp8Output; })
       .def_prop_ro("split_k", [](const PyKernel &k) { return k.abi().splitK; })
-      .def_prop_ro("epilogue", [](const PyKernel &k) {
-        return describeChain(k.abi().epilogueChain);
-      })
+      .def_prop_ro("epilogue", [](const PyKernel &k) { return k.epilogue().chain; })
       .def_prop_ro("bias", [](const PyKernel &k) -> nb::object {
         // (dtype, "row" | "column") of the chain's bias step, None without one
-        for (const EpilogueStep &s : k.abi().epilogueChain)
-          if (s.kind == EpilogueOpKind::Bias)
-            return nb::make_tuple(std::string(toString(s.biasType)), std::string(toString(s.axis)));
-        return nb::none();
+        const EpilogueInfo &e = k.epilogue();
+        if (!e.bias)
+          return nb::none();
+        return nb::make_tuple(std::string(toString(e.biasType)),
+                              std::string(e.biasPerRow ? "row" : "column"));
       })
-      .def_prop_ro("chain_scale", [](const PyKernel &k) {
-        for (const EpilogueStep &s : k.abi().epilogueChain)
-          if (s.kind == EpilogueOpKind::Scale)
-            return true;
-        return false;
-      })
+      .def_prop_ro("chain_scale", [](const PyKernel &k) { return k.epilogue().scale; })
       .def_prop_ro("tile", [](const PyKernel &k) {
         return std::make_tuple(k.abi().tileM, k.abi().tileN, k.abi().tileK);
       })
@@ -175,14 +175,9 @@ void python::bindKernel(nb::module_ &m) {
            [](const PyKernel &k, std::uintptr_t ap, long long am, long long ak, long long as0,
               long long as1, std::uintptr_t bp, long long bk, long long bn, long long bs0,
               long long bs1, std::uintptr_t dp, long long dm, long long dn, long long ds0,
-              long long ds1, float alpha, float beta, std::uintptr_t cp, long long cr,
-              long long cc, long long cs0, long long cs1, std::uintptr_t bias,
-              std::uintptr_t scaleA, std::uintptr_t scaleB, std::uintptr_t scaleD,
-              std::uintptr_t amaxD) {
+              long long ds1, const ExtrasTuple &extras) {
              return argsDict(k.plan(view(ap, am, ak, as0, as1), view(bp, bk, bn, bs0, bs1),
-                                    view(dp, dm, dn, ds0, ds1),
-                                    extrasFor(alpha, beta, cp, cr, cc, cs0, cs1, bias, scaleA,
-                                              scaleB, scaleD, amaxD)));
+                                    view(dp, dm, dn, ds0, ds1), extrasFor(extras)));
            })
       // The plain call (the fast path: no extras to convert)...
       .def("launch",
@@ -198,14 +193,9 @@ void python::bindKernel(nb::module_ &m) {
            [](PyKernel &k, int device, std::uintptr_t stream, std::uintptr_t ap, long long am,
               long long ak, long long as0, long long as1, std::uintptr_t bp, long long bk,
               long long bn, long long bs0, long long bs1, std::uintptr_t dp, long long dm,
-              long long dn, long long ds0, long long ds1, float alpha, float beta,
-              std::uintptr_t cp, long long cr, long long cc, long long cs0, long long cs1,
-              std::uintptr_t bias, std::uintptr_t scaleA, std::uintptr_t scaleB,
-              std::uintptr_t scaleD, std::uintptr_t amaxD) {
+              long long dn, long long ds0, long long ds1, const ExtrasTuple &extras) {
              k.launch(device, stream, view(ap, am, ak, as0, as1), view(bp, bk, bn, bs0, bs1),
-                      view(dp, dm, dn, ds0, ds1),
-                      extrasFor(alpha, beta, cp, cr, cc, cs0, cs1, bias, scaleA, scaleB,
-                                scaleD, amaxD));
+                      view(dp, dm, dn, ds0, ds1), extrasFor(extras));
            });
   m.def("device_info", [](int device) {
     const DeviceInfo &d = runtimeFor(device).device();

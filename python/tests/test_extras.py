@@ -37,8 +37,18 @@ def test_what_each_kernel_takes(kernels):
     assert (k["e4m3"].dtype, k["e4m3"].dtype_b, k["e4m3"].out_dtype, k["e4m3"].scaling) == \
         ("e4m3", "e4m3", "bf16", "per_tensor")
     assert k["bias"].bias == ("bf16", "column") and k["bias"].epilogue.startswith("bias(column, bf16)")
+    assert not k["bias"].chain_scale and not k["f16"].chain_scale
     assert k["blockwise"].scaling == "blockwise"
     assert k["fp8out"].fp8_output and k["fp8out"].out_dtype == "e4m3"
+
+
+def test_bias_and_scale_as_the_runtime_reads_the_chain():
+    # A row bias in f32 and a scale step: the properties the resolver checks extras against.
+    text = (SPECS / "sm90" / "14_fast_bf16_bias_gelu.yaml").read_text().replace(
+        "- bias: { per: column, type: bf16 }", "- bias: { per: row, type: f32 }\n    - scale")
+    k = gemmgen.compile(text)
+    assert k.bias == ("f32", "row") and k.chain_scale
+    assert k.epilogue.startswith("bias(row, f32) -> scale")
 
 
 # (kernel, call's extras, error, message): every check of an extra on the 16-bit path.

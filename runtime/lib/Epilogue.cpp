@@ -33,6 +33,8 @@ EpilogueInfo gemmgen::epilogueInfo(const std::vector<EpilogueStep> &steps) {
   return info;
 }
 
+EpilogueInfo gemmgen::epilogueInfo(const KernelABI &abi) { return epilogueInfo(abi.epilogueChain); }
+
 epilogue::Chain gemmgen::chainData(const EpilogueInfo &info, const GemmArgs &a) {
   epilogue::Chain c;
   for (size_t s = 0; s < info.ops.size() && s < size_t(epilogue::kMaxChainSteps); ++s) {

@@ -430,6 +430,10 @@ struct KernelInfo {
 /// opt-in limit.
 Status checkGemmArgs(const KernelABI &abi, const DeviceInfo &device, const GemmArgs &args);
 
+/// What a kernel's epilogue chain reads and does (KernelInfo::epilogue),
+/// from its ABI alone: no GPU needed.
+EpilogueInfo epilogueInfo(const KernelABI &abi);
+
 /// Tensor maps and grid for one set of arguments (see Kernel::prepare).
 struct PreparedLaunch {
   alignas(64) unsigned char tmA[128], tmB[128], tmD[128], tmC[128];

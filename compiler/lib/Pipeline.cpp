@@ -8,9 +8,7 @@
 
 using namespace gemmgen;
 
-std::optional<CompiledSpec> gemmgen::compileParsedSpec(KernelSpec spec, const EmitOptions &options,
-                                                       DiagnosticEngine &diags,
-                                                       const CheckOptions &checks) {
+void gemmgen::prepareSpec(KernelSpec &spec, const EmitOptions &options) {
   // Overrides keep the location of what they replace, so a check that
   // refuses the layout still points at the spec's `layout` key.
   if (options.layoutA) {
@@ -42,6 +40,12 @@ std::optional<CompiledSpec> gemmgen::compileParsedSpec(KernelSpec spec, const Em
     spec.scheduler.grouped.value = *options.grouped;
     spec.scheduler.grouped.given = true;
   }
+}
+
+std::optional<CompiledSpec> gemmgen::compileParsedSpec(KernelSpec spec, const EmitOptions &options,
+                                                       DiagnosticEngine &diags,
+                                                       const CheckOptions &checks) {
+  prepareSpec(spec, options);
   if (!checkSpec(spec, diags, checks))
     return std::nullopt;
   CompiledSpec out;

@@ -169,6 +169,29 @@ TEST(TuneVariant, ConsumersAlsoSetTheConsumerRolesWarpgroups) {
   EXPECT_TRUE(p.ok) << (p.errors.empty() ? "" : p.errors[0]);
 }
 
+// Split-K is a tunable (the decode shapes' lever): the variant carries the
+// split, and its checks are the spec's (an fp8 D refuses it).
+TEST(TuneVariant, SplitKIsTunable) {
+  std::string base = readFile(specPath("05_fast_f16.yaml"));
+  Candidate c = enumerate(space({"scheduler.split_k=4"}))[0];
+  auto v = applyCandidate(base, c);
+  ASSERT_TRUE(bool(v)) << llvm::toString(v.takeError());
+  PruneResult p = checkVariant(*v);
+  EXPECT_TRUE(p.ok) << (p.errors.empty() ? "" : p.errors[0]) << "\n" << v->yaml;
+  DiagnosticEngine diags(nullptr);
+  auto spec = parseSpec(v->yaml, "v.yaml", diags);
+  ASSERT_TRUE(spec.has_value());
+  EXPECT_EQ(spec->scheduler.splitK.value, 4u);
+
+  std::string fp8Out = readFile(specPath("16_fast_e4m3_out_e4m3.yaml"));
+  auto refused = applyCandidate(fp8Out, c);
+  ASSERT_TRUE(bool(refused)) << llvm::toString(refused.takeError());
+  PruneResult q = checkVariant(*refused);
+  EXPECT_FALSE(q.ok) << refused->yaml;
+  ASSERT_FALSE(q.errors.empty());
+  EXPECT_NE(q.errors[0].find("split_k"), std::string::npos) << q.errors[0];
+}
+
 TEST(TuneVariant, UnknownRoleIsAnError) {
   std::string base = readFile(specPath("01_ws_1consumer.yaml"));
   Candidate c = enumerate(space({"roles.writer.registers=100"}))[0];

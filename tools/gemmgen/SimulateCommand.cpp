@@ -62,10 +62,10 @@ std::optional<ir::Kernel> loadKernel(const std::string &path, bool protocolCheck
   std::optional<KernelSpec> spec = parseSpecFile(path, diags);
   if (!spec)
     return std::nullopt;
-  if (grouped) {
-    spec->scheduler.grouped.value = true;
-    spec->scheduler.grouped.given = true;
-  }
+  EmitOptions options;
+  if (grouped)
+    options.grouped = true;
+  prepareSpec(*spec, options); // what the compile checks and lowers
   CheckOptions checks;
   checks.protocol = protocolChecks;
   if (!checkSpec(*spec, diags, checks))

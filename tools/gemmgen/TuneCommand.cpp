@@ -138,6 +138,8 @@ void runTuneCommand(const TuneOptions &o) {
   {
     DiagnosticEngine diags;
     std::optional<KernelSpec> spec = parseSpec(*baseYaml, o.spec, diags);
+    if (spec)
+      prepareSpec(*spec, EmitOptions{});
     if (!spec || !checkSpec(*spec, diags))
       return setExitCode(ExitSpecError);
     if (dtype.empty())

@@ -9,6 +9,7 @@
 
 #include "gemmgen/Checks.h"
 #include "gemmgen/Parser.h"
+#include "gemmgen/Pipeline.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -71,6 +72,7 @@ const std::vector<std::string> &tune::tunableKeys() {
       "consumers",        "cluster.m",
       "cluster.n",        "scheduler.kind",
       "scheduler.raster", "scheduler.group",
+      "scheduler.split_k",
       "epilogue.store",   "epilogue.chunk_n",
       "epilogue.overlap", "roles.producer.registers",
       "roles.consumer.registers"};
@@ -408,8 +410,10 @@ PruneResult tune::checkVariant(const Variant &v) {
   PruneResult r;
   DiagnosticEngine diags(nullptr);
   std::optional<KernelSpec> spec = parseSpec(v.yaml, v.kernelName + ".yaml", diags);
-  if (spec)
+  if (spec) { // judged as the compile judges it (split-K's f32 kernel output)
+    prepareSpec(*spec, EmitOptions{});
     checkSpec(*spec, diags);
+  }
   for (const Diagnostic &d : diags.diagnostics()) {
     if (d.severity != Severity::Error)
       continue;

@@ -10,6 +10,8 @@
 #include "gemmgen/tune/Tuner.h"
 #include "gemmgen/tune/Timing.h"
 
+#include "gemmgen/Pipeline.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -88,8 +90,10 @@ llvm::Expected<TuneResult> tune::runTune(const TuneConfig &config, ResultsDB &db
     llvm::raw_string_ostream os(diagText);
     DiagnosticEngine diags(&os);
     std::optional<KernelSpec> spec = parseSpec(config.baseYaml, config.basePath, diags);
-    if (spec)
+    if (spec) {
+      prepareSpec(*spec, EmitOptions{});
       checkSpec(*spec, diags);
+    }
     os.flush();
     if (diags.hasErrors())
       return llvm::createStringError(llvm::inconvertibleErrorCode(),

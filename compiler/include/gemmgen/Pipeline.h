@@ -34,9 +34,15 @@ struct CompiledSpec {
   std::string source; ///< the emitted CUDA C++
 };
 
+/// The spec as the checks and the lowering see it: the options' overrides
+/// (layouts, output type, grouped) applied, and split-K's kernel output made
+/// f32 (scheduler.splitOut keeps types.d for the reduction). Everything that
+/// checks a parsed spec runs this first (compileParsedSpec, `simulate`, the
+/// tuner's pruning), so that all of them judge the same spec.
+void prepareSpec(KernelSpec &spec, const EmitOptions &options);
 /// Runs parse -> check -> lower -> emit. Returns std::nullopt (with the
 /// diagnostics reported to `diags`) when the spec has errors.
-/// Runs check -> lower -> emit on an already parsed (possibly edited) spec.
+/// Runs prepare -> check -> lower -> emit on an already parsed (possibly edited) spec.
 /// `checks` can turn the protocol checks off (`run --no-protocol-checks`:
 /// execute a deliberately wrong protocol on the GPU, under --debug-hangs).
 std::optional<CompiledSpec> compileParsedSpec(KernelSpec spec, const EmitOptions &options,

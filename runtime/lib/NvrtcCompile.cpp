@@ -201,6 +201,18 @@ ResourceUsage gemmgen::parsePtxasReport(const std::string &log, const std::strin
   return result;
 }
 
+/// The entry's usage from ptxas's report in the log; from the cubin when
+/// the log has no ptxas lines at all (an NVRTC that keeps the report to
+/// itself). A log that has a report, but none that describes the entry
+/// sanely, stays invalid: such a cache entry is not trusted.
+static ResourceUsage usageOf(const std::string &log, const std::vector<char> &cubin,
+                             const std::string &entry) {
+  ResourceUsage u = parsePtxasReport(log, entry);
+  if (!u.valid && !entry.empty() && log.find("ptxas") == std::string::npos)
+    u = usageFromCubin(cubin, entry);
+  return u;
+}
+
 static Status nvrtcFail(nvrtcResult r, const char *what) {
   return Status::error(ErrorCode::CompileError,
                        std::string("nvrtc: ") + what + ": " + nvrtcGetErrorString(r));
@@ -242,7 +254,7 @@ Expected<CubinResult> gemmgen::compileCudaSource(const std::string &source,
     // it is rebuilt (and overwritten) like any other bad entry.
     ResourceUsage usage;
     if (hit)
-      usage = parsePtxasReport(hit->second, entry);
+      usage = usageOf(hit->second, hit->first, entry);
     if (hit && (entry.empty() || usage.valid)) {
       out.cubin = std::move(hit->first);
       out.log = std::move(hit->second);
@@ -290,7 +302,7 @@ Expected<CubinResult> gemmgen::compileCudaSource(const std::string &source,
   nvrtcDestroyProgram(&prog);
   if (r != NVRTC_SUCCESS)
     return nvrtcFail(r, "nvrtcGetCUBIN");
-  out.usage = parsePtxasReport(out.log, entry);
+  out.usage = usageOf(out.log, out.cubin, entry);
   if (cache)
     (void)cache->store(key, out.cubin, out.log); // a cache that cannot be written is not fatal
   out.compileSeconds =

@@ -168,8 +168,9 @@ TEST_P(Fp8Gemm, MatchesScaledReferenceAndWritesEveryElement) {
   ASSERT_TRUE(ki.perTensorScales);
   ASSERT_EQ(ki.blockwiseScales, c.spec == kSpec15 || c.spec == kSpec15Two || c.spec == kSpec17 ||
                                     c.spec == kSpec19 || c.spec == kSpec15N64);
-  if (c.spec == kSpec19 || c.spec == kSpec15N64)
+  if (c.spec == kSpec19 || c.spec == kSpec15N64) {
     ASSERT_EQ(ki.tileN, c.spec == kSpec19 ? 192u : 64u);
+  }
   ASSERT_EQ(ki.splitK > 1, c.spec == kSpec13Split || c.spec == kSpec17);
   ASSERT_TRUE(isFp8(ki.dtype) && isFp8(ki.dtypeB));
   const Runtime &rt = *gpu.rt;

@@ -368,6 +368,19 @@ TEST(KernelCacheDamage, CompileRebuildsOverAFifoADirectoryAndACraftedLog) {
                               otherLog + std::string(first->cubin.begin(), first->cubin.end())));
   compileIsFresh("report of another function");
 
+  // A log with no ptxas lines at all (torch's bundled libnvrtc keeps the
+  // report to itself): the hit stands, its usage read from the cubin.
+  std::string frontEndOnly = "k.cu(3): warning #177-D: variable \"x\" was declared but never referenced\n";
+  writeFile(entry, entryBytes(goodHeader(key, frontEndOnly, first->cubin),
+                              frontEndOnly + std::string(first->cubin.begin(), first->cubin.end())));
+  Expected<CubinResult> quiet = compileCudaSource(kKernel, "k.cu", "sm_90a", "gg_cache_k", opts);
+  ASSERT_TRUE(quiet.ok()) << quiet.status().message();
+  EXPECT_TRUE(quiet->fromCache);
+  ASSERT_TRUE(quiet->usage.valid);
+  EXPECT_TRUE(quiet->usage.fromCubin);
+  EXPECT_EQ(quiet->usage.registers, first->usage.registers);
+  EXPECT_EQ(quiet->usage.stackFrameBytes, first->usage.stackFrameBytes);
+
   // refreshCache ignores a good entry and overwrites it.
   opts.refreshCache = true;
   Expected<CubinResult> fresh = compileCudaSource(kKernel, "k.cu", "sm_90a", "gg_cache_k", opts);

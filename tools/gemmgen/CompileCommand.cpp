@@ -80,13 +80,18 @@ void runCompile(const CompileCliOptions &opts) {
                  << ", \"spill_load_bytes\": " << u.spillLoadBytes
                  << ", \"stack_frame_bytes\": " << u.stackFrameBytes
                  << ", \"local_bytes\": " << u.localBytes
+                 << ", \"usage_from_cubin\": " << (u.fromCubin ? "true" : "false")
                  << ", \"from_cache\": " << (cubin->fromCache ? "true" : "false") << "}\n";
   } else {
     llvm::outs() << abi.kernelName << " (" << arch << "): " << u.registers
                  << " registers/thread at launch, " << abi.sharedMemBytes
                  << " bytes dynamic shared memory, " << abi.threadsPerBlock
-                 << " threads, spill stores " << u.spillStoreBytes << " B, spill loads "
-                 << u.spillLoadBytes << " B, stack frame " << u.stackFrameBytes
+                 << " threads, "
+                 << (u.fromCubin ? std::string("spills unknown (this NVRTC's log has no ptxas "
+                                               "report; registers and stack frame from the cubin)")
+                                 : "spill stores " + std::to_string(u.spillStoreBytes) +
+                                       " B, spill loads " + std::to_string(u.spillLoadBytes) + " B")
+                 << ", stack frame " << u.stackFrameBytes
                  << " B, local " << u.localBytes << " B" << (cubin->fromCache ? " (cached)" : "")
                  << "\n  cubin: " << out << "\n";
     for (const std::string &w : u.warnings)

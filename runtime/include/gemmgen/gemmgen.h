@@ -117,12 +117,23 @@ struct ResourceUsage {
   int localBytes = 0;      ///< lmem, when ptxas prints it
   int staticSmemBytes = 0; ///< static shared memory (dynamic is the ABI's)
   std::vector<std::string> warnings; ///< "ptxas warning" lines (e.g. C7511)
-  bool hasSpills() const { return spillStoreBytes || spillLoadBytes || localBytes; }
+  /// Read from the cubin (usageFromCubin: the log had no ptxas report):
+  /// registers and stack frame only; spills unknown, so a stack frame counts
+  /// as one.
+  bool fromCubin = false;
+  bool hasSpills() const {
+    return spillStoreBytes || spillLoadBytes || localBytes || (fromCubin && stackFrameBytes);
+  }
 };
 
 /// Parses a ptxas -v report (as found in the NVRTC program log). With a
 /// function name, returns that entry's report; else the first entry's.
 ResourceUsage parsePtxasReport(const std::string &log, const std::string &function = "");
+/// An entry's registers and stack frame from the cubin's .nv.info records,
+/// for an NVRTC whose program log lacks the ptxas report (torch's bundled
+/// libnvrtc 13.0 on the H200); invalid when the cubin does not parse or has
+/// no such entry.
+ResourceUsage usageFromCubin(const std::vector<char> &cubin, const std::string &function);
 
 /// How a matrix is stored: row-major (a row's elements are contiguous) or
 /// column-major.

@@ -12,7 +12,7 @@
 // anything that does not parse gives an invalid ResourceUsage.
 //
 //===----------------------------------------------------------------------===//
-#include "gemmgen/gemmgen.h"
+#include "Internal.h"
 
 #include <cstdint>
 #include <cstring>
@@ -58,8 +58,8 @@ struct Section {
 ResourceUsage gemmgen::usageFromCubin(const std::vector<char> &cubin, const std::string &function) {
   ResourceUsage u;
   const Bytes in{cubin};
-  if (!in.has(0, 64) || std::memcmp(cubin.data(), "\x7f" "ELF", 4) != 0 || cubin[4] != 2)
-    return u; // not a 64-bit ELF
+  if (!looksLikeCubin(cubin))
+    return u;
   uint64_t shoff = 0;
   uint16_t shentsize = 0, shnum = 0, shstrndx = 0;
   if (!in.read(0x28, shoff) || !in.read(0x3a, shentsize) || !in.read(0x3c, shnum) ||

@@ -325,6 +325,10 @@ Status encodeTensorMap(const DriverApi &drv, void *out, CUdeviceptr base, DType 
 /// the ABI's steps; the chain as data for the tail kernel and the reference
 /// (pointers and stride from `a`: gemmgen/EpilogueChain.h's chainData); the
 /// launch checks it adds.
+/// An ELF64 object for CUDA (e_machine 190), as NVRTC's cubins are
+/// (KernelCache.cpp: a cache entry's check; CubinUsage.cpp reads no other).
+bool looksLikeCubin(const std::vector<char> &c);
+
 EpilogueInfo epilogueInfo(const std::vector<EpilogueStep> &steps);
 /// `info` is the kernel's (KernelInfo::epilogue, built once at load).
 Status checkEpilogueArgs(const KernelABI &abi, const EpilogueInfo &info, const GemmArgs &a);

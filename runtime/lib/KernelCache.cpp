@@ -20,6 +20,7 @@
 // never a partial one, and two writers of one key both leave a whole entry.
 //
 //===----------------------------------------------------------------------===//
+#include "Internal.h"
 #include "gemmgen/gemmgen.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -60,12 +61,6 @@ bool validKey(const std::string &key) {
   return true;
 }
 
-/// An ELF64 object for CUDA (e_machine 190), as NVRTC's cubins are.
-bool looksLikeCubin(const std::vector<char> &c) {
-  return c.size() >= 64 && std::memcmp(c.data(), "\x7f" "ELF", 4) == 0 && c[4] == 2 &&
-         (unsigned char)c[18] == 190 && c[19] == 0;
-}
-
 /// Reads the whole of a regular file of at most kMaxEntryBytes without ever
 /// blocking (O_NONBLOCK: a FIFO opens at once) or following a symlink. The
 /// file must be ours (owned by the effective user): a cubin is code that
@@ -102,6 +97,11 @@ uint64_t checksum(const std::string &log, const std::vector<char> &cubin) {
   return llvm::xxHash64(all);
 }
 } // namespace
+
+bool gemmgen::looksLikeCubin(const std::vector<char> &c) {
+  return c.size() >= 64 && std::memcmp(c.data(), "\x7f" "ELF", 4) == 0 && c[4] == 2 &&
+         (unsigned char)c[18] == 190 && c[19] == 0;
+}
 
 std::string KernelCache::defaultDirectory() {
   if (const char *d = getenv("GEMMGEN_CACHE_DIR"); d && *d)

@@ -51,21 +51,19 @@ std::string specText(const std::string &types, const char *spec = kSpec13) {
   std::stringstream ss;
   ss << f.rdbuf();
   std::string s = ss.str();
-  if (two)
-    if (size_t at = s.find("mma_in_flight: 0"); at != std::string::npos)
-      s.replace(at, 16, "mma_in_flight: 1");
   auto swap = [&s](const std::string &from, const std::string &to) {
     if (size_t at = s.find(from); at != std::string::npos)
       s.replace(at, from.size(), to);
   };
+  if (two)
+    swap("mma_in_flight: 0", "mma_in_flight: 1");
   if (n64) { // the tile, and the stages and staging chunk that fit it
     swap("tile: { m: 128, n: 128", "tile: { m: 128, n: 64");
     swap("depth: 6", "depth: 8");
     swap("chunk_n: 128", "chunk_n: 64");
   }
   if (split)
-    if (size_t at = s.find("group: 16 }"); at != std::string::npos)
-      s.replace(at, 11, "group: 16, split_k: 4 }");
+    swap("group: 16 }", "group: 16, split_k: 4 }");
   if (types.empty())
     return s;
   const std::string from = spec == kSpec15 || spec == kSpec17 || spec == kSpec19

@@ -11,6 +11,7 @@
     c = kc(a.t(), w.t())                 # a.T @ w.T: A read M-major, no copy
     c = gemmgen.matmul(a, w.t())         # the tuned spec for the shape
     c = torch.ops.gemmgen.matmul(a, w.t())  # the same as a torch op (torch.compile traces it)
+    c = gemmgen.scaled_matmul(a8, w8.t(), sa, sb)   # fp8 (per-tensor or blockwise scales)
 
 This package is a thin layer over the C++ library (gemmgen/gemmgen.h and the
 compiler's entry points); see docs/PYTHON.md.
@@ -22,6 +23,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from . import _core, _spec
 from ._matmul import choose_kernel, matmul, tuned_defaults_path, tuned_spec
+from ._scaled_matmul import choose_fp8_kernel, scaled_matmul
 from .errors import (ArgumentError, CompileError, CudaError, Diagnostic, DTypeError, Error,
                      NoDeviceError, ProtocolError, SpecError, UnsupportedError)
 from .kernel import Kernel, plan
@@ -95,11 +97,11 @@ def nvrtc_version() -> str:
 
 
 if importlib.util.find_spec("torch") is not None:
-    from . import torch_ops  # noqa: F401  (registers torch.ops.gemmgen.matmul)
+    from . import torch_ops  # noqa: F401  (registers torch.ops.gemmgen.matmul and scaled_mm)
 
 __all__ = [
     "check", "emit", "compile", "matmul", "plan", "Kernel", "tuned_spec", "tuned_defaults_path",
-    "choose_kernel",
+    "choose_kernel", "choose_fp8_kernel", "scaled_matmul",
     "nvrtc_version", "device_info", "Error", "SpecError", "ProtocolError", "CompileError", "NoDeviceError",
     "UnsupportedError", "ArgumentError", "DTypeError", "CudaError", "Diagnostic",
 ]

@@ -4,7 +4,7 @@ each pair of operand layouts it is called with."""
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 from . import _arrays, _core
 from .errors import ArgumentError, DTypeError, Error
@@ -89,40 +89,46 @@ def _kernel_layout(m: int, n: int, k: int, sa, sb, out_dims) -> Layouts:
     return _core.kernel_layout(m, k, sa[0], sa[1], k, n, sb[0], sb[1], dm, dn, ds0, ds1)
 
 
-def _dims(a: Any, b: Any, out: Any = None) -> Tuple[int, int, int, str, Layouts]:
+def operands(a: Any, b: Any, out: Any = None) -> Tuple[int, int, int, str, str, Optional[str], Layouts]:
+    """(m, n, k, a's dtype, b's dtype, out's dtype or None, kernel layout)
+    of a call, for choosing its kernel; the kernel call checks the rest."""
     torch = _arrays.torch_module()
+    out_dtype = None
     if torch is not None and isinstance(a, torch.Tensor):
         if a.dim() != 2 or not isinstance(b, torch.Tensor) or b.dim() != 2:
             raise ArgumentError(f"a and b must be 2-D torch tensors (a is {tuple(a.shape)}, "
                                 f"b is {tuple(getattr(b, 'shape', ()))}); batched matmul is not supported")
         if a.device.type != "cuda":
             raise ArgumentError(f"a is on {a.device}; gemmgen kernels run on CUDA tensors (use a.cuda())")
-        dtype = _arrays.torch_dtype_name(a)
+        dtype, dtype_b = _arrays.torch_dtype_name(a), _arrays.torch_dtype_name(b)
         m, k = a.shape
         kb, n = b.shape
         sa, sb = a.stride(), b.stride()
         # An out the kernel call will refuse anyway leaves the choice to the defaults.
-        out_dims = (tuple(out.shape), out.stride()) if isinstance(out, torch.Tensor) and out.dim() == 2 else None
+        out_dims = None
+        if isinstance(out, torch.Tensor):
+            out_dtype = _arrays.torch_dtype_name(out)
+            if out.dim() == 2:
+                out_dims = (tuple(out.shape), out.stride())
     else:
         av, bv = _arrays.view(a, "a"), _arrays.view(b, "b")
         if len(av.shape) != 2 or len(bv.shape) != 2:
             raise ArgumentError(f"a and b must be 2-D matrices (a is {av.shape}, b is {bv.shape})")
-        dtype = av.dtype
+        dtype, dtype_b = av.dtype, bv.dtype
         m, k = av.shape
         kb, n = bv.shape
         sa, sb = av.strides, bv.strides
         out_dims = None
         if out is not None:
             ov = _arrays.view(out, "out")
+            out_dtype = ov.dtype
             if len(ov.shape) == 2:
                 out_dims = (ov.shape, ov.strides)
-    if dtype not in ("f16", "bf16"):
-        raise DTypeError(f"gemmgen.matmul takes float16 or bfloat16 arrays (a is {dtype})")
     if kb != k:
         layout = DEFAULT_LAYOUT  # the kernel call says the inner dimensions differ
     else:
         layout = _kernel_layout(m, n, k, sa, sb, out_dims)
-    return m, n, k, dtype, layout
+    return m, n, k, dtype, dtype_b, out_dtype, layout
 
 
 def matmul(a: Any, b: Any, out: Any = None, *, stream: Any = None) -> Any:
@@ -132,5 +138,8 @@ def matmul(a: Any, b: Any, out: Any = None, *, stream: Any = None) -> Any:
     arrays have (``gemmgen.plan(a, b, out)["kernel_layout"]``: a.t(), b
     row-major, out.t() work without copies). Same arguments as calling a
     :class:`gemmgen.Kernel`."""
-    m, n, k, dtype, layout = _dims(a, b, out)
+    m, n, k, dtype, _, _, layout = operands(a, b, out)
+    if dtype not in ("f16", "bf16"):
+        hint = " (fp8: gemmgen.scaled_matmul)" if dtype in ("e4m3", "e5m2") else ""
+        raise DTypeError(f"gemmgen.matmul takes float16 or bfloat16 arrays (a is {dtype}){hint}")
     return kernel_for(m, n, k, dtype, layout)(a, b, out, stream=stream)

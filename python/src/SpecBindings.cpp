@@ -201,6 +201,27 @@ chooseKernelBinding(long long M, long long N, long long K, const std::string &dt
   return {c->name, c->specYaml, c->family, c->splitK, c->predictedUs, c->defaultUs, c->reason};
 }
 
+/// chooseFp8Kernel for Python: the same tuple; types by their names (e4m3,
+/// e5m2; out bf16, f16, f32, e4m3, e5m2).
+std::tuple<std::string, std::string, std::string, int, double, double, std::string>
+chooseFp8KernelBinding(long long M, long long N, long long K, const std::string &a,
+                       const std::string &b, const std::string &out, bool blockwise) {
+  auto type = [](const std::string &name, const char *what) {
+    for (DType t : {DType::F16, DType::BF16, DType::F32, DType::E4M3, DType::E5M2})
+      if (name == toString(t))
+        return t;
+    throw PyFacingError("DTypeError", std::string(what) + " type '" + name +
+                                          "' is not one of f16, bf16, f32, e4m3, e5m2");
+  };
+  Fp8Problem p;
+  p.a = type(a, "A's"), p.b = type(b, "B's"), p.out = type(out, "the output");
+  p.blockwise = blockwise;
+  Expected<KernelChoice> c = chooseFp8Kernel(M, N, K, p);
+  if (!c)
+    throw PyFacingError("ArgumentError", c.status().message());
+  return {c->name, c->specYaml, c->family, c->splitK, c->predictedUs, c->defaultUs, c->reason};
+}
+
 /// The tuned spec for exactly this shape and dtype, or "" (kernel_for then
 /// takes chooseKernel's).
 std::string exactTunedSpecBinding(const std::string &defaultsPath, long long M, long long N,
@@ -233,4 +254,6 @@ void python::bindSpecFunctions(nb::module_ &m) {
   m.def("exact_tuned_spec", &exactTunedSpecBinding, "defaults_path"_a, "m"_a, "n"_a, "k"_a,
         "dtype"_a);
   m.def("choose_kernel", &chooseKernelBinding, "m"_a, "n"_a, "k"_a, "dtype"_a);
+  m.def("choose_fp8_kernel", &chooseFp8KernelBinding, "m"_a, "n"_a, "k"_a, "a"_a, "b"_a, "out"_a,
+        "blockwise"_a);
 }

@@ -63,3 +63,54 @@ def test_kernel_for_untuned_shape_takes_the_model(monkeypatch):
     assert compiled[-1] == gemmgen.choose_kernel(16, 4096, 4096, "f16")["spec"]
     _matmul.kernel_for(4096, 4096, 4096, "f16")  # tuned: the DB's spec file
     assert compiled[-1].endswith("nvidia_h200/f16_4096x4096x4096.yaml")
+
+
+def test_choose_fp8_kernel_is_the_cost_model():
+    c = gemmgen.choose_fp8_kernel(128, 2112, 7168, "e4m3", scaling="blockwise")
+    assert c["family"] in ("medium", "wide", "narrow") and c["split_k"] > 1
+    assert c["name"] == "gemm_sm90_auto_%s_s%d_e4m3_blockwise_bf16" % (c["family"], c["split_k"])
+    assert "with split_k %d" % c["split_k"] in c["reason"]
+    assert "scaling: blockwise" in c["spec"] and "128x2112x7168" in c["reason"]
+    assert gemmgen.check(c["spec"], simulate=False) == []
+    big = gemmgen.choose_fp8_kernel(4096, 4096, 4096)
+    assert (big["family"], big["split_k"]) == ("large", 1)
+    assert big["name"] == "gemm_sm90_auto_large_s1_e4m3_tensor_bf16"
+    mixed = gemmgen.choose_fp8_kernel(4096, 4096, 4096, "e4m3", dtype_b="e5m2", out_dtype="f32")
+    assert "a: e4m3, b: e5m2, d: f32" in mixed["spec"]
+    assert gemmgen.check(mixed["spec"], simulate=False) == []
+
+
+@pytest.mark.parametrize("kwargs,error,says", [
+    (dict(dtype="f16"), gemmgen.ArgumentError, "use chooseKernel for f16/bf16"),
+    (dict(dtype="e4m3", scaling="rowwise"), gemmgen.ArgumentError, "per_tensor\" or \"blockwise"),
+    (dict(dtype="e4m3", out_dtype="f64"), gemmgen.DTypeError, "not written by fp8 kernels"),
+    (dict(dtype="e4m3", scaling="blockwise", out_dtype="e4m3"), gemmgen.ArgumentError,
+     "per-tensor scales"),
+    (dict(dtype="e3m4"), gemmgen.DTypeError, "not one of"),
+])
+def test_choose_fp8_kernel_refuses(kwargs, error, says):
+    with pytest.raises(error, match=says):
+        gemmgen.choose_fp8_kernel(64, 64, 64, **kwargs)
+
+
+def test_scaled_matmul_takes_the_fp8_model(monkeypatch):
+    from gemmgen import _scaled_matmul
+    compiled = []
+    monkeypatch.setattr(gemmgen, "compile", lambda spec, layout: compiled.append((spec, layout)) or spec)
+    monkeypatch.setattr(_scaled_matmul, "_kernels_by_problem", {})
+    monkeypatch.setattr(_scaled_matmul, "_kernels_by_spec", {})
+    k1 = _scaled_matmul.fp8_kernel_for(128, 2112, 7168, "e4m3", "e4m3", "bf16", "blockwise")
+    assert k1 == gemmgen.choose_fp8_kernel(128, 2112, 7168, scaling="blockwise")["spec"]
+    assert compiled[-1][1] == ("row", "col")
+    # The same problem again: no second compile; another shape with the same choice shares it.
+    _scaled_matmul.fp8_kernel_for(128, 2112, 7168, "e4m3", "e4m3", "bf16", "blockwise")
+    assert len(compiled) == 1
+    _scaled_matmul.fp8_kernel_for(0, 2112, 7168, "e4m3", "e4m3", "f32", "per_tensor")
+    assert "d: f32" in compiled[-1][0]
+
+
+def test_scaled_matmul_refuses_16_bit_arrays():
+    from test_arrays import FakeArray
+    a16 = FakeArray((64, 64), typestr="<f2")
+    with pytest.raises(gemmgen.DTypeError, match=r"scaled_matmul takes fp8 arrays .* \(16-bit: gemmgen.matmul\)"):
+        gemmgen.scaled_matmul(a16, a16, None, None)

@@ -1,11 +1,14 @@
 //===- KernelChoice.cpp - A kernel for a shape, chosen by a cost model ----===//
 //
-// Three tile families (the fixed default and the two smaller tiles tuning
-// found for small shapes), each with K cut into 1-8 slices, ranked by a model
+// Tile families (16-bit: the fixed default and the smaller tiles tuning
+// found for small shapes; fp8: the per-tensor and blockwise specs measured on
+// the DeepSeek-V3 shapes), each with K cut into 1-8 slices, ranked by a model
 // of persistent tiles on 132 SMs whose constants were fitted to the H200's
 // measurements (bench/model/fit_cost_model.py: 372 points of the sweeps, the
-// per-shape tunes, the split-K and 128x192 runs; rms log error 0.081). docs/RUNTIME.md
-// "Choosing a kernel for a shape" says what it sees and what it does not.
+// per-shape tunes, the split-K and 128x192 runs; rms log error 0.081; the fp8
+// families' k-block times by bench/model/fit_fp8_model.py on 162 fp8 points).
+// docs/RUNTIME.md "Choosing a kernel for a shape" says what it sees and what
+// it does not.
 //
 //===----------------------------------------------------------------------===//
 #include "Internal.h"
@@ -21,22 +24,36 @@ namespace {
 
 struct TileFamily {
   const char *name;
-  int tileM, tileN, consumers, depth, group;
-  const char *chunkN;    ///< epilogue.chunk_n ("" : the printer's default)
-  double microsPerKBlock; ///< one 64-deep k-block of one tile on one SM (fitted)
+  int tileM, tileN, tileK, consumers, depth, group, mmaInFlight;
+  const char *chunkN;     ///< epilogue.chunk_n for a 16-bit D ("" : the printer's default)
+  double microsPerKBlock; ///< one k-block (tileK deep) of one tile on one SM (fitted)
 };
 
 // The constants from `python3 bench/model/fit_cost_model.py` (2026-12-01).
 constexpr TileFamily kFamilies[] = {
     // specs/sm90/05_fast_f16.yaml / 06_fast_bf16.yaml: the fixed default.
-    {"large", 128, 256, 2, 4, 16, "128", 0.6905},
+    {"large", 128, 256, 64, 2, 4, 16, 1, "128", 0.6905},
     // bench/families/wide_d5_c64.yaml: fewer columns per tile where 128x256
     // tiles fall just past a wave (bench/h200-wide.sh, docs/PERF.md).
-    {"wide", 128, 192, 2, 5, 16, "64", 0.5186},
+    {"wide", 128, 192, 64, 2, 5, 16, 1, "64", 0.5186},
     // specs/tuned/nvidia_h200/f16_2048x2048x2048.yaml (tuned for 2048^3).
-    {"medium", 128, 128, 1, 6, 8, "", 0.3572},
+    {"medium", 128, 128, 64, 1, 6, 8, 1, "", 0.3572},
     // specs/tuned/nvidia_h200/f16_128x8192x8192.yaml, spec 12's tile.
-    {"small", 64, 128, 1, 8, 16, "", 0.2082},
+    {"small", 64, 128, 64, 1, 8, 16, 1, "", 0.2082},
+};
+// fp8, per-tensor scales; per-k-block times from `python3
+// bench/model/fit_fp8_model.py` (2026-12-02), the other constants shared.
+constexpr TileFamily kFp8TensorFamilies[] = {
+    {"large", 128, 256, 128, 2, 4, 16, 1, "128", 0.6615},  // spec 13
+    {"wide", 128, 192, 128, 2, 4, 16, 1, "64", 0.5037},    // bench/variants/fp8/n192.yaml
+    {"medium", 128, 128, 128, 2, 6, 16, 1, "128", 0.3367}, // bench/variants/fp8/n128.yaml
+};
+// fp8, blockwise scales: the promoted partial sum is read after each
+// k-block's wgmmas (mma_in_flight 0).
+constexpr TileFamily kFp8BlockFamilies[] = {
+    {"medium", 128, 128, 128, 2, 6, 16, 0, "128", 0.5022}, // spec 15 (spec 17 split)
+    {"wide", 128, 192, 128, 2, 5, 16, 0, "64", 0.6654},    // spec 19
+    {"narrow", 128, 64, 128, 2, 8, 16, 0, "64", 0.4916},   // bench/variants/blockwise/n64.yaml
 };
 constexpr int kSms = 132;
 constexpr double kTileMicros = 1.3286;   ///< per tile: prologue, epilogue
@@ -51,22 +68,30 @@ constexpr double kLeaveDefaultGain = 1.10;
 
 long long ceilDiv(long long a, long long b) { return (a + b - 1) / b; }
 
-const TileFamily *findFamily(const std::string &name) {
-  for (const TileFamily &f : kFamilies)
+template <std::size_t N>
+const TileFamily *findFamily(const TileFamily (&families)[N], const std::string &name) {
+  for (const TileFamily &f : families)
     if (name == f.name)
       return &f;
   return nullptr;
 }
 
+/// Element sizes the operand stream and D's bytes are counted in.
+struct Bytes {
+  double operand = 2, out = 2;
+};
+
 // Tiles run in rounds of one per SM; each round costs its longest tile.
-double predict(const TileFamily &f, int split, long long M, long long N, long long K) {
-  const long long kBlocks = ceilDiv(K, 64);
+double predict(const TileFamily &f, int split, long long M, long long N, long long K,
+               Bytes bytesPer = {}) {
+  const long long kBlocks = ceilDiv(K, f.tileK);
   const long long slices = std::min<long long>(split, std::max<long long>(kBlocks, 1));
   const long long perSlice = ceilDiv(kBlocks, slices);
   const long long units = ceilDiv(M, f.tileM) * ceilDiv(N, f.tileN) * slices;
   const double rounds = (double)ceilDiv(units, kSms);
   const double main = rounds * (kTileMicros + (double)perSlice * f.microsPerKBlock);
-  const double bytes = 2.0 * ((double)M * K + (double)N * K + (double)M * N);
+  const double bytes =
+      bytesPer.operand * ((double)M * K + (double)N * K) + bytesPer.out * (double)M * N;
   const double stream = bytes / (kDramGBs * 1e3);
   // Tile work and operand stream overlap, not perfectly: a smooth maximum.
   double us = std::pow(std::pow(main, kOverlapP) + std::pow(stream, kOverlapP), 1 / kOverlapP) +
@@ -78,24 +103,43 @@ double predict(const TileFamily &f, int split, long long M, long long N, long lo
   return us;
 }
 
-// One spec per family, split and type: the family's spec file with its
-// name, type and split filled in.
-std::string specFor(const TileFamily &f, int split, const std::string &type,
-                    const std::string &name) {
+/// What a spec's `types` line and description say beyond the tile.
+struct SpecTypes {
+  std::string a, b, d;
+  bool blockwise = false;
+  std::string summary; ///< e.g. "f16", "e4m3 -> bf16, blockwise scales"
+};
+
+// epilogue.chunk_n is given for a 16-bit D; the same bytes for D's type
+// where that many columns still divide the tile (f32: half the columns).
+std::string chunkFor(const TileFamily &f, const std::string &d) {
+  if (!*f.chunkN)
+    return "";
+  const int chunk16 = std::atoi(f.chunkN);
+  const int bytes = d == "f32" ? 4 : (d == "e4m3" || d == "e5m2") ? 1 : 2;
+  const int chunk = chunk16 * 2 / bytes;
+  return std::to_string(chunk <= f.tileN && f.tileN % chunk == 0 ? chunk : chunk16);
+}
+
+// One spec per family, split and types: the family's spec file with its
+// name, types and split filled in.
+std::string specFor(const TileFamily &f, int split, const SpecTypes &t, const std::string &name) {
   std::string s;
   s += "# Chosen by gemmgen's cost model (docs/RUNTIME.md, \"Choosing a kernel for a shape\")\n";
   s += "kernel: " + name + "\n";
   s += "description: " + std::string(f.name) + " " + std::to_string(f.tileM) + "x" +
-       std::to_string(f.tileN) + "x64, " + std::to_string(f.consumers) + " consumer(s), " +
-       std::to_string(f.depth) + " stages" +
-       (split > 1 ? ", K in up to " + std::to_string(split) + " slices" : std::string()) +
-       ", " + type + "\n";
+       std::to_string(f.tileN) + "x" + std::to_string(f.tileK) + ", " +
+       std::to_string(f.consumers) + " consumer(s), " + std::to_string(f.depth) + " stages" +
+       (split > 1 ? ", K in up to " + std::to_string(split) + " slices" : std::string()) + ", " +
+       t.summary + "\n";
   s += "target: sm_90a\n";
-  s += "types: { a: " + type + ", b: " + type + ", d: " + type + ", accumulate: f32 }\n";
+  s += "types: { a: " + t.a + ", b: " + t.b + ", d: " + t.d + ", accumulate: f32" +
+       (t.blockwise ? ", scaling: blockwise" : "") + " }\n";
   s += "layout: { a: row, b: col }\n";
   s += "tile: { m: " + std::to_string(f.tileM) + ", n: " + std::to_string(f.tileN) +
-       ", k: 64 }\n";
-  s += "pipeline: { depth: " + std::to_string(f.depth) + ", mma_in_flight: 1 }\n";
+       ", k: " + std::to_string(f.tileK) + " }\n";
+  s += "pipeline: { depth: " + std::to_string(f.depth) +
+       ", mma_in_flight: " + std::to_string(f.mmaInFlight) + " }\n";
   s += "consumers: " + std::to_string(f.consumers) + "\n";
   s += "scheduler: { kind: persistent, raster: along_m, group: " + std::to_string(f.group) +
        (split > 1 ? ", split_k: " + std::to_string(split) : std::string()) + " }\n";
@@ -103,9 +147,9 @@ std::string specFor(const TileFamily &f, int split, const std::string &type,
   s += "  producer: { warps: 1, registers: 40, does: tma_load }\n";
   s += "  consumer: { warpgroups: " + std::to_string(f.consumers) +
        ", registers: 232, does: [mma, epilogue] }\n";
+  const std::string chunk = chunkFor(f, t.d);
   s += std::string("epilogue: { store: tma") +
-       (*f.chunkN ? std::string(", chunk_n: ") + f.chunkN : std::string()) +
-       ", overlap: true }\n";
+       (chunk.empty() ? std::string() : ", chunk_n: " + chunk) + ", overlap: true }\n";
   return s;
 }
 
@@ -115,76 +159,168 @@ std::string fixed1(double v) {
   return buf;
 }
 
+/// The best of `families` (the first is the default) for M×N×K.
+struct Ranked {
+  const TileFamily *best;
+  int split = 1;
+  double us = 0, defaultUs = 0;
+  bool defaultIsPadding = false;
+};
+
+/// What a problem allows beyond the shape.
+struct Allowed {
+  bool splits = true;      ///< split-K (not with an 8-bit D: the reduction writes 16/32-bit)
+  bool paddingRule = true; ///< 16-bit: the 64-row family for M < 64 (docs/PERF.md)
+  int tileNMultiple = 64;  ///< an 8-bit D is stored in 128-column slabs
+};
+
+template <std::size_t NF>
+Ranked rank(const TileFamily (&families)[NF], long long M, long long N, long long K, Bytes bytes,
+            Allowed allowed) {
+  const bool paddingRule = allowed.paddingRule;
+  const TileFamily &fallback = families[0];
+  Ranked r;
+  r.defaultUs = predict(fallback, 1, M, N, K, bytes);
+  // Fewer than 64 rows: the default's 128-row tile is mostly padding, where
+  // the model never saw it (its points there are the small tile's); on the
+  // H200 the 64-row tile was faster on every such shape measured, 1x57344x8192
+  // and 4x28672x4096 among them (docs/PERF.md), so the default is no
+  // candidate and no margin protects it. (fp8 has no 64-row family.)
+  r.defaultIsPadding = paddingRule && fallback.tileM > 2 * M;
+  r.best = r.defaultIsPadding ? nullptr : &fallback;
+  r.us = r.defaultIsPadding ? HUGE_VAL : r.defaultUs;
+  const long long kBlocks = ceilDiv(K, fallback.tileK);
+  for (const TileFamily &f : families) {
+    // A tile of more than twice M's rows is mostly padding: the model never
+    // saw such a tile but the smallest (what tuning chose for decode).
+    if (paddingRule && f.tileM > 2 * M && &f != &families[NF - 1])
+      continue;
+    if (f.tileN % allowed.tileNMultiple != 0)
+      continue;
+    for (int split : kSplits) {
+      // A slice of fewer than 4 k-blocks is mostly pipeline fill; a split
+      // the runtime would run as fewer slices is not offered.
+      if (split > 1 && (!allowed.splits || kBlocks < 4LL * split ||
+                        splitKSlices(K, f.tileK, split) != split))
+        continue;
+      const double us = predict(f, split, M, N, K, bytes);
+      if (us < r.us)
+        r.best = &f, r.split = split, r.us = us;
+    }
+  }
+  if (!r.defaultIsPadding && r.defaultUs < kLeaveDefaultGain * r.us)
+    r.best = &fallback, r.split = 1, r.us = r.defaultUs;
+  return r;
+}
+
+std::string shapeText(long long M, long long N, long long K) {
+  return std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K);
+}
+
+KernelChoice describe(const Ranked &r, const TileFamily &fallback, const SpecTypes &types,
+                      const std::string &nameSuffix, long long M, long long N, long long K) {
+  KernelChoice c;
+  c.family = r.best->name;
+  c.splitK = r.split;
+  c.predictedUs = r.us;
+  c.defaultUs = r.defaultUs;
+  c.name = "gemm_sm90_auto_" + c.family + "_s" + std::to_string(r.split) + "_" + nameSuffix;
+  c.specYaml = specFor(*r.best, r.split, types, c.name);
+  const std::string shape = shapeText(M, N, K);
+  const std::string defaultTile =
+      std::to_string(fallback.tileM) + "x" + std::to_string(fallback.tileN);
+  if (r.best == &fallback && r.split == 1)
+    c.reason = "the default " + defaultTile + " tile for " + shape + " (model: " + fixed1(r.us) +
+               " us; no other family is predicted 10% faster)";
+  else
+    c.reason = std::string(r.best->name) + " " + std::to_string(r.best->tileM) + "x" +
+               std::to_string(r.best->tileN) + " tile" +
+               (r.split > 1 ? " with split_k " + std::to_string(r.split) : std::string()) +
+               " for " + shape + " (model: " + fixed1(r.us) + " us against " +
+               fixed1(r.defaultUs) + " us for the default " + defaultTile + " tile" +
+               (r.defaultIsPadding ? ", whose 128 rows are mostly padding for M = " +
+                                         std::to_string(M)
+                                   : std::string()) +
+               ")";
+  return c;
+}
+
+Status badSize(const char *who, long long M, long long N, long long K) {
+  return Status::error(ErrorCode::InvalidArgument, std::string(who) +
+                                                       " needs M, N and K of at least 1 (got " +
+                                                       shapeText(M, N, K) + ")");
+}
+
 } // namespace
 
 double gemmgen::predictKernelMicros(const std::string &family, int splitK, long long M,
                                     long long N, long long K) {
-  const TileFamily *f = findFamily(family);
+  const TileFamily *f = findFamily(kFamilies, family);
   if (!f || splitK < 1 || M <= 0 || N <= 0 || K <= 0)
     return -1;
   return predict(*f, splitK, M, N, K);
 }
 
+double gemmgen::predictFp8KernelMicros(const std::string &family, bool blockwise, int splitK,
+                                       long long M, long long N, long long K) {
+  const TileFamily *f = blockwise ? findFamily(kFp8BlockFamilies, family)
+                                  : findFamily(kFp8TensorFamilies, family);
+  if (!f || splitK < 1 || M <= 0 || N <= 0 || K <= 0)
+    return -1;
+  return predict(*f, splitK, M, N, K, Bytes{1, 2});
+}
+
 Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long K, DType t) {
   if (M <= 0 || N <= 0 || K <= 0)
-    return Status::error(ErrorCode::InvalidArgument,
-                         "chooseKernel needs M, N and K of at least 1 (got " + std::to_string(M) +
-                             "x" + std::to_string(N) + "x" + std::to_string(K) + ")");
+    return badSize("chooseKernel", M, N, K);
   if (t != DType::F16 && t != DType::BF16)
     return Status::error(ErrorCode::InvalidArgument,
                          std::string("chooseKernel chooses among f16 and bf16 kernels (got ") +
-                             toString(t) + "); give a spec file for other types");
-  const TileFamily &fallback = kFamilies[0];
-  const double defaultUs = predict(fallback, 1, M, N, K);
-  // Fewer than 64 rows: the default's 128-row tile is mostly padding, where
-  // the model never saw it (its points there are the small tile's); on the
-  // H200 the 64-row tile was faster on every such shape measured, 1x57344x8192
-  // and 4x28672x4096 among them (docs/PERF.md), so the default is no
-  // candidate and no margin protects it.
-  const bool defaultIsPadding = fallback.tileM > 2 * M;
-  const TileFamily *best = defaultIsPadding ? nullptr : &fallback;
-  int bestSplit = 1;
-  double bestUs = defaultIsPadding ? HUGE_VAL : defaultUs;
-  const long long kBlocks = ceilDiv(K, 64);
-  for (const TileFamily &f : kFamilies) {
-    // A tile of more than twice M's rows is mostly padding: the model never
-    // saw such a tile but the smallest (what tuning chose for decode).
-    if (f.tileM > 2 * M && &f != &kFamilies[std::size(kFamilies) - 1])
-      continue;
-    for (int split : kSplits) {
-      // A slice of fewer than 4 k-blocks is mostly pipeline fill; a split
-      // the runtime would run as fewer slices is not offered.
-      if (split > 1 && (kBlocks < 4LL * split || splitKSlices(K, 64, split) != split))
-        continue;
-      const double us = predict(f, split, M, N, K);
-      if (us < bestUs)
-        best = &f, bestSplit = split, bestUs = us;
-    }
-  }
-  if (!defaultIsPadding && defaultUs < kLeaveDefaultGain * bestUs)
-    best = &fallback, bestSplit = 1, bestUs = defaultUs;
-
-  KernelChoice c;
-  c.family = best->name;
-  c.splitK = bestSplit;
-  c.predictedUs = bestUs;
-  c.defaultUs = defaultUs;
+                             toString(t) + "); use chooseFp8Kernel for e4m3/e5m2, or give a "
+                                           "spec file for other types");
+  const Ranked r = rank(kFamilies, M, N, K, Bytes{}, Allowed{});
   const std::string type = toString(t);
-  c.name = "gemm_sm90_auto_" + c.family + "_s" + std::to_string(bestSplit) + "_" + type;
-  c.specYaml = specFor(*best, bestSplit, type, c.name);
-  const std::string shape = std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K);
-  if (best == &fallback)
-    c.reason = "the default 128x256 tile for " + shape + " (model: " + fixed1(bestUs) +
-               " us; no other family is predicted 10% faster)";
-  else
-    c.reason = std::string(best->name) + " " + std::to_string(best->tileM) + "x" +
-               std::to_string(best->tileN) + " tile" +
-               (bestSplit > 1 ? " with split_k " + std::to_string(bestSplit) : std::string()) +
-               " for " + shape + " (model: " + fixed1(bestUs) + " us against " +
-               fixed1(defaultUs) + " us for the default 128x256 tile" +
-               (defaultIsPadding ? ", whose 128 rows are mostly padding for M = " +
-                                       std::to_string(M)
-                                 : std::string()) +
-               ")";
-  return c;
+  return describe(r, kFamilies[0], SpecTypes{type, type, type, false, type}, type, M, N, K);
+}
+
+Expected<KernelChoice> gemmgen::chooseFp8Kernel(long long M, long long N, long long K,
+                                                const Fp8Problem &p) {
+  if (M <= 0 || N <= 0 || K <= 0)
+    return badSize("chooseFp8Kernel", M, N, K);
+  if (!isFp8(p.a) || !isFp8(p.b))
+    return Status::error(ErrorCode::InvalidArgument,
+                         std::string("chooseFp8Kernel chooses among fp8 kernels: A and B must be "
+                                     "e4m3 or e5m2 (got ") +
+                             toString(p.a) + " and " + toString(p.b) +
+                             "); use chooseKernel for f16/bf16");
+  if (p.out != DType::BF16 && p.out != DType::F16 && p.out != DType::F32 && !isFp8(p.out))
+    return Status::error(ErrorCode::InvalidArgument,
+                         std::string("chooseFp8Kernel: D of type ") + toString(p.out) +
+                             " is not written by fp8 kernels; use bf16, f16, f32, e4m3 or e5m2");
+  if (p.blockwise && isFp8(p.out))
+    return Status::error(ErrorCode::InvalidArgument,
+                         std::string("chooseFp8Kernel: an ") + toString(p.out) +
+                             " D with blockwise scales has no kernel family here (its output "
+                             "scale and amax are per-tensor kernels'); use out bf16, f16 or f32, "
+                             "or per-tensor scales");
+  // An 8-bit D: no split-K (its reduction writes 16-bit or f32 D only) and
+  // tiles of whole 128-column slabs (the checks refuse both otherwise).
+  Allowed allowed;
+  allowed.splits = !isFp8(p.out);
+  allowed.paddingRule = false;
+  allowed.tileNMultiple = isFp8(p.out) ? 128 : 64;
+  const Bytes bytes{1, (double)sizeOf(p.out)};
+  const std::string a = toString(p.a), b = toString(p.b), d = toString(p.out);
+  const std::string operands = a == b ? a : a + "_" + b;
+  const std::string scaling = p.blockwise ? "blockwise" : "tensor";
+  SpecTypes types{a, b, d, p.blockwise,
+                  (a == b ? a : a + " x " + b) + " -> " + d +
+                      (p.blockwise ? ", blockwise scales (1x128 A, 128x128 B)"
+                                   : ", per-tensor scales")};
+  const std::string suffix = operands + "_" + scaling + "_" + d;
+  if (p.blockwise)
+    return describe(rank(kFp8BlockFamilies, M, N, K, bytes, allowed), kFp8BlockFamilies[0],
+                    types, suffix, M, N, K);
+  return describe(rank(kFp8TensorFamilies, M, N, K, bytes, allowed), kFp8TensorFamilies[0],
+                  types, suffix, M, N, K);
 }

@@ -62,7 +62,9 @@ expect 3 "gemmgen: error: $W/missing.txt: cannot read the --groups file" -- "$G"
 expect 3 "gemmgen: error: bench --groups times the mixture-of-experts layout (one N and K for all problems); $W/groups_mixed.txt mixes them (use \`gemmgen run --groups\` for problems of their own N and K)" -- "$G" bench "$S" --groups "$W/groups_mixed.txt"
 expect 3 "gemmgen: error: bench --groups takes --n/--k (or N K in the file), --dtype, --layout, --rounds and a spec; not --batch, --beta, --shapes, --m, --json, --csv, \`tuned\` or \`auto\`" -- "$G" bench "$S" --groups "$W/groups_two.txt" --batch 2
 expect 3 "gemmgen: error: run --groups takes each problem's shape from the file and pads its lines itself; not with --batch, --offset, --lda/--ldb/--ldd or \`tuned\`/\`auto\`" -- "$G" run "$S" --groups "$W/groups_ok.txt" --offset 1
-expect 1 "gemmgen: error: chooseKernel chooses among f16 and bf16 kernels (got e4m3); give a spec file for other types" -- env GEMMGEN_CACHE_DIR="$W/cache" "$G" run auto --m 64 --n 64 --k 64 --dtype e4m3
+expect 3 "gemmgen: error: --scaling needs fp8 operands: add --dtype e4m3 (or e5m2) (got --scaling blockwise)" -- "$G" run auto --m 64 --n 64 --k 64 --scaling blockwise
+expect 3 "gemmgen: error: --scaling picks the scales of the kernel \`auto\` or \`tuned\` chooses; a spec file says its own (types.scaling): leave --scaling out (got --scaling blockwise)" -- "$G" run "$S" --dtype e4m3 --scaling blockwise
+expect 3 "gemmgen: error: --scaling must be per_tensor or blockwise (got --scaling rowwise)" -- "$G" bench auto --m 64 --n 64 --k 64 --dtype e4m3 --scaling rowwise
 expect 3 "gemmgen: error: spec \`auto\` picks one spec per shape: give one shape (--m/--n/--k or a single --shapes entry)" -- "$G" bench auto --shapes 64x64x64,128x128x128
 expect 1 "gemmgen: error: cannot write the chosen spec to" -- env GEMMGEN_CACHE_DIR=/proc/gemmgen-no "$G" run auto --m 64 --n 64 --k 64
 expect 1 "gemmgen: error: --groups gives the problems of one launch; not with --shapes or --batch" -- "$G" simulate "$S" --groups "$W/groups_ok.txt" --batch 2
@@ -118,5 +120,16 @@ if [ $rc -eq 1 ] && [[ "$out" == *'"line": 8'* ]] && [[ "$out" == *'"ok": false'
   echo "ok   rc=1  check --json (located diagnostic on stdout)"
 else
   echo "FAIL: check --json -> rc $rc: ${out:0:300}"; fails=$((fails + 1))
+fi
+# `auto` with fp8 operands: the fp8 chooser's spec, written before any GPU
+# is needed (no GPU: exit 2 after the choice), and one that passes the checks.
+out=$(env GEMMGEN_CACHE_DIR="$W/fp8cache" "$G" run auto --m 128 --n 2112 --k 7168 --dtype e4m3 \
+      --scaling blockwise --verify 2>/dev/null)
+chosen=$(ls "$W/fp8cache/chosen/"*_e4m3_blockwise_bf16.yaml 2>/dev/null | head -1)
+if [[ "$out" == *"chosen by the cost model: "*" tile with split_k "*" for 128x2112x7168"* ]] && [ -n "$chosen" ] &&
+   "$G" check "$chosen" >/dev/null 2>&1 && grep -q "scaling: blockwise" "$chosen"; then
+  echo "ok   run auto --dtype e4m3 --scaling blockwise: $(basename "$chosen")"
+else
+  echo "FAIL: run auto --dtype e4m3 --scaling blockwise: ${out:0:300} (spec: '$chosen')"; fails=$((fails + 1))
 fi
 [ $fails -eq 0 ] && echo "all bad inputs handled" || { echo "$fails case(s) failed"; exit 1; }

@@ -1,7 +1,7 @@
 //===- GpuFp8Test.cpp - fp8 GEMMs with per-tensor scales on the GPU --------===//
 //
 // specs/sm90/13_fast_e4m3.yaml (and a mixed e5m2 x e4m3 -> f32 variant of it, and 8-bit
-// outputs with their output scale and amax)
+// outputs with their output scale and amax), the blockwise specs, and chooseFp8Kernel's choices
 // on odd and large shapes: fresh random fp8 inputs, D poisoned, scales != 1
 // (a kernel that ignored them would be off by 50%), every element compared
 // with the fp32-accumulate reference that applies the scales, and D's line
@@ -33,6 +33,11 @@ const char *kSpec19 = "19_blockwise_e4m3_n192.yaml", *kSpec15N64 = "15_blockwise
 /// Spec 13 with split_k 4 (per-tensor scales in the slices' alpha), and
 /// spec 17 (blockwise, split_k 4: B's scales copied per slice).
 const char *kSpec13Split = "13_fast_e4m3.yaml:split_k_4", *kSpec17 = "17_splitk_blockwise_e4m3.yaml";
+
+/// The fp8 cost model's kernel for the case's shape (chooseFp8Kernel), per-tensor or blockwise;
+/// the case's types say only D's type (bf16, or f32 with "d: f32").
+const char *kAutoTensor = "auto:per_tensor", *kAutoBlock = "auto:blockwise";
+bool isChosen(const char *spec) { return spec == kAutoTensor || spec == kAutoBlock; }
 
 std::string specPath(const char *spec) {
   if (const char *d = getenv("GEMMGEN_SPECS_DIR"); d && *d)
@@ -107,7 +112,23 @@ struct Fp8Gpu {
     if (Expected<CUstream> s = rt->createStream())
       stream = *s;
   }
-  const Expected<Kernel> &kernel(const std::string &types, const char *spec = kSpec13) {
+  const Expected<Kernel> &kernel(const std::string &types, const char *spec = kSpec13,
+                                 long long M = 0, long long N = 0, long long K = 0) {
+    if (isChosen(spec)) {
+      Fp8Problem p;
+      p.blockwise = spec == kAutoBlock;
+      p.out = types.find("d: f32") != std::string::npos ? DType::F32 : DType::BF16;
+      Expected<KernelChoice> choice = chooseFp8Kernel(M, N, K, p);
+      const std::string key = choice ? choice->name : std::string(spec) + types;
+      auto it = kernels.find(key);
+      if (it == kernels.end())
+        it = kernels
+                 .emplace(key, choice ? rt->compileString(choice->specYaml, choice->name)
+                                      : Expected<Kernel>(choice.status()))
+                 .first;
+      printf("[ chosen ] %s\n", choice ? choice->reason.c_str() : choice.status().message().c_str());
+      return it->second;
+    }
     const std::string key = std::string(spec) + types;
     auto it = kernels.find(key);
     if (it == kernels.end())
@@ -148,6 +169,8 @@ std::string caseName(const ::testing::TestParamInfo<Fp8Case> &info) {
     t = "split_" + t;
   if (c.spec == kSpec17)
     t = "blockwise_split_" + t;
+  if (isChosen(c.spec))
+    t = std::string(c.spec == kAutoBlock ? "chosen_blockwise_" : "chosen_") + t;
   return t + "_" + std::to_string(c.M) + "x" + std::to_string(c.N) + "x" +
          std::to_string(c.K) + (c.beta != 0.f ? "_beta" : "") +
          (c.ldPad || c.offset ? "_staged" : "") + (c.scaleD != 0.125f ? "_saturating" : "");
@@ -160,16 +183,19 @@ TEST_P(Fp8Gemm, MatchesScaledReferenceAndWritesEveryElement) {
   if (!gpu.rt)
     GTEST_SKIP() << "no GPU: " << gpu.why;
   const Fp8Case &c = GetParam();
-  const Expected<Kernel> &k = gpu.kernel(c.types, c.spec);
+  const Expected<Kernel> &k = gpu.kernel(c.types, c.spec, c.M, c.N, c.K);
   ASSERT_TRUE(k.ok()) << k.status().message();
   const KernelInfo &ki = k->info();
   ASSERT_TRUE(ki.perTensorScales);
   ASSERT_EQ(ki.blockwiseScales, c.spec == kSpec15 || c.spec == kSpec15Two || c.spec == kSpec17 ||
-                                    c.spec == kSpec19 || c.spec == kSpec15N64);
+                                    c.spec == kSpec19 || c.spec == kSpec15N64 ||
+                                    c.spec == kAutoBlock);
   if (c.spec == kSpec19 || c.spec == kSpec15N64) {
     ASSERT_EQ(ki.tileN, c.spec == kSpec19 ? 192u : 64u);
   }
-  ASSERT_EQ(ki.splitK > 1, c.spec == kSpec13Split || c.spec == kSpec17);
+  if (!isChosen(c.spec)) {
+    ASSERT_EQ(ki.splitK > 1, c.spec == kSpec13Split || c.spec == kSpec17);
+  }
   ASSERT_TRUE(isFp8(ki.dtype) && isFp8(ki.dtypeB));
   const Runtime &rt = *gpu.rt;
   const DType out = ki.outType;
@@ -341,6 +367,20 @@ const Fp8Case kCases[] = {
     {"", 128, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kSpec17},  // 16 k-blocks: 4 of 4
     {"", 1000, 1001, 520, 0, 0, 1.0f, 0.0f, 3, 1, kSpec17},  // one slice, staged
     {kF32B, 128, 4096, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kSpec17},
+    // chooseFp8Kernel's kernels (`run auto --dtype e4m3`, gemmgen.scaled_matmul) on the shapes
+    // where it leaves the defaults: split-K at M = 128, the 128x192 and 128x128 tiles, with
+    // beta and staged operands where the family is the same.
+    {"", 128, 2112, 7168, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0, kAutoTensor},
+    {"", 128, 7168, 18432, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0, kAutoTensor},
+    {"", 4096, 2112, 7168, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0, kAutoTensor},
+    {"", 1000, 1001, 528, 2.0f, 0.75f, 0.5f, 1.5f, 0, 0, kAutoTensor},
+    {kF32, 512, 4096, 7168, 1.0f, 1.0f, 1.0f, 0.0f, 0, 0, kAutoTensor},
+    {"", 128, 2112, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kAutoBlock},
+    {"", 128, 4096, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kAutoBlock},
+    {"", 4096, 2112, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kAutoBlock},
+    {"", 1000, 1001, 520, 0, 0, 0.5f, 1.5f, 3, 1, kAutoBlock},
+    {kF32B, 256, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kAutoBlock},
+    {"", 64, 7168, 18432, 0, 0, 1.0f, 0.0f, 0, 0, kAutoBlock},
 };
 
 INSTANTIATE_TEST_SUITE_P(Sm90, Fp8Gemm, ::testing::ValuesIn(kCases), caseName);

@@ -3,7 +3,8 @@
 // The model computes what bench/model/fit_cost_model.py computes (values
 // printed by that script with the constants in KernelChoice.cpp); the
 // choices on the sweep's shape classes; every spec it can return passes the
-// checks and compiles; the default family is spec 05's kernel.
+// checks and compiles; the default family is spec 05's kernel. The same for
+// chooseFp8Kernel against bench/model/fit_fp8_model.py and specs 13/15/19.
 //
 //===----------------------------------------------------------------------===//
 #include "gemmgen/Pipeline.h"
@@ -19,6 +20,15 @@
 using namespace gemmgen;
 
 namespace {
+
+// The reason names the split the spec has (the default family with a
+// split is not "the default").
+void expectReasonNamesTheSplit(const KernelChoice &k) {
+  const bool named = k.reason.find("with split_k " + std::to_string(k.splitK)) != std::string::npos;
+  EXPECT_EQ(named, k.splitK > 1) << k.name << ": " << k.reason;
+  EXPECT_EQ(k.reason.rfind("the default", 0) == 0, k.splitK == 1 && k.predictedUs == k.defaultUs)
+      << k.name << ": " << k.reason;
+}
 
 TEST(KernelChoice, ModelMatchesTheFittingScript) {
   struct Point {
@@ -78,6 +88,7 @@ TEST(KernelChoice, ChoicesByShapeClass) {
       EXPECT_LE(k->predictedUs * 1.10, k->defaultUs) << shape << ": left the default for less";
     }
     EXPECT_NE(k->reason.find(shape), std::string::npos) << k->reason;
+    expectReasonNamesTheSplit(*k);
   }
 }
 
@@ -89,7 +100,7 @@ TEST(KernelChoice, RefusesWhatItCannotChoose) {
   } bad[] = {{0, 64, 64, DType::F16, "at least 1"},
              {64, -1, 64, DType::BF16, "at least 1"},
              {64, 64, 0, DType::F16, "at least 1"},
-             {64, 64, 64, DType::E4M3, "give a spec file"},
+             {64, 64, 64, DType::E4M3, "use chooseFp8Kernel"},
              {64, 64, 64, DType::F32, "give a spec file"}};
   for (const Bad &b : bad) {
     Expected<KernelChoice> k = chooseKernel(b.M, b.N, b.K, b.t);
@@ -110,6 +121,7 @@ TEST(KernelChoice, EveryChoiceCompilesThroughTheChecks) {
         for (long long K : {512LL, 4096LL, 18432LL}) {
           Expected<KernelChoice> k = chooseKernel(M, N, K, t);
           ASSERT_TRUE(k) << k.status().message();
+          expectReasonNamesTheSplit(*k);
           if (!seen.insert(k->name).second)
             continue;
           ++distinct;
@@ -142,10 +154,9 @@ TEST(KernelChoice, SplitsAreOnesTheRuntimeRuns) {
 
 // A family's spec is the spec file it was measured as: the same CUDA source
 // but for the kernel's name (the default: spec 05 and 06).
-void expectSameKernelAs(long long M, long long N, long long K, DType t, const char *family,
-                        const std::string &file) {
-  Expected<KernelChoice> k = chooseKernel(M, N, K, t);
-  ASSERT_TRUE(k);
+void expectSameKernel(const Expected<KernelChoice> &k, const char *family,
+                      const std::string &file) {
+  ASSERT_TRUE(k) << k.status().message();
   ASSERT_EQ(k->family, family);
   DiagnosticEngine d1, d2;
   auto chosen = compileSpecText(k->specYaml, k->name + ".yaml", EmitOptions{}, d1);
@@ -167,10 +178,164 @@ void expectSameKernelAs(long long M, long long N, long long K, DType t, const ch
       << file << ": the chooser's " << family << " family is no longer this spec's kernel";
 }
 
+void expectSameKernelAs(long long M, long long N, long long K, DType t, const char *family,
+                        const std::string &file) {
+  expectSameKernel(chooseKernel(M, N, K, t), family, file);
+}
+
+void expectFp8SameKernelAs(long long M, long long N, long long K, const Fp8Problem &p,
+                           const char *family, const std::string &file) {
+  expectSameKernel(chooseFp8Kernel(M, N, K, p), family, file);
+}
+
 TEST(KernelChoice, FamiliesAreTheMeasuredSpecs) {
   expectSameKernelAs(4096, 4096, 4096, DType::F16, "large", "specs/sm90/05_fast_f16.yaml");
   expectSameKernelAs(4096, 4096, 4096, DType::BF16, "large", "specs/sm90/06_fast_bf16.yaml");
   expectSameKernelAs(768, 3072, 3072, DType::F16, "wide", "bench/families/wide_d5_c64.yaml");
+}
+
+//===----------------------------------------------------------------------===//
+// fp8
+//===----------------------------------------------------------------------===//
+
+TEST(Fp8KernelChoice, ModelMatchesTheFittingScript) {
+  struct Point {
+    const char *family;
+    bool blockwise;
+    int split;
+    long long M, N, K;
+    double us; // bench/model/fit_fp8_model.py's predict() with KernelChoice.cpp's constants
+  } points[] = {{"large", false, 1, 4096, 4096, 4096, 92.7204},
+                {"large", false, 4, 128, 7168, 18432, 52.1908},
+                {"wide", false, 1, 4096, 2112, 7168, 91.3287},
+                {"medium", false, 8, 1, 4096, 14336, 25.1932},
+                {"medium", true, 1, 4096, 7168, 2048, 133.8139},
+                {"medium", true, 4, 128, 2112, 7168, 19.0961},
+                {"wide", true, 1, 4096, 2112, 7168, 118.4725},
+                {"narrow", true, 1, 128, 4096, 7168, 31.6065}};
+  for (const Point &p : points)
+    EXPECT_NEAR(predictFp8KernelMicros(p.family, p.blockwise, p.split, p.M, p.N, p.K), p.us,
+                0.01 * p.us)
+        << p.family << (p.blockwise ? " blockwise" : " per-tensor") << " split " << p.split << " "
+        << p.M << "x" << p.N << "x" << p.K;
+  EXPECT_LT(predictFp8KernelMicros("narrow", false, 1, 64, 64, 64), 0); // blockwise only
+  EXPECT_LT(predictFp8KernelMicros("small", true, 1, 64, 64, 64), 0);   // 16-bit only
+  EXPECT_LT(predictFp8KernelMicros("medium", true, 0, 64, 64, 64), 0);
+}
+
+TEST(Fp8KernelChoice, ChoicesOnTheDeepSeekShapes) {
+  struct Case {
+    long long M, N, K;
+    bool blockwise;
+    const char *family;
+    int minSplit, maxSplit;
+  } cases[] = {
+      {4096, 4096, 4096, false, "large", 1, 1}, // spec 13 where it was measured at 0.99-1.01
+      {8192, 8192, 8192, false, "large", 1, 1},
+      {4096, 2112, 7168, false, "wide", 1, 1},  // 9 large tiles across, the last 6% full
+      // M = 128: 9-56 tiles for 132 SMs; K split (measured 1.3-2.1x with the split by
+      // hand, docs/PERF.md), the family left to the model ("" : any).
+      {128, 2112, 7168, false, "", 2, 8},
+      {128, 7168, 18432, false, "", 2, 8},
+      {4096, 7168, 2048, true, "medium", 1, 1}, // spec 15
+      {4096, 2112, 7168, true, "wide", 1, 1},   // spec 19: 0.75 -> 0.95 measured
+      {128, 2112, 7168, true, "", 2, 8},        // spec 17's split
+      {128, 4096, 7168, true, "", 2, 8},
+      {128, 7168, 2048, true, "medium", 1, 1},  // 16 k-blocks: too short to split (measured)
+  };
+  for (const Case &c : cases) {
+    Fp8Problem p;
+    p.blockwise = c.blockwise;
+    Expected<KernelChoice> k = chooseFp8Kernel(c.M, c.N, c.K, p);
+    ASSERT_TRUE(k) << k.status().message();
+    const std::string shape =
+        std::to_string(c.M) + "x" + std::to_string(c.N) + "x" + std::to_string(c.K);
+    if (*c.family) {
+      EXPECT_EQ(k->family, c.family) << shape << ": " << k->reason;
+    }
+    EXPECT_GE(k->splitK, c.minSplit) << shape << ": " << k->reason;
+    EXPECT_LE(k->splitK, c.maxSplit) << shape << ": " << k->reason;
+    EXPECT_LE(k->predictedUs, k->defaultUs) << shape;
+    if (k->family != (c.blockwise ? "medium" : "large") || k->splitK > 1) {
+      EXPECT_LE(k->predictedUs * 1.10, k->defaultUs) << shape << ": left the default for less";
+    }
+    EXPECT_NE(k->reason.find(shape), std::string::npos) << k->reason;
+    expectReasonNamesTheSplit(*k);
+    EXPECT_NE(k->name.find(c.blockwise ? "_blockwise_" : "_tensor_"), std::string::npos)
+        << k->name;
+  }
+}
+
+TEST(Fp8KernelChoice, RefusesWhatItCannotChoose) {
+  struct Bad {
+    long long M, N, K;
+    DType a, b, out;
+    bool blockwise;
+    const char *says;
+  } bad[] = {{0, 64, 64, DType::E4M3, DType::E4M3, DType::BF16, false, "at least 1"},
+             {64, 64, -5, DType::E4M3, DType::E4M3, DType::BF16, true, "at least 1"},
+             {64, 64, 64, DType::F16, DType::E4M3, DType::BF16, false, "use chooseKernel"},
+             {64, 64, 64, DType::E4M3, DType::BF16, DType::BF16, false, "e4m3 or e5m2"},
+             {64, 64, 64, DType::E4M3, DType::E4M3, DType::E4M3, true, "per-tensor scales"}};
+  for (const Bad &b : bad) {
+    Fp8Problem p;
+    p.a = b.a, p.b = b.b, p.out = b.out, p.blockwise = b.blockwise;
+    Expected<KernelChoice> k = chooseFp8Kernel(b.M, b.N, b.K, p);
+    ASSERT_FALSE(k);
+    EXPECT_EQ(k.status().code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(k.status().message().find(b.says), std::string::npos) << k.status().message();
+  }
+}
+
+// Every fp8 spec the chooser can return, for every operand and output type
+// and both scalings, passes the checks and compiles to what it says.
+TEST(Fp8KernelChoice, EveryChoiceCompilesThroughTheChecks) {
+  std::set<std::string> seen, families;
+  for (bool blockwise : {false, true})
+    for (DType a : {DType::E4M3, DType::E5M2})
+      for (DType b : {DType::E4M3, DType::E5M2})
+        for (DType out : {DType::BF16, DType::F16, DType::F32, DType::E4M3, DType::E5M2}) {
+          if (blockwise && isFp8(out))
+            continue;
+          for (long long M : {1LL, 128LL, 1024LL, 4096LL})
+            for (long long N : {512LL, 2112LL, 7168LL})
+              for (long long K : {512LL, 7168LL, 18432LL}) {
+                Fp8Problem p;
+                p.a = a, p.b = b, p.out = out, p.blockwise = blockwise;
+                Expected<KernelChoice> k = chooseFp8Kernel(M, N, K, p);
+                ASSERT_TRUE(k) << k.status().message();
+                expectReasonNamesTheSplit(*k);
+                if (isFp8(out))
+                  EXPECT_EQ(k->splitK, 1) << k->reason << ": no split-K with an 8-bit D";
+                families.insert(std::string(blockwise ? "b/" : "t/") + k->family + "/" +
+                                std::to_string(k->splitK > 1));
+                if (!seen.insert(k->name).second)
+                  continue;
+                DiagnosticEngine diags;
+                auto compiled =
+                    compileSpecText(k->specYaml, k->name + ".yaml", EmitOptions{}, diags);
+                ASSERT_TRUE(compiled) << k->name << ":\n" << k->specYaml;
+                EXPECT_EQ(compiled->abi.kernelName, k->name);
+                EXPECT_EQ((int)compiled->spec.scheduler.splitK.value, k->splitK) << k->name;
+                EXPECT_EQ(compiled->spec.types.scaling.value == ScalingMode::Blockwise, blockwise)
+                    << k->name;
+              }
+        }
+  // Each family is reached, with and without a split where one is offered.
+  for (const char *f : {"t/large/0", "t/large/1", "t/wide/0", "t/medium/0", "b/medium/0",
+                        "b/medium/1", "b/wide/0"})
+    EXPECT_TRUE(families.count(f)) << f << " is never chosen on these shapes";
+}
+
+TEST(Fp8KernelChoice, FamiliesAreTheMeasuredSpecs) {
+  Fp8Problem tensor, block, out8;
+  block.blockwise = true;
+  out8.out = DType::E4M3;
+  expectFp8SameKernelAs(4096, 4096, 4096, tensor, "large", "specs/sm90/13_fast_e4m3.yaml");
+  expectFp8SameKernelAs(4096, 4096, 4096, out8, "large", "specs/sm90/16_fast_e4m3_out_e4m3.yaml");
+  expectFp8SameKernelAs(4096, 2112, 7168, tensor, "wide", "bench/variants/fp8/n192.yaml");
+  expectFp8SameKernelAs(4096, 7168, 2048, block, "medium", "specs/sm90/15_blockwise_e4m3.yaml");
+  expectFp8SameKernelAs(4096, 2112, 7168, block, "wide", "specs/sm90/19_blockwise_e4m3_n192.yaml");
 }
 
 } // namespace

@@ -1,7 +1,7 @@
 //===- BenchCommand.cpp - `gemmgen bench`: side by side with cuBLAS --------===//
 //
 //   gemmgen bench SPEC [--m M --n N --k K | --shapes 4096x4096x4096,...]
-//                 [--dtype f16|bf16] [--layout A,B] [--batch L] [--alpha A --beta B] [--rounds R] [--json FILE] [--csv FILE]
+//                 [--dtype f16|bf16|e4m3|e5m2 [--scaling per_tensor|blockwise]] [--layout A,B] [--batch L] [--alpha A --beta B] [--rounds R] [--json FILE] [--csv FILE]
 //                 [--scale-a S --scale-b S --scale-d S] [--device ORDINAL]
 //
 // Kernels with an epilogue chain or fp8 operands are timed against cuBLASLt
@@ -49,6 +49,7 @@ struct BenchOptions {
   std::string dtype;
   std::string layout;
   std::string outDtype;
+  std::string scaling; ///< `auto`/`tuned` with fp8: per_tensor (""), blockwise
   long long batch = 1;
   float alpha = 1.0f, beta = 0.0f;
   std::string groupsFile;
@@ -176,6 +177,9 @@ void runBench(BenchOptions o) {
   std::optional<DType> outDtype;
   if (!parseOutDTypeOption(o.outDtype, outDtype))
     return;
+  bool blockwise = false;
+  if (!parseScalingOption(o.scaling, o.spec, dtype, blockwise))
+    return;
   if (o.batch < 1) {
     llvm::errs() << "gemmgen: error: --batch must be at least 1 (got " << o.batch << ")\n";
     setExitCode(ExitFailure);
@@ -241,7 +245,7 @@ void runBench(BenchOptions o) {
       return;
     }
     specPath = resolveSpecArg(o.spec, shapes[0][0], shapes[0][1], shapes[0][2],
-                              dtype && *dtype == DType::BF16 ? "bf16" : "f16");
+                              dtype.value_or(DType::F16), blockwise);
   }
   std::optional<CompiledSpec> compiled =
       specPath.empty() ? std::nullopt
@@ -361,7 +365,12 @@ void cli::registerBenchCommand(CLI::App &app) {
   cmd->add_option("--k", o->k, "K of a single shape");
   cmd->add_option("--shapes", o->shapes,
                   "Comma-separated MxNxK list (default 4096x4096x4096,8192x8192x8192)");
-  cmd->add_option("--dtype", o->dtype, "f16 or bf16: overrides the spec's a/b/d types");
+  cmd->add_option("--dtype", o->dtype,
+                  "f16, bf16, e4m3 or e5m2: overrides the spec's a/b (and a 16-bit spec's d) "
+                  "types");
+  cmd->add_option("--scaling", o->scaling,
+                  "per_tensor or blockwise: the scales of the fp8 kernel `auto` chooses "
+                  "(with --dtype e4m3|e5m2; default per_tensor)");
   cmd->add_option("--out-dtype", o->outDtype,
                   "f32: D in f32 (cuBLAS: CUDA_R_32F output); the spec's epilogue.chunk_n keeps "
                   "its bytes");

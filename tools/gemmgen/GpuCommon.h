@@ -63,11 +63,17 @@ inline std::optional<DType> parseDType(const std::string &s) {
   return std::nullopt;
 }
 
-/// The spec argument `auto`: the spec chooseKernel's cost model picks for
-/// the shape, written under the kernel cache (chosen/NAME.yaml) so that the
-/// rest of the command reads it like any spec file. "" after an error.
-inline std::string writeChosenSpec(long long M, long long N, long long K, DType t) {
-  Expected<KernelChoice> c = chooseKernel(M, N, K, t);
+/// The spec argument `auto`: the spec the cost model picks for the shape
+/// (chooseKernel; chooseFp8Kernel for e4m3/e5m2 operands, `blockwise` saying
+/// which scales, D in bf16), written under the kernel cache (chosen/NAME.yaml)
+/// so that the rest of the command reads it like any spec file. "" after an
+/// error.
+inline std::string writeChosenSpec(long long M, long long N, long long K, DType t,
+                                   bool blockwise) {
+  Fp8Problem fp8;
+  fp8.a = fp8.b = t;
+  fp8.blockwise = blockwise;
+  Expected<KernelChoice> c = isFp8(t) ? chooseFp8Kernel(M, N, K, fp8) : chooseKernel(M, N, K, t);
   if (!c) {
     llvm::errs() << "gemmgen: error: " << c.status().message() << "\n";
     return "";
@@ -92,17 +98,17 @@ inline std::string writeChosenSpec(long long M, long long N, long long K, DType 
 
 /// The spec argument `tuned` means: the spec tuned for exactly this shape
 /// and dtype in the tuned-defaults file ($GEMMGEN_TUNED_DEFAULTS, or the
-/// one installed with gemmgen), else the cost model's choice (`auto`). Any
-/// other argument is a spec path and is returned as is. Reports an error and
-/// returns "" when there is no usable spec.
+/// one installed with gemmgen), else the cost model's choice (`auto`; fp8
+/// has no tuned specs: always the model's). Any other argument is a spec
+/// path and is returned as is. Reports an error and returns "" when there is
+/// no usable spec.
 inline std::string resolveSpecArg(const std::string &spec, long long M, long long N,
-                                  long long K, const std::string &dtype) {
+                                  long long K, DType t, bool blockwise = false) {
   if (spec != "tuned" && spec != "auto")
     return spec;
-  // chooseKernel refuses what it cannot choose for (fp8: give a spec file).
-  const DType t = parseDType(dtype).value_or(DType::F32);
   if (spec == "auto" || (t != DType::F16 && t != DType::BF16))
-    return writeChosenSpec(M, N, K, t);
+    return writeChosenSpec(M, N, K, t, blockwise);
+  const std::string dtype = toString(t);
   std::string path = tune::defaultTunedDefaultsPath();
   if (!path.empty()) {
     llvm::Expected<tune::TunedDefaults> defaults = tune::loadTunedDefaults(path);
@@ -117,7 +123,32 @@ inline std::string resolveSpecArg(const std::string &spec, long long M, long lon
       return chosen;
     }
   }
-  return writeChosenSpec(M, N, K, t);
+  return writeChosenSpec(M, N, K, t, blockwise);
+}
+
+/// --scaling of run and bench: which fp8 kernels `auto`/`tuned` choose among
+/// (per_tensor, the default, or blockwise). A spec file says it in its
+/// types.scaling, and 16-bit operands have none: both are reported (exit 1).
+inline bool parseScalingOption(const std::string &s, const std::string &spec,
+                               std::optional<DType> dtype, bool &blockwise) {
+  blockwise = false;
+  if (s.empty())
+    return true;
+  const char *problem = nullptr;
+  if (s != "per_tensor" && s != "blockwise")
+    problem = "--scaling must be per_tensor or blockwise";
+  else if (spec != "auto" && spec != "tuned")
+    problem = "--scaling picks the scales of the kernel `auto` or `tuned` chooses; a spec file "
+              "says its own (types.scaling): leave --scaling out";
+  else if (!dtype || !isFp8(*dtype))
+    problem = "--scaling needs fp8 operands: add --dtype e4m3 (or e5m2)";
+  if (problem) {
+    llvm::errs() << "gemmgen: error: " << problem << " (got --scaling " << s << ")\n";
+    setExitCode(ExitFailure);
+    return false;
+  }
+  blockwise = s == "blockwise";
+  return true;
 }
 
 

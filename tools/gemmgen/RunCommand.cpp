@@ -1,6 +1,6 @@
 //===- RunCommand.cpp - `gemmgen run`: JIT-compile, launch, verify, time ---===//
 //
-//   gemmgen run SPEC --m M --n N --k K [--dtype f16|bf16] [--layout A,B] [--batch L]
+//   gemmgen run SPEC --m M --n N --k K [--dtype f16|bf16|e4m3|e5m2 [--scaling S]] [--layout A,B] [--batch L]
 //               [--alpha A --beta B [--c-in-place]] [--verify] [--iters I]
 //               [--seed S] [--debug-hangs] [--json]
 //
@@ -52,6 +52,9 @@ void runRun(const RunOptions &o) {
   LayoutOption layout;
   if (!parseLayoutOption(o.layout, layout))
     return;
+  bool blockwise = false;
+  if (!parseScalingOption(o.scaling, o.spec, dtype, blockwise))
+    return;
   // Sizes no GPU is needed to reject (the device-dependent checks run at launch).
   if (o.offset < 0 || o.offset > (1 << 20)) {
     llvm::errs() << "gemmgen: error: --offset must be between 0 and " << (1 << 20)
@@ -71,8 +74,8 @@ void runRun(const RunOptions &o) {
     return;
   }
   // `run tuned` / `run auto` choose a spec for --dtype (f16 without it).
-  std::string specPath = resolveSpecArg(o.spec, o.m, o.n, o.k,
-                                        dtype ? toString(*dtype) : "f16");
+  std::string specPath =
+      resolveSpecArg(o.spec, o.m, o.n, o.k, dtype.value_or(DType::F16), blockwise);
   std::optional<CompiledSpec> compiled =
       specPath.empty() ? std::nullopt
                        : compileSpecForGpu(specPath, o.debugHangs, dtype, !o.noProtocolChecks,
@@ -412,6 +415,9 @@ void cli::registerRunCommand(CLI::App &app) {
   cmd->add_option("--scale-a", o->scaleA,
                   "fp8 kernels: A's per-tensor scale (a device f32; left out: null = 1)");
   cmd->add_option("--scale-b", o->scaleB, "fp8 kernels: B's per-tensor scale");
+  cmd->add_option("--scaling", o->scaling,
+                  "per_tensor or blockwise: the scales of the fp8 kernel `auto` chooses "
+                  "(with --dtype e4m3|e5m2; default per_tensor)");
   cmd->add_option("--out-dtype", o->outDtype,
                   "f32: D (and C) in f32 (the spec's epilogue.chunk_n keeps its bytes)");
   cmd->add_option("--layout", o->layout,

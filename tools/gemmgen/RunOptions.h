@@ -24,6 +24,7 @@ struct RunOptions {
   bool cInPlace = false;
   std::string dtype; ///< "": the spec's types
   std::string outDtype; ///< "": the spec's types.d
+  std::string scaling;  ///< `auto`/`tuned` with fp8: per_tensor (""), blockwise
   std::string layout; ///< "": the spec's layouts
   bool verify = false;
   int iters = 20;

@@ -663,13 +663,17 @@ private:
 //===----------------------------------------------------------------------===//
 
 /// A kernel chosen for an M×N×K GEMM by the cost model (docs/RUNTIME.md,
-/// "Choosing a kernel for a shape"): one of three tile families, with K cut
+/// "Choosing a kernel for a shape"): one of the tile families, with K cut
 /// into splitK slices or not, as a complete sm_90a spec.
 struct KernelChoice {
-  std::string family;      ///< "large" (128x256: the fixed default), "medium" (128x128), "small" (64x128)
+  /// 16-bit: "large" (128x256: the fixed default), "wide" (128x192), "medium"
+  /// (128x128), "small" (64x128). fp8 per-tensor: "large" (spec 13's tile,
+  /// the default), "wide", "medium"; fp8 blockwise: "medium" (spec 15's, the
+  /// default), "wide" (spec 19's), "narrow" (128x64).
+  std::string family;
   int splitK = 1;          ///< scheduler.split_k of the spec (1: none)
   double predictedUs = 0;  ///< the model's time for this choice
-  double defaultUs = 0;    ///< the model's time for the default (large, no split)
+  double defaultUs = 0;    ///< the model's time for the default family, no split
   std::string name;        ///< the kernel's name, e.g. gemm_sm90_auto_small_s4_f16
   std::string specYaml;    ///< the spec (Runtime::compileString(specYaml, name))
   std::string reason;      ///< one line: what was chosen and why
@@ -686,6 +690,28 @@ double predictKernelMicros(const std::string &family, int splitK, long long M, l
 /// at least 10% less time: the default is what was tuned on large shapes.
 /// Refuses non-positive sizes and types other than f16/bf16.
 Expected<KernelChoice> chooseKernel(long long M, long long N, long long K, DType t);
+
+/// An fp8 GEMM to choose a kernel for: operand types, D's type and how the
+/// operands are scaled (GemmArgs::scaleA / scaleB).
+struct Fp8Problem {
+  DType a = DType::E4M3, b = DType::E4M3; ///< e4m3 or e5m2 each
+  DType out = DType::BF16;                ///< bf16, f16, f32, or e4m3/e5m2 (per-tensor only)
+  bool blockwise = false; ///< blockwise scales (1x128 A, 128x128 B) instead of per-tensor
+};
+
+/// The model's time (µs) of fp8 family `family` (per-tensor or blockwise
+/// ones, KernelChoice::family) with `splitK` slices; < 0 for an unknown family.
+double predictFp8KernelMicros(const std::string &family, bool blockwise, int splitK,
+                              long long M, long long N, long long K);
+
+/// chooseKernel for fp8: among the per-tensor or the blockwise families
+/// (their per-k-block times fitted by bench/model/fit_fp8_model.py to the
+/// H200's fp8 runs), each with K cut into 1-8 slices where D is not 8-bit;
+/// the default is spec 13's tile (per-tensor) or spec 15's (blockwise), left
+/// only for a predicted 10% gain. Refuses non-positive sizes, operands that
+/// are not e4m3/e5m2, and an 8-bit D with blockwise scales.
+Expected<KernelChoice> chooseFp8Kernel(long long M, long long N, long long K,
+                                       const Fp8Problem &problem);
 
 /// The default watchdog budget for one launch of an M×N×K GEMM:
 /// 10 s + 2·M·N·K / 1e12 s (any GEMM kernel does better than 1 TFLOP/s).

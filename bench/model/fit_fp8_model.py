@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Fits the fp8 families of the kernel-choice cost model (runtime/lib/KernelChoice.cpp,
+chooseFp8Kernel) to the H200's fp8 measurements already in bench/results.
+
+The model is the 16-bit one (bench/model/fit_cost_model.py): persistent tiles in
+rounds of 132, a smooth maximum with the operand stream, the launch, the split-K
+reduction. Its shared constants are read from KernelChoice.cpp (one source of
+truth); only each fp8 family's time per 128-deep k-block is fitted here, one
+family at a time (golden-section search on the squared log error), because the
+fp8 runs cover few shapes (the DeepSeek-V3 projections, 4096^3 and 8192^3) and
+cannot carry more free constants.
+
+    python3 bench/model/fit_fp8_model.py        # from the repository root; -v: every point
+"""
+import glob, json, math, os, re, sys, tarfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RES = os.path.join(ROOT, "bench", "results")
+SMS = 132
+TILE_K = 128      # an fp8 k-block: 128 one-byte elements (one 128-byte swizzled row)
+L2_BYTES = 32 << 20
+
+# (scaling, family) -> tile (m, n); what chooseFp8Kernel's families declare.
+FAMILIES = {("tensor", "large"): (128, 256), ("tensor", "wide"): (128, 192),
+            ("tensor", "medium"): (128, 128), ("block", "medium"): (128, 128),
+            ("block", "wide"): (128, 192), ("block", "narrow"): (128, 64)}
+
+# Spec file of a run -> (scaling, family, split).
+SPECS = {"specs/sm90/13_fast_e4m3.yaml": ("tensor", "large", 1),
+         "bench/variants/13_splitk4_e4m3.yaml": ("tensor", "large", 4),
+         "bench/variants/13_splitk8_e4m3.yaml": ("tensor", "large", 8),
+         "bench/variants/fp8/n192.yaml": ("tensor", "wide", 1),
+         "bench/variants/fp8/n128.yaml": ("tensor", "medium", 1),
+         "specs/sm90/15_blockwise_e4m3.yaml": ("block", "medium", 1),
+         "bench/variants/17_splitk2_blockwise_e4m3.yaml": ("block", "medium", 2),
+         "specs/sm90/17_splitk_blockwise_e4m3.yaml": ("block", "medium", 4),
+         "bench/variants/17_splitk8_blockwise_e4m3.yaml": ("block", "medium", 8),
+         "specs/sm90/19_blockwise_e4m3_n192.yaml": ("block", "wide", 1),
+         "bench/variants/blockwise/n192.yaml": ("block", "wide", 1),  # became spec 19
+         "bench/variants/blockwise/n64.yaml": ("block", "narrow", 1)}
+
+# Runs of the kernels as shipped (the experiment runs with patched kernels,
+# blockwise_turns2 and blockwise_bound, are not among them).
+RUNS = ["2026-12-01_blockwise_lt_h200", "2026-12-01_fp8_splitk_h200", "2026-12-01_fp8_variants_h200",
+        "2026-12-01_fp8_output_h200", "2026-12-01_wave4_h200", "2026-12-01_blockwise_ahead_h200",
+        "2026-12-02_blockwise_n192_h200", "2026-12-02_blockwise_tiles_h200"]
+
+
+def shared_constants():
+    """The 16-bit model's shared constants, as KernelChoice.cpp has them."""
+    src = open(os.path.join(ROOT, "runtime", "lib", "KernelChoice.cpp")).read()
+    names = {"tile_us": "kTileMicros", "launch_us": "kLaunchMicros", "reduce_us": "kReduceMicros",
+             "dram_gbs": "kDramGBs", "split_gbs": "kSplitGBs", "overlap_p": "kOverlapP"}
+    return {k: float(re.search(r"%s = ([\d.]+);" % v, src).group(1)) for k, v in names.items()}
+
+
+def documents():
+    """Every bench JSON document of the runs above, loose or in a tarball."""
+    for run in RUNS:
+        d = os.path.join(RES, run)
+        for f in sorted(glob.glob(os.path.join(d, "**", "*.json"), recursive=True)):
+            yield f, json.load(open(f))
+        for t in sorted(glob.glob(os.path.join(d, "*.t*gz"))):
+            with tarfile.open(t) as tar:
+                for n in sorted(tar.getnames()):
+                    if n.endswith(".json"):
+                        yield t + ":" + n, json.load(tar.extractfile(n))
+
+
+def points():
+    pts, seen = [], set()  # (scaling, family, split, M, N, K, out bytes, ms)
+    for name, doc in documents():
+        key = SPECS.get(doc.get("spec"))
+        if not key or "results" not in doc:
+            continue
+        # The same document copied into two places counts once.
+        ident = (doc.get("date"), doc.get("spec"), doc.get("kernel"))
+        if ident in seen:
+            continue
+        seen.add(ident)
+        out_bytes = 1 if doc.get("kernel", "").endswith("out_e4m3") else 2
+        for r in doc["results"]:
+            if "gemmgen_ms" in r and r.get("verified", True) and r.get("batch", 1) == 1:
+                pts.append(key + (r["M"], r["N"], r["K"], out_bytes, r["gemmgen_ms"]["median"]))
+    return pts
+
+
+def predict(c, kblock_us, scaling, fam, split, M, N, K, out_bytes):
+    """As KernelChoice.cpp's predict() for an fp8 family (microseconds)."""
+    tm, tn = FAMILIES[(scaling, fam)]
+    kblocks = -(-K // TILE_K)
+    s = min(split, max(kblocks, 1))
+    per = -(-kblocks // s)
+    units = -(-M // tm) * -(-N // tn) * s
+    rounds = -(-units // SMS)
+    main = rounds * (c["tile_us"] + per * kblock_us)
+    mem = (1.0 * (M * K + N * K) + out_bytes * M * N) / (c["dram_gbs"] * 1e3)
+    q = c["overlap_p"]
+    t = (main ** q + mem ** q) ** (1 / q) + c["launch_us"]
+    if s > 1:
+        ws = 4.0 * s * M * N
+        t += c["reduce_us"] + 2 * ws / ((c["split_gbs"] if ws <= L2_BYTES else c["dram_gbs"]) * 1e3)
+    return t
+
+
+def fit_one(c, pts):
+    def loss(x):
+        return sum(math.log(predict(c, x, *p[:7]) / (p[7] * 1e3)) ** 2 for p in pts) / len(pts)
+    lo, hi = 0.05, 5.0
+    g = (math.sqrt(5) - 1) / 2
+    for _ in range(200):
+        a, b = hi - g * (hi - lo), lo + g * (hi - lo)
+        if loss(a) < loss(b):
+            hi = b
+        else:
+            lo = a
+    x = (lo + hi) / 2
+    return x, math.sqrt(loss(x))
+
+
+def main():
+    c = shared_constants()
+    pts = points()
+    print(f"{len(pts)} points; shared constants from KernelChoice.cpp: " +
+          ", ".join(f"{k} {v:g}" for k, v in c.items()))
+    fitted = {}
+    for key in FAMILIES:
+        fam_pts = [p for p in pts if (p[0], p[1]) == key]
+        if not fam_pts:
+            print(f"  {key[0]:6s} {key[1]:6s}: no points")
+            continue
+        fitted[key], rms = fit_one(c, fam_pts)
+        print(f"  {key[0]:6s} {key[1]:6s}: {fitted[key]:.4f} us per k-block "
+              f"({len(fam_pts)} points, rms log error {rms:.3f})")
+    if "-v" in sys.argv:
+        for p in sorted(pts):
+            pr = predict(c, fitted[(p[0], p[1])], *p[:7])
+            print(f"  {p[0]:6s} {p[1]:6s} split {p[2]} {p[3]}x{p[4]}x{p[5]}: measured "
+                  f"{p[7] * 1e3:8.1f} us, model {pr:8.1f} ({pr / (p[7] * 1e3):.2f})")
+
+
+if __name__ == "__main__":
+    main()

@@ -43,7 +43,8 @@ def main():
                     auto = rows(os.path.join(d, f"auto_{sc}_{s}_{p}.json")).get(s)
                     fx = rows(os.path.join(d, f"fixed_{sc}_{s}_{p}.json")).get(s)
                     al = together.get(s)
-                    all_text = f"{al['ratio_cublas_over_gemmgen']:8.3f}" if al else "       -"
+                    all_text = f"{al['ratio_cublas_over_gemmgen']:8.3f}" if al and \
+                        "ratio_cublas_over_gemmgen" in al else "       -"
                     # The kernel's name says the family and split (gemm_sm90_auto_FAMILY_sN_...).
                     kernel = load(os.path.join(d, f"auto_{sc}_{s}_{p}.json")).get("kernel", "")
                     m = re.match(r"gemm_sm90_auto_([a-z]+)_s(\d+)_", kernel)
@@ -52,15 +53,21 @@ def main():
                         print(f"{sc:11s} {name} {s:16s} {p:4d}  missing or unverified "
                               f"(fixed {'ok' if fx else '-'}, auto {'ok' if auto else '-'})  {choice}")
                         continue
-                    rf, ra = fx["ratio_cublas_over_gemmgen"], auto["ratio_cublas_over_gemmgen"]
                     speed = fx["gemmgen_ms"]["median"] / auto["gemmgen_ms"]["median"]
-                    sets[name][0].append(rf), sets[name][1].append(ra), sets[name][2].append((speed, s))
-                    print(f"{sc:11s} {name} {s:16s} {p:4d}  {rf:8.3f} {ra:8.3f}  {speed:10.3f} {all_text}  {choice}")
+                    sets[name][2].append((speed, s))
+                    # cuBLASLt's blockwise modes need M and N multiples of 4: no ratio there.
+                    if "ratio_cublas_over_gemmgen" in fx and "ratio_cublas_over_gemmgen" in auto:
+                        rf, ra = fx["ratio_cublas_over_gemmgen"], auto["ratio_cublas_over_gemmgen"]
+                        sets[name][0].append(rf), sets[name][1].append(ra)
+                        ratios = f"{rf:8.3f} {ra:8.3f}"
+                    else:
+                        ratios = "    no cuBLASLt  "
+                    print(f"{sc:11s} {name} {s:16s} {p:4d}  {ratios}  {speed:10.3f} {all_text}  {choice}")
         for name, (rf, ra, sp) in sets.items():
             if not sp:
                 continue
             worst = min(sp)
-            print(f"{sc} {name}: geo-mean fixed/Lt {geo(rf):.3f}, auto/Lt {geo(ra):.3f}, "
+            print(f"{sc} {name}: geo-mean fixed/Lt {geo(rf):.3f}, auto/Lt {geo(ra):.3f} ({len(ra)} rows), "
                   f"fixed÷auto {geo([x for x, _ in sp]):.3f} (worst {worst[0]:.3f} at {worst[1]}, "
                   f"{sum(1 for x, _ in sp if x < 0.98)} of {len(sp)} more than 2% slower than fixed)")
 

@@ -7,14 +7,16 @@
 # gemmgen time), on the DeepSeek-V3 shapes and squares the fit saw and on
 # shapes it never saw (validation). PASSES passes; the table is printed last.
 #   usage (device): bash bench/h200-fp8-choice.sh CARRY [PASSES]   (CARRY: gemmgen, gemmgen_gpu_tests, cache/)
-#   SKIP_TESTS=1: the benches only (the GPU tests ran in an earlier call)
+#   SKIP_TESTS=1: the benches only (the GPU tests ran in an earlier call);
+#   VAL_MORE: validation shapes past the first ten (default: five decode shapes;
+#   the first run, 2026-12-02_fp8_choice_h200, had none: VAL_MORE=" ")
 C=${1:-.devrun/bc}; case $C in /*) ;; *) C=$PWD/$C ;; esac
 PASSES=${2:-1}
 L=/tmp/fc; rm -rf "$L"; mkdir -p "$L"
 export GEMMGEN_CACHE_DIR=$C/cache GEMMGEN_SOURCE_DIR=$PWD
 G="$C/gemmgen"
 FIT="128x7168x2048 128x4096x7168 128x7168x18432 128x2112x7168 4096x7168x2048 4096x4096x7168 4096x7168x18432 4096x2112x7168 4096x4096x4096 8192x8192x8192"
-VAL="64x7168x2048 256x7168x2048 512x4096x7168 1024x2112x7168 2048x7168x2048 16x7168x18432 256x14336x4096 1024x1024x8192 3072x3072x3072 6144x6144x2048"
+VAL="64x7168x2048 256x7168x2048 512x4096x7168 1024x2112x7168 2048x7168x2048 16x7168x18432 256x14336x4096 1024x1024x8192 3072x3072x3072 6144x6144x2048 ${VAL_MORE:-8x2112x7168 2x4096x14336 32x4096x7168 48x7168x18432 96x2112x7168}"
 ALL=$(echo $FIT $VAL | tr ' ' ',')
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.limit --format=csv,noheader > "$L/summary.txt"
 date -u +%FT%TZ >> "$L/summary.txt"

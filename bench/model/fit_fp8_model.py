@@ -23,7 +23,8 @@ L2_BYTES = 32 << 20
 # (scaling, family) -> tile (m, n); what chooseFp8Kernel's families declare.
 FAMILIES = {("tensor", "large"): (128, 256), ("tensor", "wide"): (128, 192),
             ("tensor", "medium"): (128, 128), ("block", "medium"): (128, 128),
-            ("block", "wide"): (128, 192), ("block", "narrow"): (128, 64)}
+            ("block", "wide"): (128, 192), ("block", "narrow"): (128, 64),
+            ("tensor", "small"): (64, 128), ("block", "small"): (64, 128)}
 
 # Spec file of a run -> (scaling, family, split).
 SPECS = {"specs/sm90/13_fast_e4m3.yaml": ("tensor", "large", 1),
@@ -38,12 +39,17 @@ SPECS = {"specs/sm90/13_fast_e4m3.yaml": ("tensor", "large", 1),
          "specs/sm90/19_blockwise_e4m3_n192.yaml": ("block", "wide", 1),
          "bench/variants/blockwise/n192.yaml": ("block", "wide", 1),  # became spec 19
          "bench/variants/blockwise/n64.yaml": ("block", "narrow", 1)}
+for _s in (1, 2, 4, 8):
+    SPECS[f"bench/variants/fp8/m64_s{_s}.yaml"] = ("tensor", "small", _s)
+    SPECS[f"bench/variants/blockwise/m64_s{_s}.yaml"] = ("block", "small", _s)
 
 # Runs of the kernels as shipped (the experiment runs with patched kernels,
 # blockwise_turns2 and blockwise_bound, are not among them).
 RUNS = ["2026-12-01_blockwise_lt_h200", "2026-12-01_fp8_splitk_h200", "2026-12-01_fp8_variants_h200",
         "2026-12-01_fp8_output_h200", "2026-12-01_wave4_h200", "2026-12-01_blockwise_ahead_h200",
-        "2026-12-02_blockwise_n192_h200", "2026-12-02_blockwise_tiles_h200"]
+        "2026-12-02_blockwise_n192_h200", "2026-12-02_blockwise_tiles_h200",
+        "2026-12-02_fp8_decode_h200"]
+# Not fitted: 2026-12-02_fp8_choice_h200, the validation of the choice.
 
 
 def shared_constants():
@@ -74,7 +80,8 @@ def points():
         if not key or "results" not in doc:
             continue
         # The same document copied into two places counts once.
-        ident = (doc.get("date"), doc.get("spec"), doc.get("kernel"))
+        ident = (doc.get("date"), doc.get("spec"), doc.get("kernel"),
+                 tuple((r["M"], r["N"], r["K"]) for r in doc["results"]))
         if ident in seen:
             continue
         seen.add(ident)

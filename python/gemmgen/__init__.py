@@ -18,6 +18,7 @@ compiler's entry points); see docs/PYTHON.md.
 """
 from __future__ import annotations
 
+import atexit
 import importlib.util
 from typing import List, Optional, Sequence, Tuple
 
@@ -95,6 +96,19 @@ def nvrtc_version() -> str:
     """The NVRTC version gemmgen compiles with, e.g. "13.0"."""
     return _core.nvrtc_version()
 
+
+def _release_cached_kernels() -> None:
+    # The kernels matmul/scaled_matmul cache are freed while the extension
+    # still runs: torch's op registry keeps these modules (and their caches)
+    # alive past the interpreter's module teardown, where nanobind would
+    # report every cached Kernel as leaked.
+    from . import _matmul, _scaled_matmul
+    for cache in (_matmul._kernels_by_shape, _matmul._kernels_by_spec,
+                  _scaled_matmul._kernels_by_problem, _scaled_matmul._kernels_by_spec):
+        cache.clear()
+
+
+atexit.register(_release_cached_kernels)
 
 if importlib.util.find_spec("torch") is not None:
     from . import torch_ops  # noqa: F401  (registers torch.ops.gemmgen.matmul and scaled_mm)

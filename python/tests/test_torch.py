@@ -331,3 +331,23 @@ def test_plan_reads_torch_strides(kernel_bf16):
     w = torch.empty(200, 512, dtype=torch.bfloat16, device="meta")
     with pytest.raises(gemmgen.ArgumentError, match="a is on meta; gemmgen kernels run on CUDA tensors"):
         kernel_bf16.plan(a, w.t())
+
+
+@requires_hopper
+def test_no_leak_report_at_exit():
+    # A script that leaves kernels in matmul's and scaled_matmul's caches: at
+    # exit nanobind reported "leaked 1 instances ... gemmgen._core.Kernel"
+    # (torch's op registry keeps the caches alive past module teardown).
+    import subprocess
+    import sys
+    script = ("import torch, gemmgen\n"
+              "a = torch.randn(256, 128, device='cuda', dtype=torch.float16)\n"
+              "w = torch.randn(128, 128, device='cuda', dtype=torch.float16)\n"
+              "gemmgen.matmul(a, w.t()); torch.ops.gemmgen.matmul(a, w.t())\n"
+              "a8, w8 = a.to(torch.float8_e4m3fn), w.to(torch.float8_e4m3fn)\n"
+              "one = torch.ones(1, device='cuda')\n"
+              "gemmgen.scaled_matmul(a8, w8.t(), one, one)\n"
+              "torch.cuda.synchronize()\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "leaked" not in run.stderr, run.stderr[-2000:]

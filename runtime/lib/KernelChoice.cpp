@@ -6,7 +6,7 @@
 // of persistent tiles on 132 SMs whose constants were fitted to the H200's
 // measurements (bench/model/fit_cost_model.py: 372 points of the sweeps, the
 // per-shape tunes, the split-K and 128x192 runs; rms log error 0.081; the fp8
-// families' k-block times by bench/model/fit_fp8_model.py on 162 fp8 points).
+// families' k-block times by bench/model/fit_fp8_model.py on 282 fp8 points).
 // docs/RUNTIME.md "Choosing a kernel for a shape" says what it sees and what
 // it does not.
 //
@@ -43,17 +43,21 @@ constexpr TileFamily kFamilies[] = {
 };
 // fp8, per-tensor scales; per-k-block times from `python3
 // bench/model/fit_fp8_model.py` (2026-12-02), the other constants shared.
+// The last family of each list is the 64-row tile the padding rule keeps
+// for M < 64 (rank()).
 constexpr TileFamily kFp8TensorFamilies[] = {
-    {"large", 128, 256, 128, 2, 4, 16, 1, "128", 0.6615},  // spec 13
+    {"large", 128, 256, 128, 2, 4, 16, 1, "128", 0.6570},  // spec 13
     {"wide", 128, 192, 128, 2, 4, 16, 1, "64", 0.5037},    // bench/variants/fp8/n192.yaml
     {"medium", 128, 128, 128, 2, 6, 16, 1, "128", 0.3367}, // bench/variants/fp8/n128.yaml
+    {"small", 64, 128, 128, 1, 8, 16, 1, "128", 0.2088},   // bench/variants/fp8/m64_s1.yaml
 };
 // fp8, blockwise scales: the promoted partial sum is read after each
 // k-block's wgmmas (mma_in_flight 0).
 constexpr TileFamily kFp8BlockFamilies[] = {
-    {"medium", 128, 128, 128, 2, 6, 16, 0, "128", 0.5022}, // spec 15 (spec 17 split)
+    {"medium", 128, 128, 128, 2, 6, 16, 0, "128", 0.5026}, // spec 15 (spec 17 split)
     {"wide", 128, 192, 128, 2, 5, 16, 0, "64", 0.6654},    // spec 19
     {"narrow", 128, 64, 128, 2, 8, 16, 0, "64", 0.4916},   // bench/variants/blockwise/n64.yaml
+    {"small", 64, 128, 128, 1, 8, 16, 0, "128", 0.4568},   // bench/variants/blockwise/m64_s1.yaml
 };
 constexpr int kSms = 132;
 constexpr double kTileMicros = 1.3286;   ///< per tile: prologue, epilogue
@@ -170,7 +174,7 @@ struct Ranked {
 /// What a problem allows beyond the shape.
 struct Allowed {
   bool splits = true;      ///< split-K (not with an 8-bit D: the reduction writes 16/32-bit)
-  bool paddingRule = true; ///< 16-bit: the 64-row family for M < 64 (docs/PERF.md)
+  bool paddingRule = true; ///< only the 64-row family for M < 64 (docs/PERF.md)
   int tileNMultiple = 64;  ///< an 8-bit D is stored in 128-column slabs
 };
 
@@ -185,7 +189,8 @@ Ranked rank(const TileFamily (&families)[NF], long long M, long long N, long lon
   // the model never saw it (its points there are the small tile's); on the
   // H200 the 64-row tile was faster on every such shape measured, 1x57344x8192
   // and 4x28672x4096 among them (docs/PERF.md), so the default is no
-  // candidate and no margin protects it. (fp8 has no 64-row family.)
+  // candidate and no margin protects it. fp8 the same: its 64-row tiles beat
+  // specs 13 and 15 at every M <= 64 measured (2026-12-02_fp8_decode_h200).
   r.defaultIsPadding = paddingRule && fallback.tileM > 2 * M;
   r.best = r.defaultIsPadding ? nullptr : &fallback;
   r.us = r.defaultIsPadding ? HUGE_VAL : r.defaultUs;
@@ -307,7 +312,6 @@ Expected<KernelChoice> gemmgen::chooseFp8Kernel(long long M, long long N, long l
   // tiles of whole 128-column slabs (the checks refuse both otherwise).
   Allowed allowed;
   allowed.splits = !isFp8(p.out);
-  allowed.paddingRule = false;
   allowed.tileNMultiple = isFp8(p.out) ? 128 : 64;
   const Bytes bytes{1, (double)sizeOf(p.out)};
   const std::string a = toString(p.a), b = toString(p.b), d = toString(p.out);

@@ -80,6 +80,25 @@ def test_e5m2_and_mixed_operands():
     _close(out, a.float() @ w.float().t(), "e5m2 x e4m3 -> f16")
 
 
+def test_e4m3_out_with_scale_and_amax():
+    m, n, k = 256, 512, 256
+    a, w = _fp8(m, k), _fp8(n, k)
+    sa, sb = torch.tensor([0.5], device="cuda"), torch.tensor([0.5], device="cuda")
+    scale_d = torch.tensor([2.0], device="cuda")
+    amax = torch.full((1,), float("nan"), device="cuda")
+    choice = gemmgen.choose_fp8_kernel(m, n, k, out_dtype="e4m3")
+    assert choice["split_k"] == 1 and "d: e4m3" in choice["spec"]
+    out = gemmgen.scaled_matmul(a, w.t(), sa, sb, out_dtype=E4M3, scale_d=scale_d, amax=amax)
+    assert out.dtype == E4M3
+    v = 0.25 * (a.float() @ w.float().t())
+    # e4m3 keeps 3 mantissa bits: 2^-4 relative per element, plus the tensor cores' accumulation.
+    err = ((out.float() - (2.0 * v).clamp(-448, 448)).norm() / (2.0 * v).norm()).item()
+    assert err < 0.05, f"e4m3 out: relative error {err:.3e}"
+    assert abs(amax.item() - v.abs().max().item()) <= 1e-2 * v.abs().max().item()
+    with pytest.raises(gemmgen.ArgumentError, match="per-tensor scales"):
+        gemmgen.scaled_matmul(a, w.t(), *_blockwise(m, n, k), out_dtype=E4M3)
+
+
 def test_one_block_is_per_tensor_and_explicit_scaling():
     # M = 1, K and N <= 128: one value per scale array either way.
     a, w = _fp8(1, 128), _fp8(64, 128)

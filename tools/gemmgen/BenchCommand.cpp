@@ -365,12 +365,7 @@ void cli::registerBenchCommand(CLI::App &app) {
   cmd->add_option("--k", o->k, "K of a single shape");
   cmd->add_option("--shapes", o->shapes,
                   "Comma-separated MxNxK list (default 4096x4096x4096,8192x8192x8192)");
-  cmd->add_option("--dtype", o->dtype,
-                  "f16, bf16, e4m3 or e5m2: overrides the spec's a/b (and a 16-bit spec's d) "
-                  "types");
-  cmd->add_option("--scaling", o->scaling,
-                  "per_tensor or blockwise: the scales of the fp8 kernel `auto` chooses "
-                  "(with --dtype e4m3|e5m2; default per_tensor)");
+  addTypeOptions(cmd, o->dtype, o->scaling);
   cmd->add_option("--out-dtype", o->outDtype,
                   "f32: D in f32 (cuBLAS: CUDA_R_32F output); the spec's epilogue.chunk_n keeps "
                   "its bytes");

@@ -2,6 +2,8 @@
 #ifndef GEMMGEN_TOOLS_COMMANDS_H
 #define GEMMGEN_TOOLS_COMMANDS_H
 
+#include <string>
+
 namespace CLI {
 class App;
 }
@@ -22,6 +24,9 @@ void registerRunCommand(CLI::App &app);
 /// `gemmgen bench SPEC [--m --n --k | --shapes MxNxK,...] [--dtype f16|bf16]
 /// [--json FILE] [--csv FILE]`: side by side with cuBLAS (DESIGN.md §10).
 void registerBenchCommand(CLI::App &app);
+
+/// --dtype and --scaling, as run and bench both take them (one help text).
+void addTypeOptions(CLI::App *cmd, std::string &dtype, std::string &scaling);
 
 } // namespace gemmgen::cli
 

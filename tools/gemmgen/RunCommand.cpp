@@ -397,6 +397,15 @@ void runRun(const RunOptions &o) {
 
 } // namespace
 
+void cli::addTypeOptions(CLI::App *cmd, std::string &dtype, std::string &scaling) {
+  cmd->add_option("--dtype", dtype,
+                  "f16, bf16, e4m3 or e5m2: overrides the spec's a/b (and a 16-bit spec's d) "
+                  "types; with `auto`/`tuned`, the type the kernel is chosen for");
+  cmd->add_option("--scaling", scaling,
+                  "per_tensor or blockwise: the scales of the fp8 kernel `auto` chooses "
+                  "(with --dtype e4m3|e5m2; default per_tensor)");
+}
+
 void cli::registerRunCommand(CLI::App &app) {
   auto o = std::make_shared<RunOptions>();
   CLI::App *cmd = app.add_subcommand(
@@ -410,14 +419,10 @@ void cli::registerRunCommand(CLI::App &app) {
   cmd->add_option("--n", o->n, "Rows of B, columns of D")->capture_default_str();
   cmd->add_option("--k", o->k, "Columns of A and B (multiple of 8; 0 gives D = 0)")
       ->capture_default_str();
-  cmd->add_option("--dtype", o->dtype,
-                  "f16, bf16, e4m3 or e5m2: overrides the spec's a/b (and a 16-bit spec's d) types");
+  addTypeOptions(cmd, o->dtype, o->scaling);
   cmd->add_option("--scale-a", o->scaleA,
                   "fp8 kernels: A's per-tensor scale (a device f32; left out: null = 1)");
   cmd->add_option("--scale-b", o->scaleB, "fp8 kernels: B's per-tensor scale");
-  cmd->add_option("--scaling", o->scaling,
-                  "per_tensor or blockwise: the scales of the fp8 kernel `auto` chooses "
-                  "(with --dtype e4m3|e5m2; default per_tensor)");
   cmd->add_option("--out-dtype", o->outDtype,
                   "f32: D (and C) in f32 (the spec's epilogue.chunk_n keeps its bytes)");
   cmd->add_option("--layout", o->layout,

@@ -36,7 +36,7 @@ def choose_fp8_kernel(m: int, n: int, k: int, dtype: str = "e4m3", *, dtype_b: O
     """The cost model's fp8 kernel for an m×n×k GEMM of ``dtype`` operands
     (e4m3 or e5m2; ``dtype_b`` for B if it differs) with ``scaling``
     ("per_tensor" or "blockwise") and D of ``out_dtype`` (bf16, f16, f32,
-    or e4m3/e5m2 with per-tensor scales), as :func:`choose_kernel` gives a
+    e4m3 or e5m2), as :func:`choose_kernel` gives a
     16-bit one: ``name``, ``spec`` (YAML text), ``family``, ``split_k``,
     ``predicted_us``, ``default_us``, ``reason``."""
     if scaling not in _SCALINGS:
@@ -93,7 +93,7 @@ def scaled_matmul(a: Any, b: Any, scale_a: Any, scale_b: Any, out: Any = None, *
     (ceil(N/128), ceil(K/128)); each block's partial sum promoted in f32).
     Left out, it is "per_tensor" when both scales hold one value, else
     "blockwise". D's type: ``out``'s, else ``out_dtype`` (bf16 default; f16,
-    f32, or e4m3/e5m2 per-tensor with ``scale_d`` and ``amax`` as for a
+    f32, or e4m3/e5m2 with ``scale_d`` and ``amax`` as for a
     :class:`Kernel`)."""
     m, n, k, dtype, dtype_b, given_out, layout = operands(a, b, out)
     if dtype not in _FP8 or dtype_b not in _FP8:

@@ -95,8 +95,14 @@ def test_e4m3_out_with_scale_and_amax():
     err = ((out.float() - (2.0 * v).clamp(-448, 448)).norm() / (2.0 * v).norm()).item()
     assert err < 0.05, f"e4m3 out: relative error {err:.3e}"
     assert abs(amax.item() - v.abs().max().item()) <= 1e-2 * v.abs().max().item()
-    with pytest.raises(gemmgen.ArgumentError, match="per-tensor scales"):
-        gemmgen.scaled_matmul(a, w.t(), *_blockwise(m, n, k), out_dtype=E4M3)
+    # Blockwise scales with an e4m3 out: the chooser's 128-column tiles (no split).
+    sa_b, sb_b = _blockwise(m, n, k)
+    amax_b = torch.full((1,), float("nan"), device="cuda")
+    out_b = gemmgen.scaled_matmul(a, w.t(), sa_b, sb_b, out_dtype=E4M3, scale_d=scale_d, amax=amax_b)
+    vb = _dequantized(a, w, sa_b, sb_b)
+    err = ((out_b.float() - (2.0 * vb).clamp(-448, 448)).norm() / (2.0 * vb).norm()).item()
+    assert err < 0.05, f"blockwise e4m3 out: relative error {err:.3e}"
+    assert abs(amax_b.item() - vb.abs().max().item()) <= 1e-2 * vb.abs().max().item()
 
 
 def test_one_block_is_per_tensor_and_explicit_scaling():

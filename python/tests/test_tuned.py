@@ -78,14 +78,15 @@ def test_choose_fp8_kernel_is_the_cost_model():
     mixed = gemmgen.choose_fp8_kernel(4096, 4096, 4096, "e4m3", dtype_b="e5m2", out_dtype="f32")
     assert "a: e4m3, b: e5m2, d: f32" in mixed["spec"]
     assert gemmgen.check(mixed["spec"], simulate=False) == []
+    out8 = gemmgen.choose_fp8_kernel(128, 2112, 7168, scaling="blockwise", out_dtype="e4m3")
+    assert out8["split_k"] == 1 and "d: e4m3" in out8["spec"]  # no split-K with an 8-bit D
+    assert gemmgen.check(out8["spec"], simulate=False) == []
 
 
 @pytest.mark.parametrize("kwargs,error,says", [
     (dict(dtype="f16"), gemmgen.ArgumentError, "use chooseKernel for f16/bf16"),
     (dict(dtype="e4m3", scaling="rowwise"), gemmgen.ArgumentError, "per_tensor\" or \"blockwise"),
     (dict(dtype="e4m3", out_dtype="f64"), gemmgen.DTypeError, "not written by fp8 kernels"),
-    (dict(dtype="e4m3", scaling="blockwise", out_dtype="e4m3"), gemmgen.ArgumentError,
-     "per-tensor scales"),
     (dict(dtype="e3m4"), gemmgen.DTypeError, "not one of"),
 ])
 def test_choose_fp8_kernel_refuses(kwargs, error, says):

@@ -298,16 +298,6 @@ Expected<KernelChoice> gemmgen::chooseFp8Kernel(long long M, long long N, long l
                                      "e4m3 or e5m2 (got ") +
                              toString(p.a) + " and " + toString(p.b) +
                              "); use chooseKernel for f16/bf16");
-  if (p.out != DType::BF16 && p.out != DType::F16 && p.out != DType::F32 && !isFp8(p.out))
-    return Status::error(ErrorCode::InvalidArgument,
-                         std::string("chooseFp8Kernel: D of type ") + toString(p.out) +
-                             " is not written by fp8 kernels; use bf16, f16, f32, e4m3 or e5m2");
-  if (p.blockwise && isFp8(p.out))
-    return Status::error(ErrorCode::InvalidArgument,
-                         std::string("chooseFp8Kernel: an ") + toString(p.out) +
-                             " D with blockwise scales has no kernel family here (its output "
-                             "scale and amax are per-tensor kernels'); use out bf16, f16 or f32, "
-                             "or per-tensor scales");
   // An 8-bit D: no split-K (its reduction writes 16-bit or f32 D only) and
   // tiles of whole 128-column slabs (the checks refuse both otherwise).
   Allowed allowed;

@@ -35,7 +35,7 @@ const char *kSpec19 = "19_blockwise_e4m3_n192.yaml", *kSpec15N64 = "15_blockwise
 const char *kSpec13Split = "13_fast_e4m3.yaml:split_k_4", *kSpec17 = "17_splitk_blockwise_e4m3.yaml";
 
 /// The fp8 cost model's kernel for the case's shape (chooseFp8Kernel), per-tensor or blockwise;
-/// the case's types say only D's type (bf16, or f32 with "d: f32").
+/// the case's types say only D's type (bf16, or f32 / e4m3 with "d: f32" / "d: e4m3").
 const char *kAutoTensor = "auto:per_tensor", *kAutoBlock = "auto:blockwise";
 bool isChosen(const char *spec) { return spec == kAutoTensor || spec == kAutoBlock; }
 
@@ -117,7 +117,9 @@ struct Fp8Gpu {
     if (isChosen(spec)) {
       Fp8Problem p;
       p.blockwise = spec == kAutoBlock;
-      p.out = types.find("d: f32") != std::string::npos ? DType::F32 : DType::BF16;
+      p.out = types.find("d: f32") != std::string::npos    ? DType::F32
+              : types.find("d: e4m3") != std::string::npos ? DType::E4M3
+                                                           : DType::BF16;
       Expected<KernelChoice> choice = chooseFp8Kernel(M, N, K, p);
       const std::string key = choice ? choice->name : std::string(spec) + types;
       auto it = kernels.find(key);
@@ -387,6 +389,9 @@ const Fp8Case kCases[] = {
     {"", 1, 4096, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kAutoBlock},
     {"", 4, 14336, 4096, 0, 0, 1.0f, 0.0f, 0, 0, kAutoBlock},
     {"", 7, 1001, 520, 0, 0, 1.0f, 0.0f, 3, 1, kAutoBlock}, // staged
+    // an 8-bit D: whole 128-column tiles, no split (bf16 would take 128x192 / a split here)
+    {kE4m3OutB, 4096, 2112, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kAutoBlock},
+    {kE4m3Out, 128, 2112, 7168, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0, kAutoTensor},
 };
 
 INSTANTIATE_TEST_SUITE_P(Sm90, Fp8Gemm, ::testing::ValuesIn(kCases), caseName);

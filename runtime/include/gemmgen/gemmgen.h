@@ -695,7 +695,7 @@ Expected<KernelChoice> chooseKernel(long long M, long long N, long long K, DType
 /// operands are scaled (GemmArgs::scaleA / scaleB).
 struct Fp8Problem {
   DType a = DType::E4M3, b = DType::E4M3; ///< e4m3 or e5m2 each
-  DType out = DType::BF16;                ///< bf16, f16, f32, or e4m3/e5m2 (per-tensor only)
+  DType out = DType::BF16;                ///< bf16, f16, f32, e4m3 or e5m2
   bool blockwise = false; ///< blockwise scales (1x128 A, 128x128 B) instead of per-tensor
 };
 
@@ -708,8 +708,9 @@ double predictFp8KernelMicros(const std::string &family, bool blockwise, int spl
 /// (their per-k-block times fitted by bench/model/fit_fp8_model.py to the
 /// H200's fp8 runs), each with K cut into 1-8 slices where D is not 8-bit;
 /// the default is spec 13's tile (per-tensor) or spec 15's (blockwise), left
-/// only for a predicted 10% gain. Refuses non-positive sizes, operands that
-/// are not e4m3/e5m2, and an 8-bit D with blockwise scales.
+/// only for a predicted 10% gain. An 8-bit D (output scale and amax) takes
+/// no split and only tiles of whole 128-column slabs. Refuses non-positive
+/// sizes and operands that are not e4m3/e5m2.
 Expected<KernelChoice> chooseFp8Kernel(long long M, long long N, long long K,
                                        const Fp8Problem &problem);
 

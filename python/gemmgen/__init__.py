@@ -104,7 +104,7 @@ def _release_cached_kernels() -> None:
     # report every cached Kernel as leaked.
     from . import _matmul, _scaled_matmul
     for cache in (_matmul._kernels_by_shape, _matmul._kernels_by_spec,
-                  _scaled_matmul._kernels_by_problem, _scaled_matmul._kernels_by_spec):
+                  _scaled_matmul._kernels_by_problem):
         cache.clear()
 
 

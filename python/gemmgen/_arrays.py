@@ -42,9 +42,16 @@ TORCH_DTYPES = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float8_
                 "float8_e5m2": "e5m2"}
 
 
-def torch_dtype_name(t) -> str:
-    name = str(t.dtype).replace("torch.", "")
+def dtype_name(dtype) -> str:
+    """gemmgen's name of a torch dtype (torch.bfloat16 -> "bf16"); torch's own
+    name for one gemmgen has no name for."""
+    name = str(dtype).replace("torch.", "")
     return TORCH_DTYPES.get(name, name)
+
+
+def torch_dtype_name(t) -> str:
+    """gemmgen's name of a tensor's dtype."""
+    return dtype_name(t.dtype)
 
 
 def _from_cai(x: Any, name: str, cai: dict, device: Optional[int]) -> ArrayView:

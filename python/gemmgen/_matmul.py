@@ -14,6 +14,8 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 Layouts = Tuple[str, str]
 #: The layouts the tuned specs are written (and tuned) for.
 DEFAULT_LAYOUT: Layouts = ("row", "col")
+#: Every compiled kernel of this process, by (spec, layout): gemmgen.matmul
+#: and gemmgen.scaled_matmul share it, so one spec is compiled once.
 _kernels_by_spec: Dict[Tuple[str, Layouts], Kernel] = {}
 _kernels_by_shape: Dict[Tuple[int, int, int, str, Layouts], Kernel] = {}
 
@@ -66,12 +68,16 @@ def kernel_for(m: int, n: int, k: int, dtype: str, layout: Layouts = DEFAULT_LAY
     key = (m, n, k, dtype, layout)
     kern = _kernels_by_shape.get(key)
     if kern is None:
+        kern = _kernels_by_shape[key] = compiled(spec_for(m, n, k, dtype), layout)
+    return kern
+
+
+def compiled(spec: str, layout: Layouts) -> Kernel:
+    """``spec`` (a path or YAML text) compiled for ``layout``, once per process."""
+    kern = _kernels_by_spec.get((spec, layout))
+    if kern is None:
         from . import compile as _compile
-        spec = spec_for(m, n, k, dtype)
-        kern = _kernels_by_spec.get((spec, layout))
-        if kern is None:
-            kern = _kernels_by_spec[(spec, layout)] = _compile(spec, layout=layout)
-        _kernels_by_shape[key] = kern
+        kern = _kernels_by_spec[(spec, layout)] = _compile(spec, layout=layout)
     return kern
 
 

@@ -3,17 +3,16 @@ the cost model's fp8 kernel for the shape (the C++ ``chooseFp8Kernel``),
 compiled once per process for each spec and pair of operand layouts."""
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Optional
 
 from . import _arrays, _core
-from ._matmul import DEFAULT_LAYOUT, Layouts, operands
+from ._matmul import DEFAULT_LAYOUT, Layouts, compiled, operands
 from .errors import ArgumentError, DTypeError
 from .kernel import Kernel
 
 _FP8 = ("e4m3", "e5m2")
 _OUTS = ("bf16", "f16", "f32", "e4m3", "e5m2")
 _SCALINGS = ("per_tensor", "blockwise")
-_kernels_by_spec: Dict[Tuple[str, Layouts], Kernel] = {}
 _kernels_by_problem: Dict[tuple, Kernel] = {}
 
 
@@ -25,7 +24,7 @@ def _type_name(t: Any, what: str) -> str:
         torch = _arrays.torch_module()
         if torch is None or not isinstance(t, torch.dtype):
             raise DTypeError(f"{what} must be a dtype name ({', '.join(_OUTS)}) or a torch dtype; got {t!r}")
-        name = _arrays.TORCH_DTYPES.get(str(t).replace("torch.", ""), str(t))
+        name = _arrays.dtype_name(t)
     if name not in _OUTS:
         raise DTypeError(f"{what} {name} is not written by fp8 kernels; use one of {', '.join(_OUTS)}")
     return name
@@ -56,14 +55,10 @@ def fp8_kernel_for(m: int, n: int, k: int, dtype: str, dtype_b: str, out_dtype: 
     key = (m, n, k, dtype, dtype_b, out_dtype, scaling, layout)
     kern = _kernels_by_problem.get(key)
     if kern is None:
-        from . import compile as _compile
         # An empty dimension launches nothing: any kernel of the types does.
         spec = choose_fp8_kernel(max(m, 1), max(n, 1), max(k, 1), dtype, dtype_b=dtype_b,
                                  scaling=scaling, out_dtype=out_dtype)["spec"]
-        kern = _kernels_by_spec.get((spec, layout))
-        if kern is None:
-            kern = _kernels_by_spec[(spec, layout)] = _compile(spec, layout=layout)
-        _kernels_by_problem[key] = kern
+        kern = _kernels_by_problem[key] = compiled(spec, layout)
     return kern
 
 

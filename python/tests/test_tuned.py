@@ -95,17 +95,19 @@ def test_choose_fp8_kernel_refuses(kwargs, error, says):
 
 
 def test_scaled_matmul_takes_the_fp8_model(monkeypatch):
-    from gemmgen import _scaled_matmul
+    from gemmgen import _matmul, _scaled_matmul
     compiled = []
     monkeypatch.setattr(gemmgen, "compile", lambda spec, layout: compiled.append((spec, layout)) or spec)
     monkeypatch.setattr(_scaled_matmul, "_kernels_by_problem", {})
-    monkeypatch.setattr(_scaled_matmul, "_kernels_by_spec", {})
+    monkeypatch.setattr(_matmul, "_kernels_by_spec", {})
     k1 = _scaled_matmul.fp8_kernel_for(128, 2112, 7168, "e4m3", "e4m3", "bf16", "blockwise")
     assert k1 == gemmgen.choose_fp8_kernel(128, 2112, 7168, scaling="blockwise")["spec"]
     assert compiled[-1][1] == ("row", "col")
     # The same problem again: no second compile; another shape with the same choice shares it.
     _scaled_matmul.fp8_kernel_for(128, 2112, 7168, "e4m3", "e4m3", "bf16", "blockwise")
     assert len(compiled) == 1
+    # One cache of compiled kernels for matmul and scaled_matmul.
+    assert _matmul.compiled(k1, ("row", "col")) == k1 and len(compiled) == 1
     _scaled_matmul.fp8_kernel_for(0, 2112, 7168, "e4m3", "e4m3", "f32", "per_tensor")
     assert "d: f32" in compiled[-1][0]
 

@@ -109,19 +109,18 @@ double predict(const TileFamily &f, int split, long long M, long long N, long lo
 
 /// What a spec's `types` line and description say beyond the tile.
 struct SpecTypes {
-  std::string a, b, d;
+  DType a, b, d;
   bool blockwise = false;
   std::string summary; ///< e.g. "f16", "e4m3 -> bf16, blockwise scales"
 };
 
 // epilogue.chunk_n is given for a 16-bit D; the same bytes for D's type
 // where that many columns still divide the tile (f32: half the columns).
-std::string chunkFor(const TileFamily &f, const std::string &d) {
+std::string chunkFor(const TileFamily &f, DType d) {
   if (!*f.chunkN)
     return "";
   const int chunk16 = std::atoi(f.chunkN);
-  const int bytes = d == "f32" ? 4 : (d == "e4m3" || d == "e5m2") ? 1 : 2;
-  const int chunk = chunk16 * 2 / bytes;
+  const int chunk = chunk16 * 2 / (int)sizeOf(d);
   return std::to_string(chunk <= f.tileN && f.tileN % chunk == 0 ? chunk : chunk16);
 }
 
@@ -137,7 +136,8 @@ std::string specFor(const TileFamily &f, int split, const SpecTypes &t, const st
        (split > 1 ? ", K in up to " + std::to_string(split) + " slices" : std::string()) + ", " +
        t.summary + "\n";
   s += "target: sm_90a\n";
-  s += "types: { a: " + t.a + ", b: " + t.b + ", d: " + t.d + ", accumulate: f32" +
+  s += std::string("types: { a: ") + toString(t.a) + ", b: " + toString(t.b) +
+       ", d: " + toString(t.d) + ", accumulate: f32" +
        (t.blockwise ? ", scaling: blockwise" : "") + " }\n";
   s += "layout: { a: row, b: col }\n";
   s += "tile: { m: " + std::to_string(f.tileM) + ", n: " + std::to_string(f.tileN) +
@@ -285,7 +285,7 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
                                            "spec file for other types");
   const Ranked r = rank(kFamilies, M, N, K, Bytes{}, Allowed{});
   const std::string type = toString(t);
-  return describe(r, kFamilies[0], SpecTypes{type, type, type, false, type}, type, M, N, K);
+  return describe(r, kFamilies[0], SpecTypes{t, t, t, false, type}, type, M, N, K);
 }
 
 Expected<KernelChoice> gemmgen::chooseFp8Kernel(long long M, long long N, long long K,
@@ -307,7 +307,7 @@ Expected<KernelChoice> gemmgen::chooseFp8Kernel(long long M, long long N, long l
   const std::string a = toString(p.a), b = toString(p.b), d = toString(p.out);
   const std::string operands = a == b ? a : a + "_" + b;
   const std::string scaling = p.blockwise ? "blockwise" : "tensor";
-  SpecTypes types{a, b, d, p.blockwise,
+  SpecTypes types{p.a, p.b, p.out, p.blockwise,
                   (a == b ? a : a + " x " + b) + " -> " + d +
                       (p.blockwise ? ", blockwise scales (1x128 A, 128x128 B)"
                                    : ", per-tensor scales")};

@@ -48,8 +48,10 @@ expect 3 "gemmgen: error: --dtype must be f16, bf16, e4m3 or e5m2 (got 'f32')" -
 expect 3 "gemmgen: error: --layout takes the layouts of A and B (and optionally D) as A,B[,D] with each row or col, e.g. --layout row,col (A M×K row-major, B stored N×K, D row-major: the default), --layout col,row or --layout row,col,col (got 'row,diag')" -- "$G" run "$S" --layout row,diag
 expect 3 "(got 'row,col,col,row')" -- "$G" run "$S" --layout row,col,col,row
 expect 3 "gemmgen: error: --offset must be between 0 and 1048576 elements (got -1)" -- "$G" run "$S" --offset -1
-expect 3 "gemmgen: error: --out-dtype must be f32 (D and C in f32), or left out (D in the operand type) (got 'f64')" -- "$G" run "$S" --out-dtype f64
-expect 3 "gemmgen: error: --out-dtype must be f32 (D and C in f32), or left out (D in the operand type) (got 'bf16')" -- "$G" bench "$S" --out-dtype bf16
+expect 3 "gemmgen: error: --out-dtype must be f32 (D and C in f32), or left out (D in the operand type); the fp8 kernel \`auto\` chooses also takes bf16, f16, e4m3 or e5m2 (got 'f64')" -- "$G" run "$S" --out-dtype f64
+expect 3 "gemmgen: error: --out-dtype bf16 with a spec file: the spec says its D (types.d); use --out-dtype f32 (D and C in f32) or leave it out (\`auto\` with --dtype e4m3 takes bf16, f16, f32, e4m3 or e5m2)" -- "$G" bench "$S" --out-dtype bf16
+expect 3 "gemmgen: error: --out-dtype e4m3 picks D's type of the fp8 kernel \`auto\` chooses (with --dtype e4m3 or e5m2); 16-bit kernels write D in the operand type or f32: use --out-dtype f32 or leave it out" -- "$G" run auto --m 64 --n 64 --k 64 --out-dtype e4m3
+expect 3 "gemmgen: error: --out-dtype e5m2 picks D's type of the fp8 kernel \`tuned\` chooses (with --dtype e4m3 or e5m2); 16-bit kernels write D in the operand type or f32: use --out-dtype f32 or leave it out" -- "$G" bench tuned --m 64 --n 64 --k 64 --dtype bf16 --out-dtype e5m2
 # --groups FILE (run, bench, simulate): the file's lines, and what it does not combine with.
 printf '12 4\n' > "$W/groups_bad.txt"; printf '64\n0\n' > "$W/groups_two.txt"; printf '300\nx\n' > "$W/groups_word.txt"
 printf '# nothing\n' > "$W/groups_none.txt"; printf '64 256 64\n32 512 64\n' > "$W/groups_mixed.txt"
@@ -132,4 +134,17 @@ if [[ "$out" == *"chosen by the cost model: "*" tile with split_k "*" for 128x21
 else
   echo "FAIL: run auto --dtype e4m3 --scaling blockwise: ${out:0:300} (spec: '$chosen')"; fails=$((fails + 1))
 fi
+# --out-dtype picks D of the fp8 choice: an 8-bit D (no split, whole 128-column
+# slabs) and f16, each a spec that passes the checks.
+for od in e4m3 f16; do
+  out=$(env GEMMGEN_CACHE_DIR="$W/fp8out_$od" "$G" run auto --m 128 --n 2112 --k 7168 --dtype e4m3 \
+        --out-dtype $od 2>/dev/null)
+  chosen=$(ls "$W/fp8out_$od/chosen/"*_e4m3_tensor_$od.yaml 2>/dev/null | head -1)
+  if [[ "$out" == *"chosen by the cost model: "* ]] && [ -n "$chosen" ] &&
+     "$G" check "$chosen" >/dev/null 2>&1 && grep -q "d: $od," "$chosen"; then
+    echo "ok   run auto --dtype e4m3 --out-dtype $od: $(basename "$chosen")"
+  else
+    echo "FAIL: run auto --dtype e4m3 --out-dtype $od: ${out:0:300} (spec: '$chosen')"; fails=$((fails + 1))
+  fi
+done
 [ $fails -eq 0 ] && echo "all bad inputs handled" || { echo "$fails case(s) failed"; exit 1; }

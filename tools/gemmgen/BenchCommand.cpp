@@ -175,7 +175,7 @@ void runBench(BenchOptions o) {
   if (!parseLayoutOption(o.layout, layout))
     return;
   std::optional<DType> outDtype;
-  if (!parseOutDTypeOption(o.outDtype, outDtype))
+  if (!parseOutDTypeOption(o.outDtype, outDtype, o.spec, dtype))
     return;
   bool blockwise = false;
   if (!parseScalingOption(o.scaling, o.spec, dtype, blockwise))
@@ -245,7 +245,7 @@ void runBench(BenchOptions o) {
       return;
     }
     specPath = resolveSpecArg(o.spec, shapes[0][0], shapes[0][1], shapes[0][2],
-                              dtype.value_or(DType::F16), blockwise);
+                              dtype.value_or(DType::F16), blockwise, outDtype);
   }
   std::optional<CompiledSpec> compiled =
       specPath.empty() ? std::nullopt
@@ -368,7 +368,8 @@ void cli::registerBenchCommand(CLI::App &app) {
   addTypeOptions(cmd, o->dtype, o->scaling);
   cmd->add_option("--out-dtype", o->outDtype,
                   "f32: D in f32 (cuBLAS: CUDA_R_32F output); the spec's epilogue.chunk_n keeps "
-                  "its bytes");
+                  "its bytes; the fp8 kernel `auto` chooses also takes bf16 (its default), f16, "
+                  "e4m3 or e5m2");
   cmd->add_option("--alpha", o->alpha, "D = alpha·A·B + beta·D: alpha")->capture_default_str();
   cmd->add_option("--beta", o->beta,
                   "beta; non-zero: D starts as a random C and is updated in place, by gemmgen "

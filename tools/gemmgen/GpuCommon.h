@@ -69,10 +69,11 @@ inline std::optional<DType> parseDType(const std::string &s) {
 /// so that the rest of the command reads it like any spec file. "" after an
 /// error.
 inline std::string writeChosenSpec(long long M, long long N, long long K, DType t,
-                                   bool blockwise) {
+                                   bool blockwise, std::optional<DType> out = {}) {
   Fp8Problem fp8;
   fp8.a = fp8.b = t;
   fp8.blockwise = blockwise;
+  fp8.out = out.value_or(DType::BF16);
   Expected<KernelChoice> c = isFp8(t) ? chooseFp8Kernel(M, N, K, fp8) : chooseKernel(M, N, K, t);
   if (!c) {
     llvm::errs() << "gemmgen: error: " << c.status().message() << "\n";
@@ -101,13 +102,14 @@ inline std::string writeChosenSpec(long long M, long long N, long long K, DType 
 /// one installed with gemmgen), else the cost model's choice (`auto`; fp8
 /// has no tuned specs: always the model's). Any other argument is a spec
 /// path and is returned as is. Reports an error and returns "" when there is
-/// no usable spec.
+/// no usable spec. `out` is D's type for an fp8 choice (bf16 when empty).
 inline std::string resolveSpecArg(const std::string &spec, long long M, long long N,
-                                  long long K, DType t, bool blockwise = false) {
+                                  long long K, DType t, bool blockwise = false,
+                                  std::optional<DType> out = {}) {
   if (spec != "tuned" && spec != "auto")
     return spec;
   if (spec == "auto" || (t != DType::F16 && t != DType::BF16))
-    return writeChosenSpec(M, N, K, t, blockwise);
+    return writeChosenSpec(M, N, K, t, blockwise, out);
   const std::string dtype = toString(t);
   std::string path = tune::defaultTunedDefaultsPath();
   if (!path.empty()) {
@@ -153,16 +155,32 @@ inline bool parseScalingOption(const std::string &s, const std::string &spec,
 
 
 /// --out-dtype of run and bench: empty keeps the spec's types.d; f32 makes
-/// D (and C) f32. Prints the error and returns false on anything else.
-inline bool parseOutDTypeOption(const std::string &s, std::optional<DType> &out) {
+/// D (and C) f32. The kernel `auto`/`tuned` chooses for fp8 operands (`dtype`)
+/// also takes bf16, f16, e4m3 or e5m2: the chooser writes its spec with that
+/// D. Prints the error and returns false on anything else.
+inline bool parseOutDTypeOption(const std::string &s, std::optional<DType> &out,
+                                const std::string &spec = "", std::optional<DType> dtype = {}) {
   if (s.empty())
     return true;
-  if (s == "f32") {
-    out = DType::F32;
+  out = parseDType(s);
+  if (out == DType::F32)
     return true;
-  }
-  llvm::errs() << "gemmgen: error: --out-dtype must be f32 (D and C in f32), or left out (D in "
-                  "the operand type) (got '" << s << "')\n";
+  const bool fp8Choice = (spec == "auto" || spec == "tuned") && dtype && isFp8(*dtype);
+  if (out && fp8Choice)
+    return true;
+  if (out && (spec == "auto" || spec == "tuned"))
+    llvm::errs() << "gemmgen: error: --out-dtype " << s << " picks D's type of the fp8 kernel `"
+                 << spec << "` chooses (with --dtype e4m3 or e5m2); 16-bit kernels write D in "
+                    "the operand type or f32: use --out-dtype f32 or leave it out\n";
+  else if (out)
+    llvm::errs() << "gemmgen: error: --out-dtype " << s << " with a spec file: the spec says its "
+                    "D (types.d); use --out-dtype f32 (D and C in f32) or leave it out (`auto` "
+                    "with --dtype e4m3 takes bf16, f16, f32, e4m3 or e5m2)\n";
+  else
+    llvm::errs() << "gemmgen: error: --out-dtype must be f32 (D and C in f32), or left out (D in "
+                    "the operand type); the fp8 kernel `auto` chooses also takes bf16, f16, e4m3 "
+                    "or e5m2 (got '" << s << "')\n";
+  out.reset();
   setExitCode(ExitFailure);
   return false;
 }

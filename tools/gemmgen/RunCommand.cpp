@@ -47,7 +47,7 @@ void runRun(const RunOptions &o) {
   if (!parseDTypeOption(o.dtype, dtype))
     return;
   std::optional<DType> outDtype;
-  if (!parseOutDTypeOption(o.outDtype, outDtype))
+  if (!parseOutDTypeOption(o.outDtype, outDtype, o.spec, dtype))
     return;
   LayoutOption layout;
   if (!parseLayoutOption(o.layout, layout))
@@ -75,7 +75,7 @@ void runRun(const RunOptions &o) {
   }
   // `run tuned` / `run auto` choose a spec for --dtype (f16 without it).
   std::string specPath =
-      resolveSpecArg(o.spec, o.m, o.n, o.k, dtype.value_or(DType::F16), blockwise);
+      resolveSpecArg(o.spec, o.m, o.n, o.k, dtype.value_or(DType::F16), blockwise, outDtype);
   std::optional<CompiledSpec> compiled =
       specPath.empty() ? std::nullopt
                        : compileSpecForGpu(specPath, o.debugHangs, dtype, !o.noProtocolChecks,
@@ -424,7 +424,8 @@ void cli::registerRunCommand(CLI::App &app) {
                   "fp8 kernels: A's per-tensor scale (a device f32; left out: null = 1)");
   cmd->add_option("--scale-b", o->scaleB, "fp8 kernels: B's per-tensor scale");
   cmd->add_option("--out-dtype", o->outDtype,
-                  "f32: D (and C) in f32 (the spec's epilogue.chunk_n keeps its bytes)");
+                  "f32: D (and C) in f32 (the spec's epilogue.chunk_n keeps its bytes); the fp8 "
+                  "kernel `auto` chooses also takes bf16 (its default), f16, e4m3 or e5m2");
   cmd->add_option("--layout", o->layout,
                   "Operand layouts A,B[,D] (each row or col): row,col (the default: A M×K "
                   "row-major, B stored N×K, D row-major), col,col, row,row, col,row; a third "

@@ -88,6 +88,7 @@ private:
   void checkEpilogue();
   void checkBarriers();
   void checkScheduler();
+  bool pingpong() const;
   void checkEpilogueBuffers();
   void checkBarrier(const BarrierSpec &b, ProtocolBarrier which, const BarrierPlan &want);
   bool checkRoleName(const Located<std::string> &ref, const std::string &path);
@@ -428,6 +429,14 @@ void Checker::checkTile() {
   if (t.m.value % 64 != 0) {
     error(t.m.loc, "tile.m must be a multiple of 64 (wgmma M is 64); use 64, 128, 192 or 256");
     tileOk = false;
+  } else if (C >= 1 && C <= 2 && pingpong()) {
+    if (t.m.value > 128) {
+      error(t.m.loc, "tile.m " + str(t.m.value) + " with scheduler.consumers: pingpong gives "
+                     "each consumer warpgroup the whole tile, but a consumer owns 64 or 128 rows "
+                     "(one or two m64 wgmmas per k-step); use tile.m: 128, or consumers: "
+                     "cooperative");
+      tileOk = false;
+    }
   } else if (C >= 1 && C <= 2) {
     unsigned rows = t.m.value / C;
     if (t.m.value % C != 0 || (rows != 64 && rows != 128)) {
@@ -457,7 +466,7 @@ void Checker::checkRegisters() {
     return;
   // Accumulators of one consumer warpgroup, in f32 registers per thread.
   unsigned C = spec.consumers.value;
-  unsigned rows = spec.tile.m.value / C;
+  unsigned rows = pingpong() ? spec.tile.m.value : spec.tile.m.value / C;
   unsigned acc = rows * spec.tile.n.value / 128;
   // Blockwise scaling keeps each k-block's partial sum beside the accumulators.
   const bool blockwise = spec.types.scaling.value == ScalingMode::Blockwise &&
@@ -834,6 +843,10 @@ void Checker::checkEpilogueBuffers() {
                              "tile's last store still reads; halve chunk_n");
 }
 
+bool Checker::pingpong() const {
+  return spec.scheduler.consumers.value == ConsumerMode::PingPong;
+}
+
 void Checker::checkScheduler() {
   const SchedulerSpec &s = spec.scheduler;
   // Stream-K: every CTA of one co-resident persistent grid takes an equal
@@ -856,6 +869,19 @@ void Checker::checkScheduler() {
       error(spec.types.scaling.loc, sk + " with types.scaling: blockwise: the promoted partial "
                                          "sums are not handed between CTAs yet; use kind: "
                                          "persistent");
+  }
+  if (pingpong()) {
+    // Ping-pong: two consumer warpgroups take turns on whole tiles of one
+    // CTA's persistent walk, handing the mainloop over on the order barrier.
+    const std::string pp = "scheduler.consumers: pingpong";
+    if (spec.consumers.value != 2)
+      error(s.consumers.loc, pp + " with consumers " + std::to_string(spec.consumers.value) +
+                                 ": two consumer warpgroups take turns on whole tiles; use "
+                                 "consumers: 2 (and warpgroups: 2), or consumers: cooperative");
+    if (s.kind.value != SchedulerKind::Persistent)
+      error(s.kind.loc, pp + " with kind: " + toString(s.kind.value) +
+                            ": the turns follow a CTA's persistent walk over whole tiles; use "
+                            "kind: persistent");
   }
   if (s.splitK.value > 1 && s.grouped.value)
     error(s.splitK.loc, "scheduler.split_k " + std::to_string(s.splitK.value) +

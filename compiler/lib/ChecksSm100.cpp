@@ -60,7 +60,8 @@ Bar protocolBarrier(StringRef n) {
   case ProtocolBarrier::AccReady: return Bar::Mma2Ld;
   case ProtocolBarrier::AccFree: return Bar::Ld2Mma;
   case ProtocolBarrier::Epilogue: return Bar::Epilogue;
-  case ProtocolBarrier::CLoad: return Bar::Unknown; // sm_90a only
+  case ProtocolBarrier::CLoad:
+  case ProtocolBarrier::Order: return Bar::Unknown; // sm_90a only
   }
   return Bar::Unknown;
 }
@@ -164,6 +165,11 @@ private:
       error(spec.scheduler.kind.loc,
             "scheduler.kind: stream_k is not supported on sm_100a yet (its writeback has no "
             "partial-sum hand-over); use kind: persistent, or an sm_90a spec");
+    if (spec.scheduler.consumers.value == ConsumerMode::PingPong)
+      error(spec.scheduler.consumers.loc,
+            "scheduler.consumers: pingpong is an sm_90a schedule: on sm_100a the writeback "
+            "warpgroups already drain TMEM while the MMA warp works on the next tile; use "
+            "consumers: cooperative");
     if (spec.scheduler.splitK.value > 1)
       error(spec.scheduler.splitK.loc,
             "scheduler.split_k is not supported on sm_100a yet (the reduction reads an f32 "

@@ -63,6 +63,9 @@ const char *ir::toString(OpKind k) {
   case OpKind::IfSkFinish: return "if_sk_finish";
   case OpKind::StorePartial: return "store_partial";
   case OpKind::AddPartials: return "add_partials";
+  case OpKind::IfOtherTurn: return "if_other_turn";
+  case OpKind::SkipK: return "skip_k";
+  case OpKind::NamedBarrierArrive: return "named_barrier_arrive";
   }
   return "?";
 }

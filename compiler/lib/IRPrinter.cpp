@@ -113,6 +113,7 @@ private:
     case OpKind::IfBeta:
     case OpKind::IfSkPartial:
     case OpKind::IfSkFinish:
+    case OpKind::IfOtherTurn:
       os << " {\n";
       for (const Op &child : op.body)
         printOp(child, indent + 2);
@@ -191,6 +192,7 @@ private:
       os << " pending<=" << op.count;
       break;
     case OpKind::Advance:
+    case OpKind::SkipK:
       os << " " << op.state;
       break;
     case OpKind::StoreAcc:
@@ -204,7 +206,8 @@ private:
       os << " " << toString(op.fence);
       break;
     case OpKind::NamedBarrierSync:
-      os << " " << op.barrier << "[instance]";
+    case OpKind::NamedBarrierArrive:
+      os << " " << op.barrier << (op.slotIsTurnOwner ? "[turn_owner]" : "[instance]");
       break;
     case OpKind::TmaStore:
       os << " " << op.buffer << " -> " << toString(op.operand);

@@ -55,6 +55,8 @@ public:
     p.partialBuffers = !p.blockwiseScales ? 0 : spec.pipeline.mmaInFlight.value == 0 ? 1 : 2;
     p.epilogueChunkN = epilogueChunkColumns(spec);
     p.epilogueBuffers = std::max(1u, spec.epilogue.buffers.value);
+    p.schedule.pingpong = !sm100() && spec.scheduler.consumers.value == ConsumerMode::PingPong;
+    p.rowsPerConsumer = p.schedule.pingpong ? p.tileM : p.tileM / atLeast1(p.consumers);
     if (sm100()) {
       p.tmemColumnsPerConsumer = tmemColumnsPerConsumer(spec);
       p.tmemColumns = std::max(32u, nextPow2(p.tmemColumnsPerConsumer * p.consumers));
@@ -102,7 +104,7 @@ private:
 
   void addBuffersSm90() {
     const TypesSpec &t = spec.types;
-    unsigned rowsPerConsumer = p.tileM / atLeast1(p.consumers);
+    unsigned rowsPerConsumer = p.rowsPerConsumer;
     p.buffers = {smem("smemA", t.a.value, p.tileM, p.tileK, p.depth, 1),
                  smem("smemB", t.b.value, p.tileN, p.tileK, p.depth, 1),
                  accumulator(MemSpace::Registers, rowsPerConsumer, p.consumers)};
@@ -150,12 +152,14 @@ private:
     BarrierPlan full = barrier(ProtocolBarrier::Full, BarrierKind::Tma, p.depth, "depth", P, C, 1);
     full.txBytes = (p.tileM + p.tileN) * p.tileK * elemA();
     full.waiterPhase = 0;
-    // empty: one elected thread per consumer warpgroup, in every CTA that
-    // reads the stage (the multicast source must hear from both). The stages
-    // start empty: the producer's first wait passes.
+    // empty: one elected thread per consumer warpgroup that read the stage
+    // (every consumer, or a ping-pong tile's one), in every CTA that reads it
+    // (the multicast source must hear from both). The stages start empty:
+    // the producer's first wait passes.
+    unsigned readers = p.schedule.pingpong ? 1 : p.consumers;
     BarrierPlan empty =
         barrier(ProtocolBarrier::Empty, BarrierKind::Mbarrier, p.depth, "depth", C, P,
-                p.consumers * ctas);
+                readers * ctas);
     empty.waiterPhase = 1;
     empty.ctaMask = ctas < 32 ? (1u << ctas) - 1 : ~0u;
     p.barriers = {full, empty};
@@ -169,10 +173,19 @@ private:
       // waits for it (one arrival: its own expect_tx; the chunk's bytes).
       BarrierPlan cload =
           barrier(ProtocolBarrier::CLoad, BarrierKind::Tma, p.consumers, "consumers", C, C, 1);
-      cload.txBytes = (p.tileM / atLeast1(p.consumers)) * p.epilogueChunkN *
+      cload.txBytes = p.rowsPerConsumer * p.epilogueChunkN *
                       sizeInBytes(spec.types.d.value);
       cload.waiterPhase = 0;
       p.barriers.push_back(cload);
+    }
+    if (p.schedule.pingpong) {
+      // Both consumer warpgroups meet on slot c when consumer c's mainloop
+      // has waited for its tile's last stage: before then the other's
+      // parity waits on later stages could pass on a phase two behind.
+      BarrierPlan order = barrier(ProtocolBarrier::Order, BarrierKind::Named, 2, "consumers", C,
+                                  C, 256);
+      order.namedId = 1 + p.consumers; // after the epilogue barriers
+      p.barriers.push_back(order);
     }
   }
 
@@ -239,6 +252,7 @@ private:
     case ProtocolBarrier::AccFree: return "ld2mma";
     case ProtocolBarrier::Epilogue: return "epilogue";
     case ProtocolBarrier::CLoad: return "cload";
+    case ProtocolBarrier::Order: return "order";
     }
     return "?";
   }
@@ -381,6 +395,8 @@ std::optional<ProtocolBarrier> gemmgen::protocolBarrierNamed(StringRef name, Tar
     return ProtocolBarrier::Empty;
   if (name == "epilogue")
     return ProtocolBarrier::Epilogue;
+  if (target == Target::SM90a && name == "order")
+    return ProtocolBarrier::Order;
   if (target == Target::SM100a && name == "mma2ld")
     return ProtocolBarrier::AccReady;
   if (target == Target::SM100a && name == "ld2mma")
@@ -434,6 +450,7 @@ const char *gemmgen::toString(ProtocolBarrier b) {
   case ProtocolBarrier::AccFree: return "ld2mma";
   case ProtocolBarrier::Epilogue: return "epilogue";
   case ProtocolBarrier::CLoad: return "cload";
+  case ProtocolBarrier::Order: return "order";
   }
   return "?";
 }

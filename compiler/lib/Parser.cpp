@@ -66,6 +66,8 @@ const Word<SchedulerKind> kSchedulerKinds[] = {{"persistent", SchedulerKind::Per
 const Word<RasterOrder> kRasters[] = {{"along_m", RasterOrder::AlongM},
                                       {"along_n", RasterOrder::AlongN},
                                       {"hilbert", RasterOrder::Hilbert}};
+const Word<ConsumerMode> kConsumerModes[] = {{"cooperative", ConsumerMode::Cooperative},
+                                             {"pingpong", ConsumerMode::PingPong}};
 const Word<EpilogueStore> kStores[] = {{"tma", EpilogueStore::Tma},
                                        {"direct", EpilogueStore::Direct}};
 const Word<RoleTask> kTasks[] = {
@@ -87,7 +89,7 @@ const StringRef kLayoutKeys[] = {"a", "b"};
 const StringRef kTileKeys[] = {"m", "n", "k"};
 const StringRef kClusterKeys[] = {"m", "n"};
 const StringRef kPipelineKeys[] = {"depth", "mma_in_flight"};
-const StringRef kSchedulerKeys[] = {"kind", "raster", "group", "grouped", "split_k"};
+const StringRef kSchedulerKeys[] = {"kind", "raster", "group", "grouped", "split_k", "consumers"};
 const StringRef kRoleKeys[] = {"warps", "warpgroups", "registers", "does", "warp", "first_warp"};
 const StringRef kBarrierKeys[] = {"from",          "to",       "kind",     "slots", "arrivals",
                                   "phase",         "initial_phase", "tx_bytes", "cta_mask", "id"};
@@ -609,6 +611,8 @@ void SpecParser::parseTop(yaml::Node *root) {
           parseEnum(x, kl, "scheduler.raster", spec.scheduler.raster, kRasters);
         else if (k == "grouped")
           parseBool(x, kl, "scheduler.grouped", spec.scheduler.grouped);
+        else if (k == "consumers")
+          parseEnum(x, kl, "scheduler.consumers", spec.scheduler.consumers, kConsumerModes);
         else if (k == "split_k")
           parseUnsigned(x, kl, "scheduler.split_k", spec.scheduler.splitK, 1, 64,
                         "K slices summed after the GEMM");
@@ -875,6 +879,7 @@ void SpecParser::fillDefaultLocations() {
   fill(spec.scheduler.group, at("scheduler"));
   fill(spec.scheduler.grouped, at("scheduler"));
   fill(spec.scheduler.splitK, at("scheduler"));
+  fill(spec.scheduler.consumers, at("scheduler"));
   fill(spec.epilogue.store, at("epilogue"));
   fill(spec.epilogue.overlap, at("epilogue"));
   fill(spec.epilogue.chunkN, at("epilogue"));

@@ -475,6 +475,10 @@ private:
     case OpKind::StorePartial:
     case OpKind::AddPartials:
       return cannotPrint(op, "stream-K's partial-sum hand-over (built for sm_90a only)");
+    case OpKind::IfOtherTurn:
+    case OpKind::SkipK:
+    case OpKind::NamedBarrierArrive:
+      return cannotPrint(op, "ping-pong consumers' turns (an sm_90a schedule)");
     case OpKind::IfAnyK: {
       e.comment("the tile had k-blocks (K > 0)");
       CodeEmitter::Block cond(e, "if (k_blocks > 0)", "K > 0");

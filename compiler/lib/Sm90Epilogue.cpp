@@ -139,7 +139,7 @@ void emitStoreFp8(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
                        "), c0, c1);  // C's pair, loaded into the staging tile");
     if (maskAmax) {
       e.line("const int d_col = tile_n * BN + chunk * EPI_COLS + col;  // D's column of v0");
-      CodeEmitter::Block in(e, "if (tile_m * BM + consumer * WG_ROWS + row < M)");
+      CodeEmitter::Block in(e, "if (" + sm90::consumerFirstRow(k) + " + row < M)");
       e.line("if (d_col < N) amax_v = fmaxf(amax_v, fabsf(v0));");
       e.line("if (d_col + 1 < N) amax_v = fmaxf(amax_v, fabsf(v1));");
     } else {
@@ -207,7 +207,7 @@ void emitBiasPrefetch(CodeEmitter &e, const ir::Kernel &k) {
   CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
   e.line("#pragma unroll");
   CodeEmitter::Block hs(e, "for (int h = 0; h < 2; ++h)");
-  e.line("const int row = tile_m * BM + consumer * WG_ROWS + m * 64 + warp_in_group * 16 + "
+  e.line("const int row = " + sm90::consumerFirstRow(k) + " + m * 64 + warp_in_group * 16 + "
          "lane / 4 + 8 * h;");
   e.line("bias_v[m][h] = row < M ? epi::load_bias(bias, " + t +
          ", (long long)entry * bias_stride + row) : 0.f;");
@@ -303,6 +303,10 @@ void emitStore16(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
 
 } // namespace
 
+std::string gemmgen::sm90::consumerFirstRow(const ir::Kernel &k) {
+  return k.plan.schedule.pingpong ? "tile_m * BM" : "tile_m * BM + consumer * WG_ROWS";
+}
+
 void gemmgen::sm90::emitStagingStore(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   if (k.dType == ScalarType::F32)
     emitStoreF32(e, k, readsC);
@@ -316,7 +320,8 @@ void gemmgen::sm90::emitStagingTmaStore(CodeEmitter &e, const ir::Kernel &k) {
   e.line("#pragma unroll");
   CodeEmitter::Block loop(e, "for (int slab = 0; slab < EPI_COLS / D_SLAB_COLS; ++slab)");
   e.line("tma_store_3d(&tmD, " + stagingTile(k) + " + slab * D_SLAB_BYTES,");
-  e.line("             tile_n * BN + chunk * EPI_COLS + slab * D_SLAB_COLS, tile_m * BM + consumer * WG_ROWS, entry);");
+  e.line("             tile_n * BN + chunk * EPI_COLS + slab * D_SLAB_COLS, " + consumerFirstRow(k) +
+         ", entry);");
 }
 
 void gemmgen::sm90::emitStagingCLoad(CodeEmitter &e, const ir::Kernel &k,
@@ -326,6 +331,6 @@ void gemmgen::sm90::emitStagingCLoad(CodeEmitter &e, const ir::Kernel &k,
   CodeEmitter::Block loop(e, "for (int slab = 0; slab < EPI_COLS / D_SLAB_COLS; ++slab)");
   e.line("tma_load_3d(" + stagingTile(k) + " + slab * D_SLAB_BYTES, &tmC, " +
          barrierAddr + ",");
-  e.line("            tile_n * BN + chunk * EPI_COLS + slab * D_SLAB_COLS, tile_m * BM + consumer * "
-         "WG_ROWS, entry);");
+  e.line("            tile_n * BN + chunk * EPI_COLS + slab * D_SLAB_COLS, " + consumerFirstRow(k) +
+         ", entry);");
 }

@@ -17,6 +17,9 @@
 namespace gemmgen {
 namespace sm90 {
 
+/// The first D row of this consumer's rows of the tile: its share of a
+/// cooperative tile, or (ping-pong) the whole tile's first.
+std::string consumerFirstRow(const ir::Kernel &k);
 /// store_acc: D = alpha·acc (+ beta·C from the staging tile when the kernel
 /// reads C and beta != 0) into this chunk's staging slabs.
 void emitStagingStore(CodeEmitter &e, const ir::Kernel &k, bool readsC);

@@ -100,7 +100,11 @@ private:
     e.line("constexpr int GROUP = " + str(k.schedule.group) + ";         // scheduler.group: tiles per L2 group");
     e.line("constexpr int RASTER = " + std::string(scheduleRasterName(k.schedule.raster)) +
            ";  // scheduler.raster: tile order (gemmgen/device/tile_schedule.cuh)");
-    e.line("constexpr int WG_ROWS = BM / CONSUMERS;  // rows of the tile per consumer warpgroup");
+    if (pingpong())
+      e.line("constexpr int WG_ROWS = BM;  // scheduler.consumers pingpong: each consumer computes "
+             "whole tiles in turn");
+    else
+      e.line("constexpr int WG_ROWS = BM / CONSUMERS;  // rows of the tile per consumer warpgroup");
     e.line("constexpr int WG_MMAS = WG_ROWS / 64;    // m64 wgmmas per k16 step per warpgroup");
     e.line("constexpr int THREADS = " + str(k.threadsPerBlock()) + ";  // producer warpgroup + consumers");
     if (k.plan.blockwiseScales)
@@ -158,6 +162,12 @@ private:
       e.line("constexpr u32 EPILOGUE_BAR_THREADS = " + str(epi->namedThreads) +
              ";  // the consumer warpgroup");
     }
+    if (const Barrier *order = orderBarrier()) {
+      e.line("constexpr u32 ORDER_BAR_ID = " + str(order->namedId) +
+             ";  // ping-pong: named barrier id + c: consumer c's mainloop passed its last wait");
+      e.line("constexpr u32 ORDER_BAR_THREADS = " + str(order->namedThreads) +
+             ";  // both consumer warpgroups: the owner arrives, the other syncs");
+    }
     e.blank();
     e.line("static_assert(WG_ROWS % 64 == 0, \"each consumer warpgroup owns whole m64 blocks\");");
     e.line("static_assert(BK * " + elemBytes + " == 128, \"one K block is one 128-byte swizzled row\");");
@@ -210,10 +220,19 @@ private:
       CodeEmitter::Block s(e, "struct PipelineState", "", ";");
       e.line("int stage;");
       e.line("u32 phase;");
+      if (pingpong())
+        e.line("__device__ __forceinline__ void skip(int n);");
       CodeEmitter::Block f(e, "__device__ __forceinline__ void advance()");
       CodeEmitter::Block i(e, "if (++stage == STAGES)");
       e.line("stage = 0;");
       e.line("phase ^= 1u;");
+    }
+    if (pingpong()) {
+      e.comment("Past n slots at once (ping-pong: the stages of the other consumer's tile).");
+      CodeEmitter::Block s(e, "__device__ __forceinline__ void PipelineState::skip(int n)");
+      e.line("const int s = stage + n;");
+      e.line("phase ^= (u32)((s / STAGES) & 1);");
+      e.line("stage = s % STAGES;");
     }
     e.blank();
     if (hasPhaseBitState()) {
@@ -386,6 +405,8 @@ private:
     }
     if (k.plan.fp8Output)
       e.line("float amax_v = 0.f;  // max |v| over this thread's elements of D (before out_scale)");
+    if (pingpong())
+      e.line("int turn = 0;  // ping-pong: tiles this CTA walked; tile n is consumer n % CONSUMERS's");
     emitStates(role);
     if (llvm::Error err = emitOps(role.body))
       return err;
@@ -453,6 +474,15 @@ private:
         if (s.depth == 1)
           return true;
     return false;
+  }
+  bool pingpong() const { return k.plan.schedule.pingpong; }
+  const Barrier *orderBarrier() const {
+    const BarrierPlan *b = k.plan.findBarrier(ProtocolBarrier::Order);
+    return b ? k.findBarrier(b->name) : nullptr;
+  }
+  bool isOrderBarrier(const std::string &name) const {
+    const Barrier *order = orderBarrier();
+    return order && order->name == name;
   }
   const Barrier *cloadBarrier() const {
     const BarrierPlan *b = k.plan.findBarrier(ProtocolBarrier::CLoad);
@@ -561,9 +591,28 @@ private:
     case OpKind::Advance: e.line(op.state + ".advance();"); break;
     case OpKind::StoreAcc: emitStoreAcc(op); break;
     case OpKind::NamedBarrierSync:
-      e.line("named_barrier_sync(EPILOGUE_BAR_ID + consumer % EPILOGUE_BAR_SLOTS, "
-             "EPILOGUE_BAR_THREADS);");
+      if (isOrderBarrier(op.barrier))
+        e.line(std::string("named_barrier_sync(ORDER_BAR_ID + ") +
+               (op.slotIsTurnOwner ? "owner" : "consumer") + ", ORDER_BAR_THREADS);  // " +
+               (op.slotIsTurnOwner ? "the owner's mainloop has passed its waits" : ""));
+      else
+        e.line("named_barrier_sync(EPILOGUE_BAR_ID + consumer % EPILOGUE_BAR_SLOTS, "
+               "EPILOGUE_BAR_THREADS);");
       break;
+    case OpKind::NamedBarrierArrive:
+      e.comment("ping-pong: this tile's last stage was waited for; the other consumer's mainloop may begin");
+      e.line("named_barrier_arrive(ORDER_BAR_ID + consumer, ORDER_BAR_THREADS);");
+      break;
+    case OpKind::SkipK: e.line(op.state + ".skip(k_blocks);"); break;
+    case OpKind::IfOtherTurn: {
+      e.comment("ping-pong: the tile is one consumer's alone; the other steps its cursors past it");
+      e.line("const int owner = turn++ % CONSUMERS;");
+      CodeEmitter::Block cond(e, "if (owner != consumer)", "other's turn");
+      if (llvm::Error err = emitOps(op.body))
+        return err;
+      e.line("continue;");
+      break;
+    }
     case OpKind::TmaStore: emitTmaStore(); break;
     case OpKind::TmaStoreCommit: e.line("bulk_commit_group();"); break;
     case OpKind::TmaStoreWait:
@@ -795,7 +844,7 @@ private:
     e.line("#pragma unroll");
     {
       CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
-      e.line("const int r = tile_m * BM + consumer * WG_ROWS + m * 64 + warp_in_group * 16 + lane / 4;");
+      e.line("const int r = " + sm90::consumerFirstRow(k) + " + m * 64 + warp_in_group * 16 + lane / 4;");
       e.line(sa + "[m][0] = r < M ? __ldg(sa_k + r) : 0.f;");
       e.line(sa + "[m][1] = r + 8 < M ? __ldg(sa_k + r + 8) : 0.f;");
     }
@@ -898,7 +947,9 @@ private:
     std::string stage = op.state + ".stage";
     bool aMN = mnMajor(k.plan.loadA), bMN = mnMajor(k.plan.loadB);
     e.line("const u32 a_stage = smem + SMEM_A + A_STAGE_BYTES * " + stage +
-           (aMN ? " + consumer * (WG_ROWS / 64) * A_BOX_BYTES;" : " + consumer * WG_ROWS * 128;"));
+           (pingpong() ? ";  // the whole tile's rows"
+            : aMN      ? " + consumer * (WG_ROWS / 64) * A_BOX_BYTES;"
+                       : " + consumer * WG_ROWS * 128;"));
     e.line("const u32 b_stage = smem + SMEM_B + B_STAGE_BYTES * " + stage + ";");
     if (op.partial)
       emitBlockScaleLoads();

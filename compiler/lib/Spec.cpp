@@ -73,6 +73,10 @@ const char *toString(RasterOrder r) {
   return "?";
 }
 
+const char *toString(ConsumerMode m) {
+  return m == ConsumerMode::PingPong ? "pingpong" : "cooperative";
+}
+
 const char *toString(EpilogueStore s) {
   switch (s) {
   case EpilogueStore::Tma:

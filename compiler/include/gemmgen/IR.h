@@ -163,8 +163,16 @@ enum class OpKind {
   IfSkFinish,    ///< body runs when it does (the unit's epilogue is this CTA's)
   StorePartial,  ///< the instance's accumulators to this CTA's partial-sum slot in the
                  ///< workspace, then its flag released (every MMA group must be done)
-  AddPartials    ///< for every later CTA whose share starts inside this unit: wait for its
+  AddPartials,   ///< for every later CTA whose share starts inside this unit: wait for its
                  ///< flag (acquire), then acc += its partial sum (the instance's rows)
+  // --- ping-pong consumers (appended; SchedulePlan::pingpong) ---
+  IfOtherTurn,   ///< body runs when the tile is another consumer's turn (the CTA's n-th
+                 ///< tile belongs to consumer n % consumers); the rest of the tile's body
+                 ///< is then skipped: the tile is that consumer's alone
+  SkipK,         ///< state advances once per k-block of the tile: past the stages the
+                 ///< turn's owner reads and releases
+  NamedBarrierArrive ///< bar.arrive barrier.namedId + instance % slots, namedThreads: this
+                 ///< instance's threads count toward the phase without waiting for it
 };
 
 struct Op {
@@ -204,6 +212,9 @@ struct Op {
   /// TmaLoad: the buffer instance written (consumer c's A block); -1 = the
   /// executing role instance.
   int instance = -1;
+  /// NamedBarrierSync inside if_other_turn: the slot is the turn's owner
+  /// (whose arrive it meets), not the executing instance.
+  bool slotIsTurnOwner = false;
 };
 
 /// One warp role: `instances` copies of `body` (e.g. two consumer

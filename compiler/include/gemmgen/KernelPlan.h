@@ -103,8 +103,10 @@ enum class ProtocolBarrier {
   AccReady,  ///< sm_100a MMA -> writeback: the accumulator is complete (mma2ld)
   AccFree,   ///< sm_100a writeback -> MMA: the accumulator was read (ld2mma)
   Epilogue,  ///< a consumer/writeback warpgroup's named barrier over its staging tile
-  CLoad      ///< sm_90a: C's chunk landed in a consumer's staging tile (β ≠ 0), one slot
+  CLoad,     ///< sm_90a: C's chunk landed in a consumer's staging tile (β ≠ 0), one slot
              ///< per consumer, armed and awaited by that consumer
+  Order      ///< sm_90a ping-pong: consumer c's mainloop passed its last wait, the other's
+             ///< may begin (named, slot c: c arrives, the other syncs)
 };
 
 /// One barrier array of the protocol.
@@ -148,6 +150,10 @@ struct SchedulePlan {
   /// `splitOut` the type the runtime's reduction writes.
   unsigned splitK = 1;
   ScalarType splitOut = ScalarType::F16;
+  /// scheduler.consumers pingpong: consumer c computes the c-th, (c+2)-th, ...
+  /// tile of its CTA's walk alone (all tile.m rows) and skips the other's
+  /// stages; the order barrier hands the mainloop from one to the other.
+  bool pingpong = false;
   long long unitsM(long long M) const { return M <= 0 ? 0 : (M + unitRows - 1) / unitRows; }
   long long unitsN(long long N) const { return N <= 0 ? 0 : (N + unitCols - 1) / unitCols; }
 };
@@ -179,6 +185,9 @@ struct KernelPlan {
   unsigned epilogueChunkN = 0;
   /// Staging tiles per consumer (epilogue.buffers): chunk c uses c % buffers.
   unsigned epilogueBuffers = 1;
+  /// Tile rows one consumer computes: tile.m / consumers, or all of tile.m
+  /// for ping-pong consumers (schedule.pingpong).
+  unsigned rowsPerConsumer = 0;
   /// sm_100a: TMEM columns per consumer accumulator and allocated per CTA.
   unsigned tmemColumnsPerConsumer = 0, tmemColumns = 0;
 

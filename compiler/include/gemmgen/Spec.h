@@ -40,6 +40,10 @@ enum class MatrixLayout { Row, Col };
 enum class SchedulerKind { Persistent, DataParallel, StreamK };
 /// Order in which a persistent CTA walks output tiles.
 enum class RasterOrder { AlongM, AlongN, Hilbert };
+/// How the consumer warpgroups share the output: cooperative (each owns
+/// tile.m / consumers rows of every tile) or ping-pong (each owns whole
+/// tiles, taking turns, so one's epilogue runs beside the other's MMAs).
+enum class ConsumerMode { Cooperative, PingPong };
 enum class EpilogueStore { Tma, Direct };
 /// Work a role does. A role may do several (Hopper consumers do mma + epilogue).
 enum class RoleTask { TmaLoad, Mma, Epilogue };
@@ -68,6 +72,7 @@ const char *toString(ScalarType t);
 const char *toString(MatrixLayout l);
 const char *toString(SchedulerKind k);
 const char *toString(RasterOrder r);
+const char *toString(ConsumerMode m);
 const char *toString(EpilogueStore s);
 const char *toString(RoleTask t);
 const char *toString(BarrierKind k);
@@ -140,6 +145,9 @@ struct SchedulerSpec {
   /// entries of a strided batch into an f32 workspace, then summed (with
   /// alpha, beta·C and the cast to types.d) by a reduction after the GEMM.
   Located<unsigned> splitK{1};
+  /// scheduler.consumers: cooperative (rows of one tile) or pingpong (whole
+  /// tiles in turn; two consumers, a persistent walk).
+  Located<ConsumerMode> consumers{ConsumerMode::Cooperative};
   /// What types.d was before split-K made the kernel's output f32 (set by
   /// compileParsedSpec; the reduction writes this type).
   ScalarType splitOut = ScalarType::F16;

@@ -109,6 +109,26 @@ unsigned Machine::namedHwId(const Actor &a, const Barrier &b) const {
   return b.namedId + (b.slots ? a.instance % b.slots : a.instance);
 }
 
+unsigned Machine::namedHwId(const Actor &a, const Op &op, const Barrier &b) const {
+  if (!op.slotIsTurnOwner)
+    return namedHwId(a, b);
+  return b.namedId + (b.slots ? turnOwner(a) % b.slots : turnOwner(a));
+}
+
+unsigned Machine::turnOwner(const Actor &a) const {
+  unsigned instances = std::max(1u, k.roles[a.role].instances);
+  return a.turn % instances;
+}
+
+void Machine::advanceCursor(Cursor &c, unsigned n) {
+  for (unsigned i = 0; i < n; ++i)
+    if (++c.stage == c.depth) {
+      c.stage = 0;
+      c.phase ^= 1;
+      c.round++;
+    }
+}
+
 unsigned Machine::pendingMmaGroups(Actor &a) const {
   unsigned n = 0;
   for (uint64_t end : a.mmaGroupEnds)
@@ -244,8 +264,9 @@ void Machine::maybeComplete(unsigned cta, int b, unsigned slot) {
   // before the last of them is done, and their arrivals spill over.
   // Slot-by-instance ops (sm_100a) reach only their instance's slot.
   std::vector<std::pair<int, const Op *>> sigs;
+  // Ping-pong consumers take turns: one instance of the role arrives per phase.
   for (const auto &sg : signallers[cta][b])
-    if (signalsSlot(sg, slot))
+    if (signalsSlot(sg, slot) && !(k.plan.schedule.pingpong && actors[sg.first].instance > 0))
       sigs.push_back(sg);
   uint64_t sigArrivals = 0; // arrivals the signallers bring per phase
   for (const auto &sg : sigs)
@@ -377,7 +398,7 @@ bool Machine::doNamedSync(Actor &a, const Op &op) {
   if (bd.kind != BarrierKind::Named)
     fail(SimVerdict::Invalid,
          "invalid IR: named_barrier on " + bd.name + ", a " + toString(bd.kind) + " barrier");
-  unsigned id = namedHwId(a, bd);
+  unsigned id = namedHwId(a, op, bd);
   if (id > 15)
     fail(SimVerdict::Invalid, who(a) + " uses named barrier id " + std::to_string(id) + " (" +
                                   bd.name + "); ids are 0..15");
@@ -414,6 +435,14 @@ bool Machine::doNamedSync(Actor &a, const Op &op) {
                                std::to_string(bd.namedThreads) + " by " + bd.name + ")");
   if (hw.expected == 0)
     fail(SimVerdict::Invalid, "named barrier " + bd.name + " has 0 threads");
+  if (hw.arrivedNow.count(a.id))
+    fail(SimVerdict::OverArrival,
+         "over-arrival: " + who(a) + " (" + where(a) + ") syncs on named barrier id " +
+             std::to_string(id) + " (" + bd.name + ") whose phase its own bar.arrive already "
+             "counts toward: it arrives again before the phase completed",
+         {"its threads count toward the phase twice, so it can pass without the group it "
+          "waits for",
+          "give each hand-over direction its own id (slots = consumers)"});
   hw.arrived += threads;
   if (hw.arrived > hw.expected)
     fail(SimVerdict::OverArrival,
@@ -425,14 +454,53 @@ bool Machine::doNamedSync(Actor &a, const Op &op) {
           "count to the threads of the groups that sync on it"});
   if (hw.arrived == hw.expected) {
     hw.arrived = 0;
+    hw.arrivedNow.clear();
     hw.generation++;
     publishSync(a);
     return true;
   }
+  hw.arrivedNow.insert(a.id);
   a.namedWaiting = true;
   a.namedId = id;
   a.namedGen = hw.generation;
   return false;
+}
+
+void Machine::doNamedArrive(Actor &a, const Op &op) {
+  int b = barrierIndex(a, op);
+  const Barrier &bd = k.barriers[b];
+  if (bd.kind != BarrierKind::Named)
+    fail(SimVerdict::Invalid, "invalid IR: named_barrier_arrive on " + bd.name + ", a " +
+                                  toString(bd.kind) + " barrier");
+  unsigned id = namedHwId(a, op, bd);
+  if (id > 15)
+    fail(SimVerdict::Invalid, who(a) + " uses named barrier id " + std::to_string(id) + " (" +
+                                  bd.name + "); ids are 0..15");
+  NamedHw &hw = ctas[a.cta].named[id];
+  if (hw.arrived == 0)
+    hw.expected = bd.namedThreads;
+  if (hw.arrivedNow.count(a.id))
+    fail(SimVerdict::OverArrival,
+         "over-arrival: " + who(a) + " (" + where(a) + ") arrives on named barrier id " +
+             std::to_string(id) + " (" + bd.name + ") again before the phase it arrived on "
+             "completed",
+         {"its threads count toward the same phase twice: the phase completes without the "
+          "group it should wait for, which then meets the next phase",
+          "give each hand-over direction its own id (slots = consumers), so that a group's "
+          "next arrival on an id waits for the other group's sync"});
+  hw.arrived += k.roles[a.role].threadsPerInstance();
+  if (hw.arrived > hw.expected)
+    fail(SimVerdict::OverArrival,
+         "over-arrival: " + who(a) + " (" + where(a) + ") brings its threads to named barrier id " +
+             std::to_string(id) + " (" + bd.name + "), which completes after " +
+             std::to_string(hw.expected));
+  if (hw.arrived == hw.expected) {
+    hw.arrived = 0;
+    hw.arrivedNow.clear();
+    hw.generation++;
+    return;
+  }
+  hw.arrivedNow.insert(a.id);
 }
 
 void Machine::publishSync(Actor &a) {

@@ -136,6 +136,11 @@ void Machine::settle(Actor &a) {
       }
       if (kind == OpKind::ForK)
         a.k = -1;
+      if (kind == OpKind::IfOtherTurn) {
+        // The other consumer's tile: the rest of the tile's body is not run.
+        a.stack.back().pc = a.stack.back().body->size();
+        continue;
+      }
       if (kind == OpKind::ForEachChunk)
         a.chunk = -1;
       if (!a.stack.empty())
@@ -146,7 +151,8 @@ void Machine::settle(Actor &a) {
     if (op.kind == OpKind::ForEachTile || op.kind == OpKind::ForK ||
         op.kind == OpKind::IfNotFirstK || op.kind == OpKind::ForEachChunk ||
         op.kind == OpKind::IfAnyK || op.kind == OpKind::IfNoK || op.kind == OpKind::IfBeta ||
-        op.kind == OpKind::IfSkPartial || op.kind == OpKind::IfSkFinish) {
+        op.kind == OpKind::IfSkPartial || op.kind == OpKind::IfSkFinish ||
+        op.kind == OpKind::IfOtherTurn) {
       // The unit's k-blocks this CTA computes: [kBegin, kEnd) (all of them
       // but under stream-K).
       const int kBegin = a.tile.kBegin, kEnd = a.tile.kEnd;
@@ -167,6 +173,8 @@ void Machine::settle(Actor &a) {
         count = a.inTile && kBegin > 0 ? 1 : 0;
       else if (op.kind == OpKind::IfSkFinish)
         count = a.inTile && kBegin == 0 ? 1 : 0;
+      else if (op.kind == OpKind::IfOtherTurn)
+        count = a.inTile && turnOwner(a) != a.instance ? 1 : 0;
       else
         count = a.k > kBegin ? 1 : 0;
       if (count == 0) {
@@ -190,6 +198,7 @@ void Machine::enterIteration(Actor &a, const Frame &f) {
     if (f.iter > 0)
       a.tilesDone++;
     a.tile = ctas[a.cta].tiles[f.iter];
+    a.turn = f.iter;
     a.inTile = true;
     a.k = -1;
     // A new tile: no MMA has written the accumulators yet. (sm_100a tags
@@ -279,15 +288,15 @@ void Machine::step(Actor &a) {
   case OpKind::MmaCommit:
     a.mmaGroupEnds.push_back(a.mmaIssued);
     break;
-  case OpKind::Advance: {
-    Cursor &c = cursor(a, op);
-    if (++c.stage == c.depth) {
-      c.stage = 0;
-      c.phase ^= 1;
-      c.round++;
-    }
+  case OpKind::Advance:
+    advanceCursor(cursor(a, op), 1);
     break;
-  }
+  case OpKind::SkipK:
+    advanceCursor(cursor(a, op), unsigned(a.tile.kEnd - a.tile.kBegin));
+    break;
+  case OpKind::NamedBarrierArrive:
+    doNamedArrive(a, op);
+    break;
   case OpKind::StoreAcc:
     doStoreAcc(a, op);
     break;
@@ -341,6 +350,7 @@ void Machine::step(Actor &a) {
   case OpKind::IfBeta:
   case OpKind::IfSkPartial:
   case OpKind::IfSkFinish:
+  case OpKind::IfOtherTurn:
     assert(false && "structured ops are entered by settle()");
     break;
   }

@@ -65,6 +65,9 @@ private:
   /// The staging buffer's stage the actor's current epilogue chunk uses.
   unsigned stagingStage(const Actor &a, int buf) const;
   unsigned namedHwId(const Actor &a, const Barrier &b) const;
+  /// The hardware id an op's named barrier uses: the instance's slot, or
+  /// (slotIsTurnOwner) the current tile's owner's.
+  unsigned namedHwId(const Actor &a, const Op &op, const Barrier &b) const;
   unsigned pendingMmaGroups(Actor &a) const;
   /// tma_store_wait pending<=N: every store group but the N newest is done.
   bool storeGroupsDoneButNewest(const Actor &a, unsigned newest) const;
@@ -78,6 +81,16 @@ private:
   void doArriveExpectTx(Actor &a, const Op &op);
   /// bar.sync: returns true when the actor may go on now.
   bool doNamedSync(Actor &a, const Op &op);
+  /// bar.arrive: the instance's threads count toward the phase; it goes on.
+  void doNamedArrive(Actor &a, const Op &op);
+  /// Ping-pong: which consumer instance owns the actor's current tile.
+  unsigned turnOwner(const Actor &a) const;
+  static void advanceCursor(Cursor &c, unsigned n);
+  /// sm_90a: the first tile row of the instance's share of `b` (its rows of
+  /// a cooperative tile; 0 for ping-pong consumers, who own whole tiles).
+  unsigned instanceRow0(const Actor &a, const Buffer &b) const {
+    return b.instances > 1 && !k.plan.schedule.pingpong ? a.instance * b.rows : 0;
+  }
   void publishSync(Actor &a);
   void checkOperand(Actor &a, unsigned cta, int buf, int region, unsigned row0, unsigned rows,
                     const Tag &want);

@@ -58,7 +58,7 @@ void Machine::doTmaLoad(Actor &a, const Op &op) {
     row0 = part * bd.rows / parts;
     rows = (part + 1) * bd.rows / parts - row0;
     if (op.operand == Operand::C) // C's chunk: the consumer's rows of D
-      gRow0 = a.tile.tm * k.tileM + (bd.instances > 1 ? inst * bd.rows : 0);
+      gRow0 = a.tile.tm * k.tileM + instanceRow0(a, bd);
     else
       gRow0 = (op.operand == Operand::A ? a.tile.tm * k.tileM : a.tile.tn * k.tileN) + row0;
     if (op.scope == CtaScope::Local) {
@@ -141,7 +141,7 @@ void Machine::doMma(Actor &a, const Op &op) {
   const bool tmem = accB.space == MemSpace::Tensor;
   unsigned aRows = accB.rows;
   if (!sm100() && accB.instances > 1)
-    e.aRow0 = a.instance * accB.rows;
+    e.aRow0 = instanceRow0(a, accB);
   if (sm100())
     aRows = k.buffers[e.aBuf].rows; // one A instance per consumer
   e.accumulate = a.k > a.tile.kBegin; // the share's first k-block overwrites
@@ -260,7 +260,7 @@ void Machine::doStoreAcc(Actor &a, const Op &op) {
     srcCol0 = chunkCol0(a);
     have = true;
     if (op.buffer.empty()) { // direct global stores, clipped
-      unsigned row0 = a.tile.tm * k.tileM + (accB.instances > 1 ? a.instance * accB.rows : 0);
+      unsigned row0 = a.tile.tm * k.tileM + instanceRow0(a, accB);
       unsigned col0 = a.tile.tn * k.tileN;
       unsigned j1 = a.chunk >= 0 ? std::min(acc.cols, srcCol0 + chunkWidth()) : acc.cols;
       for (unsigned i = 0; i < acc.rows; ++i)
@@ -294,7 +294,7 @@ void Machine::doStoreAcc(Actor &a, const Op &op) {
   // D's row and column of the staging tile's (0, 0), for the chain's bias.
   const Buffer &stgB = k.buffers[sBuf];
   const unsigned dRow0 = sm100() ? rowsSm100(a.tile, a.instance, ctas[a.cta].rank)
-                                 : a.tile.tm * k.tileM + (stgB.instances > 1 ? a.instance * stgB.rows : 0);
+                                 : a.tile.tm * k.tileM + instanceRow0(a, stgB);
   const unsigned dCol0 = a.tile.tn * k.tileN + chunkCol0(a);
   for (unsigned i = 0; i < stg.rows; ++i)
     for (unsigned j = 0; j < stg.cols; ++j) {
@@ -339,7 +339,7 @@ void Machine::doTmaStore(Actor &a, const Op &op) {
   if (sm100()) { // the consumer's D rows of the cluster tile (IR.h)
     e.dRow0 = rowsSm100(a.tile, a.instance, ctas[a.cta].rank);
   } else {
-    e.dRow0 = a.tile.tm * k.tileM + (bd.instances > 1 ? a.instance * bd.rows : 0);
+    e.dRow0 = a.tile.tm * k.tileM + instanceRow0(a, bd);
   }
   e.dCol0 = a.tile.tn * k.tileN + chunkCol0(a);
   e.entry = a.tile.entry;

@@ -65,6 +65,7 @@ struct NamedHw {
   unsigned expected = 0, arrived = 0;
   uint64_t generation = 0;
   std::set<int> users; ///< actors that ever synced on this id
+  std::set<int> arrivedNow; ///< actors whose threads count toward the current phase
   std::string barrier; ///< IR barrier name of the first user
 };
 
@@ -106,6 +107,7 @@ struct Actor {
   TileRef tile;
   bool inTile = false;
   unsigned tilesDone = 0;
+  unsigned turn = 0; ///< the current tile's index in the CTA's walk (ping-pong turns)
   int k = -1;     ///< current k-block, -1 outside for_k
   int chunk = -1; ///< current epilogue chunk, -1 outside for_each_chunk
   // MMA groups: MMAs complete in issue order.

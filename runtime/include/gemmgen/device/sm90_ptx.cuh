@@ -196,6 +196,12 @@ __device__ __forceinline__ void named_barrier_sync(u32 id, u32 count) {
   asm volatile("bar.sync %0, %1;\n" :: "r"(id), "r"(count) : "memory");
 }
 
+// Count this warp's threads toward named barrier `id` of `count` threads
+// without waiting for it (bar.arrive: the producer side of a hand-over).
+__device__ __forceinline__ void named_barrier_arrive(u32 id, u32 count) {
+  asm volatile("bar.arrive %0, %1;\n" :: "r"(id), "r"(count) : "memory");
+}
+
 // Raise this warpgroup's per-thread register limit to N (setmaxnreg.inc).
 template <int N>
 __device__ __forceinline__ void setmaxnreg_inc() {

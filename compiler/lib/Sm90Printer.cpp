@@ -17,6 +17,7 @@
 #include "gemmgen/Lowering.h"
 
 #include "EpiloguePrinter.h"
+#include "Sm90Blockwise.h"
 #include "Sm90Epilogue.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -837,26 +838,6 @@ private:
     return llvm::Error::success();
   }
 
-  /// Blockwise scales into `sa`/`sb` for k-block `kbExpr` of this tile: A's
-  /// for this thread's rows, B's for the tile's column blocks.
-  void emitScaleLoads(const std::string &sa, const std::string &sb, const std::string &kbExpr) {
-    e.line("const float* sa_k = scale_a + ((long long)entry * k_blocks + " + kbExpr + ") * M;");
-    e.line("#pragma unroll");
-    {
-      CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
-      e.line("const int r = " + sm90::consumerFirstRow(k) + " + m * 64 + warp_in_group * 16 + lane / 4;");
-      e.line(sa + "[m][0] = r < M ? __ldg(sa_k + r) : 0.f;");
-      e.line(sa + "[m][1] = r + 8 < M ? __ldg(sa_k + r + 8) : 0.f;");
-    }
-    e.line("#pragma unroll");
-    {
-      CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
-      e.line("const int nb = tile_n * BN / 128 + cb;");
-      e.line(sb + "[cb] = nb < col_blocks ? __ldg(sb_e + (long long)nb * k_blocks + " + kbExpr +
-             ") : 0.f;");
-    }
-  }
-
   /// Blockwise scales for promote_acc. With one partial-sum buffer the next
   /// k-block's are loaded a k-block ahead (their L2 latency is longer than a
   /// k-block's wgmmas: loaded with their own k-block, the promotion waited on
@@ -867,13 +848,13 @@ private:
     if (inTwoPartials) {
       e.comment("this k-block's scales");
       CodeEmitter::Block b(e, "");
-      emitScaleLoads("blk_sa", "blk_sb", "kb");
+      sm90::emitBlockScaleLoad(e, k, "blk_sa", "blk_sb", "kb");
       return;
     }
     e.comment("this k-block's scales (loaded a k-block ahead but for a tile's first), then the next's");
     {
       CodeEmitter::Block first(e, "if (kb == 0)");
-      emitScaleLoads("next_sa", "next_sb", "kb");
+      sm90::emitBlockScaleLoad(e, k, "next_sa", "next_sb", "kb");
     }
     e.line("float blk_sa[WG_MMAS][2], blk_sb[SB_BLOCKS];");
     e.line("#pragma unroll");
@@ -884,62 +865,23 @@ private:
     e.line("#pragma unroll");
     e.line("for (int cb = 0; cb < SB_BLOCKS; ++cb) blk_sb[cb] = next_sb[cb];");
     CodeEmitter::Block ahead(e, "if (kb + 1 < k_blocks)");
-    emitScaleLoads("next_sa", "next_sb", "kb + 1");
+    sm90::emitBlockScaleLoad(e, k, "next_sa", "next_sb", "kb + 1");
   }
 
   /// promote_acc: which partial sum, by the op and the k-loop's form.
   void emitPromote(const Op &op) {
     if (inTwoPartials && op.previousK) {
-      emitPromoteAcc("part_prev", "prev_sa", "prev_sb");
+      sm90::emitPromoteAcc(e, k, "part_prev", "prev_sa", "prev_sb");
     } else if (k.plan.partialBuffers == 2) { // after the loop: the last k-block's, by parity
       e.comment("the last k-block's partial sum: buffer (k_blocks - 1) % 2");
       {
         CodeEmitter::Block odd(e, "if (((k_blocks - 1) & 1) == 0)");
-        emitPromoteAcc("part0", "sa0", "sb0");
+        sm90::emitPromoteAcc(e, k, "part0", "sa0", "sb0");
       }
       CodeEmitter::Block even(e, "else");
-      emitPromoteAcc("part1", "sa1", "sb1");
+      sm90::emitPromoteAcc(e, k, "part1", "sa1", "sb1");
     } else {
-      emitPromoteAcc("part", "blk_sa", "blk_sb");
-    }
-  }
-
-  /// acc += part · sA · sB once the k-block's wgmmas finished (its group
-  /// waited for); zero_acc cleared acc at the tile's start. A tile.n that is
-  /// not a multiple of 128 starts either at a scale block's edge or 64
-  /// columns into one: a warp-uniform branch picks the unrolled form whose
-  /// scale index per n8 block is a constant (no per-register select).
-  void emitPromoteAcc(const std::string &part, const std::string &sa, const std::string &sb) {
-    e.comment("promote the k-block's partial sum into the f32 accumulators (CUDA cores)");
-    if (k.tileN % 128 == 0) {
-      emitPromoteLoop(part, sa, sb, 0);
-      return;
-    }
-    e.line("const bool mid_block = (tile_n * BN) % 128 != 0;  // the tile starts 64 columns into B's "
-           "scale block");
-    {
-      CodeEmitter::Block edge(e, "if (!mid_block)");
-      emitPromoteLoop(part, sa, sb, 0);
-    }
-    CodeEmitter::Block mid(e, "else");
-    emitPromoteLoop(part, sa, sb, 8);
-  }
-
-  /// The unrolled promotion; n8 block j of the tile uses scale block
-  /// (j + shift) / 16 of those the tile touches.
-  void emitPromoteLoop(const std::string &part, const std::string &sa, const std::string &sb,
-                       int shift) {
-    e.line("#pragma unroll");
-    CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
-    e.line("#pragma unroll");
-    CodeEmitter::Block js(e, "for (int j = 0; j < BN / 8; ++j)");
-    e.comment("n8 block j: rows r, r + 8 in " + part + "[m][4j .. 4j+1], [4j+2 .. 4j+3]");
-    e.line("const float sb = " + sb + (shift ? "[(j + " + str(shift) + ") / 16];" : "[j / 16];") +
-           "  // 16 n8 blocks per 128 columns");
-    e.line("const float s0 = " + sa + "[m][0] * sb, s1 = " + sa + "[m][1] * sb;");
-    for (int q = 0; q < 4; ++q) {
-      const std::string i = "[m][4 * j + " + std::to_string(q) + "]";
-      e.line("acc" + i + " = fmaf(" + part + i + ", " + (q < 2 ? "s0" : "s1") + ", acc" + i + ");");
+      sm90::emitPromoteAcc(e, k, "part", "blk_sa", "blk_sb");
     }
   }
 

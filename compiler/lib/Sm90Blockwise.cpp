@@ -1,0 +1,75 @@
+//===- Sm90Blockwise.cpp - The sm_90a printer's blockwise-scale code ------===//
+//
+// fp8 blockwise scaling (types.scaling: blockwise): the per-k-block scale
+// loads and the promotion of a k-block's partial sum into the f32
+// accumulators, printed inside the consumer role (Sm90Printer.cpp decides
+// where; the names are the kernel's: scale_a/scale_b, entry, k_blocks, M,
+// tile_m/tile_n, consumer, warp_in_group, lane, acc, col_blocks, sb_e).
+//
+//===----------------------------------------------------------------------===//
+#include "Sm90Blockwise.h"
+
+#include "Sm90Epilogue.h"
+
+using namespace gemmgen;
+
+/// Blockwise scales into `sa`/`sb` for k-block `kbExpr` of this tile: A's
+/// for this thread's rows, B's for the tile's column blocks.
+void gemmgen::sm90::emitBlockScaleLoad(CodeEmitter &e, const ir::Kernel &k, const std::string &sa,
+                                       const std::string &sb, const std::string &kbExpr) {
+  e.line("const float* sa_k = scale_a + ((long long)entry * k_blocks + " + kbExpr + ") * M;");
+  e.line("#pragma unroll");
+  {
+    CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
+    e.line("const int r = " + consumerFirstRow(k) + " + m * 64 + warp_in_group * 16 + lane / 4;");
+    e.line(sa + "[m][0] = r < M ? __ldg(sa_k + r) : 0.f;");
+    e.line(sa + "[m][1] = r + 8 < M ? __ldg(sa_k + r + 8) : 0.f;");
+  }
+  e.line("#pragma unroll");
+  {
+    CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
+    e.line("const int nb = tile_n * BN / 128 + cb;");
+    e.line(sb + "[cb] = nb < col_blocks ? __ldg(sb_e + (long long)nb * k_blocks + " + kbExpr +
+           ") : 0.f;");
+  }
+}
+
+/// The unrolled promotion; n8 block j of the tile uses scale block
+/// (j + shift) / 16 of those the tile touches.
+static void emitPromoteLoop(CodeEmitter &e, const std::string &part, const std::string &sa,
+                            const std::string &sb, int shift) {
+  e.line("#pragma unroll");
+  CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
+  e.line("#pragma unroll");
+  CodeEmitter::Block js(e, "for (int j = 0; j < BN / 8; ++j)");
+  e.comment("n8 block j: rows r, r + 8 in " + part + "[m][4j .. 4j+1], [4j+2 .. 4j+3]");
+  e.line("const float sb = " + sb + (shift ? "[(j + " + std::to_string(shift) + ") / 16];" : "[j / 16];") +
+         "  // 16 n8 blocks per 128 columns");
+  e.line("const float s0 = " + sa + "[m][0] * sb, s1 = " + sa + "[m][1] * sb;");
+  for (int q = 0; q < 4; ++q) {
+    const std::string i = "[m][4 * j + " + std::to_string(q) + "]";
+    e.line("acc" + i + " = fmaf(" + part + i + ", " + (q < 2 ? "s0" : "s1") + ", acc" + i + ");");
+  }
+}
+
+/// acc += part · sA · sB once the k-block's wgmmas finished (its group
+/// waited for); zero_acc cleared acc at the tile's start. A tile.n that is
+/// not a multiple of 128 starts either at a scale block's edge or 64
+/// columns into one: a warp-uniform branch picks the unrolled form whose
+/// scale index per n8 block is a constant (no per-register select).
+void gemmgen::sm90::emitPromoteAcc(CodeEmitter &e, const ir::Kernel &k, const std::string &part,
+                                   const std::string &sa, const std::string &sb) {
+  e.comment("promote the k-block's partial sum into the f32 accumulators (CUDA cores)");
+  if (k.tileN % 128 == 0) {
+    emitPromoteLoop(e, part, sa, sb, 0);
+    return;
+  }
+  e.line("const bool mid_block = (tile_n * BN) % 128 != 0;  // the tile starts 64 columns into B's "
+         "scale block");
+  {
+    CodeEmitter::Block edge(e, "if (!mid_block)");
+    emitPromoteLoop(e, part, sa, sb, 0);
+  }
+  CodeEmitter::Block mid(e, "else");
+  emitPromoteLoop(e, part, sa, sb, 8);
+}

@@ -466,7 +466,7 @@ void Checker::checkRegisters() {
     return;
   // Accumulators of one consumer warpgroup, in f32 registers per thread.
   unsigned C = spec.consumers.value;
-  unsigned rows = pingpong() ? spec.tile.m.value : spec.tile.m.value / C;
+  unsigned rows = derivePlan(spec, Declarations::Ignore).rowsPerConsumer;
   unsigned acc = rows * spec.tile.n.value / 128;
   // Blockwise scaling keeps each k-block's partial sum beside the accumulators.
   const bool blockwise = spec.types.scaling.value == ScalingMode::Blockwise &&

@@ -187,12 +187,12 @@ private:
       zero.acc = "acc";
       tileBody.push_back(zero);
     }
-    if (k.plan.schedule.pingpong) {
-      // Ping-pong: the other consumer's tile is skipped in step with the
-      // ring, and waited out on the order barrier: its owner has passed its
-      // last full-barrier wait when it arrives, so this consumer's next
-      // waits see their own phases, not one two behind.
-      const BarrierPlan *order = k.plan.findBarrier(ProtocolBarrier::Order);
+    // Ping-pong (the plan has an order barrier): the other consumer's tile
+    // is skipped in step with the ring, and waited out on the order barrier:
+    // its owner has passed its last full-barrier wait when it arrives, so
+    // this consumer's next waits see their own phases, not one two behind.
+    const BarrierPlan *order = k.plan.findBarrier(ProtocolBarrier::Order);
+    if (order) {
       Op skipRead = makeOp(OpKind::SkipK), skipRelease = makeOp(OpKind::SkipK);
       skipRead.state = "read";
       skipRelease.state = "release";
@@ -201,12 +201,12 @@ private:
       awaitOwner.slotIsTurnOwner = true;
       tileBody.insert(tileBody.begin(),
                       loop(OpKind::IfOtherTurn, {skipRead, skipRelease, awaitOwner}));
-      Op handOver = makeOp(OpKind::NamedBarrierArrive);
+    }
+    tileBody.push_back(loop(OpKind::ForK, kBody));
+    if (order) {
+      Op handOver = makeOp(OpKind::NamedBarrierArrive); // this tile's waits are all passed
       handOver.barrier = order->name;
-      tileBody.push_back(loop(OpKind::ForK, kBody));
       tileBody.push_back(handOver);
-    } else {
-      tileBody.push_back(loop(OpKind::ForK, kBody));
     }
     if (inFlight != 0) {
       // The last stage read is released after the last group finished; a

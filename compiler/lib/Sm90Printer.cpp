@@ -477,18 +477,17 @@ private:
     return false;
   }
   bool pingpong() const { return k.plan.schedule.pingpong; }
-  const Barrier *orderBarrier() const {
-    const BarrierPlan *b = k.plan.findBarrier(ProtocolBarrier::Order);
+  /// The IR barrier that plays `role` in the protocol, if the kernel has one.
+  const Barrier *protocolBarrier(ProtocolBarrier role) const {
+    const BarrierPlan *b = k.plan.findBarrier(role);
     return b ? k.findBarrier(b->name) : nullptr;
   }
+  const Barrier *orderBarrier() const { return protocolBarrier(ProtocolBarrier::Order); }
   bool isOrderBarrier(const std::string &name) const {
     const Barrier *order = orderBarrier();
     return order && order->name == name;
   }
-  const Barrier *cloadBarrier() const {
-    const BarrierPlan *b = k.plan.findBarrier(ProtocolBarrier::CLoad);
-    return b ? k.findBarrier(b->name) : nullptr;
-  }
+  const Barrier *cloadBarrier() const { return protocolBarrier(ProtocolBarrier::CLoad); }
 
   int barrierId(const std::string &name) const {
     return name == k.barriers[0].name ? 0 : 1;
@@ -593,9 +592,9 @@ private:
     case OpKind::StoreAcc: emitStoreAcc(op); break;
     case OpKind::NamedBarrierSync:
       if (isOrderBarrier(op.barrier))
-        e.line(std::string("named_barrier_sync(ORDER_BAR_ID + ") +
-               (op.slotIsTurnOwner ? "owner" : "consumer") + ", ORDER_BAR_THREADS);  // " +
-               (op.slotIsTurnOwner ? "the owner's mainloop has passed its waits" : ""));
+        e.line(op.slotIsTurnOwner ? "named_barrier_sync(ORDER_BAR_ID + owner, ORDER_BAR_THREADS);  "
+                                    "// the owner's mainloop has passed its waits"
+                                  : "named_barrier_sync(ORDER_BAR_ID + consumer, ORDER_BAR_THREADS);");
       else
         e.line("named_barrier_sync(EPILOGUE_BAR_ID + consumer % EPILOGUE_BAR_SLOTS, "
                "EPILOGUE_BAR_THREADS);");

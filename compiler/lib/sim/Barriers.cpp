@@ -386,19 +386,15 @@ void Machine::doArriveExpectTx(Actor &a, const Op &op) {
   }
 }
 
-/// bar.sync: returns true when the actor may go on now.
-bool Machine::doNamedSync(Actor &a, const Op &op) {
-  if (a.namedWaiting) { // the barrier completed since we arrived
-    a.namedWaiting = false;
-    publishSync(a);
-    return true;
-  }
-  int b = barrierIndex(a, op);
-  const Barrier &bd = k.barriers[b];
+/// One group's threads reach named barrier `op` (bar.sync or bar.arrive):
+/// checks the id and the groups sharing it, counts them, and completes the
+/// phase when every thread it waits for is there (returns true then).
+bool Machine::countNamedArrival(Actor &a, const Op &op, unsigned &id) {
+  const Barrier &bd = k.barriers[barrierIndex(a, op)];
   if (bd.kind != BarrierKind::Named)
-    fail(SimVerdict::Invalid,
-         "invalid IR: named_barrier on " + bd.name + ", a " + toString(bd.kind) + " barrier");
-  unsigned id = namedHwId(a, op, bd);
+    fail(SimVerdict::Invalid, "invalid IR: " + std::string(toString(op.kind)) + " on " + bd.name +
+                                  ", a " + toString(bd.kind) + " barrier");
+  id = namedHwId(a, op, bd);
   if (id > 15)
     fail(SimVerdict::Invalid, who(a) + " uses named barrier id " + std::to_string(id) + " (" +
                                   bd.name + "); ids are 0..15");
@@ -437,12 +433,13 @@ bool Machine::doNamedSync(Actor &a, const Op &op) {
     fail(SimVerdict::Invalid, "named barrier " + bd.name + " has 0 threads");
   if (hw.arrivedNow.count(a.id))
     fail(SimVerdict::OverArrival,
-         "over-arrival: " + who(a) + " (" + where(a) + ") syncs on named barrier id " +
-             std::to_string(id) + " (" + bd.name + ") whose phase its own bar.arrive already "
-             "counts toward: it arrives again before the phase completed",
-         {"its threads count toward the phase twice, so it can pass without the group it "
-          "waits for",
-          "give each hand-over direction its own id (slots = consumers)"});
+         "over-arrival: " + who(a) + " (" + where(a) + ") comes to named barrier id " +
+             std::to_string(id) + " (" + bd.name + ") again before the phase its earlier "
+             "bar.arrive counts toward completed",
+         {"its threads count toward the phase twice, so the phase completes without the group "
+          "it should wait for",
+          "give each hand-over direction its own id (slots = consumers), so that a group's "
+          "next arrival on an id waits for the other group's sync"});
   hw.arrived += threads;
   if (hw.arrived > hw.expected)
     fail(SimVerdict::OverArrival,
@@ -456,51 +453,33 @@ bool Machine::doNamedSync(Actor &a, const Op &op) {
     hw.arrived = 0;
     hw.arrivedNow.clear();
     hw.generation++;
-    publishSync(a);
     return true;
   }
   hw.arrivedNow.insert(a.id);
+  return false;
+}
+
+/// bar.sync: returns true when the actor may go on now.
+bool Machine::doNamedSync(Actor &a, const Op &op) {
+  if (a.namedWaiting) { // the barrier completed since we arrived
+    a.namedWaiting = false;
+    publishSync(a);
+    return true;
+  }
+  unsigned id = 0;
+  if (countNamedArrival(a, op, id)) {
+    publishSync(a);
+    return true;
+  }
   a.namedWaiting = true;
   a.namedId = id;
-  a.namedGen = hw.generation;
+  a.namedGen = ctas[a.cta].named[id].generation;
   return false;
 }
 
 void Machine::doNamedArrive(Actor &a, const Op &op) {
-  int b = barrierIndex(a, op);
-  const Barrier &bd = k.barriers[b];
-  if (bd.kind != BarrierKind::Named)
-    fail(SimVerdict::Invalid, "invalid IR: named_barrier_arrive on " + bd.name + ", a " +
-                                  toString(bd.kind) + " barrier");
-  unsigned id = namedHwId(a, op, bd);
-  if (id > 15)
-    fail(SimVerdict::Invalid, who(a) + " uses named barrier id " + std::to_string(id) + " (" +
-                                  bd.name + "); ids are 0..15");
-  NamedHw &hw = ctas[a.cta].named[id];
-  if (hw.arrived == 0)
-    hw.expected = bd.namedThreads;
-  if (hw.arrivedNow.count(a.id))
-    fail(SimVerdict::OverArrival,
-         "over-arrival: " + who(a) + " (" + where(a) + ") arrives on named barrier id " +
-             std::to_string(id) + " (" + bd.name + ") again before the phase it arrived on "
-             "completed",
-         {"its threads count toward the same phase twice: the phase completes without the "
-          "group it should wait for, which then meets the next phase",
-          "give each hand-over direction its own id (slots = consumers), so that a group's "
-          "next arrival on an id waits for the other group's sync"});
-  hw.arrived += k.roles[a.role].threadsPerInstance();
-  if (hw.arrived > hw.expected)
-    fail(SimVerdict::OverArrival,
-         "over-arrival: " + who(a) + " (" + where(a) + ") brings its threads to named barrier id " +
-             std::to_string(id) + " (" + bd.name + "), which completes after " +
-             std::to_string(hw.expected));
-  if (hw.arrived == hw.expected) {
-    hw.arrived = 0;
-    hw.arrivedNow.clear();
-    hw.generation++;
-    return;
-  }
-  hw.arrivedNow.insert(a.id);
+  unsigned id = 0;
+  countNamedArrival(a, op, id);
 }
 
 void Machine::publishSync(Actor &a) {

@@ -81,6 +81,9 @@ private:
   void doArriveExpectTx(Actor &a, const Op &op);
   /// bar.sync: returns true when the actor may go on now.
   bool doNamedSync(Actor &a, const Op &op);
+  /// bar.sync and bar.arrive alike: the group's threads toward the phase;
+  /// true when they complete it. `id` is the hardware id used.
+  bool countNamedArrival(Actor &a, const Op &op, unsigned &id);
   /// bar.arrive: the instance's threads count toward the phase; it goes on.
   void doNamedArrive(Actor &a, const Op &op);
   /// Ping-pong: which consumer instance owns the actor's current tile.

@@ -346,6 +346,12 @@ private:
     e.line(k.clusterM > 1 ? "cluster_sync();  // peers' barriers are initialised before any remote use"
                           : "__syncthreads();");
     e.blank();
+    if (k.plan.schedule.splitK > 1) {
+      e.comment("split-K: the runtime launches the slices' reduction as a programmatic dependent;");
+      e.comment("it may be scheduled from now on and waits for this grid to finish (griddepcontrol.wait)");
+      e.line("grid_launch_dependents();");
+      e.blank();
+    }
     e.comment("---- tile bookkeeping shared by every role ----");
     if (!grouped()) {
       emitProblemShape();

@@ -124,6 +124,12 @@ extern "C" __global__ void __launch_bounds__(256)
 gg_splitk_reduce(const float *w, long long slices, long long m, long long n, long long ldw,
                  long long stride_w, void *d, long long ldd, int out_kind, float alpha, float beta,
                  const void *c, long long ldc) {
+  // Launched as a programmatic dependent of the split kernel (which lets it be
+  // scheduled early): nothing of W is read before that grid has finished and
+  // its writes are visible. Without such a launch the wait returns at once.
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
   const long long total = m * n;
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
        i += (long long)gridDim.x * blockDim.x) {
@@ -298,9 +304,21 @@ Status gemmgen::launchSplitReduce(const Kernel::Impl &k, const PreparedLaunch &p
   GG_CONTEXT_SCOPE(*k.rt);
   const unsigned blocks =
       (unsigned)std::max<long long>(1, std::min<long long>((m * n + 255) / 256, 4096));
-  CUresult res = drv.cuLaunchKernel(k.reduceFunction, blocks, 1, 1, 256, 1, 1, 0, stream, params,
-                                    nullptr);
+  // A programmatic dependent launch: the reduction is scheduled while the
+  // split kernel still runs (that kernel triggers it after its prologue) and
+  // waits on the device for it, so the gap between the two launches leaves
+  // the critical path (decode shapes spend ~6 us in this launch otherwise).
+  CUlaunchConfig cfg = {};
+  cfg.gridDimX = blocks, cfg.gridDimY = cfg.gridDimZ = 1;
+  cfg.blockDimX = 256, cfg.blockDimY = cfg.blockDimZ = 1;
+  cfg.hStream = stream;
+  CUlaunchAttribute pdl = {};
+  pdl.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  pdl.value.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = &pdl, cfg.numAttrs = 1;
+  CUresult res = drv.cuLaunchKernelEx(&cfg, k.reduceFunction, params, nullptr);
   if (res != CUDA_SUCCESS)
-    return drv.fail(res, "cuLaunchKernel(gg_splitk_reduce, " + std::to_string(blocks) + " blocks)");
+    return drv.fail(res, "cuLaunchKernelEx(gg_splitk_reduce, " + std::to_string(blocks) +
+                             " blocks, programmatic dependent)");
   return Status::success();
 }

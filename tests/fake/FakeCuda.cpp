@@ -171,6 +171,18 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void **p, voi
     logLine(line);
     return CUDA_SUCCESS;
   }
+  // The runtime's helper kernels (split-K's reduction): the name, the grid
+  // and whether it is a programmatic dependent of the kernel before it.
+  if (std::string(nameOf(f)).rfind("gg_", 0) == 0) {
+    bool pdl = false;
+    for (unsigned i = 0; i < cfg->numAttrs; ++i)
+      pdl |= cfg->attrs[i].id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION &&
+             cfg->attrs[i].value.programmaticStreamSerializationAllowed != 0;
+    std::snprintf(line, sizeof line, "launchEx %s grid=%u%s", nameOf(f), cfg->gridDimX,
+                  pdl ? " programmatic" : "");
+    logLine(line);
+    return CUDA_SUCCESS;
+  }
   // Every other kernel the fake H200 runs is sm_90a, whose ABI has `batch`
   // after K, then tmC, alpha and beta (logged when they are not 1 and 0).
   int n = std::snprintf(line, sizeof line, "launchEx %s grid=%u M=%d N=%d K=%d batch=%d",

@@ -764,7 +764,7 @@ TEST(FakeDriver, SplitKSlicesIntoTheWorkspaceThenReduces) {
   ASSERT_TRUE(k->launch(*p, nullptr).ok()) << fake.log();
   std::vector<std::string> want = {
       "launchEx gemm_sm90_splitk_f16 grid=64 M=16 N=4096 K=512 batch=8", // 256 units, 4 waves
-      "launch gg_splitk_reduce grid=256"};
+      "launchEx gg_splitk_reduce grid=256 programmatic"};
   EXPECT_EQ(fake.lines(), want) << fake.log();
   // Packed operands (lda = ldb = 0) keep the rows of the whole K (8192
   // bytes), not of one slice: found on the H200 as a wrong D (rel. error
@@ -923,7 +923,7 @@ TEST(FakeDriver, Fp8SplitKPassesTheScalesAndCopiesBsBlocksPerSlice) {
   std::vector<std::string> want = {
       "launch gg_copy2d grid=4",
       "launchEx gemm_sm90_splitk_blockwise_e4m3 grid=34 M=128 N=2112 K=1792 batch=4",
-      "launch gg_splitk_reduce grid=1056"};
+      "launchEx gg_splitk_reduce grid=1056 programmatic"};
   EXPECT_EQ(fake.lines(), want) << fake.log();
 }
 

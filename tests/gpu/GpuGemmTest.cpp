@@ -1079,6 +1079,57 @@ INSTANTIATE_TEST_SUITE_P(Sm90, ChosenKernel, ::testing::ValuesIn(kChosenCases),
                                   std::to_string(c.K) + "_" + toString(c.t);
                          });
 
+/// Split-K's reduction is a programmatic dependent launch: scheduled while
+/// the slices still run, it must read W only after the split kernel has
+/// finished (griddepcontrol.wait). One workspace kept across rounds, so a
+/// reduction that read W early would sum the previous round's slices (other
+/// inputs: a wrong D); each round on fresh inputs, one launch verified, then
+/// 20 back-to-back launches of the same problem verified again.
+TEST(SplitK, DependentReductionReadsFinishedSlices) {
+  REQUIRE_GPU();
+  Gpu &gpu = Gpu::get();
+  const Expected<Kernel> &k = gpu.kernel("12_splitk_f16.yaml");
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  ASSERT_EQ(k->info().splitK, 8u);
+  struct Shape {
+    long long M, N, K;
+    CMode c;
+  } shapes[] = {{16, 4096, 4096, CMode::None}, {1, 2112, 7168, CMode::None},
+                {100, 1000, 2048, CMode::Separate}};
+  for (const Shape &s : shapes) {
+    FreeAll freeAll{*gpu.rt, {}};
+    GemmArgs shape;
+    shape.M = s.M, shape.N = s.N, shape.K = s.K;
+    shape.lda = s.K, shape.ldb = s.K, shape.ldd = (s.N + 7) / 8 * 8;
+    if (s.c != CMode::None)
+      shape.alpha = 0.5f, shape.beta = 2.0f;
+    const std::size_t wsBytes = k->workspaceBytes(shape);
+    Expected<CUdeviceptr> ws = gpu.rt->alloc(wsBytes);
+    ASSERT_TRUE(ws.ok()) << ws.status().message();
+    freeAll.bufs.push_back(*ws);
+    for (int round = 0; round < 3; ++round) {
+      ProblemOnGpu p{shape, s.c};
+      setUpProblem(*k, p, 0, freeAll.bufs);
+      ASSERT_FALSE(::testing::Test::HasFatalFailure());
+      p.a.workspace = *ws, p.a.workspaceBytes = wsBytes;
+      Expected<PreparedLaunch> prep = k->prepare(p.a);
+      ASSERT_TRUE(prep.ok()) << prep.status().message();
+      const std::string name = "12_splitk_f16.yaml " + std::to_string(s.M) + "x" +
+                               std::to_string(s.N) + "x" + std::to_string(s.K) + " round " +
+                               std::to_string(round);
+      ASSERT_TRUE(k->launch(*prep, gpu.stream).ok());
+      waitOrExit(watchdogSeconds(s.M * 20, s.N, s.K));
+      ASSERT_FALSE(::testing::Test::HasFatalFailure());
+      verifyProblem(name + ", one launch", *k, p);
+      for (int i = 0; i < 20; ++i) // C separate: every launch gives the same D
+        ASSERT_TRUE(k->launch(*prep, gpu.stream).ok());
+      waitOrExit(watchdogSeconds(s.M * 20 * 20, s.N, s.K));
+      ASSERT_FALSE(::testing::Test::HasFatalFailure());
+      verifyProblem(name + ", 20 launches", *k, p);
+    }
+  }
+}
+
 /// Stream-K (spec 18) launched again and again: every launch must start from
 /// zeroed flags, or a finishing CTA would take a previous launch's flag for
 /// this one's partial sum (a stale or half-written sum: a wrong D, or a hang

@@ -115,8 +115,8 @@ INSTANTIATE_TEST_SUITE_P(Specs, SpecCompileTest, ::testing::ValuesIn(specFiles()
 // note is listed with it, and must still draw it.
 std::vector<std::string> benchSpecFiles() {
   std::vector<std::string> specs;
-  for (const char *dir : {"chain-variants", "epilogue-variants", "families", "splitk-variants",
-                          "variants"})
+  for (const char *dir : {"chain-variants", "epilogue-variants", "families", "pingpong-variants",
+                          "splitk-variants", "variants"})
     for (std::string &f : yamlFilesUnder(std::string("bench/") + dir))
       specs.push_back(std::move(f));
   return specs;

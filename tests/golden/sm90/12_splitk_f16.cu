@@ -114,6 +114,10 @@ gemm_sm90_splitk_f16(const __grid_constant__ TensorMap tmA, const __grid_constan
   fence_mbarrier_init();
   __syncthreads();
 
+  // split-K: the runtime launches the slices' reduction as a programmatic dependent;
+  // it may be scheduled from now on and waits for this grid to finish (griddepcontrol.wait)
+  grid_launch_dependents();
+
   // ---- tile bookkeeping shared by every role ----
   const int tiles_m = (M + BM - 1) / BM;
   const int tiles_n = (N + BN - 1) / BN;

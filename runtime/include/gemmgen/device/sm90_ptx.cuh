@@ -202,6 +202,13 @@ __device__ __forceinline__ void named_barrier_arrive(u32 id, u32 count) {
   asm volatile("bar.arrive %0, %1;\n" :: "r"(id), "r"(count) : "memory");
 }
 
+// Let the grid launched after this one as a programmatic dependent (split-K's
+// reduction) be scheduled now, before this grid ends: it waits for this grid's
+// completion and memory with griddepcontrol.wait before it reads anything.
+__device__ __forceinline__ void grid_launch_dependents() {
+  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+}
+
 // Raise this warpgroup's per-thread register limit to N (setmaxnreg.inc).
 template <int N>
 __device__ __forceinline__ void setmaxnreg_inc() {

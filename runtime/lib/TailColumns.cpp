@@ -307,7 +307,9 @@ Status gemmgen::launchSplitReduce(const Kernel::Impl &k, const PreparedLaunch &p
   // A programmatic dependent launch: the reduction is scheduled while the
   // split kernel still runs (that kernel triggers it after its prologue) and
   // waits on the device for it, so the gap between the two launches leaves
-  // the critical path (decode shapes spend ~6 us in this launch otherwise).
+  // the critical path (on the H200: 0.4-1.9 us per split launch at decode
+  // shapes, docs/PERF.md). A tail-columns launch between the two keeps the
+  // order: it is an ordinary launch, and this one waits for it.
   CUlaunchConfig cfg = {};
   cfg.gridDimX = blocks, cfg.gridDimY = cfg.gridDimZ = 1;
   cfg.blockDimX = 256, cfg.blockDimY = cfg.blockDimZ = 1;

@@ -1,0 +1,233 @@
+// bench/experiments/decode_gemv.cu — experiment: can a decode GEMM (M <= 16) that streams the
+// weights with plain 16-byte loads and mma.sync beat cuBLAS on the H200, where gemmgen's TMA +
+// wgmma kernels stream them at 2.2-2.8 TB/s against cuBLAS's ~3-3.7 (docs/PERF.md, "Decode")?
+//
+// D[M,N] = A[M,K] * B[N,K]^T, f16 in and out, f32 accumulation, M <= 16, K % 256 == 0.
+// A warp owns 8 columns of D (8 rows of B) and a K range; per 32-deep chunk each lane loads 16
+// bytes of one B row (lane/4) at k = 8 * (lane % 4), which are its B fragments for two
+// m16n8k16 steps under a permutation of k inside the chunk; A's fragments are loaded with the
+// same permutation (16 bytes of rows lane/4 and lane/4 + 8), so the sum over k is unchanged.
+// The warps of a CTA split K (CTA_WARPS of them on the same 8 columns); their partial tiles
+// are summed through shared memory. No split across CTAs: one launch.
+//
+// Build (CPU machine): nvcc -O3 -std=c++17 -arch=sm_90a -o decode_gemv decode_gemv.cu -lcublas
+// Run (H200): ./decode_gemv  — prints, per shape and variant, µs, TB/s of B and the ratio
+// cuBLAS time / this kernel's time, after checking every element against cuBLAS.
+#include <cublas_v2.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CK(x)                                                                                      \
+  do {                                                                                             \
+    cudaError_t e_ = (x);                                                                          \
+    if (e_ != cudaSuccess) {                                                                       \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));     \
+      std::exit(1);                                                                                \
+    }                                                                                              \
+  } while (0)
+#define CB(x)                                                                                      \
+  do {                                                                                             \
+    cublasStatus_t s_ = (x);                                                                       \
+    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                             \
+      std::fprintf(stderr, "%s:%d: %s: cuBLAS status %d\n", __FILE__, __LINE__, #x, (int)s_);      \
+      std::exit(1);                                                                                \
+    }                                                                                              \
+  } while (0)
+
+__device__ __forceinline__ uint4 ldg_stream(const void *p) {
+  uint4 v;
+  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p));
+  return v;
+}
+__device__ __forceinline__ uint4 ldg_keep(const void *p) {
+  uint4 v;
+  asm volatile("ld.global.nc.v4.u32 {%0,%1,%2,%3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p));
+  return v;
+}
+__device__ __forceinline__ void mma16816(float (&c)[4], unsigned a0, unsigned a1, unsigned a2,
+                                         unsigned a3, unsigned b0, unsigned b1) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+               "{%8,%9}, {%0,%1,%2,%3};"
+               : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+               : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+
+// UNROLL chunks of 32 k per warp step (UNROLL x NB B loads in flight per lane before the
+// mmas); a warp owns NB blocks of 8 columns, so A's fragments serve NB mmas each.
+template <int CTA_WARPS, int UNROLL, int NB>
+__global__ void __launch_bounds__(CTA_WARPS * 32)
+decode_gemv(const __half *A, const __half *B, __half *D, int M, int N, int K) {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int g = lane / 4, c = lane % 4;
+  const int n0 = blockIdx.x * 8 * NB;
+  const __half *bRow[NB];
+  bool nOk[NB];
+#pragma unroll
+  for (int j = 0; j < NB; ++j) {
+    const int n = n0 + 8 * j + g;
+    nOk[j] = n < N;
+    bRow[j] = B + (long long)(nOk[j] ? n : 0) * K + 8 * c;
+  }
+  const bool r0 = g < M, r1 = g + 8 < M;
+  const __half *aRow0 = A + (long long)(r0 ? g : 0) * K + 8 * c;
+  const __half *aRow1 = A + (long long)(r1 ? g + 8 : 0) * K + 8 * c;
+  float acc[NB][4] = {};
+  const int step = 32 * UNROLL;
+  for (int k = warp * step; k < K; k += CTA_WARPS * step) {
+    uint4 b[UNROLL][NB];
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u)
+#pragma unroll
+      for (int j = 0; j < NB; ++j)
+        b[u][j] = nOk[j] ? ldg_stream(bRow[j] + k + 32 * u) : make_uint4(0, 0, 0, 0);
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) {
+      const uint4 x0 = r0 ? ldg_keep(aRow0 + k + 32 * u) : make_uint4(0, 0, 0, 0);
+      const uint4 x1 = r1 ? ldg_keep(aRow1 + k + 32 * u) : make_uint4(0, 0, 0, 0);
+      // step 0: k slots (2c, 2c+1) <- 8c+0,1 and (2c+8, 2c+9) <- 8c+2,3; step 1: +4..7.
+#pragma unroll
+      for (int j = 0; j < NB; ++j) {
+        mma16816(acc[j], x0.x, x1.x, x0.y, x1.y, b[u][j].x, b[u][j].y);
+        mma16816(acc[j], x0.z, x1.z, x0.w, x1.w, b[u][j].z, b[u][j].w);
+      }
+    }
+  }
+  // acc[j]: (row g, cols 8j + 2c, +1), (row g+8, same cols). Sum the warps' tiles.
+  __shared__ float part[CTA_WARPS][NB * 4][32];
+#pragma unroll
+  for (int j = 0; j < NB; ++j)
+#pragma unroll
+    for (int i = 0; i < 4; ++i) part[warp][4 * j + i][lane] = acc[j][i];
+  __syncthreads();
+  for (int t = threadIdx.x; t < NB * 128; t += CTA_WARPS * 32) {
+    const int ji = t / 32, l = t % 32, j = ji / 4, i = ji % 4;
+    float s = 0.f;
+#pragma unroll
+    for (int w = 0; w < CTA_WARPS; ++w) s += part[w][ji][l];
+    const int row = l / 4 + (i >= 2 ? 8 : 0), col = n0 + 8 * j + 2 * (l % 4) + (i & 1);
+    if (row < M && col < N) D[(long long)row * N + col] = __float2half_rn(s);
+  }
+}
+
+struct Shape {
+  int M, N, K;
+};
+
+template <int W, int U, int NB>
+void launch(const __half *A, const __half *B, __half *D, const Shape &s, cudaStream_t st) {
+  decode_gemv<W, U, NB><<<(s.N + 8 * NB - 1) / (8 * NB), W * 32, 0, st>>>(A, B, D, s.M, s.N, s.K);
+}
+
+__global__ void fill(__half *p, long long n, unsigned seed) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+       i += (long long)gridDim.x * blockDim.x) {
+    unsigned x = (unsigned)i * 2654435761u ^ seed * 2246822519u;
+    x ^= x >> 13, x *= 3266489917u, x ^= x >> 16;
+    p[i] = __float2half((float)(x & 0xffff) / 32768.f - 1.f);
+  }
+}
+
+int main() {
+  const Shape shapes[] = {{1, 6144, 4096},  {16, 4096, 4096},  {1, 4096, 14336}, {1, 2112, 7168},
+                          {16, 7168, 16384}, {16, 8192, 28672}, {4, 28672, 4096}, {1, 57344, 8192},
+                          {8, 14336, 4096},  {1, 11008, 4096}, {16, 10240, 8192}, {16, 2112, 7168}};
+  cudaStream_t st;
+  CK(cudaStreamCreate(&st));
+  cublasHandle_t h;
+  CB(cublasCreate(&h));
+  CB(cublasSetStream(h, st));
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  std::printf("%-16s %-10s %9s %8s %9s %9s %7s %10s\n", "shape", "variant", "us", "TB/s", "cuBLAS us",
+              "cuBLAS TB/s", "ratio", "max|err|");
+  for (const Shape &s : shapes) {
+    const long long bElems = (long long)s.N * s.K;
+    // Enough copies of B that the rotation does not fit the 60 MB L2.
+    const int sets = (int)std::max<long long>(2, (256ll << 20) / (bElems * 2) + 1);
+    std::vector<__half *> Bs(sets);
+    __half *A, *D, *Dref;
+    CK(cudaMalloc(&A, (size_t)s.M * s.K * 2));
+    CK(cudaMalloc(&D, (size_t)s.M * s.N * 2));
+    CK(cudaMalloc(&Dref, (size_t)s.M * s.N * 2));
+    fill<<<1024, 256, 0, st>>>(A, (long long)s.M * s.K, 7);
+    for (int i = 0; i < sets; ++i) {
+      CK(cudaMalloc(&Bs[i], (size_t)bElems * 2));
+      fill<<<4096, 256, 0, st>>>(Bs[i], bElems, 100 + i);
+    }
+    CK(cudaGetLastError());
+    const float one = 1.f, zero = 0.f;
+    auto cublas = [&](const __half *B, __half *out) {
+      CB(cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, s.N, s.M, s.K, &one, B, CUDA_R_16F, s.K, A,
+                      CUDA_R_16F, s.K, &zero, out, CUDA_R_16F, s.N, CUBLAS_COMPUTE_32F,
+                      CUBLAS_GEMM_DEFAULT));
+    };
+    auto timeIt = [&](auto &&run) {
+      for (int i = 0; i < 3 * sets; ++i) run(Bs[i % sets]);
+      std::vector<float> rounds;
+      for (int r = 0; r < 15; ++r) {
+        const int n = 20 * sets;
+        CK(cudaEventRecord(e0, st));
+        for (int i = 0; i < n; ++i) run(Bs[i % sets]);
+        CK(cudaEventRecord(e1, st));
+        CK(cudaEventSynchronize(e1));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        rounds.push_back(ms * 1000.f / n);
+      }
+      std::sort(rounds.begin(), rounds.end());
+      return rounds[rounds.size() / 2];
+    };
+    const float tc = timeIt([&](const __half *B) { cublas(B, Dref); });
+    cublas(Bs[0], Dref);
+    std::vector<__half> ref((size_t)s.M * s.N), got((size_t)s.M * s.N);
+    CK(cudaMemcpyAsync(ref.data(), Dref, ref.size() * 2, cudaMemcpyDeviceToHost, st));
+    CK(cudaStreamSynchronize(st));
+    struct Variant {
+      const char *name;
+      void (*fn)(const __half *, const __half *, __half *, const Shape &, cudaStream_t);
+    } variants[] = {{"w8u4n1", launch<8, 4, 1>},   {"w8u8n1", launch<8, 8, 1>},
+                    {"w16u4n1", launch<16, 4, 1>}, {"w4u8n1", launch<4, 8, 1>},
+                    {"w8u4n2", launch<8, 4, 2>},   {"w8u2n4", launch<8, 2, 4>},
+                    {"w16u2n2", launch<16, 2, 2>}, {"w4u4n4", launch<4, 4, 4>}};
+    for (const Variant &v : variants) {
+      // Poison D, run once, compare every element with cuBLAS.
+      CK(cudaMemsetAsync(D, 0xff, (size_t)s.M * s.N * 2, st));
+      v.fn(A, Bs[0], D, s, st);
+      CK(cudaGetLastError());
+      CK(cudaMemcpyAsync(got.data(), D, got.size() * 2, cudaMemcpyDeviceToHost, st));
+      CK(cudaStreamSynchronize(st));
+      double maxErr = 0, maxRef = 0;
+      bool nan = false;
+      for (size_t i = 0; i < got.size(); ++i) {
+        const double a = __half2float(got[i]), b = __half2float(ref[i]);
+        nan |= std::isnan(a);
+        maxErr = std::max(maxErr, std::fabs(a - b));
+        maxRef = std::max(maxRef, std::fabs(b));
+      }
+      const float tv = timeIt([&](const __half *B) { v.fn(A, B, D, s, st); });
+      CK(cudaGetLastError());
+      const double bytes = (double)bElems * 2;
+      char shape[32];
+      std::snprintf(shape, sizeof shape, "%dx%dx%d", s.M, s.N, s.K);
+      std::printf("%-16s %-10s %9.2f %8.2f %9.2f %9.2f %7.3f %10.3g%s\n", shape, v.name, tv,
+                  bytes / tv / 1e6, tc, bytes / tc / 1e6, tc / tv, maxErr,
+                  nan || maxErr > 0.02 * maxRef + 0.05 ? "  FAIL" : "");
+    }
+    for (__half *b : Bs) CK(cudaFree(b));
+    CK(cudaFree(A));
+    CK(cudaFree(D));
+    CK(cudaFree(Dref));
+  }
+  return 0;
+}

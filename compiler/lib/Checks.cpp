@@ -451,12 +451,19 @@ void Checker::checkTile() {
     }
   }
   bool tmaStore = spec.epilogue.store.value == EpilogueStore::Tma;
-  unsigned nStep = tmaStore ? 64 : 16;
+  // The TMA store writes 128-byte slabs: 64 16-bit columns, 32 f32 ones (an
+  // 8-bit D's 128-column slabs are checked with its types).
+  unsigned slab = 128 / sizeInBytes(spec.types.d.value);
+  unsigned nStep = tmaStore ? std::min(64u, slab) : 16;
   if (t.n.value % nStep != 0 || t.n.value > 256) {
     error(t.n.loc, "tile.n must be a multiple of " + str(nStep) + " up to 256 (wgmma N is at "
-                   "most 256" + std::string(tmaStore ? "; the TMA store writes 64-column "
-                                                       "slabs" : "") +
-                       "); use 64, 128, 192 or 256");
+                   "most 256" +
+                       std::string(tmaStore ? "; the TMA store writes " + str(nStep) +
+                                                  "-column slabs of " +
+                                                  toString(spec.types.d.value)
+                                            : "") +
+                       "); use 64, 128, 192 or 256" +
+                       (nStep == 32 ? std::string(" (or 32, 96, ...)") : ""));
     tileOk = false;
   }
 }

@@ -389,6 +389,40 @@ __device__ __forceinline__ void fence_operand(float& r) {
                  : "l"(desc_a), "l"(desc_b), "r"(scale_d));                                      \
   }
 
+// Accumulator registers of one m64n16 fragment (8 per thread): the narrow tiles whose
+// N side holds a few tokens (f32 D, 32-column slabs).
+#define GEMMGEN_SM90_REGS_8 \
+  "{" \
+  "%0,%1,%2,%3,%4,%5,%6,%7" \
+  "}"
+#define GEMMGEN_SM90_ACC_8 \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+GEMMGEN_SM90_WGMMA(16, f16, GEMMGEN_SM90_REGS_8, GEMMGEN_SM90_ACC_8, 8, 9, 10, 11, 12)
+GEMMGEN_SM90_WGMMA(16, bf16, GEMMGEN_SM90_REGS_8, GEMMGEN_SM90_ACC_8, 8, 9, 10, 11, 12)
+GEMMGEN_SM90_WGMMA_F8(16, e4m3, e4m3, GEMMGEN_SM90_REGS_8, GEMMGEN_SM90_ACC_8, 8, 9, 10)
+GEMMGEN_SM90_WGMMA_F8(16, e4m3, e5m2, GEMMGEN_SM90_REGS_8, GEMMGEN_SM90_ACC_8, 8, 9, 10)
+GEMMGEN_SM90_WGMMA_F8(16, e5m2, e4m3, GEMMGEN_SM90_REGS_8, GEMMGEN_SM90_ACC_8, 8, 9, 10)
+GEMMGEN_SM90_WGMMA_F8(16, e5m2, e5m2, GEMMGEN_SM90_REGS_8, GEMMGEN_SM90_ACC_8, 8, 9, 10)
+#undef GEMMGEN_SM90_REGS_8
+#undef GEMMGEN_SM90_ACC_8
+
+// Accumulator registers of one m64n32 fragment (16 per thread): the narrow tiles whose
+// N side holds a few tokens (f32 D, 32-column slabs).
+#define GEMMGEN_SM90_REGS_16 \
+  "{" \
+  "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15" \
+  "}"
+#define GEMMGEN_SM90_ACC_16 \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+GEMMGEN_SM90_WGMMA(32, f16, GEMMGEN_SM90_REGS_16, GEMMGEN_SM90_ACC_16, 16, 17, 18, 19, 20)
+GEMMGEN_SM90_WGMMA(32, bf16, GEMMGEN_SM90_REGS_16, GEMMGEN_SM90_ACC_16, 16, 17, 18, 19, 20)
+GEMMGEN_SM90_WGMMA_F8(32, e4m3, e4m3, GEMMGEN_SM90_REGS_16, GEMMGEN_SM90_ACC_16, 16, 17, 18)
+GEMMGEN_SM90_WGMMA_F8(32, e4m3, e5m2, GEMMGEN_SM90_REGS_16, GEMMGEN_SM90_ACC_16, 16, 17, 18)
+GEMMGEN_SM90_WGMMA_F8(32, e5m2, e4m3, GEMMGEN_SM90_REGS_16, GEMMGEN_SM90_ACC_16, 16, 17, 18)
+GEMMGEN_SM90_WGMMA_F8(32, e5m2, e5m2, GEMMGEN_SM90_REGS_16, GEMMGEN_SM90_ACC_16, 16, 17, 18)
+#undef GEMMGEN_SM90_REGS_16
+#undef GEMMGEN_SM90_ACC_16
+
 // Accumulator registers of one m64n64 fragment (32 per thread).
 #define GEMMGEN_SM90_REGS_32 \
   "{" \
@@ -528,6 +562,8 @@ struct Wgmma;
       wgmma_m64n##N_##k16_f32_bf16<TA, TB>(d, a, b, scale_d);                                    \
     }                                                                                            \
   };
+GEMMGEN_SM90_WGMMA_SPEC(16)
+GEMMGEN_SM90_WGMMA_SPEC(32)
 GEMMGEN_SM90_WGMMA_SPEC(64)
 GEMMGEN_SM90_WGMMA_SPEC(128)
 GEMMGEN_SM90_WGMMA_SPEC(192)
@@ -549,6 +585,8 @@ struct WgmmaF8;
   GEMMGEN_SM90_WGMMA_F8_SPEC(N_, ELEM_E4M3, ELEM_E5M2, e4m3, e5m2)                               \
   GEMMGEN_SM90_WGMMA_F8_SPEC(N_, ELEM_E5M2, ELEM_E4M3, e5m2, e4m3)                               \
   GEMMGEN_SM90_WGMMA_F8_SPEC(N_, ELEM_E5M2, ELEM_E5M2, e5m2, e5m2)
+GEMMGEN_SM90_WGMMA_F8_SPECS(16)
+GEMMGEN_SM90_WGMMA_F8_SPECS(32)
 GEMMGEN_SM90_WGMMA_F8_SPECS(64)
 GEMMGEN_SM90_WGMMA_F8_SPECS(128)
 GEMMGEN_SM90_WGMMA_F8_SPECS(192)

@@ -451,19 +451,19 @@ void Checker::checkTile() {
     }
   }
   bool tmaStore = spec.epilogue.store.value == EpilogueStore::Tma;
-  // The TMA store writes 128-byte slabs: 64 16-bit columns, 32 f32 ones (an
-  // 8-bit D's 128-column slabs are checked with its types).
-  unsigned slab = 128 / sizeInBytes(spec.types.d.value);
-  unsigned nStep = tmaStore ? std::min(64u, slab) : 16;
+  // The TMA store writes slabs of 16, 32 or 64 16-bit columns, or 32 f32
+  // ones (an 8-bit D's 128-column slabs are checked with its types).
+  const ScalarType d = spec.types.d.value;
+  unsigned nStep = tmaStore ? std::min(64u, minSlabColumns(d, Target::SM90a)) : 16;
   if (t.n.value % nStep != 0 || t.n.value > 256) {
     error(t.n.loc, "tile.n must be a multiple of " + str(nStep) + " up to 256 (wgmma N is at "
                    "most 256" +
-                       std::string(tmaStore ? "; the TMA store writes " + str(nStep) +
-                                                  "-column slabs of " +
-                                                  toString(spec.types.d.value)
+                       std::string(tmaStore ? "; the TMA store writes slabs of at least " +
+                                                  str(nStep) + " " + toString(d) + " columns"
                                             : "") +
                        "); use 64, 128, 192 or 256" +
-                       (nStep == 32 ? std::string(" (or 32, 96, ...)") : ""));
+                       (nStep < 64 ? " (or another multiple of " + str(nStep) + ")"
+                                   : std::string()));
     tileOk = false;
   }
 }
@@ -546,17 +546,19 @@ void Checker::checkEpilogue() {
   if (!e.chunkN.given || e.chunkN.value == 0)
     return;
   bool tma = e.store.value == EpilogueStore::Tma;
-  // One TMA store box is a 128-byte row: 64 16-bit or 32 f32 columns.
-  unsigned slab = 128 / sizeInBytes(spec.types.d.value);
+  // A TMA store box row is a slab: 64, 32 or 16 16-bit columns, 32 f32 ones.
+  unsigned slab = minSlabColumns(spec.types.d.value, Target::SM90a);
   unsigned step = tma ? slab : 16;
   unsigned n = spec.tile.n.value, c = e.chunkN.value;
+  // The suggestion: two 128-byte slabs, the default's width where it divides.
+  unsigned wide = 256 / sizeInBytes(spec.types.d.value);
   if (c % step != 0 || n % c != 0)
     error(e.chunkN.loc, "epilogue.chunk_n " + str(c) + " must be a multiple of " + str(step) +
                             " that divides tile.n (" + str(n) + ")" +
-                            (tma ? ": the TMA store writes " + str(slab) + "-column slabs"
+                            (tma ? ": the TMA store writes slabs of at least " + str(slab) +
+                                       " columns"
                                  : std::string()) +
-                            "; use " + str(n % (2 * slab) == 0 ? 2 * slab : n) +
-                            " or leave it out");
+                            "; use " + str(n % wide == 0 ? wide : n) + " or leave it out");
 }
 
 void Checker::checkSharedMemory() {

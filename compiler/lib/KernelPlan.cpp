@@ -54,6 +54,7 @@ public:
     p.fp8Output = isFp8(spec.types.d.value);
     p.partialBuffers = !p.blockwiseScales ? 0 : spec.pipeline.mmaInFlight.value == 0 ? 1 : 2;
     p.epilogueChunkN = epilogueChunkColumns(spec);
+    p.dSlabBytes = outputSlabBytes(spec);
     p.epilogueBuffers = std::max(1u, spec.epilogue.buffers.value);
     p.schedule.pingpong = !sm100() && spec.scheduler.consumers.value == ConsumerMode::PingPong;
     p.rowsPerConsumer = p.schedule.pingpong ? p.tileM : p.tileM / atLeast1(p.consumers);
@@ -421,6 +422,22 @@ unsigned gemmgen::epilogueChunkColumns(const KernelSpec &spec) {
   unsigned n = spec.tile.n.value;
   unsigned cols = 256 / sizeInBytes(spec.types.d.value);
   return n % cols == 0 ? cols : n;
+}
+
+unsigned gemmgen::outputSlabBytes(const KernelSpec &spec) {
+  const unsigned elem = sizeInBytes(spec.types.d.value);
+  const unsigned chunk = epilogueChunkColumns(spec);
+  if (spec.target.value != Target::SM90a || elem != 2)
+    return 128;
+  for (unsigned bytes : {128u, 64u, 32u})
+    if (chunk % (bytes / elem) == 0)
+      return bytes;
+  return 128; // the checks refuse such a chunk
+}
+
+unsigned gemmgen::minSlabColumns(ScalarType d, Target target) {
+  const unsigned elem = sizeInBytes(d);
+  return target == Target::SM90a && elem == 2 ? 32 / elem : 128 / elem;
 }
 
 unsigned gemmgen::tmemColumnsPerConsumer(const KernelSpec &spec) {

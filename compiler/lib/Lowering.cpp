@@ -342,8 +342,10 @@ KernelABI gemmgen::deriveKernelABI(const Kernel &k) {
   abi.boxB = {k.plan.loadB.boxInner, k.plan.loadB.boxOuter, 128};
   const Buffer *epi = k.findBuffer("smemD");
   unsigned dRows = epi ? epi->rows : k.tileM / k.consumers;
-  // One 128-byte swizzled row of D per box: 128 8-bit, 64 16-bit or 32 f32 columns.
-  abi.boxD = {128 / sizeInBytes(k.dType), dRows, 128};
+  // One swizzled slab row of D per box: 128 bytes (128 8-bit, 64 16-bit or
+  // 32 f32 columns), or 64 / 32 bytes of 16-bit columns for narrower chunks.
+  const unsigned slab = k.plan.dSlabBytes;
+  abi.boxD = {slab / sizeInBytes(k.dType), dRows, slab};
   // K is the contiguous dimension of a K-major operand only: then its rows
   // (K elements, packed) must be 16-byte multiples for TMA.
   bool kContiguous = k.plan.loadA.major == OperandMajor::K || k.plan.loadB.major == OperandMajor::K;

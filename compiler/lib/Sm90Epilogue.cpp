@@ -42,6 +42,24 @@ void emitPairValues(CodeEmitter &e, const ir::Kernel &k, bool readsC, const std:
 std::string biasOf(const ir::Kernel &k, const std::string &jj, const std::string &m,
                    const std::string &h, int e01);
 
+/// The byte offset in the staging chunk of 16-byte column `col16` of `row`:
+/// slabs of k.plan.dSlabBytes per row, each swizzled as the TMA box of that
+/// span (the 16-byte column's bits XOR the address bits from 7 up: for 128-byte
+/// rows the row's low 3 bits, 64-byte rows bits 1-2, 32-byte rows bit 2).
+std::string slabAddress(const ir::Kernel &k, const std::string &row, const std::string &col16) {
+  switch (k.plan.dSlabBytes) {
+  case 64:
+    return "(" + col16 + " / 4) * D_SLAB_BYTES + " + row + " * 64 + (((" + col16 + " & 3) ^ ((" +
+           row + " >> 1) & 3)) << 4)";
+  case 32:
+    return "(" + col16 + " / 2) * D_SLAB_BYTES + " + row + " * 32 + (((" + col16 + " & 1) ^ ((" +
+           row + " >> 2) & 1)) << 4)";
+  default:
+    return "(" + col16 + " / 8) * D_SLAB_BYTES + " + row + " * 128 + (((" + col16 + " & 7) ^ (" +
+           row + " & 7)) << 4)";
+  }
+}
+
 /// f32 output: no stmatrix (16-bit only); each thread writes its pairs as
 /// float2 into the 128B-swizzled slabs (32 columns each), reading C's
 /// pair at the same address first when beta != 0.
@@ -267,8 +285,7 @@ void emitStore16(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   e.line("const int mat = lane / 8;  // the 8x8 matrix whose row address this lane supplies");
   e.line("const int row = m * 64 + warp_in_group * 16 + (mat & 1) * 8 + (lane & 7);");
   e.line("const int col16 = j2 * 2 + (mat >> 1);  // 16-byte column inside the chunk");
-  e.line("const u32 addr = staging + (col16 / 8) * D_SLAB_BYTES + row * 128 + "
-         "(((col16 & 7) ^ (row & 7)) << 4);");
+  e.line("const u32 addr = staging + " + slabAddress(k, "row", "col16") + ";");
   if (!k.epilogueChain.empty()) {
     emitStore16Chain(e, k, readsC);
     return;

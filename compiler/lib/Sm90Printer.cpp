@@ -127,9 +127,12 @@ private:
     if (d) {
       e.line("constexpr int EPI_COLS = " + str(k.epilogueChunkN) +
              ";   // epilogue.chunk_n: output columns staged per chunk");
-      e.line("constexpr int D_SLAB_COLS = " + str(128 / sizeInBytes(k.dType)) +
-             ";  // output columns of one 128-byte swizzled row (" + toString(k.dType) + ")");
-      e.line("constexpr u32 D_SLAB_BYTES = WG_ROWS * 128;  // D_SLAB_COLS columns x WG_ROWS rows, swizzled");
+      const std::string slab = str(k.plan.dSlabBytes);
+      e.line("constexpr int D_SLAB_COLS = " + str(k.plan.dSlabBytes / sizeInBytes(k.dType)) +
+             ";  // output columns of one " + slab + "-byte swizzled row (" +
+             toString(k.dType) + ")");
+      e.line("constexpr u32 D_SLAB_BYTES = WG_ROWS * " + slab +
+             ";  // D_SLAB_COLS columns x WG_ROWS rows, swizzled");
       e.line("constexpr u32 D_STAGE_BYTES = " + str(d->bytesPerStage()) +
              ";  // one consumer's staging chunk");
       if (d->stages > 1) {

@@ -262,9 +262,15 @@ TEST(Checks, SharedMemorySuggestsADepthOrANarrowerChunk) {
 TEST(Checks, ChunkNMustBeWholeSlabsOfTileN) {
   Result r = check("kernel: k\ntile: { n: 192 }\nepilogue: { chunk_n: 128 }\n" + kRoles1);
   ASSERT_EQ(r.diags.size(), 1u);
-  EXPECT_EQ(r.diags[0], "3:22: error: epilogue.chunk_n 128 must be a multiple of 64 that "
-                        "divides tile.n (192): the TMA store writes 64-column slabs; use 192 or "
-                        "leave it out");
+  EXPECT_EQ(r.diags[0], "3:22: error: epilogue.chunk_n 128 must be a multiple of 16 that "
+                        "divides tile.n (192): the TMA store writes slabs of at least 16 "
+                        "columns; use 192 or leave it out");
+  Result odd = check("kernel: k\ntile: { n: 144 }\nepilogue: { chunk_n: 40 }\n" + kRoles1);
+  ASSERT_EQ(odd.diags.size(), 1u);
+  EXPECT_EQ(odd.diags[0], "3:22: error: epilogue.chunk_n 40 must be a multiple of 16 that "
+                          "divides tile.n (144): the TMA store writes slabs of at least 16 "
+                          "columns; use 144 or leave it out");
+  EXPECT_TRUE(check("kernel: k\ntile: { n: 144 }\nepilogue: { chunk_n: 48 }\n" + kRoles1).ok);
   EXPECT_TRUE(check("kernel: k\nepilogue: { chunk_n: 64 }\n" + kRoles1).ok);
   EXPECT_TRUE(check("kernel: k\nepilogue: { chunk_n: 128 }\n" + kRoles1).ok);
 }

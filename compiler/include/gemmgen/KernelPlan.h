@@ -183,6 +183,9 @@ struct KernelPlan {
   unsigned clusterM = 1, clusterN = 1;
   /// Output columns staged and stored per epilogue chunk (divides tile.n).
   unsigned epilogueChunkN = 0;
+  /// Bytes of one row of an output staging slab: one TMA store box row, with
+  /// the swizzle of the same span (outputSlabBytes).
+  unsigned dSlabBytes = 128;
   /// Staging tiles per consumer (epilogue.buffers): chunk c uses c % buffers.
   unsigned epilogueBuffers = 1;
   /// Tile rows one consumer computes: tile.m / consumers, or all of tile.m
@@ -228,6 +231,16 @@ std::optional<ProtocolBarrier> protocolBarrierNamed(llvm::StringRef name, Target
 
 /// Output columns per epilogue chunk: epilogue.chunk_n, or the default.
 unsigned epilogueChunkColumns(const KernelSpec &spec);
+
+/// Bytes of one row of an output staging slab (the TMA store box's row and
+/// swizzle span): 128 (64 16-bit, 32 f32 or 128 8-bit columns); on sm_90a a
+/// 16-bit D whose chunk is no multiple of 64 columns takes the widest of 64
+/// and 32 bytes that divides it (tiles such as 128x144 that fill a wave).
+unsigned outputSlabBytes(const KernelSpec &spec);
+
+/// The fewest output columns a slab of `d` holds on `target`: what tile.n and
+/// epilogue.chunk_n must be multiples of (16 for a 16-bit D on sm_90a).
+unsigned minSlabColumns(ScalarType d, Target target);
 
 /// sm_100a: TMEM columns per consumer accumulator: tmem_columns, or tile.n
 /// rounded up to a power of two (at least 32).

@@ -389,8 +389,9 @@ __device__ __forceinline__ void fence_operand(float& r) {
                  : "l"(desc_a), "l"(desc_b), "r"(scale_d));                                      \
   }
 
-// Accumulator registers of one m64n16 fragment (8 per thread): the narrow tiles whose
-// N side holds a few tokens (f32 D, 32-column slabs).
+// Tiles of any width that is a multiple of 16 (a wave of 128x144 tiles on 132 SMs, a few
+// tokens' columns) take the wgmma of their width: one wrapper per multiple of 16 up to 256.
+// Accumulator registers of one m64n16 fragment (8 per thread).
 #define GEMMGEN_SM90_REGS_8 \
   "{" \
   "%0,%1,%2,%3,%4,%5,%6,%7" \
@@ -406,8 +407,7 @@ GEMMGEN_SM90_WGMMA_F8(16, e5m2, e5m2, GEMMGEN_SM90_REGS_8, GEMMGEN_SM90_ACC_8, 8
 #undef GEMMGEN_SM90_REGS_8
 #undef GEMMGEN_SM90_ACC_8
 
-// Accumulator registers of one m64n32 fragment (16 per thread): the narrow tiles whose
-// N side holds a few tokens (f32 D, 32-column slabs).
+// Accumulator registers of one m64n32 fragment (16 per thread).
 #define GEMMGEN_SM90_REGS_16 \
   "{" \
   "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15" \
@@ -422,6 +422,25 @@ GEMMGEN_SM90_WGMMA_F8(32, e5m2, e4m3, GEMMGEN_SM90_REGS_16, GEMMGEN_SM90_ACC_16,
 GEMMGEN_SM90_WGMMA_F8(32, e5m2, e5m2, GEMMGEN_SM90_REGS_16, GEMMGEN_SM90_ACC_16, 16, 17, 18)
 #undef GEMMGEN_SM90_REGS_16
 #undef GEMMGEN_SM90_ACC_16
+
+// Accumulator registers of one m64n48 fragment (24 per thread).
+#define GEMMGEN_SM90_REGS_24 \
+  "{" \
+  "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15," \
+  "%16,%17,%18,%19,%20,%21,%22,%23" \
+  "}"
+#define GEMMGEN_SM90_ACC_24 \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23])
+GEMMGEN_SM90_WGMMA(48, f16, GEMMGEN_SM90_REGS_24, GEMMGEN_SM90_ACC_24, 24, 25, 26, 27, 28)
+GEMMGEN_SM90_WGMMA(48, bf16, GEMMGEN_SM90_REGS_24, GEMMGEN_SM90_ACC_24, 24, 25, 26, 27, 28)
+GEMMGEN_SM90_WGMMA_F8(48, e4m3, e4m3, GEMMGEN_SM90_REGS_24, GEMMGEN_SM90_ACC_24, 24, 25, 26)
+GEMMGEN_SM90_WGMMA_F8(48, e4m3, e5m2, GEMMGEN_SM90_REGS_24, GEMMGEN_SM90_ACC_24, 24, 25, 26)
+GEMMGEN_SM90_WGMMA_F8(48, e5m2, e4m3, GEMMGEN_SM90_REGS_24, GEMMGEN_SM90_ACC_24, 24, 25, 26)
+GEMMGEN_SM90_WGMMA_F8(48, e5m2, e5m2, GEMMGEN_SM90_REGS_24, GEMMGEN_SM90_ACC_24, 24, 25, 26)
+#undef GEMMGEN_SM90_REGS_24
+#undef GEMMGEN_SM90_ACC_24
 
 // Accumulator registers of one m64n64 fragment (32 per thread).
 #define GEMMGEN_SM90_REGS_32 \
@@ -469,6 +488,164 @@ GEMMGEN_SM90_WGMMA_F8(128, e5m2, e5m2, GEMMGEN_SM90_REGS_64, GEMMGEN_SM90_ACC_64
 #undef GEMMGEN_SM90_REGS_64
 #undef GEMMGEN_SM90_ACC_64
 
+// Accumulator registers of one m64n80 fragment (40 per thread).
+#define GEMMGEN_SM90_REGS_40 \
+  "{" \
+  "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15," \
+  "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31," \
+  "%32,%33,%34,%35,%36,%37,%38,%39" \
+  "}"
+#define GEMMGEN_SM90_ACC_40 \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+  "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39])
+GEMMGEN_SM90_WGMMA(80, f16, GEMMGEN_SM90_REGS_40, GEMMGEN_SM90_ACC_40, 40, 41, 42, 43, 44)
+GEMMGEN_SM90_WGMMA(80, bf16, GEMMGEN_SM90_REGS_40, GEMMGEN_SM90_ACC_40, 40, 41, 42, 43, 44)
+GEMMGEN_SM90_WGMMA_F8(80, e4m3, e4m3, GEMMGEN_SM90_REGS_40, GEMMGEN_SM90_ACC_40, 40, 41, 42)
+GEMMGEN_SM90_WGMMA_F8(80, e4m3, e5m2, GEMMGEN_SM90_REGS_40, GEMMGEN_SM90_ACC_40, 40, 41, 42)
+GEMMGEN_SM90_WGMMA_F8(80, e5m2, e4m3, GEMMGEN_SM90_REGS_40, GEMMGEN_SM90_ACC_40, 40, 41, 42)
+GEMMGEN_SM90_WGMMA_F8(80, e5m2, e5m2, GEMMGEN_SM90_REGS_40, GEMMGEN_SM90_ACC_40, 40, 41, 42)
+#undef GEMMGEN_SM90_REGS_40
+#undef GEMMGEN_SM90_ACC_40
+
+// Accumulator registers of one m64n96 fragment (48 per thread).
+#define GEMMGEN_SM90_REGS_48 \
+  "{" \
+  "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15," \
+  "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31," \
+  "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47" \
+  "}"
+#define GEMMGEN_SM90_ACC_48 \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+  "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+  "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47])
+GEMMGEN_SM90_WGMMA(96, f16, GEMMGEN_SM90_REGS_48, GEMMGEN_SM90_ACC_48, 48, 49, 50, 51, 52)
+GEMMGEN_SM90_WGMMA(96, bf16, GEMMGEN_SM90_REGS_48, GEMMGEN_SM90_ACC_48, 48, 49, 50, 51, 52)
+GEMMGEN_SM90_WGMMA_F8(96, e4m3, e4m3, GEMMGEN_SM90_REGS_48, GEMMGEN_SM90_ACC_48, 48, 49, 50)
+GEMMGEN_SM90_WGMMA_F8(96, e4m3, e5m2, GEMMGEN_SM90_REGS_48, GEMMGEN_SM90_ACC_48, 48, 49, 50)
+GEMMGEN_SM90_WGMMA_F8(96, e5m2, e4m3, GEMMGEN_SM90_REGS_48, GEMMGEN_SM90_ACC_48, 48, 49, 50)
+GEMMGEN_SM90_WGMMA_F8(96, e5m2, e5m2, GEMMGEN_SM90_REGS_48, GEMMGEN_SM90_ACC_48, 48, 49, 50)
+#undef GEMMGEN_SM90_REGS_48
+#undef GEMMGEN_SM90_ACC_48
+
+// Accumulator registers of one m64n112 fragment (56 per thread).
+#define GEMMGEN_SM90_REGS_56 \
+  "{" \
+  "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15," \
+  "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31," \
+  "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47," \
+  "%48,%49,%50,%51,%52,%53,%54,%55" \
+  "}"
+#define GEMMGEN_SM90_ACC_56 \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+  "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+  "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+  "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55])
+GEMMGEN_SM90_WGMMA(112, f16, GEMMGEN_SM90_REGS_56, GEMMGEN_SM90_ACC_56, 56, 57, 58, 59, 60)
+GEMMGEN_SM90_WGMMA(112, bf16, GEMMGEN_SM90_REGS_56, GEMMGEN_SM90_ACC_56, 56, 57, 58, 59, 60)
+GEMMGEN_SM90_WGMMA_F8(112, e4m3, e4m3, GEMMGEN_SM90_REGS_56, GEMMGEN_SM90_ACC_56, 56, 57, 58)
+GEMMGEN_SM90_WGMMA_F8(112, e4m3, e5m2, GEMMGEN_SM90_REGS_56, GEMMGEN_SM90_ACC_56, 56, 57, 58)
+GEMMGEN_SM90_WGMMA_F8(112, e5m2, e4m3, GEMMGEN_SM90_REGS_56, GEMMGEN_SM90_ACC_56, 56, 57, 58)
+GEMMGEN_SM90_WGMMA_F8(112, e5m2, e5m2, GEMMGEN_SM90_REGS_56, GEMMGEN_SM90_ACC_56, 56, 57, 58)
+#undef GEMMGEN_SM90_REGS_56
+#undef GEMMGEN_SM90_ACC_56
+
+// Accumulator registers of one m64n144 fragment (72 per thread).
+#define GEMMGEN_SM90_REGS_72 \
+  "{" \
+  "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15," \
+  "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31," \
+  "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47," \
+  "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63," \
+  "%64,%65,%66,%67,%68,%69,%70,%71" \
+  "}"
+#define GEMMGEN_SM90_ACC_72 \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+  "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+  "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+  "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+  "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), \
+  "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71])
+GEMMGEN_SM90_WGMMA(144, f16, GEMMGEN_SM90_REGS_72, GEMMGEN_SM90_ACC_72, 72, 73, 74, 75, 76)
+GEMMGEN_SM90_WGMMA(144, bf16, GEMMGEN_SM90_REGS_72, GEMMGEN_SM90_ACC_72, 72, 73, 74, 75, 76)
+GEMMGEN_SM90_WGMMA_F8(144, e4m3, e4m3, GEMMGEN_SM90_REGS_72, GEMMGEN_SM90_ACC_72, 72, 73, 74)
+GEMMGEN_SM90_WGMMA_F8(144, e4m3, e5m2, GEMMGEN_SM90_REGS_72, GEMMGEN_SM90_ACC_72, 72, 73, 74)
+GEMMGEN_SM90_WGMMA_F8(144, e5m2, e4m3, GEMMGEN_SM90_REGS_72, GEMMGEN_SM90_ACC_72, 72, 73, 74)
+GEMMGEN_SM90_WGMMA_F8(144, e5m2, e5m2, GEMMGEN_SM90_REGS_72, GEMMGEN_SM90_ACC_72, 72, 73, 74)
+#undef GEMMGEN_SM90_REGS_72
+#undef GEMMGEN_SM90_ACC_72
+
+// Accumulator registers of one m64n160 fragment (80 per thread).
+#define GEMMGEN_SM90_REGS_80 \
+  "{" \
+  "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15," \
+  "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31," \
+  "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47," \
+  "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63," \
+  "%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79" \
+  "}"
+#define GEMMGEN_SM90_ACC_80 \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+  "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+  "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+  "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+  "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), \
+  "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), \
+  "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79])
+GEMMGEN_SM90_WGMMA(160, f16, GEMMGEN_SM90_REGS_80, GEMMGEN_SM90_ACC_80, 80, 81, 82, 83, 84)
+GEMMGEN_SM90_WGMMA(160, bf16, GEMMGEN_SM90_REGS_80, GEMMGEN_SM90_ACC_80, 80, 81, 82, 83, 84)
+GEMMGEN_SM90_WGMMA_F8(160, e4m3, e4m3, GEMMGEN_SM90_REGS_80, GEMMGEN_SM90_ACC_80, 80, 81, 82)
+GEMMGEN_SM90_WGMMA_F8(160, e4m3, e5m2, GEMMGEN_SM90_REGS_80, GEMMGEN_SM90_ACC_80, 80, 81, 82)
+GEMMGEN_SM90_WGMMA_F8(160, e5m2, e4m3, GEMMGEN_SM90_REGS_80, GEMMGEN_SM90_ACC_80, 80, 81, 82)
+GEMMGEN_SM90_WGMMA_F8(160, e5m2, e5m2, GEMMGEN_SM90_REGS_80, GEMMGEN_SM90_ACC_80, 80, 81, 82)
+#undef GEMMGEN_SM90_REGS_80
+#undef GEMMGEN_SM90_ACC_80
+
+// Accumulator registers of one m64n176 fragment (88 per thread).
+#define GEMMGEN_SM90_REGS_88 \
+  "{" \
+  "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15," \
+  "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31," \
+  "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47," \
+  "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63," \
+  "%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79," \
+  "%80,%81,%82,%83,%84,%85,%86,%87" \
+  "}"
+#define GEMMGEN_SM90_ACC_88 \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+  "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+  "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+  "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+  "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), \
+  "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), \
+  "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), \
+  "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87])
+GEMMGEN_SM90_WGMMA(176, f16, GEMMGEN_SM90_REGS_88, GEMMGEN_SM90_ACC_88, 88, 89, 90, 91, 92)
+GEMMGEN_SM90_WGMMA(176, bf16, GEMMGEN_SM90_REGS_88, GEMMGEN_SM90_ACC_88, 88, 89, 90, 91, 92)
+GEMMGEN_SM90_WGMMA_F8(176, e4m3, e4m3, GEMMGEN_SM90_REGS_88, GEMMGEN_SM90_ACC_88, 88, 89, 90)
+GEMMGEN_SM90_WGMMA_F8(176, e4m3, e5m2, GEMMGEN_SM90_REGS_88, GEMMGEN_SM90_ACC_88, 88, 89, 90)
+GEMMGEN_SM90_WGMMA_F8(176, e5m2, e4m3, GEMMGEN_SM90_REGS_88, GEMMGEN_SM90_ACC_88, 88, 89, 90)
+GEMMGEN_SM90_WGMMA_F8(176, e5m2, e5m2, GEMMGEN_SM90_REGS_88, GEMMGEN_SM90_ACC_88, 88, 89, 90)
+#undef GEMMGEN_SM90_REGS_88
+#undef GEMMGEN_SM90_ACC_88
+
 // Accumulator registers of one m64n192 fragment (96 per thread).
 #define GEMMGEN_SM90_REGS_96 \
   "{" \
@@ -500,6 +677,112 @@ GEMMGEN_SM90_WGMMA_F8(192, e5m2, e4m3, GEMMGEN_SM90_REGS_96, GEMMGEN_SM90_ACC_96
 GEMMGEN_SM90_WGMMA_F8(192, e5m2, e5m2, GEMMGEN_SM90_REGS_96, GEMMGEN_SM90_ACC_96, 96, 97, 98)
 #undef GEMMGEN_SM90_REGS_96
 #undef GEMMGEN_SM90_ACC_96
+
+// Accumulator registers of one m64n208 fragment (104 per thread).
+#define GEMMGEN_SM90_REGS_104 \
+  "{" \
+  "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15," \
+  "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31," \
+  "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47," \
+  "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63," \
+  "%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79," \
+  "%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95," \
+  "%96,%97,%98,%99,%100,%101,%102,%103" \
+  "}"
+#define GEMMGEN_SM90_ACC_104 \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+  "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+  "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+  "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+  "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), \
+  "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), \
+  "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), \
+  "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), \
+  "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), \
+  "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103])
+GEMMGEN_SM90_WGMMA(208, f16, GEMMGEN_SM90_REGS_104, GEMMGEN_SM90_ACC_104, 104, 105, 106, 107, 108)
+GEMMGEN_SM90_WGMMA(208, bf16, GEMMGEN_SM90_REGS_104, GEMMGEN_SM90_ACC_104, 104, 105, 106, 107, 108)
+GEMMGEN_SM90_WGMMA_F8(208, e4m3, e4m3, GEMMGEN_SM90_REGS_104, GEMMGEN_SM90_ACC_104, 104, 105, 106)
+GEMMGEN_SM90_WGMMA_F8(208, e4m3, e5m2, GEMMGEN_SM90_REGS_104, GEMMGEN_SM90_ACC_104, 104, 105, 106)
+GEMMGEN_SM90_WGMMA_F8(208, e5m2, e4m3, GEMMGEN_SM90_REGS_104, GEMMGEN_SM90_ACC_104, 104, 105, 106)
+GEMMGEN_SM90_WGMMA_F8(208, e5m2, e5m2, GEMMGEN_SM90_REGS_104, GEMMGEN_SM90_ACC_104, 104, 105, 106)
+#undef GEMMGEN_SM90_REGS_104
+#undef GEMMGEN_SM90_ACC_104
+
+// Accumulator registers of one m64n224 fragment (112 per thread).
+#define GEMMGEN_SM90_REGS_112 \
+  "{" \
+  "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15," \
+  "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31," \
+  "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47," \
+  "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63," \
+  "%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79," \
+  "%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95," \
+  "%96,%97,%98,%99,%100,%101,%102,%103,%104,%105,%106,%107,%108,%109,%110,%111" \
+  "}"
+#define GEMMGEN_SM90_ACC_112 \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+  "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+  "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+  "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+  "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), \
+  "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), \
+  "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), \
+  "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), \
+  "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), \
+  "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), \
+  "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111])
+GEMMGEN_SM90_WGMMA(224, f16, GEMMGEN_SM90_REGS_112, GEMMGEN_SM90_ACC_112, 112, 113, 114, 115, 116)
+GEMMGEN_SM90_WGMMA(224, bf16, GEMMGEN_SM90_REGS_112, GEMMGEN_SM90_ACC_112, 112, 113, 114, 115, 116)
+GEMMGEN_SM90_WGMMA_F8(224, e4m3, e4m3, GEMMGEN_SM90_REGS_112, GEMMGEN_SM90_ACC_112, 112, 113, 114)
+GEMMGEN_SM90_WGMMA_F8(224, e4m3, e5m2, GEMMGEN_SM90_REGS_112, GEMMGEN_SM90_ACC_112, 112, 113, 114)
+GEMMGEN_SM90_WGMMA_F8(224, e5m2, e4m3, GEMMGEN_SM90_REGS_112, GEMMGEN_SM90_ACC_112, 112, 113, 114)
+GEMMGEN_SM90_WGMMA_F8(224, e5m2, e5m2, GEMMGEN_SM90_REGS_112, GEMMGEN_SM90_ACC_112, 112, 113, 114)
+#undef GEMMGEN_SM90_REGS_112
+#undef GEMMGEN_SM90_ACC_112
+
+// Accumulator registers of one m64n240 fragment (120 per thread).
+#define GEMMGEN_SM90_REGS_120 \
+  "{" \
+  "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15," \
+  "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31," \
+  "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47," \
+  "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63," \
+  "%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79," \
+  "%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95," \
+  "%96,%97,%98,%99,%100,%101,%102,%103,%104,%105,%106,%107,%108,%109,%110,%111," \
+  "%112,%113,%114,%115,%116,%117,%118,%119" \
+  "}"
+#define GEMMGEN_SM90_ACC_120 \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+  "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+  "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+  "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+  "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), \
+  "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), \
+  "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), \
+  "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), \
+  "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), \
+  "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), \
+  "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), \
+  "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119])
+GEMMGEN_SM90_WGMMA(240, f16, GEMMGEN_SM90_REGS_120, GEMMGEN_SM90_ACC_120, 120, 121, 122, 123, 124)
+GEMMGEN_SM90_WGMMA(240, bf16, GEMMGEN_SM90_REGS_120, GEMMGEN_SM90_ACC_120, 120, 121, 122, 123, 124)
+GEMMGEN_SM90_WGMMA_F8(240, e4m3, e4m3, GEMMGEN_SM90_REGS_120, GEMMGEN_SM90_ACC_120, 120, 121, 122)
+GEMMGEN_SM90_WGMMA_F8(240, e4m3, e5m2, GEMMGEN_SM90_REGS_120, GEMMGEN_SM90_ACC_120, 120, 121, 122)
+GEMMGEN_SM90_WGMMA_F8(240, e5m2, e4m3, GEMMGEN_SM90_REGS_120, GEMMGEN_SM90_ACC_120, 120, 121, 122)
+GEMMGEN_SM90_WGMMA_F8(240, e5m2, e5m2, GEMMGEN_SM90_REGS_120, GEMMGEN_SM90_ACC_120, 120, 121, 122)
+#undef GEMMGEN_SM90_REGS_120
+#undef GEMMGEN_SM90_ACC_120
 
 // Accumulator registers of one m64n256 fragment (128 per thread).
 #define GEMMGEN_SM90_REGS_128 \
@@ -564,9 +847,19 @@ struct Wgmma;
   };
 GEMMGEN_SM90_WGMMA_SPEC(16)
 GEMMGEN_SM90_WGMMA_SPEC(32)
+GEMMGEN_SM90_WGMMA_SPEC(48)
 GEMMGEN_SM90_WGMMA_SPEC(64)
+GEMMGEN_SM90_WGMMA_SPEC(80)
+GEMMGEN_SM90_WGMMA_SPEC(96)
+GEMMGEN_SM90_WGMMA_SPEC(112)
 GEMMGEN_SM90_WGMMA_SPEC(128)
+GEMMGEN_SM90_WGMMA_SPEC(144)
+GEMMGEN_SM90_WGMMA_SPEC(160)
+GEMMGEN_SM90_WGMMA_SPEC(176)
 GEMMGEN_SM90_WGMMA_SPEC(192)
+GEMMGEN_SM90_WGMMA_SPEC(208)
+GEMMGEN_SM90_WGMMA_SPEC(224)
+GEMMGEN_SM90_WGMMA_SPEC(240)
 GEMMGEN_SM90_WGMMA_SPEC(256)
 #undef GEMMGEN_SM90_WGMMA_SPEC
 
@@ -587,9 +880,19 @@ struct WgmmaF8;
   GEMMGEN_SM90_WGMMA_F8_SPEC(N_, ELEM_E5M2, ELEM_E5M2, e5m2, e5m2)
 GEMMGEN_SM90_WGMMA_F8_SPECS(16)
 GEMMGEN_SM90_WGMMA_F8_SPECS(32)
+GEMMGEN_SM90_WGMMA_F8_SPECS(48)
 GEMMGEN_SM90_WGMMA_F8_SPECS(64)
+GEMMGEN_SM90_WGMMA_F8_SPECS(80)
+GEMMGEN_SM90_WGMMA_F8_SPECS(96)
+GEMMGEN_SM90_WGMMA_F8_SPECS(112)
 GEMMGEN_SM90_WGMMA_F8_SPECS(128)
+GEMMGEN_SM90_WGMMA_F8_SPECS(144)
+GEMMGEN_SM90_WGMMA_F8_SPECS(160)
+GEMMGEN_SM90_WGMMA_F8_SPECS(176)
 GEMMGEN_SM90_WGMMA_F8_SPECS(192)
+GEMMGEN_SM90_WGMMA_F8_SPECS(208)
+GEMMGEN_SM90_WGMMA_F8_SPECS(224)
+GEMMGEN_SM90_WGMMA_F8_SPECS(240)
 GEMMGEN_SM90_WGMMA_F8_SPECS(256)
 #undef GEMMGEN_SM90_WGMMA_F8_SPECS
 #undef GEMMGEN_SM90_WGMMA_F8_SPEC

@@ -182,6 +182,11 @@ inline DType kernelOutType(const Kernel::Impl &k) { return toDType(k.abi.dType);
 /// D's partial last 16-byte chunk goes through the staging path (the copy's
 /// padding takes the whole chunk) instead of the tail kernel: fp8 kernels.
 bool storesWholeChunks(const KernelABI &abi);
+/// Whether the staging path copies K-major rows that straddle L2 sectors for
+/// this kernel: not when its cluster multicasts B (clusterM > 1). On the H200
+/// the 2x1 cluster ran 4096x4096x4104 at 0.98 and 8192x8192x8200 at 1.01 of
+/// cuBLAS without the copy, 0.81 and 0.93 with it (2026-12-03_kres_cluster_h200).
+bool stagingCopiesStraddling(const KernelABI &abi);
 
 //===--- Launch.cpp's pieces shared with Grouped.cpp and SplitK.cpp -------===//
 
@@ -257,14 +262,18 @@ Status ensureHelperModule(const Kernel::Impl &k);
 /// `wholeChunks`: D is also staged when its rows are not whole 16-byte
 /// chunks (N % 8, 4 for f32): a grouped kernel has no tail kernel, and its
 /// store's last chunk then lands in the copy's padding ...
+/// `copyStraddling` false: K-major rows that straddle 32-byte sectors are
+/// not copied (stagingCopiesStraddling: kernels that multicast B read them
+/// at full speed).
 long long stagingWorkspaceBytes(const GemmArgs &rowMajor, DType in, DType out,
-                                bool wholeChunks = false);
+                                bool wholeChunks = false, bool copyStraddling = true);
 /// ... the arguments the GEMM kernel gets (aligned copies in the workspace)
 /// and the copies before and after it (appended to p.before and p.after),
 /// `staged` the operands copied ("A,B,D"), ...
 Status planStaging(const GemmArgs &rowMajor, DType in, DType out, CUdeviceptr workspace,
                    std::size_t workspaceBytes, GemmArgs &kernelArgs, PreparedLaunch &p,
-                   std::string &staged, bool wholeChunks = false);
+                   std::string &staged, bool wholeChunks = false,
+                   bool copyStraddling = true);
 /// ... and the copies, enqueued.
 Status runCopies(const Kernel::Impl &k, const std::vector<PreparedLaunch::Copy> &copies,
                  CUstream stream);

@@ -27,6 +27,7 @@ struct TileFamily {
   int tileM, tileN, tileK, consumers, depth, group, mmaInFlight;
   const char *chunkN;     ///< epilogue.chunk_n for a 16-bit D ("" : the printer's default)
   double microsPerKBlock; ///< one k-block (tileK deep) of one tile on one SM (fitted)
+  int clusterM = 1;       ///< CTAs along M sharing B by multicast
 };
 
 // The constants from `python3 bench/model/fit_cost_model.py` (2026-12-01).
@@ -36,11 +37,33 @@ constexpr TileFamily kFamilies[] = {
     // bench/families/wide_d5_c64.yaml: fewer columns per tile where 128x256
     // tiles fall just past a wave (bench/h200-wide.sh, docs/PERF.md).
     {"wide", 128, 192, 64, 2, 5, 16, 1, "64", 0.5186},
+    // Widths that fill a wave (bench/wave-fit, spec 22): tile counts that are
+    // multiples of 132 where 64-column steps are not. Per-k-block times fitted
+    // by bench/model/fit_wave_fit.py to 12 shapes each (2026-12-03_wave_fit_h200,
+    // rms log error 0.05-0.09), within 3% of the large/wide families' 0.0027 us
+    // per column.
+    {"fit112", 128, 112, 64, 2, 6, 16, 1, "112", 0.3095},
+    {"fit144", 128, 144, 64, 2, 6, 16, 1, "48", 0.4020},
+    {"fit160", 128, 160, 64, 2, 5, 16, 1, "160", 0.4380},
+    {"fit176", 128, 176, 64, 2, 4, 16, 1, "176", 0.4805},
+    {"fit256x160", 256, 160, 64, 2, 4, 16, 1, "32", 0.8625},
     // specs/tuned/nvidia_h200/f16_2048x2048x2048.yaml (tuned for 2048^3).
     {"medium", 128, 128, 64, 1, 6, 8, 1, "", 0.3572},
     // specs/tuned/nvidia_h200/f16_128x8192x8192.yaml, spec 12's tile.
     {"small", 64, 128, 64, 1, 8, 16, 1, "", 0.2082},
 };
+// The default with B multicast across a 2x1 cluster (bench/variants/
+// cluster2_group16.yaml): where packed K-major rows start 16 bytes past a
+// 32-byte sector it read them at 0.98 (4096x4096x4104) and 1.01
+// (8192x8192x8200) of cuBLAS, where the default read them at 0.82-0.87 and
+// 0.81-0.93 after the staging copy (2026-12-03_kres_cluster_h200); on
+// aligned rows it is ~2% slower than the default, so only those shapes take it.
+constexpr TileFamily kLargeMulticast = {"large_c2", 128, 256, 64, 2, 4, 16, 1, "128", 0.6905, 2};
+
+/// Packed K-major rows of `elemBytes` elements that start 16 bytes past a
+/// 32-byte L2 sector (a row read touches 5 sectors instead of 4).
+bool rowsStraddleSectors(long long K, long long elemBytes) { return (K * elemBytes) % 32 == 16; }
+
 // fp8, per-tensor scales; per-k-block times from `python3
 // bench/model/fit_fp8_model.py` (2026-12-02), the other constants shared.
 // The last family of each list is the 64-row tile the padding rule keeps
@@ -145,6 +168,8 @@ std::string specFor(const TileFamily &f, int split, const SpecTypes &t, const st
   s += "pipeline: { depth: " + std::to_string(f.depth) +
        ", mma_in_flight: " + std::to_string(f.mmaInFlight) + " }\n";
   s += "consumers: " + std::to_string(f.consumers) + "\n";
+  if (f.clusterM > 1)
+    s += "cluster: { m: " + std::to_string(f.clusterM) + ", n: 1 }\n";
   s += "scheduler: { kind: persistent, raster: along_m, group: " + std::to_string(f.group) +
        (split > 1 ? ", split_k: " + std::to_string(split) : std::string()) + " }\n";
   s += "roles:\n";
@@ -169,13 +194,14 @@ struct Ranked {
   int split = 1;
   double us = 0, defaultUs = 0;
   bool defaultIsPadding = false;
+  std::string note; ///< why the choice left the ranking (appended to the reason)
 };
 
 /// What a problem allows beyond the shape.
 struct Allowed {
   bool splits = true;      ///< split-K (not with an 8-bit D: the reduction writes 16/32-bit)
   bool paddingRule = true; ///< only the 64-row family for M < 64 (docs/PERF.md)
-  int tileNMultiple = 64;  ///< an 8-bit D is stored in 128-column slabs
+  int tileNMultiple = 16;  ///< 16-bit D: 16-column slabs; an 8-bit D: 128-column ones
 };
 
 template <std::size_t NF>
@@ -204,9 +230,11 @@ Ranked rank(const TileFamily (&families)[NF], long long M, long long N, long lon
       continue;
     for (int split : kSplits) {
       // A slice of fewer than 4 k-blocks is mostly pipeline fill; a split
-      // the runtime would run as fewer slices is not offered.
+      // the runtime would run as fewer slices is not offered. Widths that are
+      // no multiple of 64 fill waves of whole tiles and were measured unsplit
+      // only (their f32 slices would also need 32-column slabs).
       if (split > 1 && (!allowed.splits || kBlocks < 4LL * split ||
-                        splitKSlices(K, f.tileK, split) != split))
+                        splitKSlices(K, f.tileK, split) != split || f.tileN % 64 != 0))
         continue;
       const double us = predict(f, split, M, N, K, bytes);
       if (us < r.us)
@@ -247,6 +275,7 @@ KernelChoice describe(const Ranked &r, const TileFamily &fallback, const SpecTyp
                                          std::to_string(M)
                                    : std::string()) +
                ")";
+  c.reason += r.note;
   return c;
 }
 
@@ -283,7 +312,14 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
                          std::string("chooseKernel chooses among f16 and bf16 kernels (got ") +
                              toString(t) + "); use chooseFp8Kernel for e4m3/e5m2, or give a "
                                            "spec file for other types");
-  const Ranked r = rank(kFamilies, M, N, K, Bytes{}, Allowed{});
+  Ranked r = rank(kFamilies, M, N, K, Bytes{}, Allowed{});
+  if (r.best == &kFamilies[0] && r.split == 1 && rowsStraddleSectors(K, (long long)sizeOf(t)) &&
+      M >= 2LL * kLargeMulticast.tileM) {
+    r.best = &kLargeMulticast;
+    r.note = "; B multicast across a 2x1 cluster: packed rows of K = " + std::to_string(K) +
+             " start 16 bytes past a 32-byte sector, which the multicast reads at full speed "
+             "without a copy (docs/PERF.md)";
+  }
   const std::string type = toString(t);
   return describe(r, kFamilies[0], SpecTypes{t, t, t, false, type}, type, M, N, K);
 }
@@ -302,7 +338,7 @@ Expected<KernelChoice> gemmgen::chooseFp8Kernel(long long M, long long N, long l
   // tiles of whole 128-column slabs (the checks refuse both otherwise).
   Allowed allowed;
   allowed.splits = !isFp8(p.out);
-  allowed.tileNMultiple = isFp8(p.out) ? 128 : 64;
+  allowed.tileNMultiple = isFp8(p.out) ? 128 : 16;
   const Bytes bytes{1, (double)sizeOf(p.out)};
   const std::string a = toString(p.a), b = toString(p.b), d = toString(p.out);
   const std::string operands = a == b ? a : a + "_" + b;

@@ -181,6 +181,8 @@ bool gemmgen::storesWholeChunks(const KernelABI &abi) {
   return abi.perTensorScales;
 }
 
+bool gemmgen::stagingCopiesStraddling(const KernelABI &abi) { return abi.clusterM < 2; }
+
 Status gemmgen::invalidArgument(std::string message) {
   return Status::error(ErrorCode::InvalidArgument, std::move(message));
 }
@@ -374,7 +376,8 @@ std::size_t Kernel::workspaceBytes(const GemmArgs &args) const {
     return splitKWorkspaceBytes(impl_->abi, impl_->info.dtype, args);
   return (std::size_t)(streamKWorkspaceBytes(*impl_) +
                        stagingWorkspaceBytes(rowMajorProblem(args), impl_->info.dtype,
-                                             impl_->info.outType, storesWholeChunks(impl_->abi)));
+                                             impl_->info.outType, storesWholeChunks(impl_->abi),
+                                             stagingCopiesStraddling(impl_->abi)));
 }
 
 // The tensor maps of one problem with a row-major D (its batch entries
@@ -450,7 +453,7 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
   if (Status s = planStaging(rowMajorProblem(args), t, out,
                              args.workspace ? args.workspace + (CUdeviceptr)sk : 0,
                              args.workspace ? args.workspaceBytes - (std::size_t)sk : 0, a, p,
-                             staged, wholeChunks);
+                             staged, wholeChunks, stagingCopiesStraddling(abi));
       !s)
     return s;
   if (!staged.empty())

@@ -50,12 +50,14 @@ struct Staged {
 /// 0.965 (16384x16384x16392) of cuBLAS. GEMMGEN_STAGE_STRADDLING=0 or 1
 /// turns the rule off or on for every size (to measure it).
 bool straddleCopyPays(const GemmArgs &a, char op, const StoredShape &s, long long elemBytes,
-                      long long entries) {
+                      long long entries, bool copyStraddling) {
   const bool kMajor = op == 'A' ? a.layoutA == Layout::Row : a.layoutB == Layout::Col;
   if (!kMajor || a.K <= 0 || (s.ld * elemBytes) % 128 == 0)
     return false;
   if (const char *v = std::getenv("GEMMGEN_STAGE_STRADDLING"); v && *v)
     return v[0] == '1';
+  if (!copyStraddling)
+    return false;
   const double copySeconds =
       3e-6 + 2.0 * (double)entries * s.lines * s.length * elemBytes / 2.5e12;
   const double gemmSeconds = 2.0 * (double)a.M * a.N * a.K * std::max(1LL, a.batch) / 7e14;
@@ -63,7 +65,8 @@ bool straddleCopyPays(const GemmArgs &a, char op, const StoredShape &s, long lon
 }
 
 /// The operands of a row-major problem `a` that need a copy, with sizes.
-std::vector<Staged> stagingOf(const GemmArgs &a, DType in, DType out, bool wholeChunks) {
+std::vector<Staged> stagingOf(const GemmArgs &a, DType in, DType out, bool wholeChunks,
+                              bool copyStraddling) {
   std::vector<Staged> v;
   auto add = [&](char op, CUdeviceptr p, long long stride, DType t, bool used) {
     Staged s;
@@ -77,7 +80,8 @@ std::vector<Staged> stagingOf(const GemmArgs &a, DType in, DType out, bool whole
     if (op == 'D' && wholeChunks && (s.from.length * s.elemBytes) % 16 != 0)
       s.needed = true;
     const bool straddles =
-        used && (op == 'A' || op == 'B') && straddleCopyPays(a, op, s.from, s.elemBytes, s.entries);
+        used && (op == 'A' || op == 'B') &&
+        straddleCopyPays(a, op, s.from, s.elemBytes, s.entries, copyStraddling);
     s.needed = s.needed || straddles;
     s.alignedLd = roundUp(s.from.length, (straddles ? 128 : 16) / s.elemBytes);
     s.copyStride = s.entries > 1 ? s.from.lines * s.alignedLd : 0;
@@ -96,9 +100,9 @@ std::vector<Staged> stagingOf(const GemmArgs &a, DType in, DType out, bool whole
 } // namespace
 
 long long gemmgen::stagingWorkspaceBytes(const GemmArgs &rowMajor, DType in, DType out,
-                                         bool wholeChunks) {
+                                         bool wholeChunks, bool copyStraddling) {
   long long total = 0;
-  for (const Staged &s : stagingOf(rowMajor, in, out, wholeChunks))
+  for (const Staged &s : stagingOf(rowMajor, in, out, wholeChunks, copyStraddling))
     if (s.needed)
       total += s.bytes;
   return total;
@@ -106,10 +110,10 @@ long long gemmgen::stagingWorkspaceBytes(const GemmArgs &rowMajor, DType in, DTy
 
 Status gemmgen::planStaging(const GemmArgs &rm, DType in, DType out, CUdeviceptr workspace,
                             std::size_t workspaceBytes, GemmArgs &kernelArgs, PreparedLaunch &p,
-                            std::string &staged, bool wholeChunks) {
+                            std::string &staged, bool wholeChunks, bool copyStraddling) {
   kernelArgs = rm;
   staged.clear();
-  const long long need = stagingWorkspaceBytes(rm, in, out, wholeChunks);
+  const long long need = stagingWorkspaceBytes(rm, in, out, wholeChunks, copyStraddling);
   if (need == 0)
     return Status::success();
   if (!workspace || (long long)workspaceBytes < need)
@@ -125,7 +129,7 @@ Status gemmgen::planStaging(const GemmArgs &rm, DType in, DType out, CUdeviceptr
     return Status::error(ErrorCode::InvalidArgument,
                          "the workspace must be 256-byte aligned (cuMemAlloc's are)");
   CUdeviceptr next = workspace;
-  for (const Staged &s : stagingOf(rm, in, out, wholeChunks)) {
+  for (const Staged &s : stagingOf(rm, in, out, wholeChunks, copyStraddling)) {
     if (!s.needed)
       continue;
     const CUdeviceptr copy = next;

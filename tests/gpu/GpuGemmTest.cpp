@@ -1050,7 +1050,11 @@ const ChosenCase kChosenCases[] = {
     {512, 4096, 7168, DType::BF16}, {512, 512, 512, DType::F16},   {1024, 1024, 1024, DType::BF16},
     {128, 8192, 8192, DType::F16},  {4096, 2112, 7168, DType::F16}, {3, 1000, 3000, DType::BF16},
     {4096, 4096, 4096, DType::BF16}, {768, 3072, 3072, DType::F16}, {1536, 1536, 1536, DType::BF16},
-    {2304, 4608, 4608, DType::F16}};
+    {2304, 4608, 4608, DType::F16},
+    // The wave-filling widths (fit112, fit160) and the multicast default
+    // on packed rows that straddle 32-byte sectors (large_c2, no copy).
+    {256, 7168, 7168, DType::F16},  {3072, 768, 3072, DType::BF16}, {4096, 4096, 4104, DType::F16},
+    {1000, 3000, 2056, DType::BF16}};
 
 class ChosenKernel : public ::testing::TestWithParam<ChosenCase> {};
 

@@ -116,6 +116,20 @@ TEST(TuneSpace, EnumeratesTheCartesianProductWithStableIds) {
 // Variants
 //===----------------------------------------------------------------------===//
 
+// A width that is no multiple of 64 (a wave-filling tile): the base's chunk
+// of 128 becomes the largest multiple of 16 that divides it, 48 for 144.
+TEST(TuneVariant, ChunkFollowsAWaveFillingWidth) {
+  std::string base = readFile(specPath("05_fast_f16.yaml"));
+  SearchSpace s = space({"tile.n=144", "pipeline.depth=6"});
+  ApplyOptions opts;
+  opts.basePath = "specs/sm90/05_fast_f16.yaml";
+  auto v = applyCandidate(base, enumerate(s)[0], opts);
+  ASSERT_TRUE(bool(v)) << llvm::toString(v.takeError());
+  EXPECT_NE(v->body.find("chunk_n: 48"), std::string::npos) << v->body;
+  PruneResult p = checkVariant(*v);
+  EXPECT_TRUE(p.ok) << (p.errors.empty() ? "" : p.errors[0]) << "\n" << v->yaml;
+}
+
 TEST(TuneVariant, AppliedSpecParsesChecksAndReadsBack) {
   std::string base = readFile(specPath("03_ws_2consumers.yaml"));
   SearchSpace s = space({"tile.n=192", "pipeline.depth=4", "scheduler.raster=hilbert",

@@ -334,8 +334,9 @@ llvm::Expected<Variant> tune::applyCandidate(StringRef baseYaml, const Candidate
     unsigned c = 0, n = 0;
     if (chunk && !StringRef(chunk->text()).getAsInteger(10, c) && c &&
         !StringRef(*cand.value("tile.n")).getAsInteger(10, n) && n && n % c != 0) {
-      YamlNode *store = epi->get("store");
-      unsigned step = store && store->text() == "direct" ? 16 : 64;
+      // 16 columns: the narrowest 16-bit output slab (and the direct store's
+      // step); the checks prune what D's type does not allow.
+      const unsigned step = 16;
       unsigned fit = step;
       for (unsigned x = c / step * step; x >= step; x -= step)
         if (n % x == 0) {

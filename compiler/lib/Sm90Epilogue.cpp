@@ -43,21 +43,21 @@ std::string biasOf(const ir::Kernel &k, const std::string &jj, const std::string
                    const std::string &h, int e01);
 
 /// The byte offset in the staging chunk of 16-byte column `col16` of `row`:
-/// slabs of k.plan.dSlabBytes per row, each swizzled as the TMA box of that
-/// span (the 16-byte column's bits XOR the address bits from 7 up: for 128-byte
-/// rows the row's low 3 bits, 64-byte rows bits 1-2, 32-byte rows bit 2).
+/// slabs of k.plan.dSlabBytes (S) per row, each swizzled as the TMA box of
+/// that span: the column's S/16 chunk bits XOR the address bits from 7 up,
+/// i.e. the row shifted right by log2(128/S) (128-byte rows: the row's low 3
+/// bits; 64: bits 1-2; 32: bit 2).
 std::string slabAddress(const ir::Kernel &k, const std::string &row, const std::string &col16) {
-  switch (k.plan.dSlabBytes) {
-  case 64:
-    return "(" + col16 + " / 4) * D_SLAB_BYTES + " + row + " * 64 + (((" + col16 + " & 3) ^ ((" +
-           row + " >> 1) & 3)) << 4)";
-  case 32:
-    return "(" + col16 + " / 2) * D_SLAB_BYTES + " + row + " * 32 + (((" + col16 + " & 1) ^ ((" +
-           row + " >> 2) & 1)) << 4)";
-  default:
-    return "(" + col16 + " / 8) * D_SLAB_BYTES + " + row + " * 128 + (((" + col16 + " & 7) ^ (" +
-           row + " & 7)) << 4)";
-  }
+  const unsigned bytes = k.plan.dSlabBytes, chunks = bytes / 16;
+  unsigned shift = 0;
+  while ((bytes << shift) < 128)
+    ++shift;
+  const std::string mask = std::to_string(chunks - 1);
+  const std::string rowBits = shift == 0 ? "(" + row + " & " + mask + ")"
+                                         : "((" + row + " >> " + std::to_string(shift) + ") & " +
+                                               mask + ")";
+  return "(" + col16 + " / " + std::to_string(chunks) + ") * D_SLAB_BYTES + " + row + " * " +
+         std::to_string(bytes) + " + (((" + col16 + " & " + mask + ") ^ " + rowBits + ") << 4)";
 }
 
 /// f32 output: no stmatrix (16-bit only); each thread writes its pairs as

@@ -77,6 +77,7 @@ private:
   void warning(SMLoc loc, const llvm::Twine &msg) { diags.warning(loc, msg); }
 
   void checkTypesAndLayout();
+  void checkOutputLayout();
   void checkFp8TypesAndLayout();
   void checkFp8Output();
   void checkCluster();
@@ -173,6 +174,37 @@ void Checker::checkTypesAndLayout() {
               str(bRows) + " columns of B (tile.n " + str(spec.tile.n.value) + " / cluster.m " +
               str(spec.cluster.m.value) +
               "); use a tile.n that is a multiple of 64 × cluster.m, or layout.b: col");
+}
+
+/// layout.d: col. The consumers write the staging tile transposed (stmatrix
+/// .trans: a 128-byte row per output column, 64 rows of D along it) and the
+/// TMA store boxes run along M. Built for a 16-bit D computed from 16-bit
+/// operands by one problem's persistent walk; the rest is refused here.
+void Checker::checkOutputLayout() {
+  const Located<MatrixLayout> &d = spec.layout.d;
+  if (d.value != MatrixLayout::Col)
+    return;
+  const std::string what = "layout.d: col";
+  const SchedulerSpec &s = spec.scheduler;
+  const ScalarType out = s.splitK.value > 1 ? s.splitOut : spec.types.d.value;
+  if (sizeInBytes(out) != 2 || isFp8(spec.types.a.value))
+    error(d.loc, what + " with types " + toString(spec.types.a.value) + " -> " + toString(out) +
+                     ": the transposed store is built for 16-bit operands and a 16-bit D "
+                     "(stmatrix .trans); use f16 or bf16 throughout, or layout.d: row");
+  if (s.splitK.value > 1)
+    error(s.splitK.loc, what + " with split_k " + str(s.splitK.value) +
+                            ": the slices' f32 partial sums are stored row-major for the "
+                            "reduction; use layout.d: row with split_k, or no split");
+  if (s.kind.value == SchedulerKind::StreamK)
+    error(s.kind.loc, what + " with kind: stream_k: the fix-up writes row-major tiles; use "
+                             "kind: persistent");
+  if (s.grouped.value)
+    error(s.grouped.loc, what + " with scheduler.grouped: the problems' table describes "
+                                "row-major outputs; use layout.d: row");
+  if (!spec.epilogue.chain.empty())
+    error(spec.epilogue.chainLoc.isValid() ? spec.epilogue.chainLoc : d.loc,
+          what + " with epilogue.chain: the chain's bias axes are not transposed yet; remove "
+                 "the chain or use layout.d: row");
 }
 
 /// 8-bit operands: wgmma's k32 forms take any pair of e4m3/e5m2, read both
@@ -903,6 +935,7 @@ bool Checker::run() {
   if (spec.target.value == Target::SM100a)
     return checkSpecSm100(spec, diags, options); // ChecksSm100.cpp
   checkTypesAndLayout();
+  checkOutputLayout();
   checkCluster();
   checkPipeline();
   checkRoles();

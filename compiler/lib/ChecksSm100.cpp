@@ -157,6 +157,9 @@ private:
     if (spec.layout.b.value != MatrixLayout::Col)
       error(spec.layout.b.loc, "layout.b: row is not supported yet: gemmgen loads B K-major "
                                "(N×K, row-major, i.e. B^T); use layout.b: col");
+    if (spec.layout.d.value != MatrixLayout::Row)
+      error(spec.layout.d.loc, "layout.d: col is not supported on sm_100a yet: its writeback "
+                               "stores D row-major; use layout.d: row, or target: sm_90a");
     if (spec.epilogue.buffers.value > 1)
       error(spec.epilogue.buffers.loc,
             "epilogue.buffers 2 is not supported on sm_100a yet: its writeback waits for each "

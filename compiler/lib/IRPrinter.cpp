@@ -41,7 +41,8 @@ public:
        << (k.schedule.grouped ? " problems=grouped" : "")
        << (k.schedule.splitK > 1 ? " split_k=" + std::to_string(k.schedule.splitK) : "")
        << " epilogue_overlap=" << (k.epilogueOverlap ? 1 : 0)
-       << " epilogue_chunk_n=" << k.epilogueChunkN << "\n";
+       << " epilogue_chunk_n=" << k.epilogueChunkN
+       << (k.plan.dColMajor ? " d=col_major" : "") << "\n";
     if (!k.epilogueChain.empty())
       os << "  epilogue chain " << describeChain(k.epilogueChain) << "\n";
     os << "  launch threads=" << k.threadsPerBlock() << " smem=" << k.sharedMemBytes() << "\n";

@@ -55,6 +55,7 @@ public:
     p.partialBuffers = !p.blockwiseScales ? 0 : spec.pipeline.mmaInFlight.value == 0 ? 1 : 2;
     p.epilogueChunkN = epilogueChunkColumns(spec);
     p.dSlabBytes = outputSlabBytes(spec);
+    p.dColMajor = !sm100() && spec.layout.d.value == MatrixLayout::Col;
     p.epilogueBuffers = std::max(1u, spec.epilogue.buffers.value);
     p.schedule.pingpong = !sm100() && spec.scheduler.consumers.value == ConsumerMode::PingPong;
     p.rowsPerConsumer = p.schedule.pingpong ? p.tileM : p.tileM / atLeast1(p.consumers);
@@ -427,7 +428,9 @@ unsigned gemmgen::epilogueChunkColumns(const KernelSpec &spec) {
 unsigned gemmgen::outputSlabBytes(const KernelSpec &spec) {
   const unsigned elem = sizeInBytes(spec.types.d.value);
   const unsigned chunk = epilogueChunkColumns(spec);
-  if (spec.target.value != Target::SM90a || elem != 2)
+  // A column-major D's slab rows are 64 rows of D along M: 128 bytes.
+  if (spec.target.value != Target::SM90a || elem != 2 ||
+      spec.layout.d.value == MatrixLayout::Col)
     return 128;
   for (unsigned bytes : {128u, 64u, 32u})
     if (chunk % (bytes / elem) == 0)

@@ -346,6 +346,11 @@ KernelABI gemmgen::deriveKernelABI(const Kernel &k) {
   // 32 f32 columns), or 64 / 32 bytes of 16-bit columns for narrower chunks.
   const unsigned slab = k.plan.dSlabBytes;
   abi.boxD = {slab / sizeInBytes(k.dType), dRows, slab};
+  // Column-major D: boxes of 64 rows of D (one 128-byte slab row) by the
+  // chunk's columns.
+  abi.layoutD = k.plan.dColMajor ? MatrixLayout::Col : MatrixLayout::Row;
+  if (k.plan.dColMajor)
+    abi.boxD = {slab / sizeInBytes(k.dType), k.epilogueChunkN, slab};
   // K is the contiguous dimension of a K-major operand only: then its rows
   // (K elements, packed) must be 16-byte multiples for TMA.
   bool kContiguous = k.plan.loadA.major == OperandMajor::K || k.plan.loadB.major == OperandMajor::K;

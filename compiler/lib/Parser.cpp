@@ -85,7 +85,7 @@ const StringRef kTopKeys[] = {"kernel",    "description", "target",    "types",
 const StringRef kTypesKeys[] = {"a", "b", "d", "accumulate", "scaling"};
 const Word<ScalingMode> kScalingModes[] = {{"per_tensor", ScalingMode::PerTensor},
                                            {"blockwise", ScalingMode::Blockwise}};
-const StringRef kLayoutKeys[] = {"a", "b"};
+const StringRef kLayoutKeys[] = {"a", "b", "d"};
 const StringRef kTileKeys[] = {"m", "n", "k"};
 const StringRef kClusterKeys[] = {"m", "n"};
 const StringRef kPipelineKeys[] = {"depth", "mma_in_flight"};
@@ -573,8 +573,8 @@ void SpecParser::parseTop(yaml::Node *root) {
       });
     } else if (key == "layout") {
       walkMapping(v, "layout", kLayoutKeys, [&](StringRef k, SMLoc kl, yaml::Node *x) {
-        parseEnum(x, kl, "layout." + k.str(), k == "a" ? spec.layout.a : spec.layout.b,
-                  kLayouts);
+        parseEnum(x, kl, "layout." + k.str(),
+                  k == "a" ? spec.layout.a : k == "b" ? spec.layout.b : spec.layout.d, kLayouts);
       });
     } else if (key == "tile") {
       walkMapping(v, "tile", kTileKeys, [&](StringRef k, SMLoc kl, yaml::Node *x) {
@@ -867,6 +867,7 @@ void SpecParser::fillDefaultLocations() {
     fill(*f, at("types"));
   fill(spec.layout.a, at("layout"));
   fill(spec.layout.b, at("layout"));
+  fill(spec.layout.d, at("layout"));
   for (auto *f : {&spec.tile.m, &spec.tile.n, &spec.tile.k})
     fill(*f, at("tile"));
   fill(spec.cluster.m, at("cluster"));

@@ -10,13 +10,25 @@ using namespace gemmgen;
 
 void gemmgen::prepareSpec(KernelSpec &spec, const EmitOptions &options) {
   // Overrides keep the location of what they replace, so a check that
-  // refuses the layout still points at the spec's `layout` key.
-  if (options.layoutA) {
-    spec.layout.a.value = *options.layoutA;
+  // refuses the layout still points at the spec's `layout` key. They name
+  // the layouts of the problem with D row-major; a kernel that stores D
+  // column-major computes its transpose, D^T = B^T·A^T, whose A is B^T
+  // (stored as B: the opposite layout) and whose B is A^T.
+  const bool colD = spec.layout.d.value == MatrixLayout::Col;
+  auto opposite = [](MatrixLayout l) {
+    return l == MatrixLayout::Row ? MatrixLayout::Col : MatrixLayout::Row;
+  };
+  std::optional<MatrixLayout> a = options.layoutA, b = options.layoutB;
+  if (colD) {
+    a = options.layoutB ? std::optional<MatrixLayout>(opposite(*options.layoutB)) : std::nullopt;
+    b = options.layoutA ? std::optional<MatrixLayout>(opposite(*options.layoutA)) : std::nullopt;
+  }
+  if (a) {
+    spec.layout.a.value = *a;
     spec.layout.a.given = true;
   }
-  if (options.layoutB) {
-    spec.layout.b.value = *options.layoutB;
+  if (b) {
+    spec.layout.b.value = *b;
     spec.layout.b.given = true;
   }
   if (options.outType && *options.outType != spec.types.d.value) {

@@ -21,6 +21,8 @@ void gemmgen::emitLaunchContractComment(CodeEmitter &e, const KernelABI &abi) {
             " (elements, inner first), 128B swizzle;");
   e.comment("  M, N and K any (TMA zero-fills loads, clips stores); pointers and line strides "
             "16-byte multiples.");
+  if (abi.layoutD == MatrixLayout::Col)
+    e.comment("  D (and C) column-major: N lines of M, the map's inner dimension M.");
   if (abi.grouped) {
     e.comment("  grouped: (problems, problem_count, total_slots, alpha, beta): a device table of "
               "GroupedProblem");

@@ -42,6 +42,14 @@ void emitPairValues(CodeEmitter &e, const ir::Kernel &k, bool readsC, const std:
 std::string biasOf(const ir::Kernel &k, const std::string &jj, const std::string &m,
                    const std::string &h, int e01);
 
+/// The 16-bit store's matrix instructions: transposed for a column-major D.
+std::string stmatrixOf(const ir::Kernel &k) {
+  return k.plan.dColMajor ? "stmatrix_x4_trans" : "stmatrix_x4";
+}
+std::string ldmatrixOf(const ir::Kernel &k) {
+  return k.plan.dColMajor ? "ldmatrix_x4_trans" : "ldmatrix_x4";
+}
+
 /// The byte offset in the staging chunk of 16-byte column `col16` of `row`:
 /// slabs of k.plan.dSlabBytes (S) per row, each swizzled as the TMA box of
 /// that span: the column's S/16 chunk bits XOR the address bits from 7 up,
@@ -248,7 +256,8 @@ void emitStore16Chain(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   if (readsC) {
     CodeEmitter::Block ifc(e, "if (beta != 0.f)");
     e.line("u32 cr[4];");
-    e.line("ldmatrix_x4(addr, cr[0], cr[1], cr[2], cr[3]);  // C's pairs, as stmatrix writes them");
+    e.line(ldmatrixOf(k) + "(addr, cr[0], cr[1], cr[2], cr[3]);  // C's pairs, as stmatrix writes "
+           "them");
     e.line("#pragma unroll");
     if (residual)
       e.line("for (int q = 0; q < 4; ++q) { c[2 * q] = beta * unpack_lo<ELEM>(cr[q]); "
@@ -266,7 +275,7 @@ void emitStore16Chain(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
                   residual ? "c[2 * q + 1]" : "0.f", biasOf(k, "2 * j2 + q / 2", "m", "q & 1", 0),
                   biasOf(k, "2 * j2 + q / 2", "m", "q & 1", 1));
   }
-  e.line("stmatrix_x4(addr, pack2<ELEM>(v[0], v[1]), pack2<ELEM>(v[2], v[3]), "
+  e.line(stmatrixOf(k) + "(addr, pack2<ELEM>(v[0], v[1]), pack2<ELEM>(v[2], v[3]), "
          "pack2<ELEM>(v[4], v[5]), pack2<ELEM>(v[6], v[7]));");
 }
 
@@ -283,9 +292,17 @@ void emitStore16(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   CodeEmitter::Block js(e, "for (int j2 = 0; j2 < EPI_COLS / 16; ++j2)");
   e.line("const int j = chunk * (EPI_COLS / 8) + 2 * j2;  // first of two n8 blocks");
   e.line("const int mat = lane / 8;  // the 8x8 matrix whose row address this lane supplies");
-  e.line("const int row = m * 64 + warp_in_group * 16 + (mat & 1) * 8 + (lane & 7);");
-  e.line("const int col16 = j2 * 2 + (mat >> 1);  // 16-byte column inside the chunk");
-  e.line("const u32 addr = staging + " + slabAddress(k, "row", "col16") + ";");
+  if (k.plan.dColMajor) {
+    e.comment("transposed: matrix mat's stored row (lane & 7) is a column of the chunk, its 16");
+    e.comment("bytes 8 rows of D: piece 2w + (mat & 1) of the m64 block's 128-byte row");
+    e.line("const int col = j2 * 16 + (mat >> 1) * 8 + (lane & 7);  // column inside the chunk");
+    e.line("const int piece = warp_in_group * 2 + (mat & 1);");
+    e.line("const u32 addr = staging + m * D_SLAB_BYTES + col * 128 + ((piece ^ (col & 7)) << 4);");
+  } else {
+    e.line("const int row = m * 64 + warp_in_group * 16 + (mat & 1) * 8 + (lane & 7);");
+    e.line("const int col16 = j2 * 2 + (mat >> 1);  // 16-byte column inside the chunk");
+    e.line("const u32 addr = staging + " + slabAddress(k, "row", "col16") + ";");
+  }
   if (!k.epilogueChain.empty()) {
     emitStore16Chain(e, k, readsC);
     return;
@@ -295,14 +312,14 @@ void emitStore16(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
     e.line("const u32 r1 = pack2<ELEM>(acc[m][4 * j + 2], acc[m][4 * j + 3]);");
     e.line("const u32 r2 = pack2<ELEM>(acc[m][4 * j + 4], acc[m][4 * j + 5]);");
     e.line("const u32 r3 = pack2<ELEM>(acc[m][4 * j + 6], acc[m][4 * j + 7]);");
-    e.line("stmatrix_x4(addr, r0, r1, r2, r3);");
+    e.line(stmatrixOf(k) + "(addr, r0, r1, r2, r3);");
     return;
   }
   e.line("u32 r0, r1, r2, r3;");
   {
     CodeEmitter::Block ifc(e, "if (beta != 0.f)");
     e.comment("C's pairs, in the layout stmatrix writes back to the same addresses");
-    e.line("ldmatrix_x4(addr, r0, r1, r2, r3);");
+    e.line(ldmatrixOf(k) + "(addr, r0, r1, r2, r3);");
     e.line("r0 = axpby2<ELEM>(alpha, acc[m][4 * j + 0], acc[m][4 * j + 1], beta, r0);");
     e.line("r1 = axpby2<ELEM>(alpha, acc[m][4 * j + 2], acc[m][4 * j + 3], beta, r1);");
     e.line("r2 = axpby2<ELEM>(alpha, acc[m][4 * j + 4], acc[m][4 * j + 5], beta, r2);");
@@ -315,7 +332,7 @@ void emitStore16(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
     e.line("r2 = pack2<ELEM>(alpha * acc[m][4 * j + 4], alpha * acc[m][4 * j + 5]);");
     e.line("r3 = pack2<ELEM>(alpha * acc[m][4 * j + 6], alpha * acc[m][4 * j + 7]);");
   }
-  e.line("stmatrix_x4(addr, r0, r1, r2, r3);");
+  e.line(stmatrixOf(k) + "(addr, r0, r1, r2, r3);");
 }
 
 } // namespace
@@ -335,6 +352,13 @@ void gemmgen::sm90::emitStagingStore(CodeEmitter &e, const ir::Kernel &k, bool r
 
 void gemmgen::sm90::emitStagingTmaStore(CodeEmitter &e, const ir::Kernel &k) {
   e.line("#pragma unroll");
+  if (k.plan.dColMajor) {
+    CodeEmitter::Block loop(e, "for (int slab = 0; slab < WG_MMAS; ++slab)");
+    e.line("tma_store_3d(&tmD, " + stagingTile(k) + " + slab * D_SLAB_BYTES,");
+    e.line("             " + consumerFirstRow(k) + " + slab * 64, tile_n * BN + chunk * EPI_COLS, "
+           "entry);");
+    return;
+  }
   CodeEmitter::Block loop(e, "for (int slab = 0; slab < EPI_COLS / D_SLAB_COLS; ++slab)");
   e.line("tma_store_3d(&tmD, " + stagingTile(k) + " + slab * D_SLAB_BYTES,");
   e.line("             tile_n * BN + chunk * EPI_COLS + slab * D_SLAB_COLS, " + consumerFirstRow(k) +
@@ -345,6 +369,14 @@ void gemmgen::sm90::emitStagingCLoad(CodeEmitter &e, const ir::Kernel &k,
                                      const std::string &barrierAddr) {
   e.comment("C's chunk, one box per staging slab, as D's store will write them");
   e.line("#pragma unroll");
+  if (k.plan.dColMajor) {
+    CodeEmitter::Block loop(e, "for (int slab = 0; slab < WG_MMAS; ++slab)");
+    e.line("tma_load_3d(" + stagingTile(k) + " + slab * D_SLAB_BYTES, &tmC, " + barrierAddr +
+           ",");
+    e.line("            " + consumerFirstRow(k) + " + slab * 64, tile_n * BN + chunk * EPI_COLS, "
+           "entry);");
+    return;
+  }
   CodeEmitter::Block loop(e, "for (int slab = 0; slab < EPI_COLS / D_SLAB_COLS; ++slab)");
   e.line("tma_load_3d(" + stagingTile(k) + " + slab * D_SLAB_BYTES, &tmC, " +
          barrierAddr + ",");

@@ -128,11 +128,16 @@ private:
       e.line("constexpr int EPI_COLS = " + str(k.epilogueChunkN) +
              ";   // epilogue.chunk_n: output columns staged per chunk");
       const std::string slab = str(k.plan.dSlabBytes);
-      e.line("constexpr int D_SLAB_COLS = " + str(k.plan.dSlabBytes / sizeInBytes(k.dType)) +
-             ";  // output columns of one " + slab + "-byte swizzled row (" +
-             toString(k.dType) + ")");
-      e.line("constexpr u32 D_SLAB_BYTES = WG_ROWS * " + slab +
-             ";  // D_SLAB_COLS columns x WG_ROWS rows, swizzled");
+      if (k.plan.dColMajor) {
+        e.line("constexpr u32 D_SLAB_BYTES = EPI_COLS * 128;  // column-major D: one m64 block, "
+               "a swizzled 128-byte row (64 rows of D) per column");
+      } else {
+        e.line("constexpr int D_SLAB_COLS = " + str(k.plan.dSlabBytes / sizeInBytes(k.dType)) +
+               ";  // output columns of one " + slab + "-byte swizzled row (" +
+               toString(k.dType) + ")");
+        e.line("constexpr u32 D_SLAB_BYTES = WG_ROWS * " + slab +
+               ";  // D_SLAB_COLS columns x WG_ROWS rows, swizzled");
+      }
       e.line("constexpr u32 D_STAGE_BYTES = " + str(d->bytesPerStage()) +
              ";  // one consumer's staging chunk");
       if (d->stages > 1) {

@@ -44,8 +44,14 @@ Status PyKernel::checkArguments(const GemmArgs &args) const {
   Status s = checkGemmArgs(abi_, device, args);
   if (s.ok())
     return s;
+  // kernelLayouts names the row-major problem's layouts (what compile's
+  // `layout` takes); a kernel that stores D column-major computes the
+  // transposed problem, whose A is that problem's B^T and B its A^T.
   std::pair<Layout, Layout> need = kernelLayouts(args);
-  bool mismatch = need.first != layoutA() || need.second != layoutB();
+  auto flip = [](Layout l) { return l == Layout::Row ? Layout::Col : Layout::Row; };
+  const bool colD = abi_.layoutD == MatrixLayout::Col;
+  const Layout haveA = colD ? flip(layoutB()) : layoutA(), haveB = colD ? flip(layoutA()) : layoutB();
+  bool mismatch = need.first != haveA || need.second != haveB;
   if (!mismatch || s.message().find("was compiled for") == std::string::npos)
     return s;
   return Status::error(s.code(), s.message() + "; from Python: gemmgen.compile(spec, layout=(\"" +
@@ -61,9 +67,9 @@ GemmArgs PyKernel::argsFor(const MatrixView &a, const MatrixView &b, const Matri
     // A and B are not read (D = beta·C, then the chain): give them the
     // layouts the kernel runs, which an empty array cannot tell.
     auto flip = [](Layout l) { return l == Layout::Row ? Layout::Col : Layout::Row; };
-    const bool rowD = args.layoutD == Layout::Row;
-    args.layoutA = rowD ? layoutA() : flip(layoutB());
-    args.layoutB = rowD ? layoutB() : flip(layoutA());
+    const bool same = args.layoutD == hostLayout(abi_.layoutD);
+    args.layoutA = same ? layoutA() : flip(layoutB());
+    args.layoutB = same ? layoutB() : flip(layoutA());
   }
   args.alpha = extras.alpha;
   args.beta = extras.beta;

@@ -180,8 +180,11 @@ inline ScalarType toScalarType(DType t) {
 /// split-K kernel, whose reduction then writes KernelInfo::outType).
 inline DType kernelOutType(const Kernel::Impl &k) { return toDType(k.abi.dType); }
 /// D's partial last 16-byte chunk goes through the staging path (the copy's
-/// padding takes the whole chunk) instead of the tail kernel: fp8 kernels.
+/// padding takes the whole chunk) instead of the tail kernel: fp8 kernels and
+/// kernels that store D column-major.
 bool storesWholeChunks(const KernelABI &abi);
+/// kernelProblem for the layout of D the kernel stores (KernelABI::layoutD).
+GemmArgs kernelProblem(const GemmArgs &args, const KernelABI &abi);
 /// Whether the staging path copies K-major rows that straddle L2 sectors for
 /// this kernel: not when its cluster multicasts B (clusterM > 1). On the H200
 /// the 2x1 cluster ran 4096x4096x4104 at 0.98 and 8192x8192x8200 at 1.01 of

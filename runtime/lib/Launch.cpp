@@ -126,8 +126,10 @@ StoredShape gemmgen::storedShape(const GemmArgs &a, char operand) {
 
 static Layout opposite(Layout l) { return l == Layout::Row ? Layout::Col : Layout::Row; }
 
-GemmArgs gemmgen::rowMajorProblem(const GemmArgs &a) {
-  if (a.layoutD == Layout::Row)
+GemmArgs gemmgen::rowMajorProblem(const GemmArgs &a) { return kernelProblem(a, Layout::Row); }
+
+GemmArgs gemmgen::kernelProblem(const GemmArgs &a, Layout kernelD) {
+  if (a.layoutD == kernelD)
     return a;
   // D^T = B^T · A^T: the new A is B^T (N×K), stored as B is, so its layout
   // is the opposite of B's (B stored N×K row-major is B^T row-major); the
@@ -140,7 +142,7 @@ GemmArgs gemmgen::rowMajorProblem(const GemmArgs &a) {
   t.scaleA = a.scaleB, t.scaleB = a.scaleA;
   t.layoutA = opposite(a.layoutB);
   t.layoutB = opposite(a.layoutA);
-  t.layoutD = Layout::Row;
+  t.layoutD = kernelD;
   return t;
 }
 
@@ -177,8 +179,14 @@ Status Kernel::check(const GemmArgs &a) const {
 }
 
 bool gemmgen::storesWholeChunks(const KernelABI &abi) {
-  // The tail kernel reads 16-bit operands only.
-  return abi.perTensorScales;
+  // The tail kernel reads 16-bit operands only, and computes columns of a
+  // row-major D: a column-major D's partial chunk (M % 8 != 0) is padded in
+  // a staged copy instead.
+  return abi.perTensorScales || abi.layoutD == MatrixLayout::Col;
+}
+
+GemmArgs gemmgen::kernelProblem(const GemmArgs &a, const KernelABI &abi) {
+  return kernelProblem(a, toLayout(abi.layoutD));
 }
 
 bool gemmgen::stagingCopiesStraddling(const KernelABI &abi) { return abi.clusterM < 2; }
@@ -252,6 +260,9 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const EpilogueInfo &epilogue
   if (abi.fp8Output && a.scaleD % 4)
     return invalid("kernel '" + abi.kernelName + "': GemmArgs::scaleD " + hexPtr(a.scaleD) +
                    " is not 4-byte aligned (one f32)");
+  // A D stored the other way from the kernel's is computed transposed.
+  const Layout kernelD = toLayout(abi.layoutD);
+  const bool swapped = a.layoutD != kernelD;
   if (abi.blockwiseScales) {
     const std::string who = "kernel '" + abi.kernelName + "' scales blockwise (types.scaling): ";
     if (!a.scaleA || !a.scaleB)
@@ -261,23 +272,27 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const EpilogueInfo &epilogue
                      "lengths");
     if (a.scaleA % 4 || a.scaleB % 4)
       return invalid(who + "scaleA and scaleB must be 4-byte aligned f32 arrays");
-    if (a.layoutD == Layout::Col)
-      return invalid(who + "a column-major D is computed as D^T = B^T·A^T, which would swap the "
-                     "scales' blocks (1x128 against 128x128); store D row-major");
+    if (swapped)
+      return invalid(who + "a " + toString(a.layoutD) + "-major D is computed as D^T = B^T·A^T "
+                     "by this kernel (it stores D " + toString(kernelD) + "-major), which would "
+                     "swap the scales' blocks (1x128 against 128x128); store D " +
+                     toString(kernelD) + "-major");
   }
-  if (abi.aType != abi.bType && a.layoutD == Layout::Col)
+  if (abi.aType != abi.bType && swapped)
     return invalid("kernel '" + abi.kernelName + "' takes A " + toString(abi.aType) + " and B " +
-                   toString(abi.bType) + ", and a column-major D is computed as D^T = B^T·A^T, "
-                   "which swaps them; use a row-major D, or a kernel with b: " +
-                   toString(abi.aType));
+                   toString(abi.bType) + ", and a " + toString(a.layoutD) + "-major D is "
+                   "computed as D^T = B^T·A^T by it (it stores D " + toString(kernelD) +
+                   "-major), which swaps them; use a " + toString(kernelD) +
+                   "-major D, or a kernel with b: " + toString(abi.aType));
   const Layout kernelA = toLayout(abi.layoutA), kernelB = toLayout(abi.layoutB);
-  const GemmArgs rm = rowMajorProblem(a);
+  const GemmArgs rm = kernelProblem(a, kernelD);
   if (rm.layoutA != kernelA || rm.layoutB != kernelB) {
     std::string stored = std::string("the arguments store A ") + toString(a.layoutA) +
                          "-major and B " + toString(a.layoutB) + "-major";
-    if (a.layoutD == Layout::Col)
-      stored += " with D col-major (computed as D^T = B^T·A^T: A " +
-                std::string(toString(rm.layoutA)) + "-major, B " + toString(rm.layoutB) + "-major)";
+    if (swapped)
+      stored += " with D " + std::string(toString(a.layoutD)) + "-major (computed as D^T = "
+                "B^T·A^T: A " + toString(rm.layoutA) + "-major, B " + toString(rm.layoutB) +
+                "-major)";
     return invalid(stored + ", but kernel '" + abi.kernelName + "' was compiled for A " +
                    toString(kernelA) + "-major and B " + toString(kernelB) +
                    "-major; compile the spec with layout: { a: " + toString(rm.layoutA) +
@@ -375,12 +390,12 @@ std::size_t Kernel::workspaceBytes(const GemmArgs &args) const {
   if (impl_->abi.splitK > 1)
     return splitKWorkspaceBytes(impl_->abi, impl_->info.dtype, args);
   return (std::size_t)(streamKWorkspaceBytes(*impl_) +
-                       stagingWorkspaceBytes(rowMajorProblem(args), impl_->info.dtype,
+                       stagingWorkspaceBytes(kernelProblem(args, impl_->abi), impl_->info.dtype,
                                              impl_->info.outType, storesWholeChunks(impl_->abi),
                                              stagingCopiesStraddling(impl_->abi)));
 }
 
-// The tensor maps of one problem with a row-major D (its batch entries
+// The tensor maps of one problem as the kernel computes it (its batch entries
 // included): A, B, D's first `stored` columns, and C when beta != 0 (else it
 // stays zero: the kernel neither prefetches nor loads it).
 Status gemmgen::encodeProblemMaps(const DriverApi &drv, const KernelABI &abi, const GemmArgs &a,
@@ -410,14 +425,18 @@ Status gemmgen::encodeProblemMaps(const DriverApi &drv, const KernelABI &abi, co
   if (Status s = noK ? map(tmB, a.D, standInB, 0, bB, "B") : map(tmB, a.B, sB, a.strideB, bB, "B");
       !s)
     return s;
+  // A row-major D's map ends at its first `stored` columns; a column-major
+  // D (whole chunks: storesWholeChunks) is mapped as stored.
+  const bool rowD = a.layoutD == Layout::Row;
+  const StoredShape sC = storedShape(a, 'C');
+  const StoredShape mapD = rowD ? StoredShape{a.M, stored, sD.ld} : sD;
+  const StoredShape mapC = rowD ? StoredShape{a.M, stored, sC.ld} : sC;
   if (stored > 0)
-    if (Status s = map(tmD, a.D, StoredShape{a.M, stored, sD.ld}, a.strideD, abi.boxD, "D"); !s)
+    if (Status s = map(tmD, a.D, mapD, a.strideD, abi.boxD, "D"); !s)
       return s;
   // C's map has D's box (its chunks land in D's staging tile).
   if (abi.alphaBeta && stored > 0 && a.beta != 0.0f)
-    if (Status s = map(tmC, a.C, StoredShape{a.M, stored, storedShape(a, 'C').ld}, a.strideC,
-                       abi.boxD, "C");
-        !s)
+    if (Status s = map(tmC, a.C, mapC, a.strideC, abi.boxD, "C"); !s)
       return s;
   return Status::success();
 }
@@ -434,7 +453,7 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
     return prepareSplitK(*this, *impl_, args);
   const DType t = impl_->info.dtype, out = kernelOutType(*impl_);
   PreparedLaunch p;
-  // What the kernel computes (D row-major), with unaligned operands replaced
+  // What the kernel computes (D stored as the kernel stores it), with unaligned operands replaced
   // by their aligned copies in the workspace.
   GemmArgs a;
   std::string staged;
@@ -450,7 +469,7 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
                            " (Kernel::launch(args, stream) allocates one when none is given)");
   if (sk && args.workspace % 256 != 0)
     return invalidArgument("the workspace must be 256-byte aligned (cuMemAlloc's are)");
-  if (Status s = planStaging(rowMajorProblem(args), t, out,
+  if (Status s = planStaging(kernelProblem(args, abi), t, out,
                              args.workspace ? args.workspace + (CUdeviceptr)sk : 0,
                              args.workspace ? args.workspaceBytes - (std::size_t)sk : 0, a, p,
                              staged, wholeChunks, stagingCopiesStraddling(abi));

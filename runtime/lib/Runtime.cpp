@@ -389,6 +389,7 @@ Expected<Kernel> Runtime::loadKernel(const std::string &source, const KernelABI 
   info.ldAlignment = abi.ldAlignment;
   info.layoutA = toLayout(abi.layoutA);
   info.layoutB = toLayout(abi.layoutB);
+  info.layoutD = toLayout(abi.layoutD);
   info.batched = abi.batched;
   info.alphaBeta = abi.alphaBeta;
   info.perTensorScales = abi.perTensorScales;

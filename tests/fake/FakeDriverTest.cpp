@@ -347,6 +347,55 @@ TEST(FakeDriver, AColumnMajorDIsTheTransposedProblem) {
             "(SpecOverrides, `--layout`)");
 }
 
+TEST(FakeDriver, AKernelThatStoresDColumnMajorComputesARowMajorDTransposed) {
+  // Spec 23 (layout.d: col, 64x16 tiles) on decode: D = X·W^T with 16
+  // tokens is computed as D^T = W·X^T, the weights on the kernel's M side;
+  // D^T column-major is the user's row-major D, mapped as stored (16 lines
+  // of 6144). A user's column-major D is that kernel's own problem.
+  REQUIRE_FAKE();
+  Expected<Kernel> k = fake.rt->compileFile(
+      std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/23_decode_col_d_f16.yaml", CompileOptions{});
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  EXPECT_EQ(k->info().layoutD, Layout::Col);
+  GemmArgs a = args(16, 6144, 4096, 6144); // X 16x4096, W stored 6144x4096, D 16x6144
+  fake.clear();
+  ASSERT_TRUE(k->launch(a, nullptr).ok()) << fake.log();
+  std::vector<std::string> want = {
+      "encode rows=6144 cols=4096 stride=8192", // the kernel's A: W
+      "encode rows=16 cols=4096 stride=8192",   // its B: X
+      "encode rows=16 cols=6144 stride=12288",  // D as stored: 16 lines of 6144
+      // 96 tiles of 64 weights on the fake's 66 resident CTAs: two rounds, 48 CTAs
+      "launchEx gemm_sm90_decode_col_d_f16 grid=48 M=6144 N=16 K=4096 batch=1"};
+  EXPECT_EQ(fake.lines(), want) << fake.log();
+  // N = 257 weights: the kernel stores whole 16-byte chunks of its M, so D
+  // goes through an aligned copy (lines of 264), not the tail kernel.
+  a = args(16, 257, 64, 264);
+  fake.clear();
+  ASSERT_TRUE(k->launch(a, nullptr).ok()) << fake.log();
+  EXPECT_NE(std::string(fake.log()).find("encode rows=16 cols=257 stride=528"), std::string::npos)
+      << fake.log();
+  EXPECT_EQ(std::string(fake.log()).find("gg_tail_columns"), std::string::npos) << fake.log();
+  a.workspace = 0x7000000, a.workspaceBytes = k->workspaceBytes(a);
+  Expected<PreparedLaunch> p = k->prepare(a);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ(p->path, "tma+staged(D)");
+  // A column-major D (6144 lines of 16 tokens) is the kernel's own problem.
+  a = args(16, 6144, 4096, 16);
+  a.layoutD = Layout::Col;
+  fake.clear();
+  ASSERT_TRUE(k->launch(a, nullptr).ok()) << fake.log();
+  EXPECT_NE(std::string(fake.log()).find("M=16 N=6144 K=4096"), std::string::npos) << fake.log();
+  // A column-major A with a row-major D would need the transposed problem's
+  // B row-major: the check says which layouts to compile for.
+  a = args(16, 6144, 4096, 6144);
+  a.layoutA = Layout::Col;
+  EXPECT_EQ(k->check(a).message(),
+            "the arguments store A col-major and B col-major with D row-major (computed as D^T "
+            "= B^T·A^T: A row-major, B row-major), but kernel 'gemm_sm90_decode_col_d_f16' was "
+            "compiled for A row-major and B col-major; compile the spec with layout: { a: row, "
+            "b: row } (SpecOverrides, `--layout`)");
+}
+
 TEST(FakeDriver, StridedBatchReachesTheMapsTheGridAndTheTail) {
   // Three entries of 129 x 257 x 72 in one launch: every map gets the batch
   // as its third dimension with the operand's stride (bytes), the persistent

@@ -45,6 +45,18 @@ fs::path specsDir() {
   return sourceDir() / "specs" / "sm90";
 }
 
+/// A's and B's layouts for a problem whose D is stored a.layoutD: the
+/// kernel's own where it stores D that way, else those whose transposed
+/// problem D^T = B^T·A^T has them (kernelProblem swaps and flips A's and B's
+/// layouts; doing it twice gives them back).
+void setUserLayouts(GemmArgs &a, const KernelInfo &ki) {
+  a.layoutA = ki.layoutA, a.layoutB = ki.layoutB;
+  if (a.layoutD != ki.layoutD) {
+    const GemmArgs t = kernelProblem(a, ki.layoutD);
+    a.layoutA = t.layoutA, a.layoutB = t.layoutB;
+  }
+}
+
 const char *kProto = "proto:ws_gemm_sm90";
 
 std::vector<std::string> kernelsUnderTest() {
@@ -408,7 +420,7 @@ TEST_P(SpecShape, MatchesReferenceAndWritesEveryElement) {
     GTEST_SKIP() << name << " targets " << k->info().target;
   GemmArgs a;
   a.M = shape.M, a.N = shape.N, a.K = shape.K;
-  a.layoutA = k->info().layoutA, a.layoutB = k->info().layoutB;
+  setUserLayouts(a, k->info());
   // TMA: 16-byte line strides (N = 257, or M = 129 for a column-major A, padded)
   a.lda = roundUp(storedShape(a, 'A').length, 8);
   a.ldb = roundUp(storedShape(a, 'B').length, 8);
@@ -452,7 +464,7 @@ TEST_P(ZeroK, EveryElementOfDIsZero) {
   const Runtime &rt = *gpu.rt;
   GemmArgs a;
   a.M = shape.M, a.N = shape.N, a.K = 0;
-  a.layoutA = k->info().layoutA, a.layoutB = k->info().layoutB;
+  setUserLayouts(a, k->info());
   a.ldd = roundUp(a.N, 8);
   const DType out = k->info().outType;
   Expected<CUdeviceptr> d = rt.alloc(a.M * a.ldd * sizeOf(out));
@@ -588,7 +600,8 @@ TEST(WatchdogDeathTest, ReportsAHungKernelAndExits) {
 } // namespace
 
 /// D column-major: computed as D^T = B^T·A^T by a kernel compiled for that
-/// problem's layouts (rowMajorProblem). Each case names the spec whose
+/// problem's layouts (kernelProblem), or directly by a kernel that stores D
+/// column-major (spec 23). Each case names the spec whose
 /// layouts serve the user's A and B: fresh inputs, D (with padding) poisoned,
 /// every element compared with the reference through the column-major index.
 struct ColumnMajorDCase {
@@ -618,6 +631,7 @@ const ColumnMajorDCase kColumnMajorD[] = {
     {"07_fast_f16_a_col.yaml", Layout::Row, Layout::Row},  // D^T: A col, B col
     {"08_fast_f16_b_row.yaml", Layout::Col, Layout::Col},  // D^T: A row, B row
     {"09_fast_bf16_a_col_b_row.yaml", Layout::Col, Layout::Row},
+    {"23_decode_col_d_f16.yaml", Layout::Row, Layout::Col}, // stores D column-major itself
 };
 const Shape kColumnMajorDShapes[] = {{129, 257, 72}, {1000, 1001, 520}, {4096, 4096, 4096}};
 
@@ -632,20 +646,13 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 /// An M×N×K problem with D in `layoutD` that kernel `ki` computes, every
-/// line padded to 16 bytes: A and B in the kernel's layouts, or for a
-/// column-major D in the layouts whose transposed problem has them
-/// (rowMajorProblem swaps and flips A's and B's layouts; doing it twice
-/// gives them back).
+/// line padded to 16 bytes: A and B in the layouts setUserLayouts gives.
 GemmArgs paddedArgsFor(const KernelInfo &ki, long long M, long long N, long long K,
                        Layout layoutD) {
   GemmArgs a;
   a.M = M, a.N = N, a.K = K;
-  a.layoutA = ki.layoutA, a.layoutB = ki.layoutB;
-  if (layoutD == Layout::Col) {
-    a.layoutD = Layout::Col;
-    const GemmArgs t = rowMajorProblem(a);
-    a.layoutA = t.layoutA, a.layoutB = t.layoutB;
-  }
+  a.layoutD = layoutD;
+  setUserLayouts(a, ki);
   a.lda = roundUp(storedShape(a, 'A').length, 8);
   a.ldb = roundUp(storedShape(a, 'B').length, 8);
   a.ldd = roundUp(storedShape(a, 'D').length, 8);
@@ -808,7 +815,7 @@ TEST_P(Staged, MatchesReference) {
     GTEST_SKIP() << name << " computes D = A·B only";
   GemmArgs a;
   a.M = c.M, a.N = c.N, a.K = c.K;
-  a.layoutA = k->info().layoutA, a.layoutB = k->info().layoutB;
+  setUserLayouts(a, k->info());
   a.lda = storedShape(a, 'A').length + c.pad;
   a.ldb = storedShape(a, 'B').length + c.pad;
   a.ldd = storedShape(a, 'D').length + c.pad;

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "gemmgen/KernelPlan.h"
+#include "gemmgen/Lowering.h"
 #include "gemmgen/Parser.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -74,6 +75,34 @@ TEST(KernelPlan, Sm90FastF16Layout) {
   EXPECT_EQ(p.sharedMemUsed, 229504u);
   EXPECT_EQ(p.sharedMemBytes, 230528u);                 // + 1024 alignment slack
   EXPECT_EQ(p.workspaceBytes, 0u);
+}
+
+TEST(KernelPlan, AColumnMajorDStagesOneM64BlockPerSlab) {
+  // Spec 23: 64x16 tiles, layout.d col. The staging chunk is the same 64 x 16
+  // x 2 = 2048 bytes; its slab is one m64 block, a 128-byte row (64 rows of
+  // D) per output column, and the D box is 64 rows along M by 16 columns.
+  KernelSpec spec = load(specPath("sm90/23_decode_col_d_f16.yaml"));
+  KernelPlan p = derivePlan(spec);
+  EXPECT_TRUE(p.dColMajor);
+  EXPECT_EQ(p.dSlabBytes, 128u);
+  const BufferPlan *d = p.findBuffer("smemD");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->totalBytes(), 64u * 16 * 2);
+  KernelABI abi = deriveKernelABI(lowerToIR(spec));
+  EXPECT_EQ(abi.layoutD, MatrixLayout::Col);
+  EXPECT_EQ(abi.boxD.inner, 64u);
+  EXPECT_EQ(abi.boxD.outer, 16u);
+  EXPECT_EQ(abi.boxD.swizzleBytes, 128u);
+  // The same tile stored row-major: 16-column slabs (32-byte rows), a box of
+  // 16 columns by 64 rows.
+  spec.layout.d.value = MatrixLayout::Row;
+  KernelPlan rowPlan = derivePlan(spec);
+  EXPECT_FALSE(rowPlan.dColMajor);
+  EXPECT_EQ(rowPlan.dSlabBytes, 32u);
+  KernelABI rowAbi = deriveKernelABI(lowerToIR(spec));
+  EXPECT_EQ(rowAbi.layoutD, MatrixLayout::Row);
+  EXPECT_EQ(rowAbi.boxD.inner, 16u);
+  EXPECT_EQ(rowAbi.boxD.outer, 64u);
 }
 
 TEST(KernelPlan, Sm90Protocol) {

@@ -16,7 +16,9 @@ struct EmitOptions {
   /// Bound every barrier wait and report role/barrier/slot/phase on timeout.
   bool debugHangs = false;
   /// Replace the spec's operand layouts before it is checked (one spec
-  /// serves every layout: `gemmgen run --layout`, SpecOverrides).
+  /// serves every layout: `gemmgen run --layout`, SpecOverrides): the
+  /// layouts of the problem with D row-major (for a spec with layout.d: col,
+  /// prepareSpec turns them into those of its transpose).
   std::optional<MatrixLayout> layoutA, layoutB;
   /// Replace the spec's output type (types.d: its operand type or f32). An
   /// explicit epilogue.chunk_n keeps its bytes: at f32 it stages half the

@@ -69,6 +69,9 @@ struct KernelABI {
   /// Operand layouts (the spec's `layout`): A row-major (M×K, K-major) or
   /// column-major; B column-major (stored N×K, K-major) or row-major (K×N).
   MatrixLayout layoutA = MatrixLayout::Row, layoutB = MatrixLayout::Col;
+  /// D (and C) row-major (M lines of N) or column-major (N lines of M:
+  /// layout.d col, boxD then 64 rows along M by the epilogue chunk).
+  MatrixLayout layoutD = MatrixLayout::Row;
   TmaBox boxA, boxB, boxD;       ///< tensor-map boxes the kernel expects
   /// A packed K-major operand's rows are 16-byte multiples apart when K is a
   /// multiple of this (K itself is free: TMA zero-fills past it; other rows

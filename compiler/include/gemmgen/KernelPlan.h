@@ -186,6 +186,10 @@ struct KernelPlan {
   /// Bytes of one row of an output staging slab: one TMA store box row, with
   /// the swizzle of the same span (outputSlabBytes).
   unsigned dSlabBytes = 128;
+  /// layout.d: col (sm_90a): D is stored N lines of M. A slab is then one m64
+  /// block of the consumer's rows: a 128-byte row per output column of the
+  /// chunk, written by stmatrix .trans, stored in boxes of 64 rows × chunk.
+  bool dColMajor = false;
   /// Staging tiles per consumer (epilogue.buffers): chunk c uses c % buffers.
   unsigned epilogueBuffers = 1;
   /// Tile rows one consumer computes: tile.m / consumers, or all of tile.m

@@ -114,9 +114,11 @@ struct TypesSpec {
 };
 
 /// D[M,N] = A · B with A stored `a` (row: M×K row-major, K-major) and B stored
-/// `b` (col: N×K row-major, i.e. B^T, K-major) — the seed's layout.
+/// `b` (col: N×K row-major, i.e. B^T, K-major) — the seed's layout. D is
+/// stored `d`: row (M lines of N, the default) or col (N lines of M: the
+/// staging tile is written transposed and stored along M).
 struct LayoutSpec {
-  Located<MatrixLayout> a{MatrixLayout::Row}, b{MatrixLayout::Col};
+  Located<MatrixLayout> a{MatrixLayout::Row}, b{MatrixLayout::Col}, d{MatrixLayout::Row};
 };
 
 struct TileSpec {

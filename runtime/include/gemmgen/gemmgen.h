@@ -274,9 +274,10 @@ struct GemmArgs {
   long long M = 0, N = 0, K = 0;
   long long lda = 0, ldb = 0, ldd = 0;
   Layout layoutA = Layout::Row, layoutB = Layout::Col;
-  /// D row-major (M lines of N) or column-major (N lines of M). A column-
-  /// major D is computed as D^T = B^T · A^T row-major (rowMajorProblem), by a
-  /// kernel compiled for the layouts that problem has.
+  /// D row-major (M lines of N) or column-major (N lines of M). A D stored
+  /// the other way from the kernel's (KernelInfo::layoutD, row-major unless
+  /// the spec says layout.d: col) is computed as D^T = B^T · A^T
+  /// (kernelProblem), by a kernel compiled for the layouts that problem has.
   Layout layoutD = Layout::Row;
   /// Strided batched GEMM: `batch` problems of this shape in one launch.
   /// Entry l's operands start l·strideX elements after entry 0's (A, B, D
@@ -351,10 +352,12 @@ inline GemmArgs batchEntry(const GemmArgs &args, long long l, DType t) {
   return batchEntry(args, l, t, t);
 }
 
-/// The row-major-D problem a kernel computes for `args`: `args` itself when
-/// D is row-major; for a column-major D, D^T[N,M] = B^T · A^T with A and B
-/// swapped (B^T's layout is the opposite of B's, A^T's of A's), M and N
-/// swapped, D row-major. Kernel::check/prepare do this themselves.
+/// The problem a kernel that stores D `kernelD` computes for `args`: `args`
+/// itself when D is stored that way; otherwise D^T[N,M] = B^T · A^T with A
+/// and B swapped (B^T's layout is the opposite of B's, A^T's of A's), M and
+/// N swapped, D stored `kernelD`. Kernel::check/prepare do this themselves.
+GemmArgs kernelProblem(const GemmArgs &args, Layout kernelD);
+/// kernelProblem for the usual kernel, which stores D row-major.
 GemmArgs rowMajorProblem(const GemmArgs &args);
 
 /// One operand as it sits in memory: `lines` runs of `length` contiguous
@@ -398,6 +401,9 @@ struct KernelInfo {
   unsigned kAlignment = 8, ldAlignment = 8;
   /// The operand layouts the kernel was compiled for (GemmArgs must match).
   Layout layoutA = Layout::Row, layoutB = Layout::Col;
+  /// How the kernel stores D (layout.d): a GemmArgs whose D is stored the
+  /// other way is computed as D^T = B^T · A^T (kernelProblem).
+  Layout layoutD = Layout::Row;
   /// Takes GemmArgs::batch > 1 in one launch (every sm_90a kernel).
   bool batched = false;
   /// Computes alpha·A·B + beta·C (every sm_90a kernel); others refuse

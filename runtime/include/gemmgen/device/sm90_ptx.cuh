@@ -937,6 +937,14 @@ __device__ __forceinline__ void stmatrix_x4(u32 addr, u32 r0, u32 r1, u32 r2, u3
                :: "r"(addr), "r"(r0), "r"(r1), "r"(r2), "r"(r3) : "memory");
 }
 
+// stmatrix_x4 transposed (.trans): matrix j is stored with rows and columns swapped, so
+// lane i's row address is for row i%8 of matrix i/8 as stored, i.e. column i%8 of the
+// fragment: a column-major D's staging (a 16-byte row piece per output column).
+__device__ __forceinline__ void stmatrix_x4_trans(u32 addr, u32 r0, u32 r1, u32 r2, u32 r3) {
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};\n"
+               :: "r"(addr), "r"(r0), "r"(r1), "r"(r2), "r"(r3) : "memory");
+}
+
 // Two consecutive f32 to / from shared memory (8-byte aligned): the f32 epilogue's staging.
 __device__ __forceinline__ void st_shared_f32x2(u32 addr, float v0, float v1) {
   asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" :: "r"(addr), "f"(v0), "f"(v1) : "memory");
@@ -949,6 +957,12 @@ __device__ __forceinline__ void ld_shared_f32x2(u32 addr, float& v0, float& v1) 
 // register j gets this lane's pair of matrix j (ldmatrix.m8n8.x4).
 __device__ __forceinline__ void ldmatrix_x4(u32 addr, u32& r0, u32& r1, u32& r2, u32& r3) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(addr) : "memory");
+}
+
+// ldmatrix_x4 transposed, the inverse of stmatrix_x4_trans at the same addresses.
+__device__ __forceinline__ void ldmatrix_x4_trans(u32 addr, u32& r0, u32& r1, u32& r2, u32& r3) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(addr) : "memory");
 }
 

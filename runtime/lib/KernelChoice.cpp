@@ -28,6 +28,7 @@ struct TileFamily {
   const char *chunkN;     ///< epilogue.chunk_n for a 16-bit D ("" : the printer's default)
   double microsPerKBlock; ///< one k-block (tileK deep) of one tile on one SM (fitted)
   int clusterM = 1;       ///< CTAs along M sharing B by multicast
+  bool colMajorD = false; ///< layout.d: col (computes D^T = B·A^T for a row-major D)
 };
 
 // The constants from `python3 bench/model/fit_cost_model.py` (2026-12-01).
@@ -59,6 +60,18 @@ constexpr TileFamily kFamilies[] = {
 // 0.81-0.93 after the staging copy (2026-12-03_kres_cluster_h200); on
 // aligned rows it is ~2% slower than the default, so only those shapes take it.
 constexpr TileFamily kLargeMulticast = {"large_c2", 128, 256, 64, 2, 4, 16, 1, "128", 0.6905, 2};
+
+// Decode (few tokens, many weights): spec 23's kernel, which stores D
+// column-major, so that a row-major D = X·W^T is computed as D^T = W·X^T
+// with the weights on the MMA's M side (64 rows) and up to 16 tokens on its
+// N side, instead of 1-16 tokens padded to a 64-row tile. A measured rule,
+// not the model's: chosen for M <= 16 where the weights fill at least
+// kDecodeMinTiles tiles (docs/PERF.md, bench/h200-decode-col.sh); with fewer
+// (N = 2112: 33 tiles) it streamed the weights slower than the split-K
+// small tile does.
+constexpr TileFamily kDecode = {"decode", 64, 16, 64, 1, 8, 16, 1, "", 0, 1, true};
+constexpr long long kDecodeMaxTokens = 16;
+constexpr long long kDecodeMinTiles = 64;
 
 /// Packed K-major rows of `elemBytes` elements that start 16 bytes past a
 /// 32-byte L2 sector (a row read touches 5 sectors instead of 4).
@@ -156,13 +169,14 @@ std::string specFor(const TileFamily &f, int split, const SpecTypes &t, const st
   s += "description: " + std::string(f.name) + " " + std::to_string(f.tileM) + "x" +
        std::to_string(f.tileN) + "x" + std::to_string(f.tileK) + ", " +
        std::to_string(f.consumers) + " consumer(s), " + std::to_string(f.depth) + " stages" +
+       (f.colMajorD ? ", D column-major" : "") +
        (split > 1 ? ", K in up to " + std::to_string(split) + " slices" : std::string()) + ", " +
        t.summary + "\n";
   s += "target: sm_90a\n";
   s += std::string("types: { a: ") + toString(t.a) + ", b: " + toString(t.b) +
        ", d: " + toString(t.d) + ", accumulate: f32" +
        (t.blockwise ? ", scaling: blockwise" : "") + " }\n";
-  s += "layout: { a: row, b: col }\n";
+  s += f.colMajorD ? "layout: { a: row, b: col, d: col }\n" : "layout: { a: row, b: col }\n";
   s += "tile: { m: " + std::to_string(f.tileM) + ", n: " + std::to_string(f.tileN) +
        ", k: " + std::to_string(f.tileK) + " }\n";
   s += "pipeline: { depth: " + std::to_string(f.depth) +
@@ -262,7 +276,14 @@ KernelChoice describe(const Ranked &r, const TileFamily &fallback, const SpecTyp
   const std::string shape = shapeText(M, N, K);
   const std::string defaultTile =
       std::to_string(fallback.tileM) + "x" + std::to_string(fallback.tileN);
-  if (r.best == &fallback && r.split == 1)
+  if (r.best->colMajorD)
+    c.reason = std::string(r.best->name) + " " + std::to_string(r.best->tileM) + "x" +
+               std::to_string(r.best->tileN) + " tile storing D column-major for " + shape +
+               ": D^T = B^T·A^T puts the " + std::to_string(N) + " columns on the MMA's M side "
+               "and the " + std::to_string(M) + " rows on its N side (a measured rule for M <= " +
+               std::to_string(kDecodeMaxTokens) + ", not the model's; the default " +
+               defaultTile + " tile: " + fixed1(r.defaultUs) + " us)";
+  else if (r.best == &fallback && r.split == 1)
     c.reason = "the default " + defaultTile + " tile for " + shape + " (model: " + fixed1(r.us) +
                " us; no other family is predicted 10% faster)";
   else
@@ -313,7 +334,9 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
                              toString(t) + "); use chooseFp8Kernel for e4m3/e5m2, or give a "
                                            "spec file for other types");
   Ranked r = rank(kFamilies, M, N, K, Bytes{}, Allowed{});
-  if (r.best == &kFamilies[0] && r.split == 1 && rowsStraddleSectors(K, (long long)sizeOf(t)) &&
+  if (M <= kDecodeMaxTokens && ceilDiv(N, kDecode.tileM) >= kDecodeMinTiles) {
+    r.best = &kDecode, r.split = 1, r.us = 0;
+  } else if (r.best == &kFamilies[0] && r.split == 1 && rowsStraddleSectors(K, (long long)sizeOf(t)) &&
       M >= 2LL * kLargeMulticast.tileM) {
     r.best = &kLargeMulticast;
     r.note = "; B multicast across a 2x1 cluster: packed rows of K = " + std::to_string(K) +

@@ -63,7 +63,7 @@ TEST(KernelChoice, ChoicesByShapeClass) {
       {8192, 8192, 8192, "large", 1, 1},
       {16384, 28672, 4096, "large", 1, 1},   // large shapes keep the default
       {1, 2112, 7168, "small", 2, 8},        // decode: few tiles, K split
-      {1, 4096, 14336, "small", 2, 8},
+      {1, 4032, 14336, "small", 2, 8},       // 63 tiles of 64 weights: not the decode tile
       {128, 8192, 8192, "small", 1, 1},      // one row of 128x256 tiles is 32 SMs
       {512, 4096, 7168, "medium", 1, 1},     // 64 large tiles for 132 SMs
       {512, 512, 512, "small", 1, 1},
@@ -79,12 +79,16 @@ TEST(KernelChoice, ChoicesByShapeClass) {
       {4096, 4096, 4104, "large_c2", 1, 1},
       {8192, 8192, 8200, "large_c2", 1, 1},
       {4096, 4096, 4112, "large", 1, 1},
-      {8, 14336, 4096, "small", 1, 1},       // not a 128-row tile for 8 rows
-      {48, 15360, 5120, "small", 1, 1},      // (measured slower than 64 rows on the H200)
-      // Decode with enough tiles that the model ties the default: the
-      // 128-row tile is mostly padding (measured 16% and 9% slower).
-      {1, 57344, 8192, "small", 1, 1},
-      {4, 28672, 4096, "small", 1, 2},
+      {48, 15360, 5120, "small", 1, 1},      // not a 128-row tile for 48 rows (measured
+                                             // slower than 64 rows on the H200)
+      {17, 14336, 4096, "small", 1, 1},      // past the decode tile's 16 tokens
+      // Decode (M <= 16) with at least 64 tiles of 64 weights: D^T = W·X^T
+      // with D column-major (spec 23), a measured rule.
+      {1, 4096, 14336, "decode", 1, 1},
+      {8, 14336, 4096, "decode", 1, 1},
+      {16, 4096, 4096, "decode", 1, 1},
+      {1, 57344, 8192, "decode", 1, 1},
+      {4, 28672, 4096, "decode", 1, 1},
   };
   for (const Case &c : cases) {
     Expected<KernelChoice> k = chooseKernel(c.M, c.N, c.K, DType::F16);
@@ -95,6 +99,12 @@ TEST(KernelChoice, ChoicesByShapeClass) {
     EXPECT_GE(k->splitK, c.minSplit) << shape << ": " << k->reason;
     EXPECT_LE(k->splitK, c.maxSplit) << shape << ": " << k->reason;
     const bool defaultIsPadding = c.M < 64;
+    if (k->family == "decode") {
+      EXPECT_EQ(k->predictedUs, 0) << shape << ": a measured rule, not the model's time";
+      EXPECT_NE(k->specYaml.find("d: col"), std::string::npos) << k->specYaml;
+    } else {
+      EXPECT_EQ(k->specYaml.find("d: col"), std::string::npos) << k->specYaml;
+    }
     if (!defaultIsPadding) {
       EXPECT_LE(k->predictedUs, k->defaultUs) << shape;
     }
@@ -213,6 +223,7 @@ TEST(KernelChoice, FamiliesAreTheMeasuredSpecs) {
   expectSameKernelAs(1024, 7168, 18432, DType::F16, "fit112", "bench/wave-fit/m128n112.yaml");
   expectSameKernelAs(4096, 4096, 4104, DType::F16, "large_c2",
                      "bench/variants/cluster2_group16.yaml");
+  expectSameKernelAs(16, 6144, 4096, DType::F16, "decode", "specs/sm90/23_decode_col_d_f16.yaml");
 }
 
 //===----------------------------------------------------------------------===//

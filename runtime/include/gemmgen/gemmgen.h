@@ -673,12 +673,14 @@ private:
 /// into splitK slices or not, as a complete sm_90a spec.
 struct KernelChoice {
   /// 16-bit: "large" (128x256: the fixed default), "wide" (128x192), "medium"
-  /// (128x128), "small" (64x128). fp8 per-tensor: "large" (spec 13's tile,
+  /// (128x128), "small" (64x128), "fit112"... (wave-filling widths),
+  /// "large_c2" (B multicast), "decode" (spec 23's 64x16 tile storing D
+  /// column-major: a row-major D is computed as D^T). fp8 per-tensor: "large" (spec 13's tile,
   /// the default), "wide", "medium"; fp8 blockwise: "medium" (spec 15's, the
   /// default), "wide" (spec 19's), "narrow" (128x64).
   std::string family;
   int splitK = 1;          ///< scheduler.split_k of the spec (1: none)
-  double predictedUs = 0;  ///< the model's time for this choice
+  double predictedUs = 0;  ///< the model's time for this choice (0: a measured rule chose it)
   double defaultUs = 0;    ///< the model's time for the default family, no split
   std::string name;        ///< the kernel's name, e.g. gemm_sm90_auto_small_s4_f16
   std::string specYaml;    ///< the spec (Runtime::compileString(specYaml, name))

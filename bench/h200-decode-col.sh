@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Decode with a kernel that stores D column-major (layout.d: col, spec 23): the user's problem
 # M tokens x N weights x K (D row-major) runs as D^T = W·X^T with the weights on the MMA's M side,
-# against cuBLAS on the same problem and against `bench auto` (today's choice) in the same call.
-# GPU tests of spec 23 first (every element, D's surroundings poisoned), then `run --verify`.
+# against cuBLAS on the same problem, and `bench auto` (the chooser's decode family since 7494fe6)
+# in the same call. GPU tests of spec 23 and of the chosen decode kernels first (every element,
+# D's surroundings poisoned), then `run --verify`.
 # Prediction (before the run): the same times as the transposed proxy of bench/h200-decode-swap16.sh
 # (0.92-1.04 of cuBLAS at 16 tokens where the weights have >= 64 row tiles; N = 2112 ~0.68),
 # and at 1 token about the same time as at 16 (the stream of W bounds both).
@@ -14,8 +15,9 @@ export GEMMGEN_CACHE_DIR=$C/cache GEMMGEN_SOURCE_DIR=$PWD
 G="$C/gemmgen"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.limit --format=csv,noheader > "$S"
 date -u +%FT%TZ >> "$S"
-timeout 240 "$C/gemmgen_gpu_tests" --gtest_filter='*23_decode_col_d*' > "$L/gpu-tests.txt" 2>&1
-echo "gpu tests *23_decode_col_d* rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu-tests.txt" | tr '\n' ' ')" >> "$S"
+F='*23_decode_col_d*:*ChosenKernel*/16x4096x4096*:*ChosenKernel*/1x4096x14336*:*ChosenKernel*/7x4100x1000*'
+timeout 240 "$C/gemmgen_gpu_tests" --gtest_filter="$F" > "$L/gpu-tests.txt" 2>&1
+echo "gpu tests $F rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$L/gpu-tests.txt" | tr '\n' ' ')" >> "$S"
 grep -E '^\[  FAILED  \]' "$L/gpu-tests.txt" | head -20 >> "$S"
 V="specs/sm90/23_decode_col_d_f16 bench/decode-col/m64n16_d16 bench/decode-col/m128n16_d12c1"
 for v in $V; do
@@ -41,7 +43,7 @@ for t in 16 1; do
     IFS=x read -r nn k <<< "$w"
     timeout 60 "$G" bench auto --m $t --n $nn --k $k --rounds 20 > "$L/auto_${t}x$w.txt" 2>&1
   done
-  echo "== auto (today's choice), $t tokens" >> "$S"
+  echo "== auto (the chooser), $t tokens" >> "$S"
   for w in $W; do table "$L/auto_${t}x$w.txt"; done >> "$S"
 done
 tar -C "$L" -czf "$OUT/decode-col-logs.tgz" .

@@ -46,5 +46,22 @@ for t in 16 1; do
   echo "== auto (the chooser), $t tokens" >> "$S"
   for w in $W; do table "$L/auto_${t}x$w.txt"; done >> "$S"
 done
+# More tokens: 64-row weight tiles with 32 and 64 tokens' columns against the chooser's
+# 64x128 tile (the small family), at the sweep's M = 32..64 shapes.
+M2="32x4096x14336 64x4096x4096 48x15360x5120 32x7168x2048 64x11008x4096"
+shapes=$(echo $M2 | tr ' ' ',')
+for v in bench/decode-col/m64n32_d12 bench/decode-col/m64n64_d8; do
+  n=$(basename $v)
+  timeout 60 "$G" run $v.yaml --m 37 --n 1000 --k 520 --beta 0.5 --verify --iters 3 > "$L/verify_${n}.txt" 2>&1
+  echo "verify $n 37x1000x520 beta 0.5 rc=$? $(grep -Eo '(PASS|FAIL)[^,]*' "$L/verify_${n}.txt" | head -1)" >> "$S"
+  timeout 120 "$G" bench $v.yaml --shapes $shapes --rounds 20 > "$L/m2_$n.txt" 2>&1
+  echo "== $n rc=$?" >> "$S"; table "$L/m2_$n.txt" >> "$S"
+done
+echo "== auto (the chooser), M = 32..64" >> "$S"
+for s in $M2; do
+  IFS=x read -r m nn k <<< "$s"
+  timeout 60 "$G" bench auto --m $m --n $nn --k $k --rounds 20 > "$L/auto_m2_$s.txt" 2>&1
+  table "$L/auto_m2_$s.txt" >> "$S"
+done
 tar -C "$L" -czf "$OUT/decode-col-logs.tgz" .
 cat "$S"

@@ -166,6 +166,9 @@ class Kernel:
     #: K-major, "row": N-major) the kernel was compiled for.
     layout_a = property(lambda self: self._k.layout_a)
     layout_b = property(lambda self: self._k.layout_b)
+    #: How the kernel stores out (the spec's layout.d): "row", or "col" for a kernel that
+    #: computes a row-major out as out^T = b^T·a^T (spec 23, decode).
+    layout_d = property(lambda self: self._k.layout_d)
     nvrtc_log = property(lambda self: self._k.nvrtc_log)
 
     def __repr__(self) -> str:

@@ -21,6 +21,7 @@ static Layout hostLayout(MatrixLayout l) { return l == MatrixLayout::Row ? Layou
 
 Layout PyKernel::layoutA() const { return hostLayout(abi_.layoutA); }
 Layout PyKernel::layoutB() const { return hostLayout(abi_.layoutB); }
+Layout PyKernel::layoutD() const { return hostLayout(abi_.layoutD); }
 
 const Kernel &PyKernel::loaded(int device) {
   if (device < 0)
@@ -67,7 +68,7 @@ GemmArgs PyKernel::argsFor(const MatrixView &a, const MatrixView &b, const Matri
     // A and B are not read (D = beta·C, then the chain): give them the
     // layouts the kernel runs, which an empty array cannot tell.
     auto flip = [](Layout l) { return l == Layout::Row ? Layout::Col : Layout::Row; };
-    const bool same = args.layoutD == hostLayout(abi_.layoutD);
+    const bool same = args.layoutD == layoutD();
     args.layoutA = same ? layoutA() : flip(layoutB());
     args.layoutB = same ? layoutB() : flip(layoutA());
   }

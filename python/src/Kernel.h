@@ -50,6 +50,9 @@ public:
   /// The layouts of A and B the kernel was compiled for (KernelInfo's).
   Layout layoutA() const;
   Layout layoutB() const;
+  /// How the kernel stores D (the spec's layout.d): an out stored the other
+  /// way is computed as out^T = b^T · a^T.
+  Layout layoutD() const;
   /// D's element type as a call sees it (a split-K kernel's reduction
   /// writes the spec's type; the kernel itself writes f32 partial sums).
   ScalarType outType() const { return abi_.splitK > 1 ? abi_.splitOut : abi_.dType; }

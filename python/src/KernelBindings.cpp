@@ -160,6 +160,7 @@ void python::bindKernel(nb::module_ &m) {
       .def_prop_ro("smem_bytes", [](const PyKernel &k) { return k.abi().sharedMemBytes; })
       .def_prop_ro("layout_a", [](const PyKernel &k) { return std::string(toString(k.layoutA())); })
       .def_prop_ro("layout_b", [](const PyKernel &k) { return std::string(toString(k.layoutB())); })
+      .def_prop_ro("layout_d", [](const PyKernel &k) { return std::string(toString(k.layoutD())); })
       .def_prop_ro("k_alignment", [](const PyKernel &k) { return k.abi().kAlignment; })
       .def_prop_ro("registers", [](const PyKernel &k) { return k.cubin().usage.registers; })
       .def_prop_ro("spill_bytes", [](const PyKernel &k) {

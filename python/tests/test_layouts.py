@@ -219,6 +219,18 @@ def test_compile_overrides_the_specs_layout():
     assert other.source != own.source
 
 
+def test_compile_for_a_layout_of_a_kernel_that_stores_d_column_major():
+    # spec 23 stores D column-major and computes a row-major out as out^T = b^T·a^T: the
+    # layout given (the row-major problem's) becomes its transpose's (a <- not b, b <- not a).
+    spec = SPECS / "sm90" / "23_decode_col_d_f16.yaml"   # layout: { a: row, b: col, d: col }
+    own = gemmgen.compile(spec)
+    assert (own.layout_a, own.layout_b, own.layout_d) == ("row", "col", "col")
+    assert own.source == gemmgen.emit(spec, layout=("row", "col"))
+    other = gemmgen.compile(spec, layout=("row", "row"))
+    assert (other.layout_a, other.layout_b, other.layout_d) == ("col", "col", "col")
+    assert gemmgen.compile(SPEC).layout_d == "row"
+
+
 def test_check_with_layout():
     assert gemmgen.check(SPEC, layout=("col", "row"), simulate=False) == []
     sm100 = sorted((SPECS / "sm100").glob("*.yaml"))[0]

@@ -65,13 +65,15 @@ constexpr TileFamily kLargeMulticast = {"large_c2", 128, 256, 64, 2, 4, 16, 1, "
 // column-major, so that a row-major D = X·W^T is computed as D^T = W·X^T
 // with the weights on the MMA's M side (64 rows) and up to 16 tokens on its
 // N side, instead of 1-16 tokens padded to a 64-row tile. A measured rule,
-// not the model's: chosen for M <= 16 where the weights fill at least
-// kDecodeMinTiles tiles (docs/PERF.md, bench/h200-decode-col.sh); with fewer
-// (N = 2112: 33 tiles) it streamed the weights slower than the split-K
-// small tile does.
+// not the model's (docs/PERF.md, bench/h200-decode-col.sh, 2026-12-03): for
+// M <= 16 and at least 96 tiles of 64 weights, 8 stages (0.93-1.03 of
+// cuBLAS at 1 and 16 tokens); 64-95 tiles, 16 stages (fewer CTAs, more
+// bytes in flight each: 0.90-1.01 against 8 stages' 0.83-0.96); with fewer
+// (N = 2112: 33 tiles, 0.70) the split-K small tile streams them faster.
 constexpr TileFamily kDecode = {"decode", 64, 16, 64, 1, 8, 16, 1, "", 0, 1, true};
+constexpr TileFamily kDecodeDeep = {"decode_d16", 64, 16, 64, 1, 16, 16, 1, "", 0, 1, true};
 constexpr long long kDecodeMaxTokens = 16;
-constexpr long long kDecodeMinTiles = 64;
+constexpr long long kDecodeMinTiles = 64, kDecodeDeepBelowTiles = 96;
 
 /// Packed K-major rows of `elemBytes` elements that start 16 bytes past a
 /// 32-byte L2 sector (a row read touches 5 sectors instead of 4).
@@ -334,8 +336,10 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
                              toString(t) + "); use chooseFp8Kernel for e4m3/e5m2, or give a "
                                            "spec file for other types");
   Ranked r = rank(kFamilies, M, N, K, Bytes{}, Allowed{});
-  if (M <= kDecodeMaxTokens && ceilDiv(N, kDecode.tileM) >= kDecodeMinTiles) {
-    r.best = &kDecode, r.split = 1, r.us = 0;
+  const long long decodeTiles = ceilDiv(N, kDecode.tileM);
+  if (M <= kDecodeMaxTokens && decodeTiles >= kDecodeMinTiles) {
+    r.best = decodeTiles < kDecodeDeepBelowTiles ? &kDecodeDeep : &kDecode;
+    r.split = 1, r.us = 0;
   } else if (r.best == &kFamilies[0] && r.split == 1 && rowsStraddleSectors(K, (long long)sizeOf(t)) &&
       M >= 2LL * kLargeMulticast.tileM) {
     r.best = &kLargeMulticast;

@@ -89,7 +89,7 @@ fi
 if [ -x "$W/example/gemmgen_example" ]; then
   # The library's kernel choice: built in, nothing read from the source tree.
   out=$(cd "$W" && "$W/example/gemmgen_example" auto 16 4096 4096 2>&1); rc=$?
-  [[ "$out" == *"chosen: decode 64x16 tile"*"for 16x4096x4096"* ]] \
+  [[ "$out" == *"chosen: decode_d16 64x16 tile"*"for 16x4096x4096"* ]] \
     && ok "the moved library chooses a kernel: $(printf '%s' "$out" | grep chosen:)" \
     || fail "example auto: rc $rc: $out"
 fi

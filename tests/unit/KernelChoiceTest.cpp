@@ -84,9 +84,12 @@ TEST(KernelChoice, ChoicesByShapeClass) {
       {17, 14336, 4096, "small", 1, 1},      // past the decode tile's 16 tokens
       // Decode (M <= 16) with at least 64 tiles of 64 weights: D^T = W·X^T
       // with D column-major (spec 23), a measured rule.
-      {1, 4096, 14336, "decode", 1, 1},
+      // 64-95 tiles: 16 stages.
+      {1, 4096, 14336, "decode_d16", 1, 1},
+      {16, 4096, 4096, "decode_d16", 1, 1},
+      {16, 6080, 4096, "decode_d16", 1, 1},
+      {16, 6144, 4096, "decode", 1, 1},
       {8, 14336, 4096, "decode", 1, 1},
-      {16, 4096, 4096, "decode", 1, 1},
       {1, 57344, 8192, "decode", 1, 1},
       {4, 28672, 4096, "decode", 1, 1},
   };
@@ -99,7 +102,7 @@ TEST(KernelChoice, ChoicesByShapeClass) {
     EXPECT_GE(k->splitK, c.minSplit) << shape << ": " << k->reason;
     EXPECT_LE(k->splitK, c.maxSplit) << shape << ": " << k->reason;
     const bool defaultIsPadding = c.M < 64;
-    if (k->family == "decode") {
+    if (k->family.rfind("decode", 0) == 0) {
       EXPECT_EQ(k->predictedUs, 0) << shape << ": a measured rule, not the model's time";
       EXPECT_NE(k->specYaml.find("d: col"), std::string::npos) << k->specYaml;
     } else {
@@ -224,6 +227,7 @@ TEST(KernelChoice, FamiliesAreTheMeasuredSpecs) {
   expectSameKernelAs(4096, 4096, 4104, DType::F16, "large_c2",
                      "bench/variants/cluster2_group16.yaml");
   expectSameKernelAs(16, 6144, 4096, DType::F16, "decode", "specs/sm90/23_decode_col_d_f16.yaml");
+  expectSameKernelAs(1, 4096, 14336, DType::F16, "decode_d16", "bench/decode-col/m64n16_d16.yaml");
 }
 
 //===----------------------------------------------------------------------===//

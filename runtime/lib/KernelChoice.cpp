@@ -70,9 +70,13 @@ constexpr TileFamily kLargeMulticast = {"large_c2", 128, 256, 64, 2, 4, 16, 1, "
 // cuBLAS at 1 and 16 tokens); 64-95 tiles, 16 stages (fewer CTAs, more
 // bytes in flight each: 0.90-1.01 against 8 stages' 0.83-0.96); with fewer
 // (N = 2112: 33 tiles, 0.70) the split-K small tile streams them faster.
+// 17-32 tokens: 64x32, 12 stages (bench/decode-col/m64n32_d12.yaml): 0.93-1.07
+// of cuBLAS on ten weight shapes against the small family's 0.86-1.03
+// (bench/h200-decode-col32.sh).
 constexpr TileFamily kDecode = {"decode", 64, 16, 64, 1, 8, 16, 1, "", 0, 1, true};
 constexpr TileFamily kDecodeDeep = {"decode_d16", 64, 16, 64, 1, 16, 16, 1, "", 0, 1, true};
-constexpr long long kDecodeMaxTokens = 16;
+constexpr TileFamily kDecode32 = {"decode32", 64, 32, 64, 1, 12, 16, 1, "", 0, 1, true};
+constexpr long long kDecodeMaxTokens = 32, kDecode16MaxTokens = 16;
 constexpr long long kDecodeMinTiles = 64, kDecodeDeepBelowTiles = 96;
 
 /// Packed K-major rows of `elemBytes` elements that start 16 bytes past a
@@ -338,7 +342,9 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
   Ranked r = rank(kFamilies, M, N, K, Bytes{}, Allowed{});
   const long long decodeTiles = ceilDiv(N, kDecode.tileM);
   if (M <= kDecodeMaxTokens && decodeTiles >= kDecodeMinTiles) {
-    r.best = decodeTiles < kDecodeDeepBelowTiles ? &kDecodeDeep : &kDecode;
+    r.best = M > kDecode16MaxTokens                ? &kDecode32
+             : decodeTiles < kDecodeDeepBelowTiles ? &kDecodeDeep
+                                                   : &kDecode;
     r.split = 1, r.us = 0;
   } else if (r.best == &kFamilies[0] && r.split == 1 && rowsStraddleSectors(K, (long long)sizeOf(t)) &&
       M >= 2LL * kLargeMulticast.tileM) {

@@ -1067,7 +1067,7 @@ const ChosenCase kChosenCases[] = {
     {1000, 3000, 2056, DType::BF16},
     // Decode with D column-major (16x4096x4096 and 1x4096x14336 above too):
     // 4100 weights, not whole 16-byte chunks of the kernel's M, staged.
-    {7, 4100, 1000, DType::BF16}};
+    {7, 4100, 1000, DType::BF16}, {32, 4096, 4096, DType::F16}, {21, 6000, 520, DType::BF16}};
 
 class ChosenKernel : public ::testing::TestWithParam<ChosenCase> {};
 

@@ -81,7 +81,10 @@ TEST(KernelChoice, ChoicesByShapeClass) {
       {4096, 4096, 4112, "large", 1, 1},
       {48, 15360, 5120, "small", 1, 1},      // not a 128-row tile for 48 rows (measured
                                              // slower than 64 rows on the H200)
-      {17, 14336, 4096, "small", 1, 1},      // past the decode tile's 16 tokens
+      {33, 14336, 4096, "small", 1, 1},      // past the decode tiles' 32 tokens
+      {32, 4032, 4096, "small", 1, 1},       // 63 tiles of 64 weights
+      {17, 4096, 4096, "decode32", 1, 1},    // 17-32 tokens: 64x32
+      {32, 57344, 8192, "decode32", 1, 1},
       // Decode (M <= 16) with at least 64 tiles of 64 weights: D^T = W·X^T
       // with D column-major (spec 23), a measured rule.
       // 64-95 tiles: 16 stages.
@@ -228,6 +231,7 @@ TEST(KernelChoice, FamiliesAreTheMeasuredSpecs) {
                      "bench/variants/cluster2_group16.yaml");
   expectSameKernelAs(16, 6144, 4096, DType::F16, "decode", "specs/sm90/23_decode_col_d_f16.yaml");
   expectSameKernelAs(1, 4096, 14336, DType::F16, "decode_d16", "bench/decode-col/m64n16_d16.yaml");
+  expectSameKernelAs(32, 4096, 4096, DType::F16, "decode32", "bench/decode-col/m64n32_d12.yaml");
 }
 
 //===----------------------------------------------------------------------===//

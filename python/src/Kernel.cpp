@@ -51,7 +51,8 @@ Status PyKernel::checkArguments(const GemmArgs &args) const {
   std::pair<Layout, Layout> need = kernelLayouts(args);
   auto flip = [](Layout l) { return l == Layout::Row ? Layout::Col : Layout::Row; };
   const bool colD = abi_.layoutD == MatrixLayout::Col;
-  const Layout haveA = colD ? flip(layoutB()) : layoutA(), haveB = colD ? flip(layoutA()) : layoutB();
+  const Layout haveA = colD ? flip(layoutB()) : layoutA();
+  const Layout haveB = colD ? flip(layoutA()) : layoutB();
   bool mismatch = need.first != haveA || need.second != haveB;
   if (!mismatch || s.message().find("was compiled for") == std::string::npos)
     return s;

@@ -453,8 +453,8 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
     return prepareSplitK(*this, *impl_, args);
   const DType t = impl_->info.dtype, out = kernelOutType(*impl_);
   PreparedLaunch p;
-  // What the kernel computes (D stored as the kernel stores it), with unaligned operands replaced
-  // by their aligned copies in the workspace.
+  // What the kernel computes (D stored as the kernel stores it), with
+  // unaligned operands replaced by their aligned copies in the workspace.
   GemmArgs a;
   std::string staged;
   const bool wholeChunks = storesWholeChunks(abi);

@@ -347,8 +347,7 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
                                                    : &kDecode;
     r.split = 1, r.us = 0;
   } else if (r.best == &kFamilies[0] && r.split == 1 &&
-             rowsStraddleSectors(K, (long long)sizeOf(t)) &&
-      M >= 2LL * kLargeMulticast.tileM) {
+             rowsStraddleSectors(K, (long long)sizeOf(t)) && M >= 2LL * kLargeMulticast.tileM) {
     r.best = &kLargeMulticast;
     r.note = "; B multicast across a 2x1 cluster: packed rows of K = " + std::to_string(K) +
              " start 16 bytes past a 32-byte sector, which the multicast reads at full speed "

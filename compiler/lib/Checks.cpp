@@ -178,8 +178,10 @@ void Checker::checkTypesAndLayout() {
 
 /// layout.d: col. The consumers write the staging tile transposed (stmatrix
 /// .trans: a 128-byte row per output column, 64 rows of D along it) and the
-/// TMA store boxes run along M. Built for a 16-bit D computed from 16-bit
-/// operands by one problem's persistent walk; the rest is refused here.
+/// TMA store boxes run along M; with split_k the slices store row-major f32
+/// and the runtime's reduction writes D column-major. Built for a 16-bit D
+/// computed from 16-bit operands by one problem's walk (persistent or split);
+/// the rest is refused here.
 void Checker::checkOutputLayout() {
   const Located<MatrixLayout> &d = spec.layout.d;
   if (d.value != MatrixLayout::Col)
@@ -191,10 +193,6 @@ void Checker::checkOutputLayout() {
     error(d.loc, what + " with types " + toString(spec.types.a.value) + " -> " + toString(out) +
                      ": the transposed store is built for 16-bit operands and a 16-bit D "
                      "(stmatrix .trans); use f16 or bf16 throughout, or layout.d: row");
-  if (s.splitK.value > 1)
-    error(s.splitK.loc, what + " with split_k " + str(s.splitK.value) +
-                            ": the slices' f32 partial sums are stored row-major for the "
-                            "reduction; use layout.d: row with split_k, or no split");
   if (s.kind.value == SchedulerKind::StreamK)
     error(s.kind.loc, what + " with kind: stream_k: the fix-up writes row-major tiles; use "
                              "kind: persistent");
@@ -483,8 +481,8 @@ void Checker::checkTile() {
     }
   }
   bool tmaStore = spec.epilogue.store.value == EpilogueStore::Tma;
-  // The TMA store writes slabs of 16, 32 or 64 16-bit columns, or 32 f32
-  // ones (an 8-bit D's 128-column slabs are checked with its types).
+  // The TMA store writes slabs of 16, 32 or 64 16-bit columns, or 16 or 32
+  // f32 ones (an 8-bit D's 128-column slabs are checked with its types).
   const ScalarType d = spec.types.d.value;
   unsigned nStep = tmaStore ? std::min(64u, minSlabColumns(d, Target::SM90a)) : 16;
   if (t.n.value % nStep != 0 || t.n.value > 256) {
@@ -578,7 +576,8 @@ void Checker::checkEpilogue() {
   if (!e.chunkN.given || e.chunkN.value == 0)
     return;
   bool tma = e.store.value == EpilogueStore::Tma;
-  // A TMA store box row is a slab: 64, 32 or 16 16-bit columns, 32 f32 ones.
+  // A TMA store box row is a slab: 64, 32 or 16 16-bit columns, 32 or 16 f32
+  // ones.
   unsigned slab = minSlabColumns(spec.types.d.value, Target::SM90a);
   unsigned step = tma ? slab : 16;
   unsigned n = spec.tile.n.value, c = e.chunkN.value;

@@ -42,7 +42,7 @@ public:
        << (k.schedule.splitK > 1 ? " split_k=" + std::to_string(k.schedule.splitK) : "")
        << " epilogue_overlap=" << (k.epilogueOverlap ? 1 : 0)
        << " epilogue_chunk_n=" << k.epilogueChunkN
-       << (k.plan.dColMajor ? " d=col_major" : "") << "\n";
+       << (k.plan.dProblemColMajor ? " d=col_major" : "") << "\n";
     if (!k.epilogueChain.empty())
       os << "  epilogue chain " << describeChain(k.epilogueChain) << "\n";
     os << "  launch threads=" << k.threadsPerBlock() << " smem=" << k.sharedMemBytes() << "\n";

@@ -55,7 +55,8 @@ public:
     p.partialBuffers = !p.blockwiseScales ? 0 : spec.pipeline.mmaInFlight.value == 0 ? 1 : 2;
     p.epilogueChunkN = epilogueChunkColumns(spec);
     p.dSlabBytes = outputSlabBytes(spec);
-    p.dColMajor = !sm100() && spec.layout.d.value == MatrixLayout::Col;
+    p.dProblemColMajor = !sm100() && spec.layout.d.value == MatrixLayout::Col;
+    p.dColMajor = storesDColumnMajor(spec);
     p.epilogueBuffers = std::max(1u, spec.epilogue.buffers.value);
     p.schedule.pingpong = !sm100() && spec.scheduler.consumers.value == ConsumerMode::PingPong;
     p.rowsPerConsumer = p.schedule.pingpong ? p.tileM : p.tileM / atLeast1(p.consumers);
@@ -429,8 +430,7 @@ unsigned gemmgen::outputSlabBytes(const KernelSpec &spec) {
   const unsigned elem = sizeInBytes(spec.types.d.value);
   const unsigned chunk = epilogueChunkColumns(spec);
   // A column-major D's slab rows are 64 rows of D along M: 128 bytes.
-  if (spec.target.value != Target::SM90a || elem != 2 ||
-      spec.layout.d.value == MatrixLayout::Col)
+  if (spec.target.value != Target::SM90a || (elem != 2 && elem != 4) || storesDColumnMajor(spec))
     return 128;
   for (unsigned bytes : {128u, 64u, 32u})
     if (chunk % (bytes / elem) == 0)
@@ -438,9 +438,16 @@ unsigned gemmgen::outputSlabBytes(const KernelSpec &spec) {
   return 128; // the checks refuse such a chunk
 }
 
+bool gemmgen::storesDColumnMajor(const KernelSpec &spec) {
+  return spec.target.value == Target::SM90a && spec.layout.d.value == MatrixLayout::Col &&
+         spec.scheduler.splitK.value <= 1;
+}
+
 unsigned gemmgen::minSlabColumns(ScalarType d, Target target) {
   const unsigned elem = sizeInBytes(d);
-  return target == Target::SM90a && elem == 2 ? 32 / elem : 128 / elem;
+  // sm_90a: 32-byte slabs of a 16-bit D, 64-byte ones of an f32 D (tile.n
+  // is a multiple of 16 in any case: the wgmma shapes the kernels use).
+  return target == Target::SM90a && elem >= 2 ? 16 : 128 / elem;
 }
 
 unsigned gemmgen::tmemColumnsPerConsumer(const KernelSpec &spec) {

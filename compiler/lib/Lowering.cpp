@@ -343,12 +343,13 @@ KernelABI gemmgen::deriveKernelABI(const Kernel &k) {
   const Buffer *epi = k.findBuffer("smemD");
   unsigned dRows = epi ? epi->rows : k.tileM / k.consumers;
   // One swizzled slab row of D per box: 128 bytes (128 8-bit, 64 16-bit or
-  // 32 f32 columns), or 64 / 32 bytes of 16-bit columns for narrower chunks.
+  // 32 f32 columns), or 64 / 32 bytes of 16-bit or f32 columns for narrower
+  // chunks.
   const unsigned slab = k.plan.dSlabBytes;
   abi.boxD = {slab / sizeInBytes(k.dType), dRows, slab};
   // Column-major D: boxes of 64 rows of D (one 128-byte slab row) by the
-  // chunk's columns.
-  abi.layoutD = k.plan.dColMajor ? MatrixLayout::Col : MatrixLayout::Row;
+  // chunk's columns. A split kernel's boxes are of its row-major f32 slices.
+  abi.layoutD = k.plan.dProblemColMajor ? MatrixLayout::Col : MatrixLayout::Row;
   if (k.plan.dColMajor)
     abi.boxD = {slab / sizeInBytes(k.dType), k.epilogueChunkN, slab};
   // K is the contiguous dimension of a K-major operand only: then its rows

@@ -21,7 +21,7 @@ void gemmgen::emitLaunchContractComment(CodeEmitter &e, const KernelABI &abi) {
             " (elements, inner first), 128B swizzle;");
   e.comment("  M, N and K any (TMA zero-fills loads, clips stores); pointers and line strides "
             "16-byte multiples.");
-  if (abi.layoutD == MatrixLayout::Col)
+  if (abi.layoutD == MatrixLayout::Col && abi.splitK <= 1)
     e.comment("  D (and C) column-major: N lines of M, the map's inner dimension M.");
   if (abi.grouped) {
     e.comment("  grouped: (problems, problem_count, total_slots, alpha, beta): a device table of "
@@ -35,7 +35,8 @@ void gemmgen::emitLaunchContractComment(CodeEmitter &e, const KernelABI &abi) {
               "(stride: the batch stride).");
   if (abi.splitK > 1)
     e.comment("  split_k " + str(abi.splitK) + ": the runtime launches K slices as batch entries "
-              "into an f32 workspace and sums them into D (" + toString(abi.splitOut) + ").");
+              "into an f32 workspace and sums them into D (" + toString(abi.splitOut) +
+              (abi.layoutD == MatrixLayout::Col ? ", column-major" : "") + ").");
   if (abi.alphaBeta)
     e.comment("  D = alpha * A * B + beta * C: tmC (D's box), alpha, beta after batch; C is read "
               "only when beta != 0.");

@@ -69,7 +69,7 @@ std::string slabAddress(const ir::Kernel &k, const std::string &row, const std::
 }
 
 /// f32 output: no stmatrix (16-bit only); each thread writes its pairs as
-/// float2 into the 128B-swizzled slabs (32 columns each), reading C's
+/// float2 into the swizzled slabs (D_SLAB_COLS columns each), reading C's
 /// pair at the same address first when beta != 0.
 void emitStoreF32(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   e.comment("accumulators -> f32 staging: a float2 per n8 block and half-row. m64nN fragment:");
@@ -83,12 +83,10 @@ void emitStoreF32(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   CodeEmitter::Block js(e, "for (int jj = 0; jj < EPI_COLS / 8; ++jj)");
   e.line("const int j = chunk * (EPI_COLS / 8) + jj;  // n8 block of the tile");
   e.line("const int col = jj * 8 + 2 * (lane % 4);       // column inside the chunk");
-  e.line("const int slab = col / D_SLAB_COLS, cs = col % D_SLAB_COLS;");
   e.line("#pragma unroll");
   CodeEmitter::Block hs(e, "for (int h = 0; h < 2; ++h)");
   e.line("const int row = m * 64 + warp_in_group * 16 + lane / 4 + 8 * h;");
-  e.line("const u32 addr = staging + slab * D_SLAB_BYTES + row * 128 + "
-         "((((cs / 4) ^ (row & 7))) << 4) + (cs % 4) * 4;");
+  e.line("const u32 addr = staging + " + slabAddress(k, "row", "(col / 4)") + " + (col % 4) * 4;");
   emitPairValues(e, k, readsC, readsC ? "alpha * " : "",
                  "ld_shared_f32x2(addr, c0, c1);  // C's pair, loaded into the staging tile");
   e.line("st_shared_f32x2(addr, v0, v1);");

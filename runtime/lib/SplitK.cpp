@@ -11,7 +11,10 @@
 
 using namespace gemmgen;
 
-// Split-K: how a row-major problem is cut. K in whole k-blocks splits into
+// Split-K: how the kernel's problem is cut (kernelProblem: a column-major-D
+// kernel's is the transpose of a row-major D's; its slices are row-major all
+// the same, and the reduction writes D as the problem stores it). K in whole
+// k-blocks splits into
 // the most equal slices (a divisor of the k-blocks) not above split_k, each
 // a batch entry of the f32 kernel into the workspace W (slices x M x ldw);
 // any other K is one slice (the reduction still applies alpha, beta·C and
@@ -25,23 +28,23 @@ struct SplitPlan {
   long long slices = 1, kSlice = 0, ldw = 0, wBytes = 0;
   long long kBlocks = 0, nBlocks = 0, scaleBytes = 0; ///< blockwise: B's per-slice copy
 };
-SplitPlan splitPlan(const KernelABI &abi, const GemmArgs &rm) {
+SplitPlan splitPlan(const KernelABI &abi, const GemmArgs &kp) {
   SplitPlan s;
-  s.slices = splitKSlices(rm.K, std::max(1u, abi.tileK), abi.splitK);
-  s.kSlice = rm.K / s.slices;
-  s.ldw = (rm.N + 3) / 4 * 4; // f32 rows of 16-byte multiples
-  s.wBytes = (s.slices * rm.M * s.ldw * 4 + 255) / 256 * 256;
+  s.slices = splitKSlices(kp.K, std::max(1u, abi.tileK), abi.splitK);
+  s.kSlice = kp.K / s.slices;
+  s.ldw = (kp.N + 3) / 4 * 4; // f32 rows of 16-byte multiples
+  s.wBytes = (s.slices * kp.M * s.ldw * 4 + 255) / 256 * 256;
   if (abi.blockwiseScales && s.slices > 1) {
-    s.kBlocks = (rm.K + 127) / 128, s.nBlocks = (rm.N + 127) / 128;
+    s.kBlocks = (kp.K + 127) / 128, s.nBlocks = (kp.N + 127) / 128;
     s.scaleBytes = (s.nBlocks * s.kBlocks * 4 + 255) / 256 * 256;
   }
   return s;
 }
 /// The operands the split kernel reads as stored: A and B (its D is W; C
 /// is the reduction's), for the staging path.
-GemmArgs splitKernelOperands(const GemmArgs &rm, const SplitPlan &s) {
-  GemmArgs ab = rm;
-  ab.D = 256, ab.ldd = s.ldw; // W: aligned, in the workspace
+GemmArgs splitKernelOperands(const GemmArgs &kp, const SplitPlan &s) {
+  GemmArgs ab = kp;
+  ab.D = 256, ab.ldd = s.ldw, ab.layoutD = Layout::Row; // W: aligned, in the workspace
   ab.beta = 0.0f, ab.C = 0;
   return ab;
 }
@@ -57,9 +60,9 @@ long long gemmgen::splitKSlices(long long K, long long tileK, long long splitK) 
 }
 
 std::size_t gemmgen::splitKWorkspaceBytes(const KernelABI &abi, DType t, const GemmArgs &args) {
-  const GemmArgs rm = rowMajorProblem(args);
-  const SplitPlan s = splitPlan(abi, rm);
-  return (std::size_t)(s.wBytes + stagingWorkspaceBytes(splitKernelOperands(rm, s), t, DType::F32) +
+  const GemmArgs kp = kernelProblem(args, abi);
+  const SplitPlan s = splitPlan(abi, kp);
+  return (std::size_t)(s.wBytes + stagingWorkspaceBytes(splitKernelOperands(kp, s), t, DType::F32) +
                        s.scaleBytes);
 }
 
@@ -71,9 +74,9 @@ Expected<PreparedLaunch> gemmgen::prepareSplitK(const Kernel &kernel, const Kern
   const KernelABI &abi = k.abi;
   const DriverApi &drv = *k.rt->drv;
   const DType t = k.info.dtype;
-  const GemmArgs rm = rowMajorProblem(args); // one problem: checkGemmArgs refused a batch
-  const SplitPlan s = splitPlan(abi, rm);
-  const GemmArgs ab = splitKernelOperands(rm, s);
+  const GemmArgs kp = kernelProblem(args, abi); // one problem: checkGemmArgs refused a batch
+  const SplitPlan s = splitPlan(abi, kp);
+  const GemmArgs ab = splitKernelOperands(kp, s);
   const long long staging = stagingWorkspaceBytes(ab, t, DType::F32);
   const long long need = s.wBytes + staging + s.scaleBytes;
   if (!args.workspace || (long long)args.workspaceBytes < need)
@@ -99,10 +102,11 @@ Expected<PreparedLaunch> gemmgen::prepareSplitK(const Kernel &kernel, const Kern
   g.batch = s.slices;
   g.strideA = s.slices > 1 ? (g.layoutA == Layout::Row ? s.kSlice : s.kSlice * g.lda) : 0;
   g.strideB = s.slices > 1 ? (g.layoutB == Layout::Col ? s.kSlice : s.kSlice * g.ldb) : 0;
-  g.D = args.workspace, g.ldd = s.ldw, g.strideD = rm.M * s.ldw;
+  g.D = args.workspace, g.ldd = s.ldw, g.strideD = kp.M * s.ldw;
   g.alpha = 1.0f, g.beta = 0.0f, g.C = 0, g.ldc = 0, g.strideC = 0;
-  // fp8 kernels store whole chunks (the tail kernel reads 16-bit operands):
-  // W's rows are padded to 16 bytes, so a chunk past N stays inside them.
+  // fp8 and column-major-D kernels store whole chunks (the tail kernel reads
+  // 16-bit operands, and computes a row-major D): W's rows are padded to 16
+  // bytes, so a chunk past N stays inside them.
   const bool wholeChunks = storesWholeChunks(abi);
   const long long stored = wholeChunks ? g.N : tmaStoreColumns(g.N, DType::F32);
   if (Status st = encodeProblemMaps(drv, abi, g, t, DType::F32, stored, p.tmA, p.tmB, p.tmD,
@@ -110,12 +114,12 @@ Expected<PreparedLaunch> gemmgen::prepareSplitK(const Kernel &kernel, const Kern
       !st)
     return st;
   p.alpha = 1.0f, p.beta = 0.0f;
-  p.scaleA = rm.scaleA, p.scaleB = rm.scaleB;
+  p.scaleA = kp.scaleA, p.scaleB = kp.scaleB;
   if (s.scaleBytes) {
     const CUdeviceptr perSlice = args.workspace + (CUdeviceptr)(s.wBytes + staging);
     const long long kbSlice = s.kBlocks / s.slices;
     PreparedLaunch::Copy c;
-    c.src = rm.scaleB, c.dst = perSlice, c.elemBytes = 4;
+    c.src = kp.scaleB, c.dst = perSlice, c.elemBytes = 4;
     c.lines = s.nBlocks, c.length = kbSlice, c.srcLd = s.kBlocks, c.dstLd = kbSlice;
     c.batch = s.slices, c.srcStride = kbSlice, c.dstStride = s.nBlocks * kbSlice;
     p.before.push_back(c);
@@ -128,12 +132,12 @@ Expected<PreparedLaunch> gemmgen::prepareSplitK(const Kernel &kernel, const Kern
     if (Status st = prepareTailColumns(k, g, p); !st)
       return st;
   PreparedLaunch::SplitReduce &r = p.splitReduce;
-  r.w = args.workspace, r.slices = s.slices, r.m = rm.M, r.n = rm.N, r.ldw = s.ldw;
-  r.strideW = rm.M * s.ldw;
-  r.d = rm.D, r.ldd = storedShape(rm, 'D').ld;
-  r.alpha = rm.alpha, r.beta = rm.beta;
-  if (rm.beta != 0.0f)
-    r.c = rm.C, r.ldc = storedShape(rm, 'C').ld;
+  r.w = args.workspace, r.slices = s.slices, r.m = kp.M, r.n = kp.N, r.ldw = s.ldw;
+  r.strideW = kp.M * s.ldw;
+  r.d = kp.D, r.ldd = storedShape(kp, 'D').ld, r.dColMajor = kp.layoutD == Layout::Col;
+  r.alpha = kp.alpha, r.beta = kp.beta;
+  if (kp.beta != 0.0f)
+    r.c = kp.C, r.ldc = storedShape(kp, 'C').ld;
   p.path = "tma+split_k(" + std::to_string(s.slices) + ")" +
            (staged.empty() ? "" : "+staged(" + staged + ")");
   return p;

@@ -119,11 +119,12 @@ __device__ void tail_row(const u16 *A, const u16 *B, void *D, long long m, int l
   }
 }
 // Split-K: D = alpha * (sum of the f32 slices) + beta * C in D's type (out_kind 0 f16, 1 bf16,
-// 2 f32), slices summed in order (deterministic); any alignment of D and C.
+// 2 f32), slices summed in order (deterministic); any alignment of D and C. W is row-major;
+// D and C are row-major or column-major (d_col_major), the threads walking along D's lines.
 extern "C" __global__ void __launch_bounds__(256)
 gg_splitk_reduce(const float *w, long long slices, long long m, long long n, long long ldw,
-                 long long stride_w, void *d, long long ldd, int out_kind, float alpha, float beta,
-                 const void *c, long long ldc) {
+                 long long stride_w, void *d, long long ldd, int d_col_major, int out_kind,
+                 float alpha, float beta, const void *c, long long ldc) {
   // Launched as a programmatic dependent of the split kernel (which lets it be
   // scheduled early): nothing of W is read before that grid has finished and
   // its writes are visible. Without such a launch the wait returns at once.
@@ -133,19 +134,21 @@ gg_splitk_reduce(const float *w, long long slices, long long m, long long n, lon
   const long long total = m * n;
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
        i += (long long)gridDim.x * blockDim.x) {
-    const long long r = i / n, col = i - r * n;
+    const long long r = d_col_major ? i % m : i / n, col = d_col_major ? i / m : i % n;
+    const long long d_at = d_col_major ? col * ldd + r : r * ldd + col;
+    const long long c_at = d_col_major ? col * ldc + r : r * ldc + col;
     float s = 0.f;
     for (long long k = 0; k < slices; ++k) s += w[k * stride_w + r * ldw + col];
     float v = alpha * s;
     if (beta != 0.f) {
-      const float cv = out_kind == 2 ? ((const float *)c)[r * ldc + col]
-                                     : to_f32(((const u16 *)c)[r * ldc + col], out_kind);
+      const float cv = out_kind == 2 ? ((const float *)c)[c_at]
+                                     : to_f32(((const u16 *)c)[c_at], out_kind);
       v = fmaf(beta, cv, v);
     }
     if (out_kind == 2)
-      ((float *)d)[r * ldd + col] = v;
+      ((float *)d)[d_at] = v;
     else
-      ((u16 *)d)[r * ldd + col] = to_16(v, out_kind);
+      ((u16 *)d)[d_at] = to_16(v, out_kind);
   }
 }
 
@@ -297,9 +300,10 @@ Status gemmgen::launchSplitReduce(const Kernel::Impl &k, const PreparedLaunch &p
   long long slices = r.slices, m = r.m, n = r.n, ldw = r.ldw, strideW = r.strideW, ldd = r.ldd,
             ldc = r.ldc;
   int outKind = k.info.outType == DType::F32 ? 2 : k.info.outType == DType::BF16 ? 1 : 0;
+  int dColMajor = r.dColMajor ? 1 : 0;
   float alpha = r.alpha, beta = r.beta;
-  void *params[] = {&w, &slices, &m, &n, &ldw, &strideW, &d, &ldd, &outKind, &alpha, &beta, &c,
-                    &ldc};
+  void *params[] = {&w, &slices, &m, &n, &ldw, &strideW, &d, &ldd, &dColMajor, &outKind, &alpha,
+                    &beta, &c, &ldc};
   const DriverApi &drv = *k.rt->drv;
   GG_CONTEXT_SCOPE(*k.rt);
   const unsigned blocks =

@@ -396,6 +396,57 @@ TEST(FakeDriver, AKernelThatStoresDColumnMajorComputesARowMajorDTransposed) {
             "b: row } (SpecOverrides, `--layout`)");
 }
 
+TEST(FakeDriver, AColumnMajorDKernelThatSplitsKReducesIntoDTransposed) {
+  // Spec 24 (spec 23 with split_k 4) on 1x2112x7168: the kernel's problem
+  // is D^T = W·X^T (M = 2112 weights, N = 1 token), its 4 slices of 1792
+  // store row-major f32 partial sums W' (2112 lines of 4: 16-byte rows), and
+  // the reduction writes D^T column-major, i.e. the user's row-major D.
+  REQUIRE_FAKE();
+  Expected<Kernel> k = fake.rt->compileFile(std::string(GEMMGEN_SOURCE_DIR) +
+                                            "/specs/sm90/24_decode_col_d_split_f16.yaml");
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  EXPECT_EQ(k->info().layoutD, Layout::Col);
+  EXPECT_EQ(k->info().splitK, 4u);
+  GemmArgs a = args(1, 2112, 7168, 2112); // X 1x7168, W stored 2112x7168, D 1x2112
+  a.alpha = 2.0f, a.beta = 0.5f, a.C = 0x5000000, a.ldc = 2112;
+  const std::size_t need = 4u * 2112 * 4 * 4;
+  EXPECT_EQ(k->workspaceBytes(a), need);
+  a.workspace = 0x70000000, a.workspaceBytes = need;
+  Expected<PreparedLaunch> p = k->prepare(a);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ(p->path, "tma+split_k(4)");
+  EXPECT_EQ(p->M, 2112);
+  EXPECT_EQ(p->N, 1);
+  EXPECT_EQ(p->K, 1792);
+  const PreparedLaunch::SplitReduce &r = p->splitReduce;
+  EXPECT_EQ(r.slices, 4);
+  EXPECT_EQ(r.m, 2112);
+  EXPECT_EQ(r.n, 1);
+  EXPECT_EQ(r.ldw, 4);
+  EXPECT_EQ(r.strideW, 2112 * 4);
+  EXPECT_TRUE(r.dColMajor);
+  EXPECT_EQ(r.d, 0x3000000u);
+  EXPECT_EQ(r.ldd, 2112);
+  EXPECT_EQ(r.c, 0x5000000u);
+  EXPECT_EQ(r.ldc, 2112);
+  EXPECT_EQ(r.alpha, 2.0f);
+  fake.clear();
+  ASSERT_TRUE(k->launch(*p, nullptr).ok()) << fake.log();
+  std::vector<std::string> want = {
+      // 33 tiles x 4 slices: 132 units on the fake's 66 resident CTAs
+      "launchEx gemm_sm90_decode_col_d_split_f16 grid=66 M=2112 N=1 K=1792 batch=4",
+      "launchEx gg_splitk_reduce grid=9 programmatic"};
+  EXPECT_EQ(fake.lines(), want) << fake.log();
+  // The maps: A is W (the slices 1792 elements apart along K), B is X, D is
+  // W' row-major (lines of 16 bytes, 2112 x 4 apart).
+  fake.clear();
+  ASSERT_TRUE(k->launch(a, nullptr).ok()) << fake.log();
+  for (const char *map : {"encode rows=2112 cols=1792 stride=14336 batch=4 bstride=3584",
+                          "encode rows=1 cols=1792 stride=14336 batch=4 bstride=3584",
+                          "encode rows=2112 cols=1 stride=16 batch=4 bstride=33792"})
+    EXPECT_NE(std::string(fake.log()).find(map), std::string::npos) << map << "\n" << fake.log();
+}
+
 TEST(FakeDriver, StridedBatchReachesTheMapsTheGridAndTheTail) {
   // Three entries of 129 x 257 x 72 in one launch: every map gets the batch
   // as its third dimension with the operand's stride (bytes), the persistent

@@ -632,6 +632,7 @@ const ColumnMajorDCase kColumnMajorD[] = {
     {"08_fast_f16_b_row.yaml", Layout::Col, Layout::Col},  // D^T: A row, B row
     {"09_fast_bf16_a_col_b_row.yaml", Layout::Col, Layout::Row},
     {"23_decode_col_d_f16.yaml", Layout::Row, Layout::Col}, // stores D column-major itself
+    {"24_decode_col_d_split_f16.yaml", Layout::Row, Layout::Col}, // its reduction does
 };
 const Shape kColumnMajorDShapes[] = {{129, 257, 72}, {1000, 1001, 520}, {4096, 4096, 4096}};
 

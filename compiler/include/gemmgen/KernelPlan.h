@@ -186,9 +186,14 @@ struct KernelPlan {
   /// Bytes of one row of an output staging slab: one TMA store box row, with
   /// the swizzle of the same span (outputSlabBytes).
   unsigned dSlabBytes = 128;
-  /// layout.d: col (sm_90a): D is stored N lines of M. A slab is then one m64
-  /// block of the consumer's rows: a 128-byte row per output column of the
+  /// layout.d: col (sm_90a): the problem's D is column-major, N lines of M
+  /// (a row-major D is mapped onto it transposed by the runtime).
+  bool dProblemColMajor = false;
+  /// The kernel stores D column-major (storesDColumnMajor): a slab is one m64
+  /// block of the consumer's rows, a 128-byte row per output column of the
   /// chunk, written by stmatrix .trans, stored in boxes of 64 rows × chunk.
+  /// Not with split_k: the slices' f32 partial sums are stored row-major and
+  /// the runtime's reduction writes D column-major.
   bool dColMajor = false;
   /// Staging tiles per consumer (epilogue.buffers): chunk c uses c % buffers.
   unsigned epilogueBuffers = 1;
@@ -238,12 +243,17 @@ unsigned epilogueChunkColumns(const KernelSpec &spec);
 
 /// Bytes of one row of an output staging slab (the TMA store box's row and
 /// swizzle span): 128 (64 16-bit, 32 f32 or 128 8-bit columns); on sm_90a a
-/// 16-bit D whose chunk is no multiple of 64 columns takes the widest of 64
-/// and 32 bytes that divides it (tiles such as 128x144 that fill a wave).
+/// 16-bit D whose chunk is no multiple of 128 bytes takes the widest of 64
+/// and 32 bytes that divides it (tiles such as 128x144 that fill a wave), an
+/// f32 D 64 bytes (a 16-column tile's f32 slices).
 unsigned outputSlabBytes(const KernelSpec &spec);
 
+/// Whether the kernel itself stores D column-major: layout.d col on sm_90a
+/// without split_k (whose slices store row-major f32 partial sums).
+bool storesDColumnMajor(const KernelSpec &spec);
+
 /// The fewest output columns a slab of `d` holds on `target`: what tile.n and
-/// epilogue.chunk_n must be multiples of (16 for a 16-bit D on sm_90a).
+/// epilogue.chunk_n must be multiples of (16 for a 16-bit or f32 D on sm_90a).
 unsigned minSlabColumns(ScalarType d, Target target);
 
 /// sm_100a: TMEM columns per consumer accumulator: tmem_columns, or tile.n

@@ -510,6 +510,7 @@ struct PreparedLaunch {
     long long slices = 0, m = 0, n = 0, ldw = 0, strideW = 0;
     CUdeviceptr d = 0, c = 0;
     long long ldd = 0, ldc = 0;
+    bool dColMajor = false; ///< D and C stored N lines of M (W stays row-major)
     float alpha = 1.0f, beta = 0.0f;
   } splitReduce;
 };

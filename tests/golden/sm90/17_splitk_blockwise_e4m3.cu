@@ -306,11 +306,10 @@ gemm_sm90_splitk_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __g
           for (int jj = 0; jj < EPI_COLS / 8; ++jj) {
             const int j = chunk * (EPI_COLS / 8) + jj;  // n8 block of the tile
             const int col = jj * 8 + 2 * (lane % 4);       // column inside the chunk
-            const int slab = col / D_SLAB_COLS, cs = col % D_SLAB_COLS;
             #pragma unroll
             for (int h = 0; h < 2; ++h) {
               const int row = m * 64 + warp_in_group * 16 + lane / 4 + 8 * h;
-              const u32 addr = staging + slab * D_SLAB_BYTES + row * 128 + ((((cs / 4) ^ (row & 7))) << 4) + (cs % 4) * 4;
+              const u32 addr = staging + ((col / 4) / 8) * D_SLAB_BYTES + row * 128 + ((((col / 4) & 7) ^ (row & 7)) << 4) + (col % 4) * 4;
               float v0 = alpha * acc[m][4 * j + 2 * h], v1 = alpha * acc[m][4 * j + 2 * h + 1];
               if (beta != 0.f) {
                 float c0, c1;

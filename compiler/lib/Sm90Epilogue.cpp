@@ -348,36 +348,38 @@ void gemmgen::sm90::emitStagingStore(CodeEmitter &e, const ir::Kernel &k, bool r
     emitStore16(e, k, readsC);
 }
 
+namespace {
+/// The staging chunk's slabs as TMA boxes: the loop over them, and a box's
+/// coordinates (inner first, then the batch entry). Row-major D: a slab per
+/// D_SLAB_COLS columns; column-major: a slab per m64 block, 64 rows along M.
+struct SlabBoxes {
+  std::string loop, coords;
+};
+SlabBoxes slabBoxes(const ir::Kernel &k) {
+  const std::string firstRow = gemmgen::sm90::consumerFirstRow(k);
+  const std::string columns = "tile_n * BN + chunk * EPI_COLS";
+  if (k.plan.dColMajor)
+    return {"for (int slab = 0; slab < WG_MMAS; ++slab)",
+            firstRow + " + slab * 64, " + columns + ", entry);"};
+  return {"for (int slab = 0; slab < EPI_COLS / D_SLAB_COLS; ++slab)",
+          columns + " + slab * D_SLAB_COLS, " + firstRow + ", entry);"};
+}
+} // namespace
+
 void gemmgen::sm90::emitStagingTmaStore(CodeEmitter &e, const ir::Kernel &k) {
+  const SlabBoxes boxes = slabBoxes(k);
   e.line("#pragma unroll");
-  if (k.plan.dColMajor) {
-    CodeEmitter::Block loop(e, "for (int slab = 0; slab < WG_MMAS; ++slab)");
-    e.line("tma_store_3d(&tmD, " + stagingTile(k) + " + slab * D_SLAB_BYTES,");
-    e.line("             " + consumerFirstRow(k) + " + slab * 64, tile_n * BN + chunk * EPI_COLS, "
-           "entry);");
-    return;
-  }
-  CodeEmitter::Block loop(e, "for (int slab = 0; slab < EPI_COLS / D_SLAB_COLS; ++slab)");
+  CodeEmitter::Block loop(e, boxes.loop);
   e.line("tma_store_3d(&tmD, " + stagingTile(k) + " + slab * D_SLAB_BYTES,");
-  e.line("             tile_n * BN + chunk * EPI_COLS + slab * D_SLAB_COLS, " + consumerFirstRow(k) +
-         ", entry);");
+  e.line("             " + boxes.coords);
 }
 
 void gemmgen::sm90::emitStagingCLoad(CodeEmitter &e, const ir::Kernel &k,
                                      const std::string &barrierAddr) {
+  const SlabBoxes boxes = slabBoxes(k);
   e.comment("C's chunk, one box per staging slab, as D's store will write them");
   e.line("#pragma unroll");
-  if (k.plan.dColMajor) {
-    CodeEmitter::Block loop(e, "for (int slab = 0; slab < WG_MMAS; ++slab)");
-    e.line("tma_load_3d(" + stagingTile(k) + " + slab * D_SLAB_BYTES, &tmC, " + barrierAddr +
-           ",");
-    e.line("            " + consumerFirstRow(k) + " + slab * 64, tile_n * BN + chunk * EPI_COLS, "
-           "entry);");
-    return;
-  }
-  CodeEmitter::Block loop(e, "for (int slab = 0; slab < EPI_COLS / D_SLAB_COLS; ++slab)");
-  e.line("tma_load_3d(" + stagingTile(k) + " + slab * D_SLAB_BYTES, &tmC, " +
-         barrierAddr + ",");
-  e.line("            tile_n * BN + chunk * EPI_COLS + slab * D_SLAB_COLS, " + consumerFirstRow(k) +
-         ", entry);");
+  CodeEmitter::Block loop(e, boxes.loop);
+  e.line("tma_load_3d(" + stagingTile(k) + " + slab * D_SLAB_BYTES, &tmC, " + barrierAddr + ",");
+  e.line("            " + boxes.coords);
 }

@@ -3,6 +3,7 @@
 #include "Errors.h"
 
 #include <climits>
+#include <tuple>
 #include <map>
 
 using namespace gemmgen;
@@ -22,6 +23,13 @@ static Layout hostLayout(MatrixLayout l) { return l == MatrixLayout::Row ? Layou
 Layout PyKernel::layoutA() const { return hostLayout(abi_.layoutA); }
 Layout PyKernel::layoutB() const { return hostLayout(abi_.layoutB); }
 Layout PyKernel::layoutD() const { return hostLayout(abi_.layoutD); }
+
+std::pair<Layout, Layout> PyKernel::layoutsFor(Layout d) const {
+  GemmArgs own;
+  own.layoutA = layoutA(), own.layoutB = layoutB(), own.layoutD = layoutD();
+  const GemmArgs t = kernelProblem(own, d); // the transpose is its own inverse
+  return {t.layoutA, t.layoutB};
+}
 
 const Kernel &PyKernel::loaded(int device) {
   if (device < 0)
@@ -46,14 +54,9 @@ Status PyKernel::checkArguments(const GemmArgs &args) const {
   if (s.ok())
     return s;
   // kernelLayouts names the row-major problem's layouts (what compile's
-  // `layout` takes); a kernel that stores D column-major computes the
-  // transposed problem, whose A is that problem's B^T and B its A^T.
-  std::pair<Layout, Layout> need = kernelLayouts(args);
-  auto flip = [](Layout l) { return l == Layout::Row ? Layout::Col : Layout::Row; };
-  const bool colD = abi_.layoutD == MatrixLayout::Col;
-  const Layout haveA = colD ? flip(layoutB()) : layoutA();
-  const Layout haveB = colD ? flip(layoutA()) : layoutB();
-  bool mismatch = need.first != haveA || need.second != haveB;
+  // `layout` takes): compare the kernel's in that problem's terms.
+  const std::pair<Layout, Layout> need = kernelLayouts(args);
+  const bool mismatch = need != layoutsFor(Layout::Row);
   if (!mismatch || s.message().find("was compiled for") == std::string::npos)
     return s;
   return Status::error(s.code(), s.message() + "; from Python: gemmgen.compile(spec, layout=(\"" +
@@ -68,10 +71,7 @@ GemmArgs PyKernel::argsFor(const MatrixView &a, const MatrixView &b, const Matri
   if (args.K == 0) {
     // A and B are not read (D = beta·C, then the chain): give them the
     // layouts the kernel runs, which an empty array cannot tell.
-    auto flip = [](Layout l) { return l == Layout::Row ? Layout::Col : Layout::Row; };
-    const bool same = args.layoutD == layoutD();
-    args.layoutA = same ? layoutA() : flip(layoutB());
-    args.layoutB = same ? layoutB() : flip(layoutA());
+    std::tie(args.layoutA, args.layoutB) = layoutsFor(args.layoutD);
   }
   args.alpha = extras.alpha;
   args.beta = extras.beta;

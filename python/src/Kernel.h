@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gemmgen::python {
@@ -53,6 +54,10 @@ public:
   /// How the kernel stores D (the spec's layout.d): an out stored the other
   /// way is computed as out^T = b^T · a^T.
   Layout layoutD() const;
+  /// A's and B's layouts in a problem whose D is stored `d`-major, as this
+  /// kernel runs it: its own, or its transposed problem's (kernelProblem)
+  /// when `d` is the other way from the kernel's D.
+  std::pair<Layout, Layout> layoutsFor(Layout d) const;
   /// D's element type as a call sees it (a split-K kernel's reduction
   /// writes the spec's type; the kernel itself writes f32 partial sums).
   ScalarType outType() const { return abi_.splitK > 1 ? abi_.splitOut : abi_.dType; }

@@ -39,11 +39,11 @@ def test_matmul_rejects_other_dtypes():
 
 
 def test_choose_kernel_is_the_cost_model():
-    c = gemmgen.choose_kernel(1, 2112, 7168, "f16")
+    c = gemmgen.choose_kernel(16, 2112, 7168, "f16")
     assert c["family"] == "small" and c["split_k"] > 1
     assert c["name"] == "gemm_sm90_auto_small_s%d_f16" % c["split_k"]
     assert c["predicted_us"] * 1.10 <= c["default_us"]
-    assert "1x2112x7168" in c["reason"]
+    assert "16x2112x7168" in c["reason"]
     assert gemmgen.check(c["spec"], simulate=False) == []
     big = gemmgen.choose_kernel(4096, 4096, 4096, "bf16")
     assert (big["family"], big["split_k"]) == ("large", 1)

@@ -69,7 +69,8 @@ constexpr TileFamily kLargeMulticast = {"large_c2", 128, 256, 64, 2, 4, 16, 1, "
 // M <= 16 and at least 96 tiles of 64 weights, 8 stages (0.93-1.03 of
 // cuBLAS at 1 and 16 tokens); 64-95 tiles, 16 stages (fewer CTAs, more
 // bytes in flight each: 0.90-1.01 against 8 stages' 0.83-0.96); with fewer
-// (N = 2112: 33 tiles, 0.70) the split-K small tile streams them faster.
+// (N = 2112: 33 tiles, 0.70) the split-K small tile streams them faster,
+// or the same kernel with K split (below).
 // 17-32 tokens: 64x32, 12 stages (bench/decode-col/m64n32_d12.yaml): 0.93-1.07
 // of cuBLAS on ten weight shapes against the small family's 0.86-1.03
 // (bench/h200-decode-col32.sh).
@@ -78,6 +79,17 @@ constexpr TileFamily kDecodeDeep = {"decode_d16", 64, 16, 64, 1, 16, 16, 1, "", 
 constexpr TileFamily kDecode32 = {"decode32", 64, 32, 64, 1, 12, 16, 1, "", 0, 1, true};
 constexpr long long kDecodeMaxTokens = 32, kDecode16MaxTokens = 16;
 constexpr long long kDecodeMinTiles = 64, kDecodeDeepBelowTiles = 96;
+// With K split (spec 24: the slices' f32 partial sums row-major, the
+// reduction writes D column-major; bench/h200-decode-col-split*.sh,
+// 2026-12-03): at 1-8 tokens and 24-63 tiles, 4 slices where tiles x 4 fill
+// at most the 132 SMs, else 2 (1x2112x7168 0.99 against the split small
+// tile's 0.90, 1x3072x4096 0.97 against 0.89; at 16 tokens level or behind,
+// 16 tiles mixed); at 64-95 tiles with K > 8192 (4096x14336), 8 stages and
+// 2 slices at 1-16 tokens (0.95-1.04 against 16 stages' 0.90-0.99; at K <=
+// 8192 16 stages unsplit stay level or ahead).
+constexpr long long kDecodeSplitMaxTokens = 8, kDecodeSplitMinTiles = 24;
+constexpr long long kDecodeSplitMaxUnits = 132, kDecodeSplitAboveK = 8192;
+
 
 /// Packed K-major rows of `elemBytes` elements that start 16 bytes past a
 /// 32-byte L2 sector (a row read touches 5 sectors instead of 4).
@@ -113,6 +125,34 @@ constexpr int kSplits[] = {1, 2, 3, 4, 6, 8};
 constexpr double kLeaveDefaultGain = 1.10;
 
 long long ceilDiv(long long a, long long b) { return (a + b - 1) / b; }
+
+struct DecodePick {
+  const TileFamily *family = nullptr; ///< none: the model's choice stands
+  int split = 1;
+};
+/// The measured decode rule: a column-major-D family and its split for M
+/// tokens of N weights (K deep), where one applies.
+DecodePick pickDecode(long long M, long long N, long long K) {
+  const long long tiles = ceilDiv(N, kDecode.tileM);
+  auto slicesAsAsked = [&](int split) { return splitKSlices(K, kDecode.tileK, split) == split; };
+  if (M > kDecodeMaxTokens)
+    return {};
+  if (tiles >= kDecodeMinTiles) {
+    if (M > kDecode16MaxTokens)
+      return {&kDecode32, 1};
+    if (tiles >= kDecodeDeepBelowTiles)
+      return {&kDecode, 1};
+    if (K > kDecodeSplitAboveK && slicesAsAsked(2))
+      return {&kDecode, 2};
+    return {&kDecodeDeep, 1};
+  }
+  if (M <= kDecodeSplitMaxTokens && tiles >= kDecodeSplitMinTiles) {
+    const int split = tiles * 4 <= kDecodeSplitMaxUnits ? 4 : 2;
+    if (slicesAsAsked(split))
+      return {&kDecode, split};
+  }
+  return {};
+}
 
 template <std::size_t N>
 const TileFamily *findFamily(const TileFamily (&families)[N], const std::string &name) {
@@ -284,7 +324,9 @@ KernelChoice describe(const Ranked &r, const TileFamily &fallback, const SpecTyp
       std::to_string(fallback.tileM) + "x" + std::to_string(fallback.tileN);
   if (r.best->colMajorD)
     c.reason = std::string(r.best->name) + " " + std::to_string(r.best->tileM) + "x" +
-               std::to_string(r.best->tileN) + " tile storing D column-major for " + shape +
+               std::to_string(r.best->tileN) + " tile storing D column-major" +
+               (r.split > 1 ? " with split_k " + std::to_string(r.split) : std::string()) +
+               " for " + shape +
                ": D^T = B^T·A^T puts the " + std::to_string(N) + " columns on the MMA's M side "
                "and the " + std::to_string(M) + " rows on its N side (a measured rule for M <= " +
                std::to_string(kDecodeMaxTokens) + ", not the model's; the default " +
@@ -340,12 +382,8 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
                              toString(t) + "); use chooseFp8Kernel for e4m3/e5m2, or give a "
                                            "spec file for other types");
   Ranked r = rank(kFamilies, M, N, K, Bytes{}, Allowed{});
-  const long long decodeTiles = ceilDiv(N, kDecode.tileM);
-  if (M <= kDecodeMaxTokens && decodeTiles >= kDecodeMinTiles) {
-    r.best = M > kDecode16MaxTokens                ? &kDecode32
-             : decodeTiles < kDecodeDeepBelowTiles ? &kDecodeDeep
-                                                   : &kDecode;
-    r.split = 1, r.us = 0;
+  if (const DecodePick d = pickDecode(M, N, K); d.family) {
+    r.best = d.family, r.split = d.split, r.us = 0;
   } else if (r.best == &kFamilies[0] && r.split == 1 &&
              rowsStraddleSectors(K, (long long)sizeOf(t)) && M >= 2LL * kLargeMulticast.tileM) {
     r.best = &kLargeMulticast;

@@ -62,8 +62,9 @@ TEST(KernelChoice, ChoicesByShapeClass) {
       {4096, 4096, 4096, "large", 1, 1},     // the headline: the tuned default
       {8192, 8192, 8192, "large", 1, 1},
       {16384, 28672, 4096, "large", 1, 1},   // large shapes keep the default
-      {1, 2112, 7168, "small", 2, 8},        // decode: few tiles, K split
-      {1, 4032, 14336, "small", 2, 8},       // 63 tiles of 64 weights: not the decode tile
+      {16, 2112, 7168, "small", 2, 8},       // decode: few tiles, K split
+      {9, 4032, 14336, "small", 2, 8},       // 63 tiles of 64 weights: not the decode tile
+      {1, 1024, 8192, "small", 2, 8},        // 16 tiles: too few for the split decode tile
       {128, 8192, 8192, "small", 1, 1},      // one row of 128x256 tiles is 32 SMs
       {512, 4096, 7168, "medium", 1, 1},     // 64 large tiles for 132 SMs
       {512, 512, 512, "small", 1, 1},
@@ -88,13 +89,23 @@ TEST(KernelChoice, ChoicesByShapeClass) {
       // Decode (M <= 16) with at least 64 tiles of 64 weights: D^T = W·X^T
       // with D column-major (spec 23), a measured rule.
       // 64-95 tiles: 16 stages.
-      {1, 4096, 14336, "decode_d16", 1, 1},
+      {1, 4096, 7168, "decode_d16", 1, 1},
       {16, 4096, 4096, "decode_d16", 1, 1},
       {16, 6080, 4096, "decode_d16", 1, 1},
       {16, 6144, 4096, "decode", 1, 1},
       {8, 14336, 4096, "decode", 1, 1},
       {1, 57344, 8192, "decode", 1, 1},
       {4, 28672, 4096, "decode", 1, 1},
+      // With K split (spec 24): 1-8 tokens of 24-63 tiles, 4 slices where
+      // tiles x 4 <= 132, else 2; 64-95 tiles with K > 8192, 2 slices.
+      {1, 2112, 7168, "decode", 4, 4},
+      {8, 1536, 7168, "decode", 4, 4},
+      {1, 4032, 14336, "decode", 2, 2},      // 63 tiles
+      {4, 3072, 4096, "decode", 2, 2},
+      {3, 3000, 4160, "small", 1, 8},        // 65 k-blocks: no 2 slices of whole blocks
+      {1, 4096, 14336, "decode", 2, 2},
+      {16, 4096, 14336, "decode", 2, 2},
+      {16, 4096, 8192, "decode_d16", 1, 1},  // K <= 8192: unsplit
   };
   for (const Case &c : cases) {
     Expected<KernelChoice> k = chooseKernel(c.M, c.N, c.K, DType::F16);
@@ -230,7 +241,10 @@ TEST(KernelChoice, FamiliesAreTheMeasuredSpecs) {
   expectSameKernelAs(4096, 4096, 4104, DType::F16, "large_c2",
                      "bench/variants/cluster2_group16.yaml");
   expectSameKernelAs(16, 6144, 4096, DType::F16, "decode", "specs/sm90/23_decode_col_d_f16.yaml");
-  expectSameKernelAs(1, 4096, 14336, DType::F16, "decode_d16", "bench/decode-col/m64n16_d16.yaml");
+  expectSameKernelAs(1, 4096, 7168, DType::F16, "decode_d16", "bench/decode-col/m64n16_d16.yaml");
+  expectSameKernelAs(1, 2112, 7168, DType::F16, "decode",
+                     "specs/sm90/24_decode_col_d_split_f16.yaml");
+  expectSameKernelAs(1, 4096, 14336, DType::F16, "decode", "bench/decode-col/m64n16_d8_s2.yaml");
   expectSameKernelAs(32, 4096, 4096, DType::F16, "decode32", "bench/decode-col/m64n32_d12.yaml");
 }
 

@@ -7,9 +7,12 @@ Reads bench/results/2026-12-03_wave_fit_h200/wavefit-summary.txt (each bench/wav
 family's time per k-block by a grid search on the log error. Prints the fitted time beside the
 large/wide families' 0.0027 us per column (0.6905 / 256, 0.5186 / 192) times the tile's columns.
 
-    python3 bench/model/fit_wave_fit.py       # from the repository root
+    python3 bench/model/fit_wave_fit.py [SUMMARY]   # from the repository root
+
+SUMMARY: another run's summary in the same form (bench/h200-wave-fit224.sh's: a variant's f16
+and bf16 sections are fitted together; a `_c<chunk>` suffix of the name is not the tile).
 """
-import math, os
+import math, os, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SUMMARY = os.path.join(ROOT, "bench/results/2026-12-03_wave_fit_h200/wavefit-summary.txt")
@@ -30,10 +33,11 @@ def predict(tkb, tm, tn, M, N, K):
 
 def read():
     data, cur = {}, None
-    for line in open(SUMMARY):
-        if line.startswith("== m"):
-            cur = line.split()[1]
-            data[cur] = []
+    for line in open(sys.argv[1] if len(sys.argv) > 1 else SUMMARY):
+        if line.startswith("== "):  # a section: a variant (m<rows>n<cols>...) or another kernel
+            cur = line.split()[1] if line.startswith("== m") else None
+            if cur:
+                data.setdefault(cur, [])
         elif cur and line[:1].isdigit():
             shape, ms = line.split()[:2]
             M, N, K = map(int, shape.split("x"))
@@ -43,7 +47,7 @@ def read():
 
 def main():
     for name, rows in read().items():
-        tm, tn = int(name[1:4]), int(name.split("n")[1])
+        tm, tn = int(name[1:4]), int(name.split("n")[1].split("_")[0])
         best = None
         for i in range(2000):
             tkb = 0.1 + i * 0.0005

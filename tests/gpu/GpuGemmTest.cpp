@@ -1065,7 +1065,7 @@ const ChosenCase kChosenCases[] = {
     // The wave-filling widths (fit112, fit160) and the multicast default
     // on packed rows that straddle 32-byte sectors (large_c2, no copy).
     {256, 7168, 7168, DType::F16},  {3072, 768, 3072, DType::BF16}, {4096, 4096, 4104, DType::F16},
-    {1000, 3000, 2056, DType::BF16},
+    {1000, 3000, 2056, DType::BF16}, {512, 7168, 2048, DType::BF16}, // fit224
     // Decode with D column-major (16x4096x4096 above too): 4100 weights,
     // not whole 16-byte chunks of the kernel's M, staged; with K split
     // (1x2112x7168 and 1x4096x14336 above too): 1601 weights in 4 slices.

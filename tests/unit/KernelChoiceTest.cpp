@@ -75,6 +75,10 @@ TEST(KernelChoice, ChoicesByShapeClass) {
       {3072, 768, 3072, "fit160", 1, 1},     // 120 tiles of 128x160 (0.96 against 0.87)
       {2304, 4608, 4608, "fit256x160", 1, 1}, // 261 of 256x160 (1.00 against 0.96)
       {1024, 6144, 4096, "wide", 1, 1},      // 192 large tiles, 256 wide ones
+      {512, 7168, 2048, "fit224", 1, 1},     // 112 large tiles, 128 of 128x224 (1.04 on
+                                             // the H200 against 0.97)
+      {256, 14336, 4096, "fit224", 1, 1},    // the same: 1.03 against 0.94-0.98
+      {7168, 2048, 4096, "medium", 1, 1},    // 5% predicted: 1.02-1.05 against 0.95-0.96
       // Packed rows 16 bytes past a 32-byte sector: the default with B
       // multicast (0.98 against 0.82); 32 bytes past one: the default.
       {4096, 4096, 4104, "large_c2", 1, 1},
@@ -126,7 +130,7 @@ TEST(KernelChoice, ChoicesByShapeClass) {
       EXPECT_LE(k->predictedUs, k->defaultUs) << shape;
     }
     if (k->family != "large" && k->family != "large_c2" && !defaultIsPadding) {
-      EXPECT_LE(k->predictedUs * 1.10, k->defaultUs) << shape << ": left the default for less";
+      EXPECT_LE(k->predictedUs * 1.05, k->defaultUs) << shape << ": left the default for less";
     }
     EXPECT_NE(k->reason.find(shape), std::string::npos) << k->reason;
     expectReasonNamesTheSplit(*k);
@@ -238,6 +242,7 @@ TEST(KernelChoice, FamiliesAreTheMeasuredSpecs) {
   expectSameKernelAs(3072, 768, 3072, DType::F16, "fit160", "bench/wave-fit/m128n160.yaml");
   expectSameKernelAs(2304, 4608, 4608, DType::F16, "fit256x160", "bench/wave-fit/m256n160.yaml");
   expectSameKernelAs(1024, 7168, 18432, DType::F16, "fit112", "bench/wave-fit/m128n112.yaml");
+  expectSameKernelAs(512, 7168, 2048, DType::F16, "fit224", "bench/wave-fit/m128n224_c32.yaml");
   expectSameKernelAs(4096, 4096, 4104, DType::F16, "large_c2",
                      "bench/variants/cluster2_group16.yaml");
   expectSameKernelAs(16, 6144, 4096, DType::F16, "decode", "specs/sm90/23_decode_col_d_f16.yaml");

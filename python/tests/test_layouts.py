@@ -231,6 +231,16 @@ def test_compile_for_a_layout_of_a_kernel_that_stores_d_column_major():
     assert gemmgen.compile(SPEC).layout_d == "row"
 
 
+def test_a_column_major_d_kernel_that_splits_k():
+    # spec 24: spec 23 with split_k 4; its slices are row-major f32 and the reduction writes
+    # out column-major, so it takes the same layouts as spec 23.
+    spec = SPECS / "sm90" / "24_decode_col_d_split_f16.yaml"
+    own = gemmgen.compile(spec)
+    assert (own.layout_a, own.layout_b, own.layout_d, own.split_k) == ("row", "col", "col", 4)
+    other = gemmgen.compile(spec, layout=("row", "row"))
+    assert (other.layout_a, other.layout_b, other.layout_d) == ("col", "col", "col")
+
+
 def test_check_with_layout():
     assert gemmgen.check(SPEC, layout=("col", "row"), simulate=False) == []
     sm100 = sorted((SPECS / "sm100").glob("*.yaml"))[0]

@@ -70,9 +70,10 @@ def test_f32_out(spec):
     _close(out, a.float() @ w.float().t(), 1e-5, "f32 out")  # f32 sums of exact products
 
 
+@pytest.mark.parametrize("name", ["12_splitk_f16", "24_decode_col_d_split_f16"])
 @pytest.mark.parametrize("m,n,k", [(1, 2112, 7168), (16, 4096, 4096)])
-def test_split_k_with_beta(spec, m, n, k):
-    kern = spec("12_splitk_f16")
+def test_split_k_with_beta(spec, name, m, n, k):
+    kern = spec(name)  # spec 24: out^T = w·a^T, the reduction writing out transposed
     a = torch.randn(m, k, device="cuda", dtype=torch.float16)
     w = torch.randn(n, k, device="cuda", dtype=torch.float16)
     c = torch.randn(m, n, device="cuda", dtype=torch.float16)

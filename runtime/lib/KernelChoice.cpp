@@ -96,7 +96,6 @@ constexpr long long kDecodeMinTiles = 64, kDecodeDeepBelowTiles = 96;
 constexpr long long kDecodeSplitMaxTokens = 8, kDecodeSplitMinTiles = 24;
 constexpr long long kDecodeSplitMaxUnits = 132, kDecodeSplitAboveK = 8192;
 
-
 /// Packed K-major rows of `elemBytes` elements that start 16 bytes past a
 /// 32-byte L2 sector (a row read touches 5 sectors instead of 4).
 bool rowsStraddleSectors(long long K, long long elemBytes) { return (K * elemBytes) % 32 == 16; }

@@ -127,10 +127,11 @@ constexpr double kSplitGBs = 4550.55;    ///< a split-K workspace that stays in 
 constexpr double kOverlapP = 3.6465;     ///< smooth maximum of tile work and operand stream
 constexpr double kL2Bytes = 32.0 * (1 << 20); ///< larger workspaces go to DRAM (60 MiB L2)
 constexpr int kSplits[] = {1, 2, 3, 4, 6, 8};
-// The predicted gain for which the model leaves the default: 16-bit 5%
-// (bench/h200-margin.sh, 2026-12-03: of the four sweep shapes it moves from
-// 10%, three measured 5-10% faster, one level), fp8 10% (not measured lower).
-constexpr double kLeaveDefaultGain16 = 1.05, kLeaveDefaultGainFp8 = 1.10;
+// The predicted gain for which the model leaves the default: 5%, down from
+// 10% (2026-12-03): of the four 16-bit sweep shapes it moves, three measured
+// 5-10% faster and one level (bench/h200-margin.sh); of the five fp8
+// blockwise choices, all 1-11% faster (bench/h200-fp8-margin.sh).
+constexpr double kLeaveDefaultGain = 1.05;
 
 long long ceilDiv(long long a, long long b) { return (a + b - 1) / b; }
 
@@ -262,7 +263,6 @@ struct Ranked {
   int split = 1;
   double us = 0, defaultUs = 0;
   bool defaultIsPadding = false;
-  double leaveDefaultGain = kLeaveDefaultGain16; ///< the margin the ranking applied
   std::string note; ///< why the choice left the ranking (appended to the reason)
 };
 
@@ -271,7 +271,6 @@ struct Allowed {
   bool splits = true;      ///< split-K (not with an 8-bit D: the reduction writes 16/32-bit)
   bool paddingRule = true; ///< only the 64-row family for M < 64 (docs/PERF.md)
   int tileNMultiple = 16;  ///< 16-bit D: 16-column slabs; an 8-bit D: 128-column ones
-  double leaveDefaultGain = kLeaveDefaultGain16; ///< predicted time ratio to leave the default
 };
 
 template <std::size_t NF>
@@ -311,8 +310,7 @@ Ranked rank(const TileFamily (&families)[NF], long long M, long long N, long lon
         r.best = &f, r.split = split, r.us = us;
     }
   }
-  r.leaveDefaultGain = allowed.leaveDefaultGain;
-  if (!r.defaultIsPadding && r.defaultUs < allowed.leaveDefaultGain * r.us)
+  if (!r.defaultIsPadding && r.defaultUs < kLeaveDefaultGain * r.us)
     r.best = &fallback, r.split = 1, r.us = r.defaultUs;
   return r;
 }
@@ -345,7 +343,7 @@ KernelChoice describe(const Ranked &r, const TileFamily &fallback, const SpecTyp
   else if (r.best == &fallback && r.split == 1)
     c.reason = "the default " + defaultTile + " tile for " + shape + " (model: " + fixed1(r.us) +
                " us; no other family is predicted " +
-               std::to_string((int)std::lround((r.leaveDefaultGain - 1) * 100)) + "% faster)";
+               std::to_string((int)std::lround((kLeaveDefaultGain - 1) * 100)) + "% faster)";
   else
     c.reason = std::string(r.best->name) + " " + std::to_string(r.best->tileM) + "x" +
                std::to_string(r.best->tileN) + " tile" +
@@ -422,7 +420,6 @@ Expected<KernelChoice> gemmgen::chooseFp8Kernel(long long M, long long N, long l
   Allowed allowed;
   allowed.splits = !isFp8(p.out);
   allowed.tileNMultiple = isFp8(p.out) ? 128 : 16;
-  allowed.leaveDefaultGain = kLeaveDefaultGainFp8;
   const Bytes bytes{1, (double)sizeOf(p.out)};
   const std::string a = toString(p.a), b = toString(p.b), d = toString(p.out);
   const std::string operands = a == b ? a : a + "_" + b;

@@ -383,6 +383,9 @@ const Fp8Case kCases[] = {
     {"", 1000, 1001, 520, 0, 0, 0.5f, 1.5f, 3, 1, kAutoBlock},
     {kF32B, 256, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kAutoBlock},
     {"", 64, 7168, 18432, 0, 0, 1.0f, 0.0f, 0, 0, kAutoBlock},
+    // With the 5% margin: 128x7168x2048 the 64-row family, 2048x7168x2048 spec 19's 128x192.
+    {"", 128, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kAutoBlock},
+    {"", 2048, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kAutoBlock},
     // decode: the 64-row tiles, with and without a split
     {"", 1, 2112, 7168, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0, kAutoTensor},
     {"", 16, 4096, 7168, 0.5f, 3.0f, 0.5f, 1.5f, 0, 0, kAutoTensor},

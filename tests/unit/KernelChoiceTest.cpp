@@ -299,11 +299,13 @@ TEST(Fp8KernelChoice, ChoicesOnTheDeepSeekShapes) {
       // by hand, docs/PERF.md); the family left to the model ("" : any).
       {128, 2112, 7168, false, "", 1, 8},
       {128, 7168, 18432, false, "", 1, 8},
-      {4096, 7168, 2048, true, "medium", 1, 1}, // spec 15
+      {4096, 4096, 7168, true, "medium", 1, 1}, // spec 15
+      {4096, 7168, 2048, true, "wide", 1, 1},   // spec 19 at the 5% margin: 1% faster
       {4096, 2112, 7168, true, "wide", 1, 1},   // spec 19: 0.75 -> 0.95 measured
       {128, 2112, 7168, true, "", 2, 8},        // spec 17's split
       {128, 4096, 7168, true, "", 2, 8},
-      {128, 7168, 2048, true, "medium", 1, 1},  // 16 k-blocks: too short to split (measured)
+      {128, 7168, 2048, true, "small", 1, 1},   // 16 k-blocks: too short to split (measured);
+                                                // the 64-row tile 9% faster than spec 15
       // Decode: the 64-row tiles (measured faster than specs 13/15 at every M <= 64).
       {1, 2112, 7168, false, "small", 2, 8},    // 17 tiles: K split (measured 1.19x cuBLASLt)
       {16, 7168, 18432, false, "small", 1, 8},
@@ -325,7 +327,7 @@ TEST(Fp8KernelChoice, ChoicesOnTheDeepSeekShapes) {
     EXPECT_LE(k->splitK, c.maxSplit) << shape << ": " << k->reason;
     EXPECT_LE(k->predictedUs, k->defaultUs) << shape;
     if (!defaultIsPadding && (k->family != (c.blockwise ? "medium" : "large") || k->splitK > 1)) {
-      EXPECT_LE(k->predictedUs * 1.10, k->defaultUs) << shape << ": left the default for less";
+      EXPECT_LE(k->predictedUs * 1.05, k->defaultUs) << shape << ": left the default for less";
     }
     EXPECT_NE(k->reason.find(shape), std::string::npos) << k->reason;
     expectReasonNamesTheSplit(*k);
@@ -400,7 +402,7 @@ TEST(Fp8KernelChoice, FamiliesAreTheMeasuredSpecs) {
   expectFp8SameKernelAs(4096, 4096, 4096, tensor, "large", "specs/sm90/13_fast_e4m3.yaml");
   expectFp8SameKernelAs(4096, 4096, 4096, out8, "large", "specs/sm90/16_fast_e4m3_out_e4m3.yaml");
   expectFp8SameKernelAs(4096, 2112, 7168, tensor, "wide", "bench/variants/fp8/n192.yaml");
-  expectFp8SameKernelAs(4096, 7168, 2048, block, "medium", "specs/sm90/15_blockwise_e4m3.yaml");
+  expectFp8SameKernelAs(4096, 4096, 7168, block, "medium", "specs/sm90/15_blockwise_e4m3.yaml");
   expectFp8SameKernelAs(4096, 2112, 7168, block, "wide", "specs/sm90/19_blockwise_e4m3_n192.yaml");
   expectFp8SameKernelAs(16, 4096, 7168, tensor, "small", "bench/variants/fp8/m64_s1.yaml");
   expectFp8SameKernelAs(32, 7168, 2048, block, "small", "bench/variants/blockwise/m64_s1.yaml");

@@ -94,7 +94,7 @@ constexpr long long kDecodeMinTiles = 64, kDecodeDeepBelowTiles = 96;
 // 2 slices at 1-16 tokens (0.95-1.04 against 16 stages' 0.90-0.99; at K <=
 // 8192 16 stages unsplit stay level or ahead).
 constexpr long long kDecodeSplitMaxTokens = 8, kDecodeSplitMinTiles = 24;
-constexpr long long kDecodeSplitMaxUnits = 132, kDecodeSplitAboveK = 8192;
+constexpr long long kDecodeSplitAboveK = 8192;
 
 /// Packed K-major rows of `elemBytes` elements that start 16 bytes past a
 /// 32-byte L2 sector (a row read touches 5 sectors instead of 4).
@@ -156,7 +156,7 @@ DecodePick pickDecode(long long M, long long N, long long K) {
     return {&kDecodeDeep, 1};
   }
   if (M <= kDecodeSplitMaxTokens && tiles >= kDecodeSplitMinTiles) {
-    const int split = tiles * 4 <= kDecodeSplitMaxUnits ? 4 : 2;
+    const int split = tiles * 4 <= kSms ? 4 : 2; // 4 slices where they fit one wave
     if (slicesAsAsked(split))
       return {&kDecode, split};
   }

@@ -14,15 +14,14 @@ using namespace gemmgen;
 // Split-K: how the kernel's problem is cut (kernelProblem: a column-major-D
 // kernel's is the transpose of a row-major D's; its slices are row-major all
 // the same, and the reduction writes D as the problem stores it). K in whole
-// k-blocks splits into
-// the most equal slices (a divisor of the k-blocks) not above split_k, each
-// a batch entry of the f32 kernel into the workspace W (slices x M x ldw);
-// any other K is one slice (the reduction still applies alpha, beta·C and
-// the cast). fp8 kernels apply their scales to the partial sums: per tensor
-// in alpha (the kernel's alpha is 1, the reduction's the user's); blockwise
-// per k-block, reading A's [kb][m] scales of slice l at l·kSlice/128·M —
-// where the kernel looks for entry l's — and B's [nb][kb] ones from a copy
-// laid out per slice, [l][nb][kb'], made before the kernel.
+// k-blocks splits into the most equal slices (a divisor of the k-blocks) not
+// above split_k, each a batch entry of the f32 kernel into the workspace W
+// (slices x M x ldw); any other K is one slice (the reduction still applies
+// alpha, beta·C and the cast). fp8 kernels apply their scales to the partial
+// sums: per tensor in alpha (the kernel's alpha is 1, the reduction's the
+// user's); blockwise per k-block, reading A's [kb][m] scales of slice l at
+// l·kSlice/128·M — where the kernel looks for entry l's — and B's [nb][kb]
+// ones from a copy laid out per slice, [l][nb][kb'], made before the kernel.
 namespace {
 struct SplitPlan {
   long long slices = 1, kSlice = 0, ldw = 0, wBytes = 0;

@@ -29,6 +29,7 @@ struct TileFamily {
   double microsPerKBlock; ///< one k-block (tileK deep) of one tile on one SM (fitted)
   int clusterM = 1;       ///< CTAs along M sharing B by multicast
   bool colMajorD = false; ///< layout.d: col (computes D^T = B·A^T for a row-major D)
+  bool pingPong = false;  ///< scheduler.consumers: pingpong (each consumer its own tiles)
 };
 
 // The constants from `python3 bench/model/fit_cost_model.py` (2026-12-01).
@@ -96,6 +97,17 @@ constexpr long long kDecodeMinTiles = 64, kDecodeDeepBelowTiles = 96;
 constexpr long long kDecodeSplitMaxTokens = 8, kDecodeSplitMinTiles = 24;
 constexpr long long kDecodeSplitAboveK = 8192;
 
+// Short K with many tiles: spec 20's ping-pong consumers (each computes its
+// own 128x128 tiles, one's epilogue running while the other's wgmmas do). A
+// measured rule, not the model's, whose per-tile term cannot tell what the
+// turns hide (docs/PERF.md): at K = 512 with >= 1024 tiles of 128x128 it ran
+// 6-14% faster than the default on the H200 (8192x8192x512 1.07 of cuBLAS
+// against 0.94), at K = 1024 1-6%, at K = 2048 1-2% behind
+// (bench/h200-worst-shapes.sh, 2026-12-03_worst_shapes_h200). K whole k-blocks
+// only (every shape measured was a multiple of 512).
+constexpr TileFamily kPingPong = {"pingpong", 128, 128, 64, 2, 6, 16, 1, "64", 0, 1, false, true};
+constexpr long long kPingPongMaxK = 1024, kPingPongMinTiles = 1024;
+
 /// Packed K-major rows of `elemBytes` elements that start 16 bytes past a
 /// 32-byte L2 sector (a row read touches 5 sectors instead of 4).
 bool rowsStraddleSectors(long long K, long long elemBytes) { return (K * elemBytes) % 32 == 16; }
@@ -161,6 +173,12 @@ DecodePick pickDecode(long long M, long long N, long long K) {
       return {&kDecode, split};
   }
   return {};
+}
+
+/// The measured short-K rule: ping-pong consumers for M×N×K, where it applies.
+bool pickPingPong(long long M, long long N, long long K) {
+  return K <= kPingPongMaxK && K % kPingPong.tileK == 0 &&
+         ceilDiv(M, kPingPong.tileM) * ceilDiv(N, kPingPong.tileN) >= kPingPongMinTiles;
 }
 
 template <std::size_t N>
@@ -240,7 +258,8 @@ std::string specFor(const TileFamily &f, int split, const SpecTypes &t, const st
   if (f.clusterM > 1)
     s += "cluster: { m: " + std::to_string(f.clusterM) + ", n: 1 }\n";
   s += "scheduler: { kind: persistent, raster: along_m, group: " + std::to_string(f.group) +
-       (split > 1 ? ", split_k: " + std::to_string(split) : std::string()) + " }\n";
+       (split > 1 ? ", split_k: " + std::to_string(split) : std::string()) +
+       (f.pingPong ? ", consumers: pingpong" : "") + " }\n";
   s += "roles:\n";
   s += "  producer: { warps: 1, registers: 40, does: tma_load }\n";
   s += "  consumer: { warpgroups: " + std::to_string(f.consumers) +
@@ -264,6 +283,7 @@ struct Ranked {
   double us = 0, defaultUs = 0;
   bool defaultIsPadding = false;
   std::string note; ///< why the choice left the ranking (appended to the reason)
+  std::string rule; ///< a measured rule that chose instead of the model (the reason's words)
 };
 
 /// What a problem allows beyond the shape.
@@ -331,24 +351,21 @@ KernelChoice describe(const Ranked &r, const TileFamily &fallback, const SpecTyp
   const std::string shape = shapeText(M, N, K);
   const std::string defaultTile =
       std::to_string(fallback.tileM) + "x" + std::to_string(fallback.tileN);
-  if (r.best->colMajorD)
-    c.reason = std::string(r.best->name) + " " + std::to_string(r.best->tileM) + "x" +
-               std::to_string(r.best->tileN) + " tile storing D column-major" +
-               (r.split > 1 ? " with split_k " + std::to_string(r.split) : std::string()) +
-               " for " + shape +
-               ": D^T = B^T·A^T puts the " + std::to_string(N) + " columns on the MMA's M side "
-               "and the " + std::to_string(M) + " rows on its N side (a measured rule for M <= " +
-               std::to_string(kDecodeMaxTokens) + ", not the model's; the default " +
+  const std::string tile =
+      std::string(r.best->name) + " " + std::to_string(r.best->tileM) + "x" +
+      std::to_string(r.best->tileN) + " tile" +
+      (r.best->colMajorD ? std::string(" storing D column-major") : std::string()) +
+      (r.best->pingPong ? std::string(", its two consumers taking turns,") : std::string()) +
+      (r.split > 1 ? " with split_k " + std::to_string(r.split) : std::string());
+  if (!r.rule.empty())
+    c.reason = tile + " for " + shape + r.rule + " (a measured rule, not the model's; the default " +
                defaultTile + " tile: " + fixed1(r.defaultUs) + " us)";
   else if (r.best == &fallback && r.split == 1)
     c.reason = "the default " + defaultTile + " tile for " + shape + " (model: " + fixed1(r.us) +
                " us; no other family is predicted " +
                std::to_string((int)std::lround((kLeaveDefaultGain - 1) * 100)) + "% faster)";
   else
-    c.reason = std::string(r.best->name) + " " + std::to_string(r.best->tileM) + "x" +
-               std::to_string(r.best->tileN) + " tile" +
-               (r.split > 1 ? " with split_k " + std::to_string(r.split) : std::string()) +
-               " for " + shape + " (model: " + fixed1(r.us) + " us against " +
+    c.reason = tile + " for " + shape + " (model: " + fixed1(r.us) + " us against " +
                fixed1(r.defaultUs) + " us for the default " + defaultTile + " tile" +
                (r.defaultIsPadding ? ", whose 128 rows are mostly padding for M = " +
                                          std::to_string(M)
@@ -394,6 +411,14 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
   Ranked r = rank(kFamilies, M, N, K, Bytes{}, Allowed{});
   if (const DecodePick d = pickDecode(M, N, K); d.family) {
     r.best = d.family, r.split = d.split, r.us = 0;
+    r.rule = ": D^T = B^T·A^T puts the " + std::to_string(N) +
+             " columns on the MMA's M side and the " + std::to_string(M) +
+             " rows on its N side, for M <= " + std::to_string(kDecodeMaxTokens);
+  } else if (pickPingPong(M, N, K)) {
+    r.best = &kPingPong, r.split = 1, r.us = 0;
+    r.rule = ": one consumer's epilogue runs while the other's wgmmas do, for K <= " +
+             std::to_string(kPingPongMaxK) + " with at least " +
+             std::to_string(kPingPongMinTiles) + " tiles";
   } else if (r.best == &kFamilies[0] && r.split == 1 &&
              rowsStraddleSectors(K, (long long)sizeOf(t)) && M >= 2LL * kLargeMulticast.tileM) {
     r.best = &kLargeMulticast;

@@ -110,6 +110,15 @@ TEST(KernelChoice, ChoicesByShapeClass) {
       {1, 4096, 14336, "decode", 2, 2},
       {16, 4096, 14336, "decode", 2, 2},
       {16, 4096, 8192, "decode_d16", 1, 1},  // K <= 8192: unsplit
+      // Short K, many tiles: spec 20's ping-pong consumers, a measured rule
+      // (K <= 1024, at least 1024 tiles of 128x128, whole k-blocks).
+      {16384, 32768, 512, "pingpong", 1, 1},
+      {4096, 4096, 512, "pingpong", 1, 1},   // 1024 tiles
+      {4100, 4000, 960, "pingpong", 1, 1},   // 33 x 32 tiles
+      {12288, 12288, 1024, "pingpong", 1, 1},
+      {4096, 3968, 512, "large", 1, 1},      // 992 tiles: the model's
+      {8192, 8192, 2048, "large", 1, 1},     // K = 2048: 1-2% behind the default
+      {8192, 8192, 1008, "large", 1, 1},     // not whole k-blocks (not measured)
   };
   for (const Case &c : cases) {
     Expected<KernelChoice> k = chooseKernel(c.M, c.N, c.K, DType::F16);
@@ -120,12 +129,16 @@ TEST(KernelChoice, ChoicesByShapeClass) {
     EXPECT_GE(k->splitK, c.minSplit) << shape << ": " << k->reason;
     EXPECT_LE(k->splitK, c.maxSplit) << shape << ": " << k->reason;
     const bool defaultIsPadding = c.M < 64;
-    if (k->family.rfind("decode", 0) == 0) {
+    const bool decode = k->family.rfind("decode", 0) == 0;
+    if (decode || k->family == "pingpong") {
       EXPECT_EQ(k->predictedUs, 0) << shape << ": a measured rule, not the model's time";
-      EXPECT_NE(k->specYaml.find("d: col"), std::string::npos) << k->specYaml;
-    } else {
-      EXPECT_EQ(k->specYaml.find("d: col"), std::string::npos) << k->specYaml;
+      EXPECT_NE(k->reason.find("a measured rule, not the model's"), std::string::npos)
+          << k->reason;
     }
+    EXPECT_EQ(k->specYaml.find("d: col") != std::string::npos, decode) << k->specYaml;
+    EXPECT_EQ(k->specYaml.find("consumers: pingpong") != std::string::npos,
+              k->family == "pingpong")
+        << k->specYaml;
     if (!defaultIsPadding) {
       EXPECT_LE(k->predictedUs, k->defaultUs) << shape;
     }
@@ -251,6 +264,7 @@ TEST(KernelChoice, FamiliesAreTheMeasuredSpecs) {
                      "specs/sm90/24_decode_col_d_split_f16.yaml");
   expectSameKernelAs(1, 4096, 14336, DType::F16, "decode", "bench/decode-col/m64n16_d8_s2.yaml");
   expectSameKernelAs(32, 4096, 4096, DType::F16, "decode32", "bench/decode-col/m64n32_d12.yaml");
+  expectSameKernelAs(8192, 8192, 512, DType::F16, "pingpong", "specs/sm90/20_pingpong_f16.yaml");
 }
 
 //===----------------------------------------------------------------------===//

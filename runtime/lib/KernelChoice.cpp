@@ -55,7 +55,7 @@ constexpr TileFamily kFamilies[] = {
     // 0.97-1.00 against 0.87-0.94). Fitted by fit_wave_fit.py to 12 shapes
     // (2026-12-03_wave_fit224_h200, rms log error 0.028).
     {"fit224", 128, 224, 64, 2, 4, 16, 1, "32", 0.6270},
-    // specs/tuned/nvidia_h200/f16_2048x2048x2048.yaml (tuned for 2048^3).
+    // bench/families/medium_d6.yaml (tuned for 2048^3 on 2026-11-29).
     {"medium", 128, 128, 64, 1, 6, 8, 1, "", 0.3572},
     // specs/tuned/nvidia_h200/f16_128x8192x8192.yaml, spec 12's tile.
     {"small", 64, 128, 64, 1, 8, 16, 1, "", 0.2082},

@@ -265,6 +265,7 @@ TEST(KernelChoice, FamiliesAreTheMeasuredSpecs) {
   expectSameKernelAs(1, 4096, 14336, DType::F16, "decode", "bench/decode-col/m64n16_d8_s2.yaml");
   expectSameKernelAs(32, 4096, 4096, DType::F16, "decode32", "bench/decode-col/m64n32_d12.yaml");
   expectSameKernelAs(8192, 8192, 512, DType::F16, "pingpong", "specs/sm90/20_pingpong_f16.yaml");
+  expectSameKernelAs(7168, 2048, 4096, DType::F16, "medium", "bench/families/medium_d6.yaml");
 }
 
 //===----------------------------------------------------------------------===//

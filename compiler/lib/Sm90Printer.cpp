@@ -911,19 +911,23 @@ private:
     emitAccFence();
     const std::string mmaK = str(k.plan.mmaK);
     const std::string kStepA = str(k.plan.loadA.kStepBytes), kStepB = str(k.plan.loadB.kStepBytes);
+    e.comment("the stage's descriptors once; each wgmma's by an add (smem_desc_advance)");
+    e.line(aMN ? "const u64 desc_a_stage = make_smem_desc_mnmajor_sw128(a_stage, A_BOX_BYTES);"
+               : "const u64 desc_a_stage = make_smem_desc_kmajor_sw128(a_stage);");
+    e.line(bMN ? "const u64 desc_b_stage = make_smem_desc_mnmajor_sw128(b_stage, B_BOX_BYTES);"
+               : "const u64 desc_b_stage = make_smem_desc_kmajor_sw128(b_stage);");
     e.comment("BK / " + mmaK + " k-steps; the first step of " +
               std::string(op.partial ? "each k-block's partial sum" : "a tile") +
               " overwrites (scale-d = 0)");
     e.line("#pragma unroll");
     CodeEmitter::Block ks(e, "for (int ks = 0; ks < BK / " + mmaK + "; ++ks)");
-    e.line(bMN ? "const u64 desc_b = make_smem_desc_mnmajor_sw128(b_stage + ks * B_K_STEP_BYTES, "
-                 "B_BOX_BYTES);"
-               : "const u64 desc_b = make_smem_desc_kmajor_sw128(b_stage + ks * " + kStepB + ");");
+    e.line(bMN ? "const u64 desc_b = smem_desc_advance(desc_b_stage, ks * B_K_STEP_BYTES);"
+               : "const u64 desc_b = smem_desc_advance(desc_b_stage, ks * " + kStepB + ");");
     e.line("#pragma unroll");
     CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
-    e.line(aMN ? "const u64 desc_a = make_smem_desc_mnmajor_sw128(a_stage + m * A_BOX_BYTES + ks * "
-                 "A_K_STEP_BYTES, A_BOX_BYTES);"
-               : "const u64 desc_a = make_smem_desc_kmajor_sw128(a_stage + m * 64 * 128 + ks * " +
+    e.line(aMN ? "const u64 desc_a = smem_desc_advance(desc_a_stage, m * A_BOX_BYTES + ks * "
+                 "A_K_STEP_BYTES);"
+               : "const u64 desc_a = smem_desc_advance(desc_a_stage, m * 64 * 128 + ks * " +
                      kStepA + ");");
     std::string wgmma = k.plan.perTensorScales ? "WgmmaF8<BN, A_ELEM, B_ELEM>"
                         : aMN || bMN ? "Wgmma<BN, ELEM, " + str(aMN) + ", " + str(bMN) + ">"

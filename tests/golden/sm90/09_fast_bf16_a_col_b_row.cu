@@ -189,13 +189,16 @@ gemm_sm90_fast_bf16_a_col_b_row(const __grid_constant__ TensorMap tmA, const __g
           #pragma unroll
           for (int i = 0; i < BN / 2; ++i) fence_operand(acc[m][i]);
         }
+        // the stage's descriptors once; each wgmma's by an add (smem_desc_advance)
+        const u64 desc_a_stage = make_smem_desc_mnmajor_sw128(a_stage, A_BOX_BYTES);
+        const u64 desc_b_stage = make_smem_desc_mnmajor_sw128(b_stage, B_BOX_BYTES);
         // BK / 16 k-steps; the first step of a tile overwrites (scale-d = 0)
         #pragma unroll
         for (int ks = 0; ks < BK / 16; ++ks) {
-          const u64 desc_b = make_smem_desc_mnmajor_sw128(b_stage + ks * B_K_STEP_BYTES, B_BOX_BYTES);
+          const u64 desc_b = smem_desc_advance(desc_b_stage, ks * B_K_STEP_BYTES);
           #pragma unroll
           for (int m = 0; m < WG_MMAS; ++m) {
-            const u64 desc_a = make_smem_desc_mnmajor_sw128(a_stage + m * A_BOX_BYTES + ks * A_K_STEP_BYTES, A_BOX_BYTES);
+            const u64 desc_a = smem_desc_advance(desc_a_stage, m * A_BOX_BYTES + ks * A_K_STEP_BYTES);
             // wgmma transposes: A M-major, B N-major
             Wgmma<BN, ELEM, 1, 1>::mma(acc[m], desc_a, desc_b, (kb > 0 || ks > 0) ? 1 : 0);
           }

@@ -181,13 +181,16 @@ gemm_sm90_fast_e4m3(const __grid_constant__ TensorMap tmA, const __grid_constant
           #pragma unroll
           for (int i = 0; i < BN / 2; ++i) fence_operand(acc[m][i]);
         }
+        // the stage's descriptors once; each wgmma's by an add (smem_desc_advance)
+        const u64 desc_a_stage = make_smem_desc_kmajor_sw128(a_stage);
+        const u64 desc_b_stage = make_smem_desc_kmajor_sw128(b_stage);
         // BK / 32 k-steps; the first step of a tile overwrites (scale-d = 0)
         #pragma unroll
         for (int ks = 0; ks < BK / 32; ++ks) {
-          const u64 desc_b = make_smem_desc_kmajor_sw128(b_stage + ks * 32);
+          const u64 desc_b = smem_desc_advance(desc_b_stage, ks * 32);
           #pragma unroll
           for (int m = 0; m < WG_MMAS; ++m) {
-            const u64 desc_a = make_smem_desc_kmajor_sw128(a_stage + m * 64 * 128 + ks * 32);
+            const u64 desc_a = smem_desc_advance(desc_a_stage, m * 64 * 128 + ks * 32);
             WgmmaF8<BN, A_ELEM, B_ELEM>::mma(acc[m], desc_a, desc_b, (kb > 0 || ks > 0) ? 1 : 0);
           }
         }

@@ -336,6 +336,15 @@ __device__ __forceinline__ u64 make_smem_desc_mnmajor_sw128(u32 addr, u32 atom_b
   return d;
 }
 
+// The descriptor of the operand `offset_bytes` further on in shared memory, from `desc`, the
+// descriptor of its start (a multiple of 16 bytes, the result still inside shared memory, so the
+// start field, bits 0-13, does not carry): one add on the low word where rebuilding the
+// descriptor per wgmma costs a chain of five uniform-datapath instructions.
+__device__ __forceinline__ u64 smem_desc_advance(u64 desc, u32 offset_bytes) {
+  const u32 lo = (u32)desc + (offset_bytes >> 4);
+  return ((u64)(u32)(desc >> 32) << 32) | lo;
+}
+
 // Order register/smem accesses before the following wgmma (wgmma.fence).
 __device__ __forceinline__ void wgmma_fence() {
   asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");

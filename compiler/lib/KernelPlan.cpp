@@ -55,7 +55,7 @@ public:
     p.partialBuffers = !p.blockwiseScales ? 0 : spec.pipeline.mmaInFlight.value == 0 ? 1 : 2;
     p.epilogueChunkN = epilogueChunkColumns(spec);
     p.dSlabBytes = outputSlabBytes(spec);
-    p.dProblemColMajor = !sm100() && spec.layout.d.value == MatrixLayout::Col;
+    p.dProblemColMajor = problemDColumnMajor(spec);
     p.dColMajor = storesDColumnMajor(spec);
     p.epilogueBuffers = std::max(1u, spec.epilogue.buffers.value);
     p.schedule.pingpong = !sm100() && spec.scheduler.consumers.value == ConsumerMode::PingPong;
@@ -438,9 +438,12 @@ unsigned gemmgen::outputSlabBytes(const KernelSpec &spec) {
   return 128; // the checks refuse such a chunk
 }
 
+bool gemmgen::problemDColumnMajor(const KernelSpec &spec) {
+  return spec.target.value == Target::SM90a && spec.layout.d.value == MatrixLayout::Col;
+}
+
 bool gemmgen::storesDColumnMajor(const KernelSpec &spec) {
-  return spec.target.value == Target::SM90a && spec.layout.d.value == MatrixLayout::Col &&
-         spec.scheduler.splitK.value <= 1;
+  return problemDColumnMajor(spec) && spec.scheduler.splitK.value <= 1;
 }
 
 unsigned gemmgen::minSlabColumns(ScalarType d, Target target) {

@@ -186,8 +186,9 @@ struct KernelPlan {
   /// Bytes of one row of an output staging slab: one TMA store box row, with
   /// the swizzle of the same span (outputSlabBytes).
   unsigned dSlabBytes = 128;
-  /// layout.d: col (sm_90a): the problem's D is column-major, N lines of M
-  /// (a row-major D is mapped onto it transposed by the runtime).
+  /// layout.d: col (sm_90a; problemDColumnMajor): the problem's D is
+  /// column-major, N lines of M (a row-major D is mapped onto it transposed
+  /// by the runtime).
   bool dProblemColMajor = false;
   /// The kernel stores D column-major (storesDColumnMajor): a slab is one m64
   /// block of the consumer's rows, a 128-byte row per output column of the
@@ -248,7 +249,11 @@ unsigned epilogueChunkColumns(const KernelSpec &spec);
 /// f32 D 64 bytes (a 16-column tile's f32 slices).
 unsigned outputSlabBytes(const KernelSpec &spec);
 
-/// Whether the kernel itself stores D column-major: layout.d col on sm_90a
+/// Whether the problem's D is column-major: layout.d col on sm_90a (the
+/// runtime maps a row-major D onto such a kernel transposed).
+bool problemDColumnMajor(const KernelSpec &spec);
+
+/// Whether the kernel itself stores D column-major: problemDColumnMajor
 /// without split_k (whose slices store row-major f32 partial sums).
 bool storesDColumnMajor(const KernelSpec &spec);
 

@@ -677,7 +677,8 @@ struct KernelChoice {
   /// (128x128), "small" (64x128), "fit112"... (wave-filling widths),
   /// "large_c2" (B multicast), "decode" / "decode_d16" / "decode32" (64x16
   /// with 8 or 16 stages, 64x32: tiles storing D column-major for M <= 32,
-  /// a row-major D computed as D^T). fp8 per-tensor: "large" (spec 13's tile,
+  /// a row-major D computed as D^T), "pingpong" (spec 20's 128x128 tile, its
+  /// consumers taking turns: K <= 1024 on >= 1024 tiles). fp8 per-tensor: "large" (spec 13's tile,
   /// the default), "wide", "medium"; fp8 blockwise: "medium" (spec 15's, the
   /// default), "wide" (spec 19's), "narrow" (128x64).
   std::string family;

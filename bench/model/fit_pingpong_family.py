@@ -6,7 +6,9 @@ tile and the 64x256 ping-pong tile on the sweep's shapes with M >= 64, f16 and b
 shared constants of runtime/lib/KernelChoice.cpp (as fit_cost_model.py fitted them) fixed, and
 fits each family's per-k-block and per-tile times. Prints them and, per shape, the model's time
 for the family against its time for the default 128x256 family: the question is whether the
-model can tell where ping-pong wins (it cannot, which is why no ping-pong family is a candidate).
+model can tell where ping-pong wins (it cannot, which is why no ping-pong family is a candidate of
+the model; the chooser takes spec 20's kernel by a measured rule for K <= 1024 instead,
+`pickPingPong` in runtime/lib/KernelChoice.cpp).
 
     python3 bench/model/fit_pingpong_family.py       # from the repository root
 """

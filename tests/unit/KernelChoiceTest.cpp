@@ -116,6 +116,8 @@ TEST(KernelChoice, ChoicesByShapeClass) {
       {4096, 4096, 512, "pingpong", 1, 1},   // 1024 tiles
       {4100, 4000, 960, "pingpong", 1, 1},   // 33 x 32 tiles
       {12288, 12288, 1024, "pingpong", 1, 1},
+      {4096, 4096, 1024, "pingpong", 1, 1},  // K = 1024: the rule's last K
+      {8192, 8192, 1088, "large", 1, 1},     // K = 1088: past it
       {4096, 3968, 512, "large", 1, 1},      // 992 tiles: the model's
       {8192, 8192, 2048, "large", 1, 1},     // K = 2048: 1-2% behind the default
       {8192, 8192, 1008, "large", 1, 1},     // not whole k-blocks (not measured)

@@ -99,6 +99,9 @@ if ldconfig -p 2>/dev/null | grep -q 'libcuda.so.1'; then
 else
   expect 2 "gemmgen: error: no CUDA driver/GPU found (libcuda.so.1 could not be loaded)" -- "$G" run "$S" --m 256 --n 256 --k 256
   expect 2 "gemmgen: error: no CUDA driver/GPU found (libcuda.so.1 could not be loaded)" -- "$G" bench "$S" --m 256 --n 256 --k 256
+  # --out-dtype f32 is taken (a spec file's D and C in f32): the command gets as far as the GPU.
+  expect 2 "gemmgen: error: no CUDA driver/GPU found (libcuda.so.1 could not be loaded)" -- "$G" run "$S" --out-dtype f32 --m 256 --n 256 --k 256
+  expect 2 "gemmgen: error: no CUDA driver/GPU found (libcuda.so.1 could not be loaded)" -- "$G" bench "$S" --out-dtype f32 --m 256 --n 256 --k 256
 fi
 expect 3 "gemmgen: error: 'tile.q' is not a tunable spec key; did you mean 'tile.m'? (tunable: tile.m, tile.n," -- "$G" tune "$S" tile.q=1 --compile-only
 expect 1 "gemmgen: error: --shapes takes MxNxK[,MxNxK...] with sizes from 0 to 4294967295, got '12x'" -- "$G" simulate "$S" --shapes 12x
@@ -135,8 +138,8 @@ else
   echo "FAIL: run auto --dtype e4m3 --scaling blockwise: ${out:0:300} (spec: '$chosen')"; fails=$((fails + 1))
 fi
 # --out-dtype picks D of the fp8 choice: an 8-bit D (no split, whole 128-column
-# slabs) and f16, each a spec that passes the checks.
-for od in e4m3 f16; do
+# slabs), f16 and f32, each a spec that passes the checks.
+for od in e4m3 f16 f32; do
   out=$(env GEMMGEN_CACHE_DIR="$W/fp8out_$od" "$G" run auto --m 128 --n 2112 --k 7168 --dtype e4m3 \
         --out-dtype $od 2>/dev/null)
   chosen=$(ls "$W/fp8out_$od/chosen/"*_e4m3_tensor_$od.yaml 2>/dev/null | head -1)

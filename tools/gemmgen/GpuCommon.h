@@ -162,7 +162,8 @@ inline bool parseOutDTypeOption(const std::string &s, std::optional<DType> &out,
                                 const std::string &spec = "", std::optional<DType> dtype = {}) {
   if (s.empty())
     return true;
-  out = parseDType(s);
+  // f32 is an output type only (parseDType reads operand types).
+  out = s == "f32" ? std::optional<DType>(DType::F32) : parseDType(s);
   if (out == DType::F32)
     return true;
   const bool fp8Choice = (spec == "auto" || spec == "tuned") && dtype && isFp8(*dtype);

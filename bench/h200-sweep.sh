@@ -116,7 +116,7 @@ printf '%s\n%s\n%s\n' "$SHAPES" "$VALIDATION" "$REFUSED" | awk 'NF == 2' > "$S/s
 list=$(awk '{print $1}' "$S/shapes.txt" | paste -sd, -)
 
 { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader
-  git log -1 --format='commit %h %cd' 2>/dev/null; date -u +%FT%TZ
+  "$G" --version; date -u +%FT%TZ  # the binary's build (the device copy's git metadata may be stale)
   echo "rounds $ROUNDS, budget $BUDGET s, fixed $FIXED_F16 / $FIXED_BF16"; } | tee "$S/info.txt"
 start=$(date +%s)
 for dt in f16 bf16; do

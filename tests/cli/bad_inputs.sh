@@ -106,6 +106,13 @@ fi
 expect 3 "gemmgen: error: 'tile.q' is not a tunable spec key; did you mean 'tile.m'? (tunable: tile.m, tile.n," -- "$G" tune "$S" tile.q=1 --compile-only
 expect 1 "gemmgen: error: --shapes takes MxNxK[,MxNxK...] with sizes from 0 to 4294967295, got '12x'" -- "$G" simulate "$S" --shapes 12x
 expect 1 "depth_1.yaml:11:20: error: pipeline.depth 1 cannot overlap the TMA load of the next k-block with the MMA of this one (the producer waits until the only stage is released); use depth: 2 or more (4 is typical)" -- "$G" simulate "$SRC/tests/sim_bugs/depth_1.yaml"
+# --version names the build (bench logs and sweeps record it).
+out=$("$G" --version); rc=$?
+if [ $rc -eq 0 ] && [[ "$out" =~ ^gemmgen\ [0-9.]+\ \(built\ from\ ([0-9a-f]{7,}(-dirty)?|unknown)\)$ ]]; then
+  echo "ok   rc=0  --version: $out"
+else
+  echo "FAIL: --version -> rc $rc: ${out:0:300}"; fails=$((fails + 1))
+fi
 expect 106 "spec is required
 Run with --help for more information." -- "$G" emit   # CLI11's usage error code
 # A newline in the spec's path reaches the generated banner escaped: the

@@ -8,6 +8,7 @@
 #include "CompilerCommands.h"
 #include "SimulateCommand.h"
 #include "TuneCommand.h"
+#include "gemmgen/tune/BuildInfo.h"
 
 #include <CLI/CLI.hpp>
 
@@ -21,7 +22,9 @@ int main(int argc, char **argv) {
                "(YAML spec -> checks -> IR -> CUDA C++ -> NVRTC -> launch)",
                "gemmgen"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "gemmgen 0.1.0");
+  // The build's commit: a measurement's log can name the binary that made it.
+  app.set_version_flag("--version", std::string("gemmgen 0.1.0 (built from ") +
+                                        gemmgen::tune::buildCommit() + ")");
   gemmgen::cli::registerCheckCommand(app);
   gemmgen::cli::registerEmitCommand(app);
   gemmgen::cli::registerCompileCommand(app);

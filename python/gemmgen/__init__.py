@@ -29,7 +29,9 @@ from .errors import (ArgumentError, CompileError, CudaError, Diagnostic, DTypeEr
                      NoDeviceError, ProtocolError, SpecError, UnsupportedError)
 from .kernel import Kernel, plan
 
-__version__ = "0.1.0"
+# The C++ library's version (CMake's project()); pyproject.toml repeats it for pip,
+# and tests/test_spec.py holds the two together.
+__version__ = _core.version()
 
 
 def _layout_override(layout: Optional[Tuple[str, str]]) -> "_core.LayoutOverride":

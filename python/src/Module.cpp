@@ -21,4 +21,5 @@ NB_MODULE(_core, m) {
   gemmgen::python::bindSpecFunctions(m);
   gemmgen::python::bindKernel(m);
   m.def("nvrtc_version", &gemmgen::nvrtcVersionString);
+  m.def("version", [] { return std::string(gemmgen::versionString()); });
 }

@@ -148,6 +148,14 @@ def test_nvrtc_version():
     assert re.fullmatch(r"\d+\.\d+", gemmgen.nvrtc_version())
 
 
+def test_version_is_the_projects():
+    """__version__ is the library's (CMake's project()); pip's metadata must say the same."""
+    cmake = re.search(r"project\(gemmgen VERSION (\S+)", (REPO / "CMakeLists.txt").read_text())
+    pyproject = re.search(r'^version = "([^"]+)"', (REPO / "pyproject.toml").read_text(), re.M)
+    assert cmake and pyproject
+    assert gemmgen.__version__ == cmake.group(1) == pyproject.group(1)
+
+
 @pytest.mark.parametrize("bug,verdict", [("same_phase_full", "race"), ("tx_too_large", "tx overflow"),
                                          ("arrivals_too_many", "deadlock")])
 def test_protocol_error_from_the_simulation(bug, verdict):

@@ -1,5 +1,7 @@
 //===- Version.cpp - The library's version string --------------------------===//
+#include "gemmgen/Version.h"
+#include "gemmgen/gemmgen.h"
+
 namespace gemmgen {
-/// Version of the gemmgen libraries and CLI.
-const char *versionString() { return "0.1.0"; }
+const char *versionString() { return kVersion; }
 } // namespace gemmgen

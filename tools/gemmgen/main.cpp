@@ -8,6 +8,7 @@
 #include "CompilerCommands.h"
 #include "SimulateCommand.h"
 #include "TuneCommand.h"
+#include "gemmgen/gemmgen.h"
 #include "gemmgen/tune/BuildInfo.h"
 
 #include <CLI/CLI.hpp>
@@ -23,8 +24,8 @@ int main(int argc, char **argv) {
                "gemmgen"};
   app.require_subcommand(1);
   // The build's commit: a measurement's log can name the binary that made it.
-  app.set_version_flag("--version", std::string("gemmgen 0.1.0 (built from ") +
-                                        gemmgen::tune::buildCommit() + ")");
+  app.set_version_flag("--version", std::string("gemmgen ") + gemmgen::versionString() +
+                                        " (built from " + gemmgen::tune::buildCommit() + ")");
   gemmgen::cli::registerCheckCommand(app);
   gemmgen::cli::registerEmitCommand(app);
   gemmgen::cli::registerCompileCommand(app);

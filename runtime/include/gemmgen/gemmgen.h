@@ -188,6 +188,9 @@ Expected<CubinResult> compileCudaSource(const std::string &source, const std::st
 /// "13.0" (the NVRTC library in use).
 std::string nvrtcVersionString();
 
+/// gemmgen's own version ("0.1.0"): the project's, set by the build.
+const char *versionString();
+
 /// The device headers embedded in this library: include name -> text.
 const std::vector<std::pair<std::string, std::string>> &embeddedDeviceHeaders();
 
@@ -677,10 +680,11 @@ struct KernelChoice {
   /// (128x128), "small" (64x128), "fit112"... (wave-filling widths),
   /// "large_c2" (B multicast), "decode" / "decode_d16" / "decode32" (64x16
   /// with 8 or 16 stages, 64x32: tiles storing D column-major for M <= 32,
-  /// a row-major D computed as D^T), "pingpong" (spec 20's 128x128 tile, its
-  /// consumers taking turns: K <= 1024 on >= 1024 tiles). fp8 per-tensor: "large" (spec 13's tile,
-  /// the default), "wide", "medium"; fp8 blockwise: "medium" (spec 15's, the
-  /// default), "wide" (spec 19's), "narrow" (128x64).
+  /// a row-major D computed as D^T), "pingpong" (spec 20's 128x128 tile,
+  /// its consumers taking turns: K <= 1024 on >= 1024 tiles). fp8
+  /// per-tensor: "large" (spec 13's tile, the default), "wide", "medium";
+  /// fp8 blockwise: "medium" (spec 15's, the default), "wide" (spec 19's),
+  /// "narrow" (128x64).
   std::string family;
   int splitK = 1;          ///< scheduler.split_k of the spec (1: none)
   double predictedUs = 0;  ///< the model's time for this choice (0: a measured rule chose it)

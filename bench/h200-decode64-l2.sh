@@ -18,7 +18,7 @@
 #     e4m3 at the DeepSeek-V3 shapes (the chooser, against cuBLASLt's blockwise mode), e4m3 ->
 #     bf16 per-tensor spec 13 and bias+GELU spec 14 at 4096^3 and 8192^3 against cuBLASLt.
 #   usage (device): bash bench/h200-decode64-l2.sh CARRY PART   (CARRY: gemmgen; PART: a = 1
-#   and 3, b = 2, each within one call's ten minutes)
+#   and 3, b = 2, c = 1 on more shapes (written after a's results), each within one call)
 source "$(dirname "$0")/lib.sh"
 PART=${2:-a}
 bench_init decode64-l2-$PART "$1"
@@ -68,5 +68,24 @@ echo "== spec 13 e4m3 -> bf16 rc=$?" >> "$S"; table "$L/e4m3.txt" >> "$S"
 timeout 150 "$G" bench specs/sm90/14_fast_bf16_bias_gelu.yaml --shapes 4096x4096x4096,8192x8192x8192 --rounds 20 > "$L/bias_gelu.txt" 2>&1
 echo "== spec 14 bias+gelu rc=$?" >> "$S"
 grep -E '^ *[0-9]+x[0-9]+x[0-9]+|rror|cuBLASLt fused:|unfused:' "$L/bias_gelu.txt" | cut -c1-150 >> "$S"
+fi
+if [ "$PART" = c ]; then
+  # After part a (2026-12-03 22:35 UTC): the splits and two-consumer tiles lost (the L2-bytes
+  # reading was wrong); unsplit 64x64 led the chooser at 33-64 tokens with 64-96 weight tiles
+  # and K = 4096. Its support apart from the validation set's 64x4096x4096: more weight counts
+  # (tiles 48-172) and K, and 12 stages beside 8. Prediction: 64x64 ahead where the small tile
+  # has <= 48 CTAs (N <= 6144) and K <= 8192, behind at N >= 8192 and at K = 14336.
+  SH="64x5120x4096,48x5120x4096,64x8192x4096,48x7168x4096,64x4096x8192,40x6144x8192,64x4096x2048,64x3072x4096,56x5120x5120,64x6144x4096"
+  echo "== t64c auto" >> "$S"
+  for s in ${SH//,/ }; do
+    IFS=x read -r m n k <<< "$s"
+    timeout 60 "$G" bench auto --m $m --n $n --k $k --rounds 20 > "$L/t64c_auto_$s.txt" 2>&1
+    echo "$(table "$L/t64c_auto_$s.txt") $(grep -o 'auto_[a-z0-9_]*_s[0-9]' "$L/t64c_auto_$s.txt" | head -1)" >> "$S"
+  done
+  for v in m64n64_d8 m64n64_d12; do
+    verify "$v" bench/decode-col/$v.yaml 56x5120x5120 --beta 0.5
+    timeout 150 "$G" bench bench/decode-col/$v.yaml --shapes $SH --rounds 20 > "$L/t64c_$v.txt" 2>&1
+    echo "== t64c $v rc=$?" >> "$S"; table "$L/t64c_$v.txt" >> "$S"
+  done
 fi
 bench_finish

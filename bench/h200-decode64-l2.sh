@@ -18,7 +18,8 @@
 #     e4m3 at the DeepSeek-V3 shapes (the chooser, against cuBLASLt's blockwise mode), e4m3 ->
 #     bf16 per-tensor spec 13 and bias+GELU spec 14 at 4096^3 and 8192^3 against cuBLASLt.
 #   usage (device): bash bench/h200-decode64-l2.sh CARRY PART   (CARRY: gemmgen; PART: a = 1
-#   and 3, b = 2, c = 1 on more shapes (written after a's results), each within one call)
+#   and 3, b = 2, c = 1 on more shapes (written after a's results), d = the rule read
+#   from a and c on new shapes; each within one call)
 source "$(dirname "$0")/lib.sh"
 PART=${2:-a}
 bench_init decode64-l2-$PART "$1"
@@ -86,6 +87,26 @@ if [ "$PART" = c ]; then
     verify "$v" bench/decode-col/$v.yaml 56x5120x5120 --beta 0.5
     timeout 150 "$G" bench bench/decode-col/$v.yaml --shapes $SH --rounds 20 > "$L/t64c_$v.txt" 2>&1
     echo "== t64c $v rc=$?" >> "$S"; table "$L/t64c_$v.txt" >> "$S"
+  done
+fi
+if [ "$PART" = d ]; then
+  # After part c (22:36 UTC): a rule read from parts a and c — 33-64 tokens, 48-128 tiles of 64
+  # weights and at most 64 MiB of weights: the 64x64 column-major tile with 12 stages (0.93-1.10
+  # of cuBLAS there against the chooser's 0.76-0.99; behind it with more tiles, fewer, or more
+  # bytes). Checked here on shapes neither part ran, inside and outside the rule, and 12 stages
+  # on part a's shapes. Prediction: inside, 64x64 d12 ahead of the chooser by >= 3% on each;
+  # outside, behind or level.
+  IN="36x4096x4096,64x7168x4096,50x3584x8192,64x4096x6144,60x6144x5120,33x5120x4096,64x3584x3584,64x4096x4096,48x4096x4096,40x4096x4096"
+  OUTSIDE="64x6144x6144,64x8704x4096,48x2560x4096,64x5120x8192"
+  echo "== t64d auto" >> "$S"
+  for s in ${IN//,/ } ${OUTSIDE//,/ }; do
+    IFS=x read -r m n k <<< "$s"
+    timeout 60 "$G" bench auto --m $m --n $n --k $k --rounds 20 > "$L/t64d_auto_$s.txt" 2>&1
+    echo "$(table "$L/t64d_auto_$s.txt") $(grep -o 'auto_[a-z0-9_]*_s[0-9]' "$L/t64d_auto_$s.txt" | head -1)" >> "$S"
+  done
+  for v in m64n64_d12 m64n64_d8; do
+    timeout 150 "$G" bench bench/decode-col/$v.yaml --shapes $IN,$OUTSIDE --rounds 20 > "$L/t64d_$v.txt" 2>&1
+    echo "== t64d $v rc=$?" >> "$S"; table "$L/t64d_$v.txt" >> "$S"
   done
 fi
 bench_finish

@@ -85,6 +85,16 @@ constexpr TileFamily kDecode = {"decode", 64, 16, 64, 1, 8, 16, 1, "", 0, 1, tru
 constexpr TileFamily kDecodeDeep = {"decode_d16", 64, 16, 64, 1, 16, 16, 1, "", 0, 1, true};
 constexpr TileFamily kDecode32 = {"decode32", 64, 32, 64, 1, 12, 16, 1, "", 0, 1, true};
 constexpr long long kDecodeMaxTokens = 32, kDecode16MaxTokens = 16;
+// 33-64 tokens: 64x64, 12 stages (bench/decode-col/m64n64_d12.yaml), for
+// 40-128 tiles of 64 weights and less than 96 MiB of 16-bit weights: on 19
+// such shapes 0.83-1.13 of cuBLAS against the small family's 0.76-0.99
+// (level at 33x5120x4096, ahead on the rest; bench/h200-decode64-l2.sh,
+// 2026-12-03). Outside it behind: 33 tiles (2112 weights: 0.78 against
+// 0.91), 136 and 172 tiles (0.86-0.94 against 0.97-0.99), 96 MiB and more
+// (40x6144x8192: 0.87 against 0.94; 64x4096x14336: 0.94 against 1.02).
+constexpr TileFamily kDecode64 = {"decode64", 64, 64, 64, 1, 12, 16, 1, "", 0, 1, true};
+constexpr long long kDecode64MaxTokens = 64, kDecode64MinTiles = 40, kDecode64MaxTiles = 128;
+constexpr long long kDecode64BelowWeightBytes = 96LL << 20;
 constexpr long long kDecodeMinTiles = 64, kDecodeDeepBelowTiles = 96;
 // With K split (spec 24: the slices' f32 partial sums row-major, the
 // reduction writes D column-major; bench/h200-decode-col-split*.sh,
@@ -156,8 +166,11 @@ struct DecodePick {
 DecodePick pickDecode(long long M, long long N, long long K) {
   const long long tiles = ceilDiv(N, kDecode.tileM);
   auto slicesAsAsked = [&](int split) { return splitKSlices(K, kDecode.tileK, split) == split; };
-  if (M > kDecodeMaxTokens)
-    return {};
+  if (M > kDecodeMaxTokens) {
+    const bool fits = M <= kDecode64MaxTokens && tiles >= kDecode64MinTiles &&
+                      tiles <= kDecode64MaxTiles && N * K * 2 < kDecode64BelowWeightBytes;
+    return fits ? DecodePick{&kDecode64, 1} : DecodePick{};
+  }
   if (tiles >= kDecodeMinTiles) {
     if (M > kDecode16MaxTokens)
       return {&kDecode32, 1};
@@ -413,7 +426,8 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
     r.best = d.family, r.split = d.split, r.us = 0;
     r.rule = ": D^T = B^T·A^T puts the " + std::to_string(N) +
              " columns on the MMA's M side and the " + std::to_string(M) +
-             " rows on its N side, for M <= " + std::to_string(kDecodeMaxTokens);
+             " rows on its N side, for M <= " +
+             std::to_string(d.family == &kDecode64 ? kDecode64MaxTokens : kDecodeMaxTokens);
   } else if (pickPingPong(M, N, K)) {
     r.best = &kPingPong, r.split = 1, r.us = 0;
     r.rule = ": one consumer's epilogue runs while the other's wgmmas do, for K <= " +

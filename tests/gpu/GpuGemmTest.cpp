@@ -1071,6 +1071,9 @@ const ChosenCase kChosenCases[] = {
     // (1x2112x7168 and 1x4096x14336 above too): 1601 weights in 4 slices.
     {7, 4100, 1000, DType::BF16}, {32, 4096, 4096, DType::F16}, {21, 6000, 520, DType::BF16},
     {5, 1601, 2048, DType::BF16}, {16, 4096, 9216, DType::F16},
+    // 33-64 tokens (decode64): 64 tokens, and 37 of 3000 weights (a residue
+    // in both).
+    {64, 4096, 4096, DType::F16}, {37, 3000, 4100, DType::BF16},
     // Short K on many tiles: ping-pong consumers (spec 20's kernel); residues
     // in M and N.
     {4096, 4096, 512, DType::F16}, {4100, 4000, 960, DType::BF16}};

@@ -86,7 +86,17 @@ TEST(KernelChoice, ChoicesByShapeClass) {
       {4096, 4096, 4112, "large", 1, 1},
       {48, 15360, 5120, "small", 1, 1},      // not a 128-row tile for 48 rows (measured
                                              // slower than 64 rows on the H200)
-      {33, 14336, 4096, "small", 1, 1},      // past the decode tiles' 32 tokens
+      {33, 14336, 4096, "small", 1, 1},      // 224 tiles: past decode64's 128
+      // 33-64 tokens: 64x64 (decode64) for 40-128 tiles of 64 weights and
+      // under 96 MiB of weights.
+      {64, 4096, 4096, "decode64", 1, 1},
+      {33, 2560, 4096, "decode64", 1, 1},    // 40 tiles
+      {64, 8192, 4096, "decode64", 1, 1},    // 128 tiles
+      {64, 5120, 8192, "decode64", 1, 1},    // 80 MiB
+      {65, 4096, 4096, "small", 1, 1},       // 65 tokens
+      {64, 2496, 4096, "small", 1, 4},       // 39 tiles
+      {64, 8256, 4096, "small", 1, 1},       // 129 tiles
+      {40, 6144, 8192, "small", 1, 1},       // 96 MiB
       {32, 4032, 4096, "small", 1, 1},       // 63 tiles of 64 weights
       {17, 4096, 4096, "decode32", 1, 1},    // 17-32 tokens: 64x32
       {32, 57344, 8192, "decode32", 1, 1},
@@ -266,6 +276,7 @@ TEST(KernelChoice, FamiliesAreTheMeasuredSpecs) {
                      "specs/sm90/24_decode_col_d_split_f16.yaml");
   expectSameKernelAs(1, 4096, 14336, DType::F16, "decode", "bench/decode-col/m64n16_d8_s2.yaml");
   expectSameKernelAs(32, 4096, 4096, DType::F16, "decode32", "bench/decode-col/m64n32_d12.yaml");
+  expectSameKernelAs(64, 4096, 4096, DType::F16, "decode64", "bench/decode-col/m64n64_d12.yaml");
   expectSameKernelAs(8192, 8192, 512, DType::F16, "pingpong", "specs/sm90/20_pingpong_f16.yaml");
   expectSameKernelAs(7168, 2048, 4096, DType::F16, "medium", "bench/families/medium_d6.yaml");
 }

@@ -50,6 +50,8 @@ using llvm::StringRef;
 namespace {
 
 constexpr unsigned kRegistersPerSM = 65536;
+/// Shared memory of one SM (228 KB), of which each resident CTA reserves 1 KB.
+constexpr unsigned kSharedBytesPerSM = 233472, kReservedSharedBytesPerCta = 1024;
 constexpr unsigned kMaxThreads = 1024;
 constexpr unsigned kMaxClusterCtas = 8;      ///< portable cluster size
 /// Registers a consumer thread needs beside its accumulators (addresses,
@@ -553,14 +555,26 @@ void Checker::checkRegisters() {
                   "(setmaxnreg.dec), it cannot end with more (ptxas error C7406); use "
                   "registers: 40 for '" + producer->name.value + "' or at most " + str(creg));
   }
+  // setmaxnreg moves registers between the warpgroups of a CTA, within what
+  // the CTA was launched with: per thread 65536 / (CTAs per SM × threads),
+  // in whole steps of 8, at most 256.
+  const unsigned ctas = std::max(1u, spec.scheduler.ctasPerSm.value);
+  const unsigned launched = std::min(256u, kRegistersPerSM / (ctas * threads) / 8 * 8);
+  const unsigned pool = launched * threads;
   unsigned total = pThreads * preg + cThreads * creg;
-  if (total > kRegistersPerSM) {
-    unsigned maxC = (kRegistersPerSM - pThreads * preg) / cThreads / 8 * 8;
+  if (total > pool) {
+    unsigned maxC = pool > pThreads * preg ? (pool - pThreads * preg) / cThreads / 8 * 8 : 0;
     SMLoc at = consumer->registers.given ? consumer->registers.loc : consumer->loc;
+    std::string why = ctas > 1 ? "the " + str(pool) + " a CTA is launched with when " +
+                                     str(ctas) + " share an SM (scheduler.ctas_per_sm; " +
+                                     str(launched) + " per thread)"
+                               : "the " + str(pool) + " a CTA of " + str(threads) +
+                                     " threads is launched with (65536 per SM, " +
+                                     str(launched) + " per thread in steps of 8)";
     error(at, "the roles need " + str(total) + " registers per CTA (" + producer->name.value +
                   ": " + str(pThreads) + " threads × " + str(preg) + " + " +
                   consumer->name.value + ": " + str(cThreads) + " threads × " + str(creg) +
-                  "), more than the 65536 of an SM; use registers: " + str(maxC) +
+                  "), more than " + why + "; use registers: " + str(maxC) +
                   " or less for role '" + consumer->name.value + "'");
   }
 }
@@ -640,6 +654,27 @@ void Checker::checkSharedMemory() {
               " stages of " + str(stageBytes) + " bytes" + stagingText +
               ", barriers and 1024 bytes of alignment slack), more than the " +
               str(kMaxSharedBytesPerBlock) + " bytes (227 KB) an sm_90a block can use; " + fix);
+    return;
+  }
+  // scheduler.ctas_per_sm: every resident CTA holds its own shared memory.
+  const unsigned ctas = std::max(1u, spec.scheduler.ctasPerSm.value);
+  auto fitsSm = [&](unsigned b) {
+    return ctas * (b + kReservedSharedBytesPerCta) <= kSharedBytesPerSM;
+  };
+  if (ctas > 1 && !fitsSm(bytes)) {
+    unsigned fits = 0;
+    for (unsigned d = depth; d-- > 2;)
+      if (fitsSm(withDepth(d))) {
+        fits = d;
+        break;
+      }
+    error(spec.scheduler.ctasPerSm.loc,
+          "scheduler.ctas_per_sm " + str(ctas) + " needs " + str(ctas) + " × (" + str(bytes) +
+              " + " + str(kReservedSharedBytesPerCta) + " reserved) bytes of shared memory, " +
+              "more than the " + str(kSharedBytesPerSM) + " (228 KB) of an SM; " +
+              (fits ? "use pipeline.depth: " + str(fits) + " (" + str(withDepth(fits)) +
+                          " bytes per CTA)"
+                    : std::string("use ctas_per_sm: 1")));
     return;
   }
   if (depth == 2 && withDepth(3) <= kMaxSharedBytesPerBlock)
@@ -909,6 +944,10 @@ void Checker::checkScheduler() {
       error(spec.types.scaling.loc, sk + " with types.scaling: blockwise: the promoted partial "
                                          "sums are not handed between CTAs yet; use kind: "
                                          "persistent");
+    if (s.ctasPerSm.value > 1)
+      error(s.ctasPerSm.loc, sk + " with ctas_per_sm " + std::to_string(s.ctasPerSm.value) +
+                                 ": its shares and flags are laid out for one CTA per SM and "
+                                 "were not measured with more; use ctas_per_sm: 1");
   }
   if (pingpong()) {
     // Ping-pong: two consumer warpgroups take turns on whole tiles of one

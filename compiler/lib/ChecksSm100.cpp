@@ -177,6 +177,11 @@ private:
       error(spec.scheduler.splitK.loc,
             "scheduler.split_k is not supported on sm_100a yet (the reduction reads an f32 "
             "batch, which its kernels do not write); use split_k: 1, or an sm_90a spec");
+    if (spec.scheduler.ctasPerSm.value > 1)
+      error(spec.scheduler.ctasPerSm.loc,
+            "scheduler.ctas_per_sm " + std::to_string(spec.scheduler.ctasPerSm.value) +
+                " is not supported on sm_100a (its kernels own the SM's tensor memory); use "
+                "ctas_per_sm: 1");
     if (spec.scheduler.grouped.value)
       error(spec.scheduler.grouped.loc,
             "scheduler.grouped is not supported on sm_100a yet: its kernels compute one problem "

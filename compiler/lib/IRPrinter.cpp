@@ -40,6 +40,9 @@ public:
        << toString(k.schedule.raster) << " group=" << k.schedule.group
        << (k.schedule.grouped ? " problems=grouped" : "")
        << (k.schedule.splitK > 1 ? " split_k=" + std::to_string(k.schedule.splitK) : "")
+       << (k.plan.schedule.ctasPerSm > 1
+               ? " ctas_per_sm=" + std::to_string(k.plan.schedule.ctasPerSm)
+               : "")
        << " epilogue_overlap=" << (k.epilogueOverlap ? 1 : 0)
        << " epilogue_chunk_n=" << k.epilogueChunkN
        << (k.plan.dProblemColMajor ? " d=col_major" : "") << "\n";

@@ -89,7 +89,8 @@ const StringRef kLayoutKeys[] = {"a", "b", "d"};
 const StringRef kTileKeys[] = {"m", "n", "k"};
 const StringRef kClusterKeys[] = {"m", "n"};
 const StringRef kPipelineKeys[] = {"depth", "mma_in_flight"};
-const StringRef kSchedulerKeys[] = {"kind", "raster", "group", "grouped", "split_k", "consumers"};
+const StringRef kSchedulerKeys[] = {"kind",    "raster",    "group",      "grouped",
+                                    "split_k", "consumers", "ctas_per_sm"};
 const StringRef kRoleKeys[] = {"warps", "warpgroups", "registers", "does", "warp", "first_warp"};
 const StringRef kBarrierKeys[] = {"from",          "to",       "kind",     "slots", "arrivals",
                                   "phase",         "initial_phase", "tx_bytes", "cta_mask", "id"};
@@ -616,6 +617,9 @@ void SpecParser::parseTop(yaml::Node *root) {
         else if (k == "split_k")
           parseUnsigned(x, kl, "scheduler.split_k", spec.scheduler.splitK, 1, 64,
                         "K slices summed after the GEMM");
+        else if (k == "ctas_per_sm")
+          parseUnsigned(x, kl, "scheduler.ctas_per_sm", spec.scheduler.ctasPerSm, 1, 2,
+                        "CTAs resident on one SM");
         else
           parseUnsigned(x, kl, "scheduler.group", spec.scheduler.group, 1, 1024);
       });
@@ -881,6 +885,7 @@ void SpecParser::fillDefaultLocations() {
   fill(spec.scheduler.grouped, at("scheduler"));
   fill(spec.scheduler.splitK, at("scheduler"));
   fill(spec.scheduler.consumers, at("scheduler"));
+  fill(spec.scheduler.ctasPerSm, at("scheduler"));
   fill(spec.epilogue.store, at("epilogue"));
   fill(spec.epilogue.overlap, at("epilogue"));
   fill(spec.epilogue.chunkN, at("epilogue"));

@@ -264,7 +264,9 @@ private:
 
   llvm::Error emitKernel() {
     const Role &producer = k.roles[0], &consumer = k.roles[1];
-    e.line("extern \"C\" __global__ void __launch_bounds__(THREADS, 1)");
+    // scheduler.ctas_per_sm: ptxas keeps the launch's registers to what that many CTAs share.
+    e.line("extern \"C\" __global__ void __launch_bounds__(THREADS, " +
+           std::to_string(k.plan.schedule.ctasPerSm) + ")");
     const std::string indent(k.name.size() + 1, ' ');
     if (grouped()) {
       // every problem's tensor maps live in the table (tile_schedule.cuh)

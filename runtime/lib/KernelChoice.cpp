@@ -30,6 +30,7 @@ struct TileFamily {
   int clusterM = 1;       ///< CTAs along M sharing B by multicast
   bool colMajorD = false; ///< layout.d: col (computes D^T = B·A^T for a row-major D)
   bool pingPong = false;  ///< scheduler.consumers: pingpong (each consumer its own tiles)
+  int ctasPerSm = 1;      ///< scheduler.ctas_per_sm (2: consumers at 216 registers)
 };
 
 // The constants from `python3 bench/model/fit_cost_model.py` (2026-12-01).
@@ -82,6 +83,14 @@ constexpr TileFamily kLargeMulticast = {"large_c2", 128, 256, 64, 2, 4, 16, 1, "
 // of cuBLAS on ten weight shapes against the small family's 0.86-1.03
 // (bench/h200-decode-col32.sh).
 constexpr TileFamily kDecode = {"decode", 64, 16, 64, 1, 8, 16, 1, "", 0, 1, true};
+// Unsplit, two CTAs per SM (85 KB of shared memory each; consumers at 216
+// registers): two k-block chains per SM. Against one per SM, same call, two
+// passes (bench/h200-decode-occ2.sh, 2026-12-03): 16x10240x8192 -6.5%,
+// 1x11008x4096 -4%, 8x14336x4096 -2.5%, 4x28672x4096 -1.6%, 16x8192x28672
+// and 1x6144x4096 level, 1x57344x8192 +0.5%. Split in K it was level at
+// 1x4096x14336 and is not used there.
+constexpr TileFamily kDecodeTwoPerSm = {"decode", 64, 16, 64, 1, 8, 16, 1, "", 0,
+                                         1,        true, false, 2};
 constexpr TileFamily kDecodeDeep = {"decode_d16", 64, 16, 64, 1, 16, 16, 1, "", 0, 1, true};
 constexpr TileFamily kDecode32 = {"decode32", 64, 32, 64, 1, 12, 16, 1, "", 0, 1, true};
 constexpr long long kDecodeMaxTokens = 32, kDecode16MaxTokens = 16;
@@ -175,7 +184,7 @@ DecodePick pickDecode(long long M, long long N, long long K) {
     if (M > kDecode16MaxTokens)
       return {&kDecode32, 1};
     if (tiles >= kDecodeDeepBelowTiles)
-      return {&kDecode, 1};
+      return {&kDecodeTwoPerSm, 1};
     if (K > kDecodeSplitAboveK && slicesAsAsked(2))
       return {&kDecode, 2};
     return {&kDecodeDeep, 1};
@@ -272,11 +281,14 @@ std::string specFor(const TileFamily &f, int split, const SpecTypes &t, const st
     s += "cluster: { m: " + std::to_string(f.clusterM) + ", n: 1 }\n";
   s += "scheduler: { kind: persistent, raster: along_m, group: " + std::to_string(f.group) +
        (split > 1 ? ", split_k: " + std::to_string(split) : std::string()) +
-       (f.pingPong ? ", consumers: pingpong" : "") + " }\n";
+       (f.pingPong ? ", consumers: pingpong" : "") +
+       (f.ctasPerSm > 1 ? ", ctas_per_sm: " + std::to_string(f.ctasPerSm) : std::string()) +
+       " }\n";
   s += "roles:\n";
   s += "  producer: { warps: 1, registers: 40, does: tma_load }\n";
+  // Two CTAs per SM share its 65536 registers: 128 x 40 + 128 x 216 each.
   s += "  consumer: { warpgroups: " + std::to_string(f.consumers) +
-       ", registers: 232, does: [mma, epilogue] }\n";
+       ", registers: " + (f.ctasPerSm > 1 ? "216" : "232") + ", does: [mma, epilogue] }\n";
   const std::string chunk = chunkFor(f, t.d);
   s += std::string("epilogue: { store: tma") +
        (chunk.empty() ? std::string() : ", chunk_n: " + chunk) + ", overlap: true }\n";
@@ -368,11 +380,14 @@ KernelChoice describe(const Ranked &r, const TileFamily &fallback, const SpecTyp
       std::string(r.best->name) + " " + std::to_string(r.best->tileM) + "x" +
       std::to_string(r.best->tileN) + " tile" +
       (r.best->colMajorD ? std::string(" storing D column-major") : std::string()) +
+      (r.best->ctasPerSm > 1 ? ", " + std::to_string(r.best->ctasPerSm) + " CTAs per SM,"
+                             : std::string()) +
       (r.best->pingPong ? std::string(", its two consumers taking turns,") : std::string()) +
       (r.split > 1 ? " with split_k " + std::to_string(r.split) : std::string());
   if (!r.rule.empty())
-    c.reason = tile + " for " + shape + r.rule + " (a measured rule, not the model's; the default " +
-               defaultTile + " tile: " + fixed1(r.defaultUs) + " us)";
+    c.reason = tile + " for " + shape + r.rule +
+               " (a measured rule, not the model's; the default " + defaultTile +
+               " tile: " + fixed1(r.defaultUs) + " us)";
   else if (r.best == &fallback && r.split == 1)
     c.reason = "the default " + defaultTile + " tile for " + shape + " (model: " + fixed1(r.us) +
                " us; no other family is predicted " +

@@ -633,6 +633,7 @@ const ColumnMajorDCase kColumnMajorD[] = {
     {"09_fast_bf16_a_col_b_row.yaml", Layout::Col, Layout::Row},
     {"23_decode_col_d_f16.yaml", Layout::Row, Layout::Col}, // stores D column-major itself
     {"24_decode_col_d_split_f16.yaml", Layout::Row, Layout::Col}, // its reduction does
+    {"25_decode_two_ctas_f16.yaml", Layout::Row, Layout::Col},    // two CTAs per SM
 };
 const Shape kColumnMajorDShapes[] = {{129, 257, 72}, {1000, 1001, 520}, {4096, 4096, 4096}};
 
@@ -1074,6 +1075,9 @@ const ChosenCase kChosenCases[] = {
     // 33-64 tokens (decode64): 64 tokens, and 37 of 3000 weights (a residue
     // in both).
     {64, 4096, 4096, DType::F16}, {37, 3000, 4100, DType::BF16},
+    // 1-16 tokens of >= 96 tiles: two CTAs per SM (decode, unsplit); 7000
+    // weights: a residue.
+    {1, 6144, 4096, DType::F16}, {9, 7000, 1000, DType::BF16},
     // Short K on many tiles: ping-pong consumers (spec 20's kernel); residues
     // in M and N.
     {4096, 4096, 512, DType::F16}, {4100, 4000, 960, DType::BF16}};

@@ -250,8 +250,9 @@ TEST(Checks, SharedMemorySuggestsADepthOrANarrowerChunk) {
       "registers of role 'consumer'; ptxas would serialise the wgmmas (warning C7511) or "
       "spill; use a smaller tile.n",
       "7:41: error: the roles need 68608 registers per CTA (producer: 128 threads × 24 + "
-      "consumer: 256 threads × 256), more than the 65536 of an SM; use registers: 240 or less "
-      "for role 'consumer'",
+      "consumer: 256 threads × 256), more than the 64512 a CTA of 384 threads is launched "
+      "with (65536 per SM, 168 per thread in steps of 8); use registers: 240 or less for role "
+      "'consumer'",
       "4:20: error: the spec needs 263296 bytes of shared memory per block (3 stages of 65536 "
       "bytes and a 65536-byte output staging chunk, barriers and 1024 bytes of alignment "
       "slack), more than the 232448 bytes (227 KB) an sm_90a block can use; use "

@@ -270,7 +270,7 @@ TEST(KernelChoice, FamiliesAreTheMeasuredSpecs) {
   expectSameKernelAs(512, 7168, 2048, DType::F16, "fit224", "bench/wave-fit/m128n224_c32.yaml");
   expectSameKernelAs(4096, 4096, 4104, DType::F16, "large_c2",
                      "bench/variants/cluster2_group16.yaml");
-  expectSameKernelAs(16, 6144, 4096, DType::F16, "decode", "specs/sm90/23_decode_col_d_f16.yaml");
+  expectSameKernelAs(16, 6144, 4096, DType::F16, "decode", "specs/sm90/25_decode_two_ctas_f16.yaml");
   expectSameKernelAs(1, 4096, 7168, DType::F16, "decode_d16", "bench/decode-col/m64n16_d16.yaml");
   expectSameKernelAs(1, 2112, 7168, DType::F16, "decode",
                      "specs/sm90/24_decode_col_d_split_f16.yaml");

@@ -72,7 +72,7 @@ const std::vector<std::string> &tune::tunableKeys() {
       "consumers",        "cluster.m",
       "cluster.n",        "scheduler.kind",
       "scheduler.raster", "scheduler.group",
-      "scheduler.split_k",
+      "scheduler.split_k", "scheduler.ctas_per_sm",
       "epilogue.store",   "epilogue.chunk_n",
       "epilogue.overlap", "roles.producer.registers",
       "roles.consumer.registers"};

@@ -154,6 +154,9 @@ struct SchedulePlan {
   /// tile of its CTA's walk alone (all tile.m rows) and skips the other's
   /// stages; the order barrier hands the mainloop from one to the other.
   bool pingpong = false;
+  /// scheduler.ctas_per_sm: the CTAs one SM holds (__launch_bounds__'s
+  /// minimum blocks); the runtime's persistent grid follows from occupancy.
+  unsigned ctasPerSm = 1;
   long long unitsM(long long M) const { return M <= 0 ? 0 : (M + unitRows - 1) / unitRows; }
   long long unitsN(long long N) const { return N <= 0 ? 0 : (N + unitCols - 1) / unitCols; }
 };

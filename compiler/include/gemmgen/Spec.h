@@ -150,6 +150,12 @@ struct SchedulerSpec {
   /// scheduler.consumers: cooperative (rows of one tile) or pingpong (whole
   /// tiles in turn; two consumers, a persistent walk).
   Located<ConsumerMode> consumers{ConsumerMode::Cooperative};
+  /// scheduler.ctas_per_sm: CTAs resident on one SM (sm_90a: 1 or 2). With 2
+  /// the kernel is compiled for two per SM (__launch_bounds__) and the
+  /// persistent grid holds twice the CTAs: for kernels whose shared memory
+  /// and registers fit twice, e.g. decode tiles whose k-block chain, not
+  /// the memory, sets the pace.
+  Located<unsigned> ctasPerSm{1};
   /// What types.d was before split-K made the kernel's output f32 (set by
   /// compileParsedSpec; the reduction writes this type).
   ScalarType splitOut = ScalarType::F16;

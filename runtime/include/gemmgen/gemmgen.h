@@ -678,9 +678,10 @@ private:
 struct KernelChoice {
   /// 16-bit: "large" (128x256: the fixed default), "wide" (128x192), "medium"
   /// (128x128), "small" (64x128), "fit112"... (wave-filling widths),
-  /// "large_c2" (B multicast), "decode" / "decode_d16" / "decode32" (64x16
-  /// with 8 or 16 stages, 64x32: tiles storing D column-major for M <= 32,
-  /// a row-major D computed as D^T), "pingpong" (spec 20's 128x128 tile,
+  /// "large_c2" (B multicast), "decode" / "decode_d16" / "decode32" /
+  /// "decode64" (64x16 with 8 stages and two CTAs per SM or 16 stages, 64x32,
+  /// 64x64: tiles storing D column-major for M <= 64, a row-major D computed
+  /// as D^T), "pingpong" (spec 20's 128x128 tile,
   /// its consumers taking turns: K <= 1024 on >= 1024 tiles). fp8
   /// per-tensor: "large" (spec 13's tile, the default), "wide", "medium";
   /// fp8 blockwise: "medium" (spec 15's, the default), "wide" (spec 19's),

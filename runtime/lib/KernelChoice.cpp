@@ -95,7 +95,7 @@ constexpr TileFamily kDecodeDeep = {"decode_d16", 64, 16, 64, 1, 16, 16, 1, "", 
 constexpr TileFamily kDecode32 = {"decode32", 64, 32, 64, 1, 12, 16, 1, "", 0, 1, true};
 constexpr long long kDecodeMaxTokens = 32, kDecode16MaxTokens = 16;
 // 33-64 tokens: 64x64, 12 stages (bench/decode-col/m64n64_d12.yaml), for
-// 40-128 tiles of 64 weights and less than 96 MiB of 16-bit weights: on 19
+// 40-128 tiles of 64 weights and less than 96 MiB of 16-bit weights: on 22
 // such shapes 0.83-1.13 of cuBLAS against the small family's 0.76-0.99
 // (level at 33x5120x4096, ahead on the rest; bench/h200-decode64-l2.sh,
 // 2026-12-03). Outside it behind: 33 tiles (2112 weights: 0.78 against

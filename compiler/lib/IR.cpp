@@ -64,6 +64,8 @@ const char *ir::toString(OpKind k) {
   case OpKind::StorePartial: return "store_partial";
   case OpKind::AddPartials: return "add_partials";
   case OpKind::IfOtherTurn: return "if_other_turn";
+  case OpKind::IfSecondOfPair: return "if_second_of_pair";
+  case OpKind::IfPairEnds: return "if_pair_ends";
   case OpKind::SkipK: return "skip_k";
   case OpKind::NamedBarrierArrive: return "named_barrier_arrive";
   }

@@ -118,6 +118,8 @@ private:
     case OpKind::IfSkPartial:
     case OpKind::IfSkFinish:
     case OpKind::IfOtherTurn:
+    case OpKind::IfSecondOfPair:
+    case OpKind::IfPairEnds:
       os << " {\n";
       for (const Op &child : op.body)
         printOp(child, indent + 2);

@@ -140,10 +140,15 @@ private:
 
     CtaScope releaseScope = multicastB(k) ? CtaScope::Cluster : CtaScope::Local;
     // Blockwise scaling promotes each k-block's partial sum once its wgmmas
-    // are done: at once with one buffer (none in flight), or while the next
-    // k-block's run into the other buffer (one in flight).
+    // are done: at once with one buffer (none in flight), or, with two, in
+    // pairs of k-blocks: the first's sum is promoted while the second's
+    // wgmmas run into the other buffer, the second's after every group is
+    // done. A pair ends with nothing in flight: ptxas keeps the wgmmas
+    // asynchronous in that form, and serialises every one of them (C7514)
+    // when a group stays in flight from one k-block to the next.
     const bool blockwise = k.plan.blockwiseScales;
-    unsigned inFlight = blockwise ? k.plan.partialBuffers - 1 : spec.pipeline.mmaInFlight.value;
+    const bool pairs = blockwise && k.plan.partialBuffers == 2;
+    unsigned inFlight = blockwise ? 0 : spec.pipeline.mmaInFlight.value;
 
     Op mma = makeOp(OpKind::Mma);
     mma.acc = "acc";
@@ -157,29 +162,35 @@ private:
     Op fence = makeOp(OpKind::Fence);
     fence.fence = FenceKind::MmaOperands;
 
-    std::vector<Op> kBody = {waitOn(full, "read", Exec::All), fence, mma, commit, waitMma};
+    std::vector<Op> kBody = {waitOn(full, "read", Exec::All), fence, mma, commit};
     Op promote = makeOp(OpKind::PromoteAcc);
     promote.acc = "acc";
-    if (blockwise && inFlight == 0)
-      kBody.push_back(promote);
     std::vector<Op> release = {arriveOn(empty, "release", releaseScope), advance("release")};
-    // With one group in flight the previous k-block's sum is promoted before
-    // its stage is released; after the loop, the last one's.
-    std::vector<Op> releasePrevious = release, releaseLast = release;
-    if (blockwise && inFlight == 1) {
+    if (pairs) {
+      Op waitFirst = waitMma, waitAll = waitMma;
+      waitFirst.count = 1;
+      waitAll.count = 0;
       Op previous = promote;
       previous.previousK = true;
-      releasePrevious.insert(releasePrevious.begin(), previous);
-      releaseLast.insert(releaseLast.begin(), promote);
-    }
-    if (inFlight == 0) {
-      // The stage just read is finished: release it at once.
-      kBody.insert(kBody.end(), release.begin(), release.end());
+      std::vector<Op> second = {waitFirst, previous}, ends = {waitAll, promote};
+      second.insert(second.end(), release.begin(), release.end());
+      ends.insert(ends.end(), release.begin(), release.end());
+      kBody.push_back(advance("read"));
+      kBody.push_back(loop(OpKind::IfSecondOfPair, second));
+      kBody.push_back(loop(OpKind::IfPairEnds, ends));
     } else {
-      // The newest group may still read its stage: release the one before.
-      kBody.push_back(loop(OpKind::IfNotFirstK, releasePrevious));
+      kBody.push_back(waitMma);
+      if (blockwise)
+        kBody.push_back(promote);
+      if (inFlight == 0) {
+        // The stage just read is finished: release it at once.
+        kBody.insert(kBody.end(), release.begin(), release.end());
+      } else {
+        // The newest group may still read its stage: release the one before.
+        kBody.push_back(loop(OpKind::IfNotFirstK, release));
+      }
+      kBody.push_back(advance("read"));
     }
-    kBody.push_back(advance("read"));
 
     std::vector<Op> tileBody;
     if (blockwise) { // promote_acc adds every k-block's sum to accumulators that start at 0
@@ -217,7 +228,7 @@ private:
       Op drain = makeOp(OpKind::MmaWait);
       drain.count = 0;
       tileBody.push_back(drain);
-      tileBody.push_back(loop(OpKind::IfAnyK, releaseLast));
+      tileBody.push_back(loop(OpKind::IfAnyK, release));
     }
     // K = 0: no MMA ran, and the first one of a tile is what overwrites the
     // accumulators (scale-d = 0); zero them instead. Off the k > 0 path.

@@ -480,6 +480,9 @@ private:
     case OpKind::SkipK:
     case OpKind::NamedBarrierArrive:
       return cannotPrint(op, "ping-pong consumers' turns (an sm_90a schedule)");
+    case OpKind::IfSecondOfPair:
+    case OpKind::IfPairEnds:
+      return cannotPrint(op, "blockwise scaling's k-block pairs (built for sm_90a only)");
     case OpKind::IfAnyK: {
       e.comment("the tile had k-blocks (K > 0)");
       CodeEmitter::Block cond(e, "if (k_blocks > 0)", "K > 0");

@@ -64,6 +64,7 @@ void gemmgen::sm90::emitPromoteAcc(CodeEmitter &e, const ir::Kernel &k, const st
     emitPromoteLoop(e, part, sa, sb, 0);
     return;
   }
+  CodeEmitter::Block scope(e, ""); // a pair promotes twice in one scope
   e.line("const bool mid_block = (tile_n * BN) % 128 != 0;  // the tile starts 64 columns into B's "
          "scale block");
   {

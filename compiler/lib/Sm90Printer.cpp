@@ -519,7 +519,7 @@ private:
     case OpKind::ForEachTile: return emitForEachTile(op);
     case OpKind::ForK: {
       if (!isProducer && k.plan.partialBuffers == 2)
-        return emitForKTwoPartials(op);
+        return emitForKPairs(op);
       CodeEmitter::Block loop(e, "for (int kb = " + kFirst() + "; kb < " + kEnd() + "; ++kb)",
                               "k-block");
       return emitOps(op.body);
@@ -603,7 +603,8 @@ private:
     case OpKind::MmaCommit: e.line("wgmma_commit_group();"); break;
     case OpKind::MmaWait:
       e.line("wgmma_wait_group<" + str(op.count) + ">();");
-      emitAccFence();
+      // a pair's first wait finishes the previous k-block's group, the second every one
+      emitAccFence(k.plan.partialBuffers == 2 && op.count > 0 ? pair.prev.part : mmaRegs());
       break;
     case OpKind::Advance: e.line(op.state + ".advance();"); break;
     case OpKind::StoreAcc: emitStoreAcc(op); break;
@@ -621,6 +622,9 @@ private:
       e.line("named_barrier_arrive(ORDER_BAR_ID + consumer, ORDER_BAR_THREADS);");
       break;
     case OpKind::SkipK: e.line(op.state + ".skip(k_blocks);"); break;
+    case OpKind::IfSecondOfPair:
+    case OpKind::IfPairEnds:
+      return cannotPrint(op, "a k-block pair's branch outside the pairs' loop");
     case OpKind::IfOtherTurn: {
       e.comment("ping-pong: the tile is one consumer's alone; the other steps its cursors past it");
       e.line("const int owner = turn++ % CONSUMERS;");
@@ -810,61 +814,89 @@ private:
   }
 
   /// The registers wgmma writes asynchronously, pinned in place around its
-  /// issue and waits: the accumulators, or blockwise scaling's partial sums.
-  void emitAccFence() {
-    std::vector<std::string> regs = {"acc"};
-    if (k.plan.partialBuffers == 1)
-      regs = {"part"};
-    else if (k.plan.partialBuffers == 2)
-      regs = inTwoPartials ? std::vector<std::string>{"part", "part_prev"}
-                           : std::vector<std::string>{"part0", "part1"};
+  /// issue and waits: the accumulators, or blockwise scaling's partial sums
+  /// (in a pair, the buffer the next step touches: the one issued into, or
+  /// the one a wait finished).
+  void emitAccFence(const std::string &regs) {
     e.line("#pragma unroll");
     CodeEmitter::Block loop(e, "for (int m = 0; m < WG_MMAS; ++m)");
     e.line("#pragma unroll");
-    std::string body;
-    for (const std::string &r : regs)
-      body += " fence_operand(" + r + "[m][i]);";
-    e.line("for (int i = 0; i < BN / 2; ++i)" +
-           (regs.size() == 1 ? body : " {" + body + " }"));
+    e.line("for (int i = 0; i < BN / 2; ++i) fence_operand(" + regs + "[m][i]);");
+  }
+  std::string mmaRegs() const {
+    return k.plan.partialBuffers == 1 ? "part" : k.plan.partialBuffers == 2 ? pair.cur.part : "acc";
   }
 
-  /// Two partial-sum buffers (blockwise, mma_in_flight 1): the k-loop body
-  /// is a lambda over (this k-block's buffers, the previous one's), called
-  /// twice per pass, so that every register array index is a constant.
-  llvm::Error emitForKTwoPartials(const Op &op) {
-    e.comment("blockwise scales with two partial sums: k-block kb's wgmmas run into one buffer while");
-    e.comment("kb-1's sum in the other is promoted; its scales ride along in the same parity");
+  /// The partial-sum buffer and scales one k-block of a pair uses.
+  struct PairBuffer {
+    std::string part, sa, sb;
+  };
+  struct PairBinding {
+    PairBuffer cur, prev;
+  } pair;
+
+  /// Two partial-sum buffers (blockwise, mma_in_flight 1): the k-loop steps
+  /// over pairs, each k-block's ops printed with its buffer's names, so that
+  /// every register array index is a constant. The pair's first k-block is
+  /// issued; the second one (if the tile has it) is issued, then the first's
+  /// sum promoted under its wgmmas (if_second_of_pair), then, every group
+  /// done, its own (if_pair_ends); a lone last k-block ends its pair alone.
+  llvm::Error emitForKPairs(const Op &op) {
+    std::vector<Op> issue;
+    const Op *second = nullptr, *ends = nullptr;
+    for (const Op &o : op.body) {
+      if (o.kind == OpKind::IfSecondOfPair)
+        second = &o;
+      else if (o.kind == OpKind::IfPairEnds)
+        ends = &o;
+      else
+        issue.push_back(o);
+    }
+    if (!second || !ends)
+      return cannotPrint(op, "a k-loop of pairs without its if_second_of_pair / if_pair_ends");
+    const PairBuffer buf0{"part0", "sa0", "sb0"}, buf1{"part1", "sa1", "sb1"};
+    e.comment("blockwise scales, two partial sums: k-blocks in pairs; the first one's sum is promoted");
+    e.comment("while the second one's wgmmas run, and a pair ends with every group done");
     e.line("float part0[WG_MMAS][BN / 2], part1[WG_MMAS][BN / 2];");
     e.line("float sa0[WG_MMAS][2], sa1[WG_MMAS][2], sb0[SB_BLOCKS], sb1[SB_BLOCKS];");
-    e.line("auto k_block = [&](const int kb, float (&part)[WG_MMAS][BN / 2], "
-           "float (&part_prev)[WG_MMAS][BN / 2],");
-    e.line("                   float (&blk_sa)[WG_MMAS][2], float (&blk_sb)[SB_BLOCKS], "
-           "float (&prev_sa)[WG_MMAS][2], float (&prev_sb)[SB_BLOCKS])");
+    CodeEmitter::Block loop(e, "for (int kb_pair = " + kFirst() + "; kb_pair < " + kEnd() +
+                                   "; kb_pair += 2)",
+                            "k-block pair");
+    pair = {buf0, buf1};
     {
-      CodeEmitter::Block body(e, "", "k_block", ";");
-      inTwoPartials = true;
-      llvm::Error err = emitOps(op.body);
-      inTwoPartials = false;
-      if (err)
+      CodeEmitter::Block first(e, "", "the pair's first k-block");
+      e.line("const int kb = kb_pair;");
+      if (llvm::Error err = emitOps(issue))
         return err;
     }
-    CodeEmitter::Block loop(e, "for (int kb = 0; kb < k_blocks; kb += 2)", "k-block pair");
-    e.line("k_block(kb, part0, part1, sa0, sb0, sa1, sb1);");
-    e.line("if (kb + 1 < k_blocks) k_block(kb + 1, part1, part0, sa1, sb1, sa0, sb0);");
-    return llvm::Error::success();
+    {
+      CodeEmitter::Block next(e, "if (kb_pair + 1 < " + kEnd() + ")", "the pair's second k-block");
+      e.line("const int kb = kb_pair + 1;");
+      pair = {buf1, buf0};
+      if (llvm::Error err = emitOps(issue))
+        return err;
+      if (llvm::Error err = emitOps(second->body))
+        return err;
+      if (llvm::Error err = emitOps(ends->body))
+        return err;
+    }
+    CodeEmitter::Block alone(e, "else", "the tile's last k-block, alone");
+    pair = {buf0, buf1};
+    return emitOps(ends->body);
   }
 
   /// Blockwise scales for promote_acc. With one partial-sum buffer the next
   /// k-block's are loaded a k-block ahead (their L2 latency is longer than a
   /// k-block's wgmmas: loaded with their own k-block, the promotion waited on
-  /// them); the two-buffer form loads each k-block's before its wgmmas.
+  /// them); a pair loads each k-block's before its wgmmas (the first one's
+  /// are read after the second's wgmmas, the second's after the wait).
   void emitBlockScaleLoads() {
     e.line("const int col_blocks = (N + 127) / 128;");
     e.line("const float* sb_e = scale_b + (long long)entry * col_blocks * k_blocks;");
-    if (inTwoPartials) {
+    if (k.plan.partialBuffers == 2) {
       e.comment("this k-block's scales");
       CodeEmitter::Block b(e, "");
-      sm90::emitBlockScaleLoad(e, k, "blk_sa", "blk_sb", "kb");
+      sm90::emitBlockScaleLoad(e, k, pair.cur.sa, pair.cur.sb, "kb");
       return;
     }
     e.comment("this k-block's scales (loaded a k-block ahead but for a tile's first), then the next's");
@@ -886,19 +918,12 @@ private:
 
   /// promote_acc: which partial sum, by the op and the k-loop's form.
   void emitPromote(const Op &op) {
-    if (inTwoPartials && op.previousK) {
-      sm90::emitPromoteAcc(e, k, "part_prev", "prev_sa", "prev_sb");
-    } else if (k.plan.partialBuffers == 2) { // after the loop: the last k-block's, by parity
-      e.comment("the last k-block's partial sum: buffer (k_blocks - 1) % 2");
-      {
-        CodeEmitter::Block odd(e, "if (((k_blocks - 1) & 1) == 0)");
-        sm90::emitPromoteAcc(e, k, "part0", "sa0", "sb0");
-      }
-      CodeEmitter::Block even(e, "else");
-      sm90::emitPromoteAcc(e, k, "part1", "sa1", "sb1");
-    } else {
-      sm90::emitPromoteAcc(e, k, "part", "blk_sa", "blk_sb");
+    if (k.plan.partialBuffers == 2) {
+      const PairBuffer &b = op.previousK ? pair.prev : pair.cur;
+      sm90::emitPromoteAcc(e, k, b.part, b.sa, b.sb);
+      return;
     }
+    sm90::emitPromoteAcc(e, k, "part", "blk_sa", "blk_sb");
   }
 
   void emitMma(const Op &op) {
@@ -911,7 +936,7 @@ private:
     e.line("const u32 b_stage = smem + SMEM_B + B_STAGE_BYTES * " + stage + ";");
     if (op.partial)
       emitBlockScaleLoads();
-    emitAccFence();
+    emitAccFence(mmaRegs());
     const std::string mmaK = str(k.plan.mmaK);
     const std::string kStepA = str(k.plan.loadA.kStepBytes), kStepB = str(k.plan.loadB.kStepBytes);
     e.comment("the stage's descriptors once; each wgmma's by an add (smem_desc_advance)");
@@ -939,7 +964,7 @@ private:
       e.comment("wgmma transposes: A " + std::string(aMN ? "M-major" : "K-major") + ", B " +
                 (bMN ? "N-major" : "K-major"));
     if (op.partial)
-      e.line(wgmma + "::mma(part[m], desc_a, desc_b, ks > 0 ? 1 : 0);  // each k-block afresh");
+      e.line(wgmma + "::mma(" + mmaRegs() + "[m], desc_a, desc_b, ks > 0 ? 1 : 0);  // each k-block afresh");
     else
       e.line(wgmma + "::mma(acc[m], desc_a, desc_b, (kb > " + kFirst() + " || ks > 0) ? 1 : 0);");
   }
@@ -997,7 +1022,6 @@ private:
   bool isProducer = false;
   int depthInTileLoop = 0;
   bool inLeaderGuard = false;
-  bool inTwoPartials = false; ///< inside emitForKTwoPartials' k_block lambda
 };
 
 } // namespace

@@ -24,8 +24,8 @@ using namespace gemmgen;
 namespace {
 
 const char *kSpec13 = "13_fast_e4m3.yaml", *kSpec15 = "15_blockwise_e4m3.yaml";
-/// Spec 15 with mma_in_flight 1: two partial-sum buffers.
-const char *kSpec15Two = "15_blockwise_e4m3.yaml:two_partials";
+/// Spec 15 with mma_in_flight 0: one partial-sum buffer.
+const char *kSpec15One = "15_blockwise_e4m3.yaml:one_partial";
 /// Spec 19 (spec 15 with tile.n 192: every other tile starts halfway into
 /// B's scale blocks) and spec 15 with tile.n 64 (a tile inside one block, as
 /// bench/variants/blockwise/n64.yaml).
@@ -47,8 +47,8 @@ std::string specPath(const char *spec) {
 
 /// Spec 13 (or 15, blockwise) with other types (its tile and roles kept), or as written.
 std::string specText(const std::string &types, const char *spec = kSpec13) {
-  const bool two = spec == kSpec15Two, split = spec == kSpec13Split, n64 = spec == kSpec15N64;
-  if (two || n64)
+  const bool one = spec == kSpec15One, split = spec == kSpec13Split, n64 = spec == kSpec15N64;
+  if (one || n64)
     spec = kSpec15;
   if (split)
     spec = kSpec13;
@@ -60,8 +60,8 @@ std::string specText(const std::string &types, const char *spec = kSpec13) {
     if (size_t at = s.find(from); at != std::string::npos)
       s.replace(at, from.size(), to);
   };
-  if (two)
-    swap("mma_in_flight: 0", "mma_in_flight: 1");
+  if (one) // spec 15 before the pairs of k-blocks: each promoted after its own wgmmas
+    swap("depth: 6, mma_in_flight: 1", "depth: 6, mma_in_flight: 0");
   if (n64) { // the tile, and the stages and staging chunk that fit it
     swap("tile: { m: 128, n: 128", "tile: { m: 128, n: 64");
     swap("depth: 6", "depth: 8");
@@ -163,8 +163,8 @@ std::string caseName(const ::testing::TestParamInfo<Fp8Case> &info) {
                                                                : "e4m3";
   if (c.spec == kSpec15)
     t = "blockwise_" + t;
-  if (c.spec == kSpec15Two)
-    t = "blockwise2_" + t;
+  if (c.spec == kSpec15One)
+    t = "blockwise1_" + t;
   if (c.spec == kSpec19 || c.spec == kSpec15N64)
     t = std::string(c.spec == kSpec19 ? "blockwise_n192_" : "blockwise_n64_") + t;
   if (c.spec == kSpec13Split)
@@ -189,7 +189,7 @@ TEST_P(Fp8Gemm, MatchesScaledReferenceAndWritesEveryElement) {
   ASSERT_TRUE(k.ok()) << k.status().message();
   const KernelInfo &ki = k->info();
   ASSERT_TRUE(ki.perTensorScales);
-  ASSERT_EQ(ki.blockwiseScales, c.spec == kSpec15 || c.spec == kSpec15Two || c.spec == kSpec17 ||
+  ASSERT_EQ(ki.blockwiseScales, c.spec == kSpec15 || c.spec == kSpec15One || c.spec == kSpec17 ||
                                     c.spec == kSpec19 || c.spec == kSpec15N64 ||
                                     c.spec == kAutoBlock);
   if (c.spec == kSpec19 || c.spec == kSpec15N64) {
@@ -329,18 +329,21 @@ const Fp8Case kCases[] = {
     // f32 output: the error of the tensor cores' fp8 accumulation over all of K (per-tensor,
     // unpromoted) against the same inputs promoted every 128 (blockwise, below).
     {kF32, 4096, 4096, 4096, 1.0f, 1.0f, 1.0f, 0.0f, 0, 0},
-    {"", 129, 257, 160, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15},    // K tail: 128 + 32
-    {"", 1000, 1001, 528, 0, 0, 0.5f, 1.5f, 0, 0, kSpec15},  // beta, partial blocks
+    // spec 15: k-blocks in pairs (two partial sums)
+    {"", 129, 257, 160, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15},    // K tail: 128 + 32, one pair
+    {"", 129, 257, 100, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15},    // one k-block: a pair's first alone
+    {"", 1000, 1001, 528, 0, 0, 0.5f, 1.5f, 0, 0, kSpec15},  // beta, partial blocks, 5 k-blocks
     {"", 1000, 1001, 520, 0, 0, 1.0f, 0.0f, 3, 1, kSpec15},  // unaligned: staged
     {"", 128, 2112, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15},  // DeepSeek-V3 shapes
     {"", 4096, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15},
     {kF32B, 4096, 4096, 4096, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15},
-    {"", 129, 257, 160, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15Two},   // two k-blocks: both buffers
-    {"", 1000, 1001, 648, 0, 0, 0.5f, 1.5f, 0, 0, kSpec15Two}, // odd k-block count (6)
-    {"", 1000, 1001, 520, 0, 0, 1.0f, 0.0f, 3, 1, kSpec15Two}, // staged
-    {"", 4096, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15Two},
-    {"", 129, 257, 100, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15Two},   // one k-block only
-    {kF32B, 4096, 4096, 4096, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15Two},
+    // one partial sum, each k-block promoted after its own wgmmas
+    {"", 129, 257, 160, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15One},
+    {"", 1000, 1001, 648, 0, 0, 0.5f, 1.5f, 0, 0, kSpec15One}, // 6 k-blocks
+    {"", 1000, 1001, 520, 0, 0, 1.0f, 0.0f, 3, 1, kSpec15One}, // staged
+    {"", 4096, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15One},
+    {"", 129, 257, 100, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15One},   // one k-block only
+    {kF32B, 4096, 4096, 4096, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15One},
     // spec 19, tile.n 192: odd tiles start 64 columns into a scale block; N = 1001 ends
     // inside a tile and a block; 7168 = 37 1/3 tiles
     {"", 1000, 1001, 528, 0, 0, 0.5f, 1.5f, 0, 0, kSpec19},

@@ -232,16 +232,65 @@ bool dropMmaWaitBefore(ir::Kernel &k, ir::OpKind next) {
   return false;
 }
 
-/// fp8 blockwise scaling: each k-block's partial sum promoted with its
-/// scales. The simulator runs spec 15 to the right D (its scales powers of
-/// two, so the reference is exact), and catches a promotion that reads the
-/// partial sum before the k-block's MMAs are done.
-TEST(BlockwiseScalingSim, CleanAndCatchesAPromotionBeforeTheMmaWait) {
+/// Spec 15's text, with `from` replaced by `to` (empty: as written).
+std::string spec15Text(const std::string &from = "", const std::string &to = "") {
+  std::ifstream f(std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/15_blockwise_e4m3.yaml");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string text = ss.str();
+  if (!from.empty()) {
+    const size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos)
+      text.replace(at, from.size(), to);
+  }
+  return text;
+}
+
+/// Drops the first mma_wait inside the first op of kind `container`.
+bool dropMmaWaitIn(ir::Kernel &k, ir::OpKind container) {
+  std::function<bool(std::vector<ir::Op> &)> drop = [&](std::vector<ir::Op> &body) {
+    for (ir::Op &op : body) {
+      if (op.kind == container)
+        for (size_t i = 0; i < op.body.size(); ++i)
+          if (op.body[i].kind == ir::OpKind::MmaWait) {
+            op.body.erase(op.body.begin() + long(i));
+            return true;
+          }
+      if (drop(op.body))
+        return true;
+    }
+    return false;
+  };
+  for (ir::Role &r : k.roles)
+    if (drop(r.body))
+      return true;
+  return false;
+}
+
+bool caughtRace(const ir::Kernel &k, unsigned kDepth) {
+  SimulationOptions o;
+  o.m = 200, o.n = 300, o.k = kDepth, o.seeds = 16;
+  bool caught = false;
+  for (const auto &run : simulate(k, o).runs)
+    caught |= run.verdict == SimVerdict::Race &&
+              run.message.find("promotes the k-block's partial sum") != std::string::npos;
+  return caught;
+}
+
+/// fp8 blockwise scaling with one partial sum (mma_in_flight 0): each
+/// k-block's sum promoted with its scales after its own wgmmas. The simulator
+/// runs it to the right D (its scales powers of two, so the reference is
+/// exact), and catches a promotion that reads the partial sum before the
+/// k-block's MMAs are done.
+TEST(BlockwiseScalingSim, OnePartialCleanAndCatchesAPromotionBeforeTheMmaWait) {
   DiagnosticEngine diags(nullptr);
-  auto c = compileSpecFile(std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/15_blockwise_e4m3.yaml",
-                           EmitOptions{}, diags);
+  auto c = compileSpecText(
+      spec15Text("depth: 6, mma_in_flight: 1", "depth: 6, mma_in_flight: 0"), "one.yaml",
+      EmitOptions{}, diags);
   ASSERT_TRUE(c);
   ASSERT_TRUE(c->kernel.plan.blockwiseScales);
+  EXPECT_EQ(c->kernel.plan.partialBuffers, 1u);
   EXPECT_TRUE(c->abi.blockwiseScales);
   SimulationOptions o;
   o.m = 200, o.n = 300, o.k = 300, o.seeds = 4, o.beta = 0.5f;
@@ -250,45 +299,33 @@ TEST(BlockwiseScalingSim, CleanAndCatchesAPromotionBeforeTheMmaWait) {
   // Drop the mma_wait before promote_acc in the consumer's k-loop.
   ir::Kernel broken = c->kernel;
   ASSERT_TRUE(dropMmaWaitBefore(broken, ir::OpKind::PromoteAcc));
-  o.seeds = 16;
-  bool caught = false;
-  for (const auto &run : simulate(broken, o).runs)
-    caught |= run.verdict == SimVerdict::Race &&
-              run.message.find("promotes the k-block's partial sum") != std::string::npos;
-  EXPECT_TRUE(caught);
+  EXPECT_TRUE(caughtRace(broken, 300));
 }
 
-/// Two partial sums (mma_in_flight 1): k-block kb's wgmmas run while kb-1's
-/// sum is promoted. Clean on odd and even k-block counts; without the
-/// mma_wait pending<=1 the promotion reads kb-1's sum unfinished.
-TEST(BlockwiseScalingSim, TwoPartialsCleanAndCatchesAMissingWait) {
-  std::ifstream f(std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/15_blockwise_e4m3.yaml");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::string text = ss.str();
-  const size_t at = text.find("mma_in_flight: 0");
-  ASSERT_NE(at, std::string::npos);
-  text.replace(at, 16, "mma_in_flight: 1");
+/// Spec 15 as shipped: two partial sums (mma_in_flight 1), the k-blocks in
+/// pairs. Clean on one, two, an odd number of and no k-blocks; without
+/// either wait (the second k-block's pending<=1 before the first one's sum is
+/// promoted, the pair's last pending<=0 before its own) the promotion reads
+/// a sum still being written.
+TEST(BlockwiseScalingSim, PairsCleanAndCatchEitherMissingWait) {
   DiagnosticEngine diags(nullptr);
-  auto c = compileSpecText(text, "two.yaml", EmitOptions{}, diags);
+  auto c = compileSpecText(spec15Text(), "15.yaml", EmitOptions{}, diags);
   ASSERT_TRUE(c);
   EXPECT_EQ(c->kernel.plan.partialBuffers, 2u);
-  EXPECT_NE(c->source.find("k_block(kb + 1, part1, part0, sa1, sb1, sa0, sb0);"),
+  EXPECT_NE(c->source.find("for (int kb_pair = 0; kb_pair < k_blocks; kb_pair += 2)"),
             std::string::npos);
+  EXPECT_NE(c->source.find("WgmmaF8<BN, A_ELEM, B_ELEM>::mma(part1[m]"), std::string::npos);
   for (unsigned k : {100u, 256u, 640u, 0u}) {
     SimulationOptions o;
     o.m = 200, o.n = 300, o.k = k, o.seeds = 4, o.beta = 0.5f;
     for (const auto &run : simulate(c->kernel, o).runs)
       EXPECT_EQ(run.verdict, SimVerdict::Ok) << "K " << k << ": " << run.message;
   }
-  ir::Kernel broken = c->kernel;
-  ASSERT_TRUE(dropMmaWaitBefore(broken, ir::OpKind::IfNotFirstK));
-  SimulationOptions o;
-  o.m = 200, o.n = 300, o.k = 640, o.seeds = 16;
-  bool caught = false;
-  for (const auto &run : simulate(broken, o).runs)
-    caught |= run.verdict == SimVerdict::Race;
-  EXPECT_TRUE(caught);
+  for (ir::OpKind branch : {ir::OpKind::IfSecondOfPair, ir::OpKind::IfPairEnds}) {
+    ir::Kernel broken = c->kernel;
+    ASSERT_TRUE(dropMmaWaitIn(broken, branch)) << ir::toString(branch);
+    EXPECT_TRUE(caughtRace(broken, 640)) << ir::toString(branch);
+  }
 }
 
 } // namespace

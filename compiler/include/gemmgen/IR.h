@@ -171,8 +171,14 @@ enum class OpKind {
                  ///< is then skipped: the tile is that consumer's alone
   SkipK,         ///< state advances once per k-block of the tile: past the stages the
                  ///< turn's owner reads and releases
-  NamedBarrierArrive ///< bar.arrive barrier.namedId + instance % slots, namedThreads: this
+  NamedBarrierArrive, ///< bar.arrive barrier.namedId + instance % slots, namedThreads: this
                  ///< instance's threads count toward the phase without waiting for it
+  // --- blockwise scaling with two partial sums (appended; KernelPlan::partialBuffers 2):
+  // the tile's k-blocks go in pairs from its first one ---
+  IfSecondOfPair,///< body runs when the k-block is the second of its pair (its index from
+                 ///< the tile's first is odd): the first one's sum is promoted beside it
+  IfPairEnds     ///< body runs when the k-block ends its pair: the second, or the tile's
+                 ///< last k-block when that one is a pair's first
 };
 
 struct Op {
@@ -191,15 +197,15 @@ struct Op {
   /// which PromoteAcc then scales into `acc` (types.scaling: blockwise).
   bool partial = false;
   /// PromoteAcc: the previous k-block's partial sum (its group done, the
-  /// current one's may still run: mma_wait pending<=1); false: this k-block's
-  /// (or, after for_k, the last one's), every group done.
+  /// current one's may still run: mma_wait pending<=1); false: this k-block's,
+  /// every group done.
   bool previousK = false;
   unsigned txBytes = 0;  ///< ArriveExpectTx
   /// TmaLoad: the slice of the box this CTA loads, as (part, parts): rows
   /// [part·rows/parts, (part+1)·rows/parts) of the stage. parts > 1 with
   /// scope Cluster is a multicast split across the cluster (part = CTA rank).
   unsigned parts = 1;
-  std::vector<Op> body;  ///< ForEachTile/ForK/IfNotFirstK/ForEachChunk/IfAnyK/IfNoK
+  std::vector<Op> body;  ///< ForEachTile/ForK/ForEachChunk and the If* ops
   // --- sm_100a fields (appended) ---
   /// Wait/Arrive/MmaCommitArrive: the slot is the role instance (the consumer
   /// index, the seed's `mma2ld.wait(wg_id, ...)`); `state` gives only the phase.

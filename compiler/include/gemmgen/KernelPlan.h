@@ -180,8 +180,9 @@ struct KernelPlan {
   /// amax (max |value| before the scale) that the kernel publishes.
   bool fp8Output = false;
   /// Blockwise: partial-sum register buffers per consumer thread. 1 (mma_in_flight 0): each
-  /// k-block waits for its wgmmas, then promotes; 2 (mma_in_flight 1): k-block kb+1's wgmmas
-  /// run into the other buffer while kb's partial sum is promoted.
+  /// k-block waits for its wgmmas, then promotes; 2 (mma_in_flight 1): the k-blocks go in
+  /// pairs, the first one's sum promoted while the second one's wgmmas run into the other
+  /// buffer, the second one's after every group is done (Lowering: if_second_of_pair).
   unsigned partialBuffers = 0;
   unsigned clusterM = 1, clusterN = 1;
   /// Output columns staged and stored per epilogue chunk (divides tile.n).

@@ -152,7 +152,8 @@ void Machine::settle(Actor &a) {
         op.kind == OpKind::IfNotFirstK || op.kind == OpKind::ForEachChunk ||
         op.kind == OpKind::IfAnyK || op.kind == OpKind::IfNoK || op.kind == OpKind::IfBeta ||
         op.kind == OpKind::IfSkPartial || op.kind == OpKind::IfSkFinish ||
-        op.kind == OpKind::IfOtherTurn) {
+        op.kind == OpKind::IfOtherTurn || op.kind == OpKind::IfSecondOfPair ||
+        op.kind == OpKind::IfPairEnds) {
       // The unit's k-blocks this CTA computes: [kBegin, kEnd) (all of them
       // but under stream-K).
       const int kBegin = a.tile.kBegin, kEnd = a.tile.kEnd;
@@ -175,6 +176,10 @@ void Machine::settle(Actor &a) {
         count = a.inTile && kBegin == 0 ? 1 : 0;
       else if (op.kind == OpKind::IfOtherTurn)
         count = a.inTile && turnOwner(a) != a.instance ? 1 : 0;
+      else if (op.kind == OpKind::IfSecondOfPair)
+        count = (a.k - kBegin) % 2 == 1 ? 1 : 0;
+      else if (op.kind == OpKind::IfPairEnds)
+        count = (a.k - kBegin) % 2 == 1 || a.k == kEnd - 1 ? 1 : 0;
       else
         count = a.k > kBegin ? 1 : 0;
       if (count == 0) {
@@ -351,6 +356,8 @@ void Machine::step(Actor &a) {
   case OpKind::IfSkPartial:
   case OpKind::IfSkFinish:
   case OpKind::IfOtherTurn:
+  case OpKind::IfSecondOfPair:
+  case OpKind::IfPairEnds:
     assert(false && "structured ops are entered by settle()");
     break;
   }

@@ -161,8 +161,6 @@ gemm_sm90_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __grid_con
     const bool leader = threadIdx.x % 128 == 0;  // arrives and issues stores for the group
     const int lane = threadIdx.x % 32;
     float acc[WG_MMAS][BN / 2];  // wgmma accumulator fragments (f32)
-    float part[WG_MMAS][BN / 2];  // one k-block's wgmma partial sum (blockwise scales)
-    float next_sa[WG_MMAS][2], next_sb[SB_BLOCKS];  // the next k-block's scales, loaded a k-block ahead
     PipelineState read{0, 0u};  // phase 0: wait for the first completion
     PipelineState release{0, 0u};  // the next slot to hand back
     PhaseBit cload{0u};  // phase 0: wait for the first completion
@@ -179,94 +177,174 @@ gemm_sm90_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __grid_con
         #pragma unroll
         for (int i = 0; i < BN / 2; ++i) acc[m][i] = 0.f;
       }
-      for (int kb = 0; kb < k_blocks; ++kb) {
-        mbar_wait(full_bar + 8 * read.stage, read.phase, ROLE_CONSUMER0 + consumer, BAR_FULL, read.stage);
-        wgmma_fence();
-        const u32 a_stage = smem + SMEM_A + A_STAGE_BYTES * read.stage + consumer * WG_ROWS * 128;
-        const u32 b_stage = smem + SMEM_B + B_STAGE_BYTES * read.stage;
-        const int col_blocks = (N + 127) / 128;
-        const float* sb_e = scale_b + (long long)entry * col_blocks * k_blocks;
-        // this k-block's scales (loaded a k-block ahead but for a tile's first), then the next's
-        if (kb == 0) {
-          const float* sa_k = scale_a + ((long long)entry * k_blocks + kb) * M;
+      // blockwise scales, two partial sums: k-blocks in pairs; the first one's sum is promoted
+      // while the second one's wgmmas run, and a pair ends with every group done
+      float part0[WG_MMAS][BN / 2], part1[WG_MMAS][BN / 2];
+      float sa0[WG_MMAS][2], sa1[WG_MMAS][2], sb0[SB_BLOCKS], sb1[SB_BLOCKS];
+      for (int kb_pair = 0; kb_pair < k_blocks; kb_pair += 2) {
+        {
+          const int kb = kb_pair;
+          mbar_wait(full_bar + 8 * read.stage, read.phase, ROLE_CONSUMER0 + consumer, BAR_FULL, read.stage);
+          wgmma_fence();
+          const u32 a_stage = smem + SMEM_A + A_STAGE_BYTES * read.stage + consumer * WG_ROWS * 128;
+          const u32 b_stage = smem + SMEM_B + B_STAGE_BYTES * read.stage;
+          const int col_blocks = (N + 127) / 128;
+          const float* sb_e = scale_b + (long long)entry * col_blocks * k_blocks;
+          // this k-block's scales
+          {
+            const float* sa_k = scale_a + ((long long)entry * k_blocks + kb) * M;
+            #pragma unroll
+            for (int m = 0; m < WG_MMAS; ++m) {
+              const int r = tile_m * BM + consumer * WG_ROWS + m * 64 + warp_in_group * 16 + lane / 4;
+              sa0[m][0] = r < M ? __ldg(sa_k + r) : 0.f;
+              sa0[m][1] = r + 8 < M ? __ldg(sa_k + r + 8) : 0.f;
+            }
+            #pragma unroll
+            for (int cb = 0; cb < SB_BLOCKS; ++cb) {
+              const int nb = tile_n * BN / 128 + cb;
+              sb0[cb] = nb < col_blocks ? __ldg(sb_e + (long long)nb * k_blocks + kb) : 0.f;
+            }
+          }
           #pragma unroll
           for (int m = 0; m < WG_MMAS; ++m) {
-            const int r = tile_m * BM + consumer * WG_ROWS + m * 64 + warp_in_group * 16 + lane / 4;
-            next_sa[m][0] = r < M ? __ldg(sa_k + r) : 0.f;
-            next_sa[m][1] = r + 8 < M ? __ldg(sa_k + r + 8) : 0.f;
+            #pragma unroll
+            for (int i = 0; i < BN / 2; ++i) fence_operand(part0[m][i]);
           }
+          // the stage's descriptors once; each wgmma's by an add (smem_desc_advance)
+          const u64 desc_a_stage = make_smem_desc_kmajor_sw128(a_stage);
+          const u64 desc_b_stage = make_smem_desc_kmajor_sw128(b_stage);
+          // BK / 32 k-steps; the first step of each k-block's partial sum overwrites (scale-d = 0)
           #pragma unroll
-          for (int cb = 0; cb < SB_BLOCKS; ++cb) {
-            const int nb = tile_n * BN / 128 + cb;
-            next_sb[cb] = nb < col_blocks ? __ldg(sb_e + (long long)nb * k_blocks + kb) : 0.f;
+          for (int ks = 0; ks < BK / 32; ++ks) {
+            const u64 desc_b = smem_desc_advance(desc_b_stage, ks * 32);
+            #pragma unroll
+            for (int m = 0; m < WG_MMAS; ++m) {
+              const u64 desc_a = smem_desc_advance(desc_a_stage, m * 64 * 128 + ks * 32);
+              WgmmaF8<BN, A_ELEM, B_ELEM>::mma(part0[m], desc_a, desc_b, ks > 0 ? 1 : 0);  // each k-block afresh
+            }
           }
-        }
-        float blk_sa[WG_MMAS][2], blk_sb[SB_BLOCKS];
-        #pragma unroll
-        for (int m = 0; m < WG_MMAS; ++m) {
-          blk_sa[m][0] = next_sa[m][0], blk_sa[m][1] = next_sa[m][1];
-        }
-        #pragma unroll
-        for (int cb = 0; cb < SB_BLOCKS; ++cb) blk_sb[cb] = next_sb[cb];
-        if (kb + 1 < k_blocks) {
-          const float* sa_k = scale_a + ((long long)entry * k_blocks + kb + 1) * M;
+          wgmma_commit_group();
+          read.advance();
+        } // the pair's first k-block
+        if (kb_pair + 1 < k_blocks) {
+          const int kb = kb_pair + 1;
+          mbar_wait(full_bar + 8 * read.stage, read.phase, ROLE_CONSUMER0 + consumer, BAR_FULL, read.stage);
+          wgmma_fence();
+          const u32 a_stage = smem + SMEM_A + A_STAGE_BYTES * read.stage + consumer * WG_ROWS * 128;
+          const u32 b_stage = smem + SMEM_B + B_STAGE_BYTES * read.stage;
+          const int col_blocks = (N + 127) / 128;
+          const float* sb_e = scale_b + (long long)entry * col_blocks * k_blocks;
+          // this k-block's scales
+          {
+            const float* sa_k = scale_a + ((long long)entry * k_blocks + kb) * M;
+            #pragma unroll
+            for (int m = 0; m < WG_MMAS; ++m) {
+              const int r = tile_m * BM + consumer * WG_ROWS + m * 64 + warp_in_group * 16 + lane / 4;
+              sa1[m][0] = r < M ? __ldg(sa_k + r) : 0.f;
+              sa1[m][1] = r + 8 < M ? __ldg(sa_k + r + 8) : 0.f;
+            }
+            #pragma unroll
+            for (int cb = 0; cb < SB_BLOCKS; ++cb) {
+              const int nb = tile_n * BN / 128 + cb;
+              sb1[cb] = nb < col_blocks ? __ldg(sb_e + (long long)nb * k_blocks + kb) : 0.f;
+            }
+          }
           #pragma unroll
           for (int m = 0; m < WG_MMAS; ++m) {
-            const int r = tile_m * BM + consumer * WG_ROWS + m * 64 + warp_in_group * 16 + lane / 4;
-            next_sa[m][0] = r < M ? __ldg(sa_k + r) : 0.f;
-            next_sa[m][1] = r + 8 < M ? __ldg(sa_k + r + 8) : 0.f;
+            #pragma unroll
+            for (int i = 0; i < BN / 2; ++i) fence_operand(part1[m][i]);
           }
+          // the stage's descriptors once; each wgmma's by an add (smem_desc_advance)
+          const u64 desc_a_stage = make_smem_desc_kmajor_sw128(a_stage);
+          const u64 desc_b_stage = make_smem_desc_kmajor_sw128(b_stage);
+          // BK / 32 k-steps; the first step of each k-block's partial sum overwrites (scale-d = 0)
           #pragma unroll
-          for (int cb = 0; cb < SB_BLOCKS; ++cb) {
-            const int nb = tile_n * BN / 128 + cb;
-            next_sb[cb] = nb < col_blocks ? __ldg(sb_e + (long long)nb * k_blocks + kb + 1) : 0.f;
+          for (int ks = 0; ks < BK / 32; ++ks) {
+            const u64 desc_b = smem_desc_advance(desc_b_stage, ks * 32);
+            #pragma unroll
+            for (int m = 0; m < WG_MMAS; ++m) {
+              const u64 desc_a = smem_desc_advance(desc_a_stage, m * 64 * 128 + ks * 32);
+              WgmmaF8<BN, A_ELEM, B_ELEM>::mma(part1[m], desc_a, desc_b, ks > 0 ? 1 : 0);  // each k-block afresh
+            }
           }
-        }
-        #pragma unroll
-        for (int m = 0; m < WG_MMAS; ++m) {
-          #pragma unroll
-          for (int i = 0; i < BN / 2; ++i) fence_operand(part[m][i]);
-        }
-        // the stage's descriptors once; each wgmma's by an add (smem_desc_advance)
-        const u64 desc_a_stage = make_smem_desc_kmajor_sw128(a_stage);
-        const u64 desc_b_stage = make_smem_desc_kmajor_sw128(b_stage);
-        // BK / 32 k-steps; the first step of each k-block's partial sum overwrites (scale-d = 0)
-        #pragma unroll
-        for (int ks = 0; ks < BK / 32; ++ks) {
-          const u64 desc_b = smem_desc_advance(desc_b_stage, ks * 32);
+          wgmma_commit_group();
+          read.advance();
+          wgmma_wait_group<1>();
           #pragma unroll
           for (int m = 0; m < WG_MMAS; ++m) {
-            const u64 desc_a = smem_desc_advance(desc_a_stage, m * 64 * 128 + ks * 32);
-            WgmmaF8<BN, A_ELEM, B_ELEM>::mma(part[m], desc_a, desc_b, ks > 0 ? 1 : 0);  // each k-block afresh
+            #pragma unroll
+            for (int i = 0; i < BN / 2; ++i) fence_operand(part0[m][i]);
           }
-        }
-        wgmma_commit_group();
-        wgmma_wait_group<0>();
-        #pragma unroll
-        for (int m = 0; m < WG_MMAS; ++m) {
+          // promote the k-block's partial sum into the f32 accumulators (CUDA cores)
           #pragma unroll
-          for (int i = 0; i < BN / 2; ++i) fence_operand(part[m][i]);
-        }
-        // promote the k-block's partial sum into the f32 accumulators (CUDA cores)
-        #pragma unroll
-        for (int m = 0; m < WG_MMAS; ++m) {
-          #pragma unroll
-          for (int j = 0; j < BN / 8; ++j) {
-            // n8 block j: rows r, r + 8 in part[m][4j .. 4j+1], [4j+2 .. 4j+3]
-            const float sb = blk_sb[j / 16];  // 16 n8 blocks per 128 columns
-            const float s0 = blk_sa[m][0] * sb, s1 = blk_sa[m][1] * sb;
-            acc[m][4 * j + 0] = fmaf(part[m][4 * j + 0], s0, acc[m][4 * j + 0]);
-            acc[m][4 * j + 1] = fmaf(part[m][4 * j + 1], s0, acc[m][4 * j + 1]);
-            acc[m][4 * j + 2] = fmaf(part[m][4 * j + 2], s1, acc[m][4 * j + 2]);
-            acc[m][4 * j + 3] = fmaf(part[m][4 * j + 3], s1, acc[m][4 * j + 3]);
+          for (int m = 0; m < WG_MMAS; ++m) {
+            #pragma unroll
+            for (int j = 0; j < BN / 8; ++j) {
+              // n8 block j: rows r, r + 8 in part0[m][4j .. 4j+1], [4j+2 .. 4j+3]
+              const float sb = sb0[j / 16];  // 16 n8 blocks per 128 columns
+              const float s0 = sa0[m][0] * sb, s1 = sa0[m][1] * sb;
+              acc[m][4 * j + 0] = fmaf(part0[m][4 * j + 0], s0, acc[m][4 * j + 0]);
+              acc[m][4 * j + 1] = fmaf(part0[m][4 * j + 1], s0, acc[m][4 * j + 1]);
+              acc[m][4 * j + 2] = fmaf(part0[m][4 * j + 2], s1, acc[m][4 * j + 2]);
+              acc[m][4 * j + 3] = fmaf(part0[m][4 * j + 3], s1, acc[m][4 * j + 3]);
+            }
           }
-        }
-        if (leader) {
-          mbar_arrive(empty_bar + 8 * release.stage);
-        }
-        release.advance();
-        read.advance();
-      } // k-block
+          if (leader) {
+            mbar_arrive(empty_bar + 8 * release.stage);
+          }
+          release.advance();
+          wgmma_wait_group<0>();
+          #pragma unroll
+          for (int m = 0; m < WG_MMAS; ++m) {
+            #pragma unroll
+            for (int i = 0; i < BN / 2; ++i) fence_operand(part1[m][i]);
+          }
+          // promote the k-block's partial sum into the f32 accumulators (CUDA cores)
+          #pragma unroll
+          for (int m = 0; m < WG_MMAS; ++m) {
+            #pragma unroll
+            for (int j = 0; j < BN / 8; ++j) {
+              // n8 block j: rows r, r + 8 in part1[m][4j .. 4j+1], [4j+2 .. 4j+3]
+              const float sb = sb1[j / 16];  // 16 n8 blocks per 128 columns
+              const float s0 = sa1[m][0] * sb, s1 = sa1[m][1] * sb;
+              acc[m][4 * j + 0] = fmaf(part1[m][4 * j + 0], s0, acc[m][4 * j + 0]);
+              acc[m][4 * j + 1] = fmaf(part1[m][4 * j + 1], s0, acc[m][4 * j + 1]);
+              acc[m][4 * j + 2] = fmaf(part1[m][4 * j + 2], s1, acc[m][4 * j + 2]);
+              acc[m][4 * j + 3] = fmaf(part1[m][4 * j + 3], s1, acc[m][4 * j + 3]);
+            }
+          }
+          if (leader) {
+            mbar_arrive(empty_bar + 8 * release.stage);
+          }
+          release.advance();
+        } // the pair's second k-block
+        else {
+          wgmma_wait_group<0>();
+          #pragma unroll
+          for (int m = 0; m < WG_MMAS; ++m) {
+            #pragma unroll
+            for (int i = 0; i < BN / 2; ++i) fence_operand(part0[m][i]);
+          }
+          // promote the k-block's partial sum into the f32 accumulators (CUDA cores)
+          #pragma unroll
+          for (int m = 0; m < WG_MMAS; ++m) {
+            #pragma unroll
+            for (int j = 0; j < BN / 8; ++j) {
+              // n8 block j: rows r, r + 8 in part0[m][4j .. 4j+1], [4j+2 .. 4j+3]
+              const float sb = sb0[j / 16];  // 16 n8 blocks per 128 columns
+              const float s0 = sa0[m][0] * sb, s1 = sa0[m][1] * sb;
+              acc[m][4 * j + 0] = fmaf(part0[m][4 * j + 0], s0, acc[m][4 * j + 0]);
+              acc[m][4 * j + 1] = fmaf(part0[m][4 * j + 1], s0, acc[m][4 * j + 1]);
+              acc[m][4 * j + 2] = fmaf(part0[m][4 * j + 2], s1, acc[m][4 * j + 2]);
+              acc[m][4 * j + 3] = fmaf(part0[m][4 * j + 3], s1, acc[m][4 * j + 3]);
+            }
+          }
+          if (leader) {
+            mbar_arrive(empty_bar + 8 * release.stage);
+          }
+          release.advance();
+        } // the tile's last k-block, alone
+      } // k-block pair
       // K = 0: no wgmma ran, and only a tile's first one overwrites the accumulators
       if (k_blocks == 0) {
         #pragma unroll

@@ -248,34 +248,36 @@ gemm_sm90_blockwise_e4m3_n192(const __grid_constant__ TensorMap tmA, const __gri
           for (int i = 0; i < BN / 2; ++i) fence_operand(part[m][i]);
         }
         // promote the k-block's partial sum into the f32 accumulators (CUDA cores)
-        const bool mid_block = (tile_n * BN) % 128 != 0;  // the tile starts 64 columns into B's scale block
-        if (!mid_block) {
-          #pragma unroll
-          for (int m = 0; m < WG_MMAS; ++m) {
+        {
+          const bool mid_block = (tile_n * BN) % 128 != 0;  // the tile starts 64 columns into B's scale block
+          if (!mid_block) {
             #pragma unroll
-            for (int j = 0; j < BN / 8; ++j) {
-              // n8 block j: rows r, r + 8 in part[m][4j .. 4j+1], [4j+2 .. 4j+3]
-              const float sb = blk_sb[j / 16];  // 16 n8 blocks per 128 columns
-              const float s0 = blk_sa[m][0] * sb, s1 = blk_sa[m][1] * sb;
-              acc[m][4 * j + 0] = fmaf(part[m][4 * j + 0], s0, acc[m][4 * j + 0]);
-              acc[m][4 * j + 1] = fmaf(part[m][4 * j + 1], s0, acc[m][4 * j + 1]);
-              acc[m][4 * j + 2] = fmaf(part[m][4 * j + 2], s1, acc[m][4 * j + 2]);
-              acc[m][4 * j + 3] = fmaf(part[m][4 * j + 3], s1, acc[m][4 * j + 3]);
+            for (int m = 0; m < WG_MMAS; ++m) {
+              #pragma unroll
+              for (int j = 0; j < BN / 8; ++j) {
+                // n8 block j: rows r, r + 8 in part[m][4j .. 4j+1], [4j+2 .. 4j+3]
+                const float sb = blk_sb[j / 16];  // 16 n8 blocks per 128 columns
+                const float s0 = blk_sa[m][0] * sb, s1 = blk_sa[m][1] * sb;
+                acc[m][4 * j + 0] = fmaf(part[m][4 * j + 0], s0, acc[m][4 * j + 0]);
+                acc[m][4 * j + 1] = fmaf(part[m][4 * j + 1], s0, acc[m][4 * j + 1]);
+                acc[m][4 * j + 2] = fmaf(part[m][4 * j + 2], s1, acc[m][4 * j + 2]);
+                acc[m][4 * j + 3] = fmaf(part[m][4 * j + 3], s1, acc[m][4 * j + 3]);
+              }
             }
           }
-        }
-        else {
-          #pragma unroll
-          for (int m = 0; m < WG_MMAS; ++m) {
+          else {
             #pragma unroll
-            for (int j = 0; j < BN / 8; ++j) {
-              // n8 block j: rows r, r + 8 in part[m][4j .. 4j+1], [4j+2 .. 4j+3]
-              const float sb = blk_sb[(j + 8) / 16];  // 16 n8 blocks per 128 columns
-              const float s0 = blk_sa[m][0] * sb, s1 = blk_sa[m][1] * sb;
-              acc[m][4 * j + 0] = fmaf(part[m][4 * j + 0], s0, acc[m][4 * j + 0]);
-              acc[m][4 * j + 1] = fmaf(part[m][4 * j + 1], s0, acc[m][4 * j + 1]);
-              acc[m][4 * j + 2] = fmaf(part[m][4 * j + 2], s1, acc[m][4 * j + 2]);
-              acc[m][4 * j + 3] = fmaf(part[m][4 * j + 3], s1, acc[m][4 * j + 3]);
+            for (int m = 0; m < WG_MMAS; ++m) {
+              #pragma unroll
+              for (int j = 0; j < BN / 8; ++j) {
+                // n8 block j: rows r, r + 8 in part[m][4j .. 4j+1], [4j+2 .. 4j+3]
+                const float sb = blk_sb[(j + 8) / 16];  // 16 n8 blocks per 128 columns
+                const float s0 = blk_sa[m][0] * sb, s1 = blk_sa[m][1] * sb;
+                acc[m][4 * j + 0] = fmaf(part[m][4 * j + 0], s0, acc[m][4 * j + 0]);
+                acc[m][4 * j + 1] = fmaf(part[m][4 * j + 1], s0, acc[m][4 * j + 1]);
+                acc[m][4 * j + 2] = fmaf(part[m][4 * j + 2], s1, acc[m][4 * j + 2]);
+                acc[m][4 * j + 3] = fmaf(part[m][4 * j + 3], s1, acc[m][4 * j + 3]);
+              }
             }
           }
         }

@@ -10,6 +10,12 @@ family at a time (golden-section search on the squared log error), because the
 fp8 runs cover few shapes (the DeepSeek-V3 projections, 4096^3 and 8192^3) and
 cannot carry more free constants.
 
+The blockwise points were measured with one partial sum per k-block (before
+2026-12-04); the 128x128, 128x64 and 64x128 blockwise families now run their
+k-blocks in pairs, and KernelChoice.cpp multiplies their fitted time by
+kPairsKBlock (the ratio measured for the pairs on spec 15), which this script
+reads and prints beside the fitted value.
+
     python3 bench/model/fit_fp8_model.py        # from the repository root; -v: every point
 """
 import glob, json, math, os, re, sys, tarfile
@@ -43,6 +49,9 @@ for _s in (1, 2, 4, 8):
     SPECS[f"bench/variants/fp8/m64_s{_s}.yaml"] = ("tensor", "small", _s)
     SPECS[f"bench/variants/blockwise/m64_s{_s}.yaml"] = ("block", "small", _s)
 
+# Families whose k-blocks run in pairs since 2026-12-04 (KernelChoice.cpp: x kPairsKBlock).
+PAIRS = {("block", "medium"), ("block", "narrow"), ("block", "small")}
+
 # Runs of the kernels as shipped (the experiment runs with patched kernels,
 # blockwise_turns2 and blockwise_bound, are not among them).
 RUNS = ["2026-12-01_blockwise_lt_h200", "2026-12-01_fp8_splitk_h200", "2026-12-01_fp8_variants_h200",
@@ -56,7 +65,8 @@ def shared_constants():
     """The 16-bit model's shared constants, as KernelChoice.cpp has them."""
     src = open(os.path.join(ROOT, "runtime", "lib", "KernelChoice.cpp")).read()
     names = {"tile_us": "kTileMicros", "launch_us": "kLaunchMicros", "reduce_us": "kReduceMicros",
-             "dram_gbs": "kDramGBs", "split_gbs": "kSplitGBs", "overlap_p": "kOverlapP"}
+             "dram_gbs": "kDramGBs", "split_gbs": "kSplitGBs", "overlap_p": "kOverlapP",
+             "pairs": "kPairsKBlock"}
     return {k: float(re.search(r"%s = ([\d.]+);" % v, src).group(1)) for k, v in names.items()}
 
 
@@ -137,8 +147,10 @@ def main():
             print(f"  {key[0]:6s} {key[1]:6s}: no points")
             continue
         fitted[key], rms = fit_one(c, fam_pts)
+        pairs = (f", x kPairsKBlock {c['pairs']:g} = {fitted[key] * c['pairs']:.4f} in pairs"
+                 if key in PAIRS else "")
         print(f"  {key[0]:6s} {key[1]:6s}: {fitted[key]:.4f} us per k-block "
-              f"({len(fam_pts)} points, rms log error {rms:.3f})")
+              f"({len(fam_pts)} points, rms log error {rms:.3f}){pairs}")
     if "-v" in sys.argv:
         for p in sorted(pts):
             pr = predict(c, fitted[(p[0], p[1])], *p[:7])

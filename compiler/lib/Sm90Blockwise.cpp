@@ -34,6 +34,44 @@ void gemmgen::sm90::emitBlockScaleLoad(CodeEmitter &e, const ir::Kernel &k, cons
   }
 }
 
+void gemmgen::sm90::emitTileScalePointers(CodeEmitter &e, const ir::Kernel &k,
+                                          const std::string &kFirst) {
+  e.comment("this thread's scale pointers for the tile's first k-block (rows past M read row 0)");
+  e.line("const int col_blocks = (N + 127) / 128;");
+  e.line("const float* sa_p[WG_MMAS];");
+  e.line("const float* sb_p[SB_BLOCKS];");
+  e.line("bool sa_ok[WG_MMAS][2], sb_ok[SB_BLOCKS];");
+  e.line("#pragma unroll");
+  {
+    CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
+    e.line("const int r = " + consumerFirstRow(k) + " + m * 64 + warp_in_group * 16 + lane / 4;");
+    e.line("sa_ok[m][0] = r < M, sa_ok[m][1] = r + 8 < M;");
+    e.line("sa_p[m] = scale_a + ((long long)entry * k_blocks + " + kFirst +
+           ") * M + (sa_ok[m][0] ? r : 0);");
+  }
+  e.line("#pragma unroll");
+  CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
+  e.line("const int nb = tile_n * BN / 128 + cb;");
+  e.line("sb_ok[cb] = nb < col_blocks;");
+  e.line("sb_p[cb] = scale_b + ((long long)entry * col_blocks + (sb_ok[cb] ? nb : 0)) * k_blocks + " +
+         kFirst + ";");
+}
+
+void gemmgen::sm90::emitPointerScaleLoad(CodeEmitter &e, const std::string &sa,
+                                         const std::string &sb) {
+  e.line("#pragma unroll");
+  {
+    CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
+    e.line(sa + "[m][0] = sa_ok[m][0] ? __ldg(sa_p[m]) : 0.f;");
+    e.line(sa + "[m][1] = sa_ok[m][1] ? __ldg(sa_p[m] + 8) : 0.f;");
+    e.line("sa_p[m] += M;");
+  }
+  e.line("#pragma unroll");
+  CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
+  e.line(sb + "[cb] = sb_ok[cb] ? __ldg(sb_p[cb]) : 0.f;");
+  e.line("++sb_p[cb];");
+}
+
 /// The unrolled promotion; n8 block j of the tile uses scale block
 /// (j + shift) / 16 of those the tile touches.
 static void emitPromoteLoop(CodeEmitter &e, const std::string &part, const std::string &sa,

@@ -859,6 +859,7 @@ private:
     e.comment("while the second one's wgmmas run, and a pair ends with every group done");
     e.line("float part0[WG_MMAS][BN / 2], part1[WG_MMAS][BN / 2];");
     e.line("float sa0[WG_MMAS][2], sa1[WG_MMAS][2], sb0[SB_BLOCKS], sb1[SB_BLOCKS];");
+    sm90::emitTileScalePointers(e, k, kFirst());
     CodeEmitter::Block loop(e, "for (int kb_pair = " + kFirst() + "; kb_pair < " + kEnd() +
                                    "; kb_pair += 2)",
                             "k-block pair");
@@ -891,14 +892,13 @@ private:
   /// them); a pair loads each k-block's before its wgmmas (the first one's
   /// are read after the second's wgmmas, the second's after the wait).
   void emitBlockScaleLoads() {
-    e.line("const int col_blocks = (N + 127) / 128;");
-    e.line("const float* sb_e = scale_b + (long long)entry * col_blocks * k_blocks;");
     if (k.plan.partialBuffers == 2) {
-      e.comment("this k-block's scales");
-      CodeEmitter::Block b(e, "");
-      sm90::emitBlockScaleLoad(e, k, pair.cur.sa, pair.cur.sb, "kb");
+      e.comment("this k-block's scales; the pointers step to the next k-block's");
+      sm90::emitPointerScaleLoad(e, pair.cur.sa, pair.cur.sb);
       return;
     }
+    e.line("const int col_blocks = (N + 127) / 128;");
+    e.line("const float* sb_e = scale_b + (long long)entry * col_blocks * k_blocks;");
     e.comment("this k-block's scales (loaded a k-block ahead but for a tile's first), then the next's");
     {
       CodeEmitter::Block first(e, "if (kb == 0)");

@@ -185,6 +185,23 @@ gemm_sm90_splitk_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __g
       // while the second one's wgmmas run, and a pair ends with every group done
       float part0[WG_MMAS][BN / 2], part1[WG_MMAS][BN / 2];
       float sa0[WG_MMAS][2], sa1[WG_MMAS][2], sb0[SB_BLOCKS], sb1[SB_BLOCKS];
+      // this thread's scale pointers for the tile's first k-block (rows past M read row 0)
+      const int col_blocks = (N + 127) / 128;
+      const float* sa_p[WG_MMAS];
+      const float* sb_p[SB_BLOCKS];
+      bool sa_ok[WG_MMAS][2], sb_ok[SB_BLOCKS];
+      #pragma unroll
+      for (int m = 0; m < WG_MMAS; ++m) {
+        const int r = tile_m * BM + consumer * WG_ROWS + m * 64 + warp_in_group * 16 + lane / 4;
+        sa_ok[m][0] = r < M, sa_ok[m][1] = r + 8 < M;
+        sa_p[m] = scale_a + ((long long)entry * k_blocks + 0) * M + (sa_ok[m][0] ? r : 0);
+      }
+      #pragma unroll
+      for (int cb = 0; cb < SB_BLOCKS; ++cb) {
+        const int nb = tile_n * BN / 128 + cb;
+        sb_ok[cb] = nb < col_blocks;
+        sb_p[cb] = scale_b + ((long long)entry * col_blocks + (sb_ok[cb] ? nb : 0)) * k_blocks + 0;
+      }
       for (int kb_pair = 0; kb_pair < k_blocks; kb_pair += 2) {
         {
           const int kb = kb_pair;
@@ -192,22 +209,17 @@ gemm_sm90_splitk_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __g
           wgmma_fence();
           const u32 a_stage = smem + SMEM_A + A_STAGE_BYTES * read.stage + consumer * WG_ROWS * 128;
           const u32 b_stage = smem + SMEM_B + B_STAGE_BYTES * read.stage;
-          const int col_blocks = (N + 127) / 128;
-          const float* sb_e = scale_b + (long long)entry * col_blocks * k_blocks;
-          // this k-block's scales
-          {
-            const float* sa_k = scale_a + ((long long)entry * k_blocks + kb) * M;
-            #pragma unroll
-            for (int m = 0; m < WG_MMAS; ++m) {
-              const int r = tile_m * BM + consumer * WG_ROWS + m * 64 + warp_in_group * 16 + lane / 4;
-              sa0[m][0] = r < M ? __ldg(sa_k + r) : 0.f;
-              sa0[m][1] = r + 8 < M ? __ldg(sa_k + r + 8) : 0.f;
-            }
-            #pragma unroll
-            for (int cb = 0; cb < SB_BLOCKS; ++cb) {
-              const int nb = tile_n * BN / 128 + cb;
-              sb0[cb] = nb < col_blocks ? __ldg(sb_e + (long long)nb * k_blocks + kb) : 0.f;
-            }
+          // this k-block's scales; the pointers step to the next k-block's
+          #pragma unroll
+          for (int m = 0; m < WG_MMAS; ++m) {
+            sa0[m][0] = sa_ok[m][0] ? __ldg(sa_p[m]) : 0.f;
+            sa0[m][1] = sa_ok[m][1] ? __ldg(sa_p[m] + 8) : 0.f;
+            sa_p[m] += M;
+          }
+          #pragma unroll
+          for (int cb = 0; cb < SB_BLOCKS; ++cb) {
+            sb0[cb] = sb_ok[cb] ? __ldg(sb_p[cb]) : 0.f;
+            ++sb_p[cb];
           }
           #pragma unroll
           for (int m = 0; m < WG_MMAS; ++m) {
@@ -236,22 +248,17 @@ gemm_sm90_splitk_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __g
           wgmma_fence();
           const u32 a_stage = smem + SMEM_A + A_STAGE_BYTES * read.stage + consumer * WG_ROWS * 128;
           const u32 b_stage = smem + SMEM_B + B_STAGE_BYTES * read.stage;
-          const int col_blocks = (N + 127) / 128;
-          const float* sb_e = scale_b + (long long)entry * col_blocks * k_blocks;
-          // this k-block's scales
-          {
-            const float* sa_k = scale_a + ((long long)entry * k_blocks + kb) * M;
-            #pragma unroll
-            for (int m = 0; m < WG_MMAS; ++m) {
-              const int r = tile_m * BM + consumer * WG_ROWS + m * 64 + warp_in_group * 16 + lane / 4;
-              sa1[m][0] = r < M ? __ldg(sa_k + r) : 0.f;
-              sa1[m][1] = r + 8 < M ? __ldg(sa_k + r + 8) : 0.f;
-            }
-            #pragma unroll
-            for (int cb = 0; cb < SB_BLOCKS; ++cb) {
-              const int nb = tile_n * BN / 128 + cb;
-              sb1[cb] = nb < col_blocks ? __ldg(sb_e + (long long)nb * k_blocks + kb) : 0.f;
-            }
+          // this k-block's scales; the pointers step to the next k-block's
+          #pragma unroll
+          for (int m = 0; m < WG_MMAS; ++m) {
+            sa1[m][0] = sa_ok[m][0] ? __ldg(sa_p[m]) : 0.f;
+            sa1[m][1] = sa_ok[m][1] ? __ldg(sa_p[m] + 8) : 0.f;
+            sa_p[m] += M;
+          }
+          #pragma unroll
+          for (int cb = 0; cb < SB_BLOCKS; ++cb) {
+            sb1[cb] = sb_ok[cb] ? __ldg(sb_p[cb]) : 0.f;
+            ++sb_p[cb];
           }
           #pragma unroll
           for (int m = 0; m < WG_MMAS; ++m) {

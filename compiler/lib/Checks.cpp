@@ -619,6 +619,11 @@ void Checker::checkSharedMemory() {
   };
   unsigned stageBytes =
       plan.findBuffer("smemA")->bytesPerStage() + plan.findBuffer("smemB")->bytesPerStage();
+  const BufferPlan *scales = plan.findBuffer("smemScales");
+  const std::string scalesText =
+      scales ? " (" + str(scales->bytesPerStage()) + " of them blockwise scales)" : "";
+  if (scales)
+    stageBytes += scales->bytesPerStage();
   const BufferPlan *staging = plan.findBuffer("smemD");
   if (bytes > kMaxSharedBytesPerBlock) {
     unsigned fits = 0;
@@ -651,7 +656,7 @@ void Checker::checkSharedMemory() {
     }
     error(spec.pipeline.depth.loc,
           "the spec needs " + str(bytes) + " bytes of shared memory per block (" + str(depth) +
-              " stages of " + str(stageBytes) + " bytes" + stagingText +
+              " stages of " + str(stageBytes) + " bytes" + scalesText + stagingText +
               ", barriers and 1024 bytes of alignment slack), more than the " +
               str(kMaxSharedBytesPerBlock) + " bytes (227 KB) an sm_90a block can use; " + fix);
     return;

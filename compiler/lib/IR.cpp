@@ -98,6 +98,7 @@ const char *ir::toString(Operand o) {
   case Operand::B: return "B";
   case Operand::D: return "D";
   case Operand::C: return "C";
+  case Operand::Scales: return "scales";
   }
   return "?";
 }

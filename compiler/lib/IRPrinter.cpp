@@ -29,6 +29,7 @@ public:
     chain = &k.epilogueChain;
     fp8Output = k.plan.fp8Output;
     streamK = k.plan.schedule.streamK();
+    scalesInSmem = k.plan.scalesInSmem;
     os << "kernel " << k.name << " target=" << toString(k.target) << "\n";
     os << "  types a=" << toString(k.aType) << " b=" << toString(k.bType)
        << " d=" << toString(k.dType) << " acc=" << toString(k.accType) << "\n";
@@ -85,6 +86,7 @@ private:
   const std::vector<EpilogueStep> *chain = nullptr;
   bool fp8Output = false; ///< store_acc scales to an 8-bit D and keeps its amax
   bool streamK = false;   ///< k-loops cover the share's k-blocks [kb_begin, kb_end)
+  bool scalesInSmem = false; ///< a partial MMA's issue reads the stage's smemScales
 
   void printRole(const Role &r) {
     os << "  role " << r.name << " warps=" << r.firstWarp << ".."
@@ -188,7 +190,7 @@ private:
     case OpKind::Mma:
       if (op.partial)
         os << " partial(" << op.acc << ") = " << op.a << "[" << op.state << "] * " << op.b << "["
-           << op.state << "]^T";
+           << op.state << "]^T" << (scalesInSmem ? "; scales <- smemScales[" + op.state + "]" : "");
       else
         os << " " << op.acc << " += " << op.a << "[" << op.state << "] * " << op.b << "["
            << op.state << "]^T scale_d=(k>" << (streamK ? "kb_begin" : "0") << ")";

@@ -53,6 +53,8 @@ public:
     p.blockwiseScales = p.perTensorScales && spec.types.scaling.value == ScalingMode::Blockwise;
     p.fp8Output = isFp8(spec.types.d.value);
     p.partialBuffers = !p.blockwiseScales ? 0 : spec.pipeline.mmaInFlight.value == 0 ? 1 : 2;
+    p.scalesInSmem = p.partialBuffers == 2 && !sm100();
+    p.scaleBlocksN = p.blockwiseScales ? p.tileN / 128 + (p.tileN % 128 ? 1 : 0) : 0;
     p.epilogueChunkN = epilogueChunkColumns(spec);
     p.dSlabBytes = outputSlabBytes(spec);
     p.dProblemColMajor = problemDColumnMajor(spec);
@@ -111,6 +113,16 @@ private:
     p.buffers = {smem("smemA", t.a.value, p.tileM, p.tileK, p.depth, 1),
                  smem("smemB", t.b.value, p.tileN, p.tileK, p.depth, 1),
                  accumulator(MemSpace::Registers, rowsPerConsumer, p.consumers)};
+    // The scales per stage: A's for the tile's rows plus 4 floats (a copy
+    // that starts up to 3 floats early, 16-byte aligned, and ends rounded
+    // up), then B's, 16 bytes per scale block (the aligned 4 holding it).
+    if (p.scalesInSmem) {
+      BufferPlan scales =
+          smem("smemScales", ScalarType::F32, p.tileM + 4 + 4 * p.scaleBlocksN, 1, p.depth, 1);
+      scales.swizzleBytes = 0;
+      p.scaleTxBytes = scales.bytesPerStage();
+      p.buffers.push_back(scales);
+    }
     // Output staging for one epilogue chunk, in 64-column slabs with 128B
     // swizzle (the TMA store box is 64 columns wide), one per consumer.
     if (spec.epilogue.store.value == EpilogueStore::Tma)
@@ -153,7 +165,7 @@ private:
     // full: one expect_tx arrival by the producer; completes when all stage
     // bytes landed, including the B half that the peer CTA multicasts here.
     BarrierPlan full = barrier(ProtocolBarrier::Full, BarrierKind::Tma, p.depth, "depth", P, C, 1);
-    full.txBytes = (p.tileM + p.tileN) * p.tileK * elemA();
+    full.txBytes = (p.tileM + p.tileN) * p.tileK * elemA() + p.scaleTxBytes;
     full.waiterPhase = 0;
     // empty: one elected thread per consumer warpgroup that read the stage
     // (every consumer, or a ping-pong tile's one), in every CTA that reads it

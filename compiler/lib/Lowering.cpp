@@ -116,9 +116,15 @@ private:
     expect.state = "load";
     expect.txBytes = k.barriers[0].txBytes;
 
-    r.body = {loop(OpKind::ForEachTile,
-                   {loop(OpKind::ForK, {waitOn(empty, "load", Exec::Elected), expect, loadA,
-                                        loadB, advance("load")})})};
+    std::vector<Op> kBody = {waitOn(empty, "load", Exec::Elected), expect, loadA, loadB};
+    if (k.plan.scalesInSmem) { // the k-block's scales land with its operands
+      Op loadScales = loadA;
+      loadScales.operand = Operand::Scales;
+      loadScales.buffer = "smemScales";
+      kBody.push_back(loadScales);
+    }
+    kBody.push_back(advance("load"));
+    r.body = {loop(OpKind::ForEachTile, {loop(OpKind::ForK, kBody)})};
     return r;
   }
 

@@ -510,7 +510,11 @@ private:
       }
       break;
     case OpKind::Arrive: emitArrive(op); break;
-    case OpKind::TmaLoad: emitTmaLoad(op); break;
+    case OpKind::TmaLoad:
+      if (op.operand == Operand::Scales)
+        return cannotPrint(op, "a copy of blockwise scales into shared memory (an sm_90a form)");
+      emitTmaLoad(op);
+      break;
     case OpKind::Fence:
       if (op.fence == FenceKind::MmaOperands)
         return cannotPrint(op, "wgmma.fence (sm_90a)");

@@ -27,7 +27,13 @@ void emitBlockScaleLoad(CodeEmitter &e, const ir::Kernel &k, const std::string &
 /// B blocks', and whether each is inside the matrix.
 void emitTileScalePointers(CodeEmitter &e, const ir::Kernel &k, const std::string &kFirst);
 /// This k-block's scales into `sa`/`sb`, then the pointers step on.
-void emitPointerScaleLoad(CodeEmitter &e, const std::string &sa, const std::string &sb);
+/// With plan.scalesInSmem A's come from the k-block's stage `stage`.
+void emitPointerScaleLoad(CodeEmitter &e, const ir::Kernel &k, const std::string &sa,
+                          const std::string &sb, const std::string &stage);
+/// plan.scalesInSmem, producer: the bytes of this k-block's A-scale copy
+/// (sa_lo, sa_bytes; before the stage's expect_tx), then the copy itself.
+void emitScaleCopyBytes(CodeEmitter &e);
+void emitScaleCopy(CodeEmitter &e, const std::string &stage, const std::string &bar);
 
 void emitPromoteAcc(CodeEmitter &e, const ir::Kernel &k, const std::string &part,
                     const std::string &sa, const std::string &sb);

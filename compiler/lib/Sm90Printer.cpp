@@ -110,7 +110,7 @@ private:
     e.line("constexpr int WG_MMAS = WG_ROWS / 64;    // m64 wgmmas per k16 step per warpgroup");
     e.line("constexpr int THREADS = " + str(k.threadsPerBlock()) + ";  // producer warpgroup + consumers");
     if (k.plan.blockwiseScales)
-      e.line(std::string("constexpr int SB_BLOCKS = ") + (k.tileN % 128 ? "BN / 128 + 1" : "BN / 128") +
+      e.line("constexpr int SB_BLOCKS = " + str(k.plan.scaleBlocksN) +
              ";  // B's 128-column scale blocks one tile touches");
     emitElementKinds();
     e.blank();
@@ -119,12 +119,23 @@ private:
     e.line("constexpr u32 A_STAGE_BYTES = " + str(a->bytesPerStage()) + ";  // BM x BK x " + elemBytes);
     e.line("constexpr u32 B_STAGE_BYTES = " + str(b->bytesPerStage()) + ";  // BN x BK x " + elemBytes);
     e.line("constexpr u32 B_PART_ROWS = BN / CLUSTER_M;  // B rows each CTA of the cluster loads");
-    e.line("constexpr u32 STAGE_TX_BYTES = " + str(full.txBytes) +
-           ";  // full barrier: bytes landing per stage, peers' multicast included");
+    if (k.plan.scalesInSmem)
+      e.line("constexpr u32 STAGE_TX_BYTES = " + str(full.txBytes - k.plan.scaleTxBytes) +
+             ";  // full barrier: A's and B's bytes; the scales' copies add theirs (sa_bytes)");
+    else
+      e.line("constexpr u32 STAGE_TX_BYTES = " + str(full.txBytes) +
+             ";  // full barrier: bytes landing per stage, peers' multicast included");
     emitOperandLoadConstants("A", k.plan.loadA, "M");
     emitOperandLoadConstants("B", k.plan.loadB, "N");
     e.line("constexpr u32 SMEM_A = " + str(a->offset) + ";  // smemA[STAGES]");
     e.line("constexpr u32 SMEM_B = " + str(b->offset) + ";  // smemB[STAGES]");
+    if (const Buffer *sc = k.findBuffer("smemScales")) {
+      e.line("constexpr u32 SMEM_SCALES = " + str(sc->offset) +
+             ";  // smemScales[STAGES]: a k-block's A scales, then B's");
+      e.line("constexpr u32 SCALES_STAGE_BYTES = " + str(sc->bytesPerStage()) +
+             ";  // (BM + 4) x 4 for A's rows (16-byte-aligned copy), 16 per B block");
+      e.line("constexpr u32 SCALES_B_OFFSET = (BM + 4) * 4;");
+    }
     if (d) {
       e.line("constexpr int EPI_COLS = " + str(k.epilogueChunkN) +
              ";   // epilogue.chunk_n: output columns staged per chunk");
@@ -577,7 +588,11 @@ private:
     case OpKind::ArriveExpectTx:
       if (op.slotIsInstance)
         e.line("mbar_arrive_expect_tx(" + instanceSlotAddr(op.barrier) + ", CLOAD_TX_BYTES);");
-      else
+      else if (k.plan.scalesInSmem && isProducer) {
+        sm90::emitScaleCopyBytes(e);
+        e.line("mbar_arrive_expect_tx(" + slotAddr(op.barrier, op.state) +
+               ", STAGE_TX_BYTES + sa_bytes + 16 * SB_BLOCKS);");
+      } else
         e.line("mbar_arrive_expect_tx(" + slotAddr(op.barrier, op.state) + ", STAGE_TX_BYTES);");
       break;
     case OpKind::Arrive: emitArrive(op); break;
@@ -768,6 +783,8 @@ private:
       return sm90::emitStagingCLoad(e, k, instanceSlotAddr(op.barrier));
     std::string stage = op.state + ".stage";
     std::string bar = slotAddr(op.barrier, op.state);
+    if (op.operand == Operand::Scales)
+      return sm90::emitScaleCopy(e, stage, bar);
     if (op.operand == Operand::A) {
       if (mnMajor(k.plan.loadA)) {
         e.comment("A is M-major: one box per 64 rows of the tile (coordinates: m, k)");
@@ -891,10 +908,10 @@ private:
   /// k-block's wgmmas: loaded with their own k-block, the promotion waited on
   /// them); a pair loads each k-block's before its wgmmas (the first one's
   /// are read after the second's wgmmas, the second's after the wait).
-  void emitBlockScaleLoads() {
+  void emitBlockScaleLoads(const std::string &stage) {
     if (k.plan.partialBuffers == 2) {
       e.comment("this k-block's scales; the pointers step to the next k-block's");
-      sm90::emitPointerScaleLoad(e, pair.cur.sa, pair.cur.sb);
+      sm90::emitPointerScaleLoad(e, k, pair.cur.sa, pair.cur.sb, stage);
       return;
     }
     e.line("const int col_blocks = (N + 127) / 128;");
@@ -935,7 +952,7 @@ private:
                        : " + consumer * WG_ROWS * 128;"));
     e.line("const u32 b_stage = smem + SMEM_B + B_STAGE_BYTES * " + stage + ";");
     if (op.partial)
-      emitBlockScaleLoads();
+      emitBlockScaleLoads(stage);
     emitAccFence(mmaRegs());
     const std::string mmaK = str(k.plan.mmaK);
     const std::string kStepA = str(k.plan.loadA.kStepBytes), kStepB = str(k.plan.loadB.kStepBytes);

@@ -150,7 +150,7 @@ constexpr TileFamily kFp8TensorFamilies[] = {
 // four M = 4096 DeepSeek-V3 shapes (bench/results/2026-12-04_blockwise_pairs_h200).
 constexpr double kPairsKBlock = 0.925;
 constexpr TileFamily kFp8BlockFamilies[] = {
-    {"medium", 128, 128, 128, 2, 6, 16, 1, "128", 0.5026 * kPairsKBlock}, // spec 15 (17 split)
+    {"medium", 128, 128, 128, 2, 6, 16, 1, "64", 0.5026 * kPairsKBlock},  // spec 15 (17 split)
     {"wide", 128, 192, 128, 2, 5, 16, 0, "64", 0.6654},                   // spec 19
     {"narrow", 128, 64, 128, 2, 8, 16, 1, "64", 0.4916 * kPairsKBlock},   // variants/blockwise/n64
     {"small", 64, 128, 128, 1, 8, 16, 1, "128", 0.4568 * kPairsKBlock},   // variants/blockwise/m64_s1

@@ -328,6 +328,56 @@ TEST(BlockwiseScalingSim, PairsCleanAndCatchEitherMissingWait) {
   }
 }
 
+/// Spec 15's scales come through shared memory: the producer copies each
+/// k-block's into the stage's smemScales on its full barrier (counted in its
+/// tx bytes), and the MMA's issue reads them there. Without the copy (and its
+/// bytes) the simulator finds the consumer reading scales no load wrote.
+TEST(BlockwiseScalingSim, ScalesThroughSharedMemoryAndCaughtWithoutTheirCopy) {
+  DiagnosticEngine diags(nullptr);
+  auto c = compileSpecText(spec15Text(), "15.yaml", EmitOptions{}, diags);
+  ASSERT_TRUE(c);
+  const KernelPlan &plan = c->kernel.plan;
+  ASSERT_TRUE(plan.scalesInSmem);
+  const ir::Buffer *scales = c->kernel.findBuffer("smemScales");
+  ASSERT_NE(scales, nullptr);
+  EXPECT_EQ(scales->stages, plan.depth);
+  EXPECT_EQ(scales->bytesPerStage(), (plan.tileM + 4 + 4 * plan.scaleBlocksN) * 4);
+  EXPECT_EQ(plan.scaleTxBytes, scales->bytesPerStage());
+  EXPECT_EQ(c->kernel.barriers[0].txBytes,
+            (plan.tileM + plan.tileN) * plan.tileK + plan.scaleTxBytes);
+  EXPECT_NE(c->source.find("bulk_load_g2s(scales_to"), std::string::npos);
+  EXPECT_NE(c->source.find("STAGE_TX_BYTES + sa_bytes + 16 * SB_BLOCKS"), std::string::npos);
+  EXPECT_NE(c->source.find("ld_shared_f32(sa_at + sa_off[m][0])"), std::string::npos);
+  EXPECT_EQ(c->source.find("__ldg(sa_p"), std::string::npos); // no A scale from global memory
+
+  ir::Kernel broken = c->kernel;
+  bool dropped = false;
+  std::function<void(std::vector<ir::Op> &)> drop = [&](std::vector<ir::Op> &body) {
+    for (size_t i = 0; i < body.size(); ++i) {
+      ir::Op &op = body[i];
+      if (op.kind == ir::OpKind::ArriveExpectTx)
+        op.txBytes -= plan.scaleTxBytes;
+      if (op.kind == ir::OpKind::TmaLoad && op.operand == ir::Operand::Scales) {
+        body.erase(body.begin() + long(i--));
+        dropped = true;
+        continue;
+      }
+      drop(op.body);
+    }
+  };
+  for (ir::Role &r : broken.roles)
+    drop(r.body);
+  broken.barriers[0].txBytes -= plan.scaleTxBytes;
+  ASSERT_TRUE(dropped);
+  SimulationOptions o;
+  o.m = 200, o.n = 300, o.k = 640, o.seeds = 4;
+  bool caught = false;
+  for (const auto &run : simulate(broken, o).runs)
+    caught |= run.verdict == SimVerdict::Race &&
+              run.message.find("smemScales") != std::string::npos;
+  EXPECT_TRUE(caught);
+}
+
 } // namespace
 
 namespace {

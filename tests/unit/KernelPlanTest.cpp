@@ -250,7 +250,8 @@ TEST(KernelPlan, EverySpecLaysOutWithinTheBlock) {
         continue;
       EXPECT_EQ(b.offset % 1024, 0u) << path << " " << b.name;
       EXPECT_GE(b.offset, end) << path << " " << b.name << " overlaps the buffer before";
-      EXPECT_EQ(b.swizzleBytes, 128u) << path << " " << b.name;
+      // Operand and staging tiles are swizzled; the scale slots are plain floats.
+      EXPECT_EQ(b.swizzleBytes, b.name == "smemScales" ? 0u : 128u) << path << " " << b.name;
       end = b.offset + b.totalBytes();
     }
     EXPECT_GE(p.barrierOffset, end) << path;
@@ -264,9 +265,13 @@ TEST(KernelPlan, EverySpecLaysOutWithinTheBlock) {
     EXPECT_EQ(p.sharedMemBytes, p.sharedMemUsed + 1024) << path;
     EXPECT_LE(p.sharedMemBytes, kMaxSharedBytesPerBlock) << path;
     // The full barrier's bytes are every TMA load that lands in one stage
-    // (sm_100a: both CTAs' A blocks and B halves, on the leader).
+    // (sm_100a: both CTAs' A blocks and B halves, on the leader), blockwise
+    // pairs' scale slot included.
     unsigned stage = p.findBuffer("smemA")->bytesPerStage() * p.findBuffer("smemA")->instances +
                      p.findBuffer("smemB")->bytesPerStage();
+    if (const BufferPlan *scales = p.findBuffer("smemScales"))
+      stage += scales->bytesPerStage();
+    EXPECT_EQ(p.scalesInSmem, p.findBuffer("smemScales") != nullptr) << path;
     unsigned ctas = p.target == Target::SM100a ? p.ctaGroup : 1;
     EXPECT_EQ(p.findBarrier(ProtocolBarrier::Full)->txBytes, ctas * stage) << path;
   }

@@ -91,7 +91,10 @@ TEST(SpecCompileF32Out, Fp8SpecsCompileWithAnF32D) {
     auto compiled = compileSpecFile(path, emit, diags);
     ASSERT_TRUE(compiled) << name << " with an f32 D has errors";
     EXPECT_EQ(compiled->spec.types.d.value, ScalarType::F32) << name;
-    EXPECT_EQ(compiled->spec.epilogue.chunkN.value, 64u) << name;
+    // Half the 16-bit chunk (13: 128 columns; 15: 64, beside its scale slots).
+    EXPECT_EQ(compiled->spec.epilogue.chunkN.value,
+              std::string(name) == "13_fast_e4m3.yaml" ? 64u : 32u)
+        << name;
     auto cubin = freshCubin(*compiled);
     ASSERT_TRUE(cubin) << name << ": " << cubin.status().message();
     EXPECT_FALSE(cubin->usage.hasSpills()) << name << ":\n" << cubin->log;

@@ -63,7 +63,9 @@ namespace ir {
 // transaction count may go below zero within a phase, as PTX allows).
 
 using gemmgen::MemSpace;
-enum class Operand { A, B, D, C };
+/// Scales: blockwise fp8's per-k-block scales (plan.scalesInSmem), copied
+/// into smemScales on the stage's full barrier.
+enum class Operand { A, B, D, C, Scales };
 
 /// Storage that roles hand to each other: SMEM operand stages, accumulators,
 /// output staging. The plan's buffers, offsets included (KernelPlan.h).

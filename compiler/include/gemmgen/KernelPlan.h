@@ -184,6 +184,19 @@ struct KernelPlan {
   /// pairs, the first one's sum promoted while the second one's wgmmas run into the other
   /// buffer, the second one's after every group is done (Lowering: if_second_of_pair).
   unsigned partialBuffers = 0;
+  /// Blockwise pairs on sm_90a: the producer copies each k-block's A scales
+  /// (the tile's rows, one 16-byte-aligned bulk copy) into smemScaleA beside
+  /// the stage's operands, on the stage's full barrier; the consumers read
+  /// them from shared memory at the promotion instead of from global memory.
+  bool scalesInSmem = false;
+  /// Blockwise: B's 128-column scale blocks one tile touches (a tile.n that
+  /// is not a multiple of 128 can start 64 columns into one).
+  unsigned scaleBlocksN = 0;
+  /// scalesInSmem: the bytes of one stage's scale slot, which the full
+  /// barrier's txBytes counts (the plan's and the simulator's figure; the
+  /// kernel announces what its copies move, 16-byte-aligned chunks of at most
+  /// this many bytes, fewer at M's edge).
+  unsigned scaleTxBytes = 0;
   unsigned clusterM = 1, clusterN = 1;
   /// Output columns staged and stored per epilogue chunk (divides tile.n).
   unsigned epilogueChunkN = 0;

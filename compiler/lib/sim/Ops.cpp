@@ -161,6 +161,12 @@ void Machine::doMma(Actor &a, const Op &op) {
     checkOperand(a, cta, e.aBuf, e.aRegion, e.aRow0, aRows, want);
     checkOperand(a, cta, e.bBuf, e.bRegion, 0, k.buffers[e.bBuf].rows, want);
   }
+  // Blockwise scales through shared memory: the consumer reads the stage's
+  // scales into registers as it issues the k-block's MMAs.
+  if (op.partial && k.plan.scalesInSmem) {
+    const int sBuf = bufferIndex(a, "smemScales", op);
+    checkOperand(a, a.cta, sBuf, regionIndex(a, sBuf, c.stage), 0, k.buffers[sBuf].rows, want);
+  }
   int id = int(events.size());
   for (unsigned cta : e.pairCtas) {
     Region &acc = ctas[cta].regions[e.accBuf][e.accRegion];
@@ -440,9 +446,15 @@ void Machine::completeLoad(Event &e) {
   // The tile in shared memory holds (row of M or N) × (k), whichever way
   // the operand is stored; out-of-bounds elements are zero (TMA fill).
   const bool isA = e.operand == Operand::A, isC = e.operand == Operand::C;
+  const bool isScales = e.operand == Operand::Scales; // tags only: the MMA folds the values in
   const EntryShape &shape = p.entries[e.entry];
   unsigned srcRows = isA || isC ? shape.M : shape.N, srcCols = isC ? shape.N : shape.K;
   for (unsigned i = 0; i < e.rows; ++i) {
+    if (isScales) {
+      if (e.row0 + i < r.tags.size())
+        r.tags[e.row0 + i] = e.tag;
+      continue;
+    }
     unsigned gr = e.gRow0 + i;
     float *dst = &r.data[size_t(e.row0 + i) * bd.cols];
     for (unsigned j = 0; j < bd.cols; ++j) {

@@ -238,6 +238,14 @@ __device__ __forceinline__ void fence_tensormap_acquire(const TensorMap* tm) {
   asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;\n" :: "l"(tm) : "memory");
 }
 
+// Bulk copy of `bytes` contiguous global bytes at `src` into local smem `dst`, completing tx
+// bytes on the mbarrier at `bar` (cp.async.bulk, no tensor map): src, dst and bytes multiples of 16.
+__device__ __forceinline__ void bulk_load_g2s(u32 dst, const void* src, u32 bytes, u32 bar) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
+      :: "r"(dst), "l"(src), "r"(bytes), "r"(bar) : "memory");
+}
+
 // TMA 2D tile load global -> local smem `dst`, completing tx bytes on local mbarrier `bar`.
 // Coordinates are innermost first: c0 = column (contiguous dim), c1 = row.
 __device__ __forceinline__ void tma_load_2d(u32 dst, const TensorMap* tm, u32 bar, int c0, int c1) {
@@ -958,6 +966,12 @@ __device__ __forceinline__ void stmatrix_x4_trans(u32 addr, u32 r0, u32 r1, u32 
 __device__ __forceinline__ void st_shared_f32x2(u32 addr, float v0, float v1) {
   asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" :: "r"(addr), "f"(v0), "f"(v1) : "memory");
 }
+__device__ __forceinline__ float ld_shared_f32(u32 addr) {
+  float v;
+  asm volatile("ld.shared.f32 %0, [%1];\n" : "=f"(v) : "r"(addr) : "memory");
+  return v;
+}
+
 __device__ __forceinline__ void ld_shared_f32x2(u32 addr, float& v0, float& v1) {
   asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];\n" : "=f"(v0), "=f"(v1) : "r"(addr) : "memory");
 }

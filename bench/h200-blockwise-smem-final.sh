@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Blockwise scales through shared memory as committed (NEW): every GPU test, then the blockwise
+# chooser (`bench auto`) of 2972166 (CARRY: scales from global memory) and of NEW side by side
+# against cuBLASLt's blockwise mode on the eight DeepSeek-V3 shapes, two passes (the second in
+# reverse order).
+# Prediction (before the run): the chooser +3-8% where it picks a pairs family (medium, narrow,
+# small: 7 of the 8 shapes), level at 4096x2112x7168 (128x192, one partial sum, unchanged).
+#   usage (device): bash bench/h200-blockwise-smem-final.sh CARRY NEW   (NEW: gemmgen, gemmgen_gpu_tests, cache/)
+source "$(dirname "$0")/lib.sh"
+bench_init blockwise_smem_final "$1"
+N=${2:-.devrun/final}; case $N in /*) ;; *) N=$PWD/$N ;; esac
+"$N/gemmgen" --version >> "$S"
+GEMMGEN_CACHE_DIR=$N/cache timeout 420 "$N/gemmgen_gpu_tests" > "$L/gpu_tests.log" 2>&1
+echo "gpu tests rc=$?: $(grep -E '^\[  (PASSED|FAILED) +\] [0-9]+ test' "$L/gpu_tests.log" | tr '\n' ' ')" >> "$S"
+grep -E '^\[  FAILED  \] [A-Z]' "$L/gpu_tests.log" | head -10 >> "$S"
+echo "skipped: $(grep -cE '^\[  SKIPPED \] [A-Z]' "$L/gpu_tests.log"); blockwise cases OK: $(grep -cE '^\[       OK \] .*(lockwise|blockwise)' "$L/gpu_tests.log")" >> "$S"
+for pass in 1 2; do
+  for s in 4096x7168x2048 4096x4096x7168 4096x7168x18432 4096x2112x7168 128x7168x2048 128x4096x7168 128x7168x18432 128x2112x7168; do
+    IFS=x read -r m n k <<< "$s"
+    for v in old new; do
+      [ $pass = 2 ] && v=$([ $v = old ] && echo new || echo old)
+      bin=$C; [ $v = new ] && bin=$N
+      GEMMGEN_CACHE_DIR=$bin/cache timeout 90 "$bin/gemmgen" bench auto --dtype e4m3 --scaling blockwise --m $m --n $n --k $k --rounds 10 > "$L/${v}_${pass}_$s.txt" 2>&1
+      echo "pass $pass $v $(table "$L/${v}_${pass}_$s.txt") $(grep -o 'auto_[a-z0-9_]*' "$L/${v}_${pass}_$s.txt" | head -1)" >> "$S"
+    done
+  done
+done
+bench_finish

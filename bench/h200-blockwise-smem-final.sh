@@ -3,8 +3,9 @@
 # chooser (`bench auto`) of 2972166 (CARRY: scales from global memory) and of NEW side by side
 # against cuBLASLt's blockwise mode on the eight DeepSeek-V3 shapes, two passes (the second in
 # reverse order).
-# Prediction (before the run): the chooser +3-8% where it picks a pairs family (medium, narrow,
-# small: 7 of the 8 shapes), level at 4096x2112x7168 (128x192, one partial sum, unchanged).
+# NEW also takes the one-partial-sum kernels (the chooser's 128x192 `wide`, spec 19) through
+# shared memory. Prediction (before the run): the chooser +3-8% at every shape (the pairs
+# families as measured by bench/h200-blockwise-smem.sh; `wide` at 4096x2112x7168 unmeasured).
 #   usage (device): bash bench/h200-blockwise-smem-final.sh CARRY NEW   (NEW: gemmgen, gemmgen_gpu_tests, cache/)
 source "$(dirname "$0")/lib.sh"
 bench_init blockwise_smem_final "$1"

@@ -53,7 +53,7 @@ public:
     p.blockwiseScales = p.perTensorScales && spec.types.scaling.value == ScalingMode::Blockwise;
     p.fp8Output = isFp8(spec.types.d.value);
     p.partialBuffers = !p.blockwiseScales ? 0 : spec.pipeline.mmaInFlight.value == 0 ? 1 : 2;
-    p.scalesInSmem = p.partialBuffers == 2 && !sm100();
+    p.scalesInSmem = p.blockwiseScales && !sm100();
     p.scaleBlocksN = p.blockwiseScales ? p.tileN / 128 + (p.tileN % 128 ? 1 : 0) : 0;
     p.epilogueChunkN = epilogueChunkColumns(spec);
     p.dSlabBytes = outputSlabBytes(spec);

@@ -427,8 +427,9 @@ private:
     e.line("const bool leader = threadIdx.x % 128 == 0;  // arrives and issues stores for the group");
     e.line("const int lane = threadIdx.x % 32;");
     e.line("float acc[WG_MMAS][BN / 2];  // wgmma accumulator fragments (f32)");
-    if (k.plan.partialBuffers == 1) {
+    if (k.plan.partialBuffers == 1)
       e.line("float part[WG_MMAS][BN / 2];  // one k-block's wgmma partial sum (blockwise scales)");
+    if (k.plan.partialBuffers == 1 && !k.plan.scalesInSmem) {
       e.line("float next_sa[WG_MMAS][2], next_sb[SB_BLOCKS];  // the next k-block's scales, loaded a "
              "k-block ahead");
     }
@@ -531,6 +532,8 @@ private:
     case OpKind::ForK: {
       if (!isProducer && k.plan.partialBuffers == 2)
         return emitForKPairs(op);
+      if (!isProducer && k.plan.partialBuffers == 1 && k.plan.scalesInSmem)
+        sm90::emitTileScalePointers(e, k, kFirst());
       CodeEmitter::Block loop(e, "for (int kb = " + kFirst() + "; kb < " + kEnd() + "; ++kb)",
                               "k-block");
       return emitOps(op.body);
@@ -912,6 +915,12 @@ private:
     if (k.plan.partialBuffers == 2) {
       e.comment("this k-block's scales; the pointers step to the next k-block's");
       sm90::emitPointerScaleLoad(e, k, pair.cur.sa, pair.cur.sb, stage);
+      return;
+    }
+    if (k.plan.scalesInSmem) {
+      e.comment("this k-block's scales; the pointers step to the next k-block's");
+      e.line("float blk_sa[WG_MMAS][2], blk_sb[SB_BLOCKS];");
+      sm90::emitPointerScaleLoad(e, k, "blk_sa", "blk_sb", stage);
       return;
     }
     e.line("const int col_blocks = (N + 127) / 128;");

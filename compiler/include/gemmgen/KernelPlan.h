@@ -184,10 +184,10 @@ struct KernelPlan {
   /// pairs, the first one's sum promoted while the second one's wgmmas run into the other
   /// buffer, the second one's after every group is done (Lowering: if_second_of_pair).
   unsigned partialBuffers = 0;
-  /// Blockwise pairs on sm_90a: the producer copies each k-block's A scales
-  /// (the tile's rows, one 16-byte-aligned bulk copy) into smemScaleA beside
-  /// the stage's operands, on the stage's full barrier; the consumers read
-  /// them from shared memory at the promotion instead of from global memory.
+  /// Blockwise scales on sm_90a: the producer copies each k-block's scales
+  /// (A's for the tile's rows, B's for its blocks, 16-byte-aligned bulk
+  /// copies) into the stage's smemScales slot on its full barrier; the
+  /// consumers read them from shared memory as they issue the k-block.
   bool scalesInSmem = false;
   /// Blockwise: B's 128-column scale blocks one tile touches (a tile.n that
   /// is not a multiple of 128 can start 64 columns into one).

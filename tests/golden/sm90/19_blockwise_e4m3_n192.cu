@@ -5,7 +5,7 @@
 // Kernel gemm_sm90_blockwise_e4m3_n192 (target sm_90a):
 //   D[M,N] = (alpha * scale_a * scale_b) * A[M,K] * B[N,K]^T + beta * C, A e4m3, B e4m3 K-major, D bf16 row-major, f32 accumulate
 //   tile 128x192x128, 5 stages, 2 consumer warpgroup(s), cluster 1x1
-// Launch contract: 384 threads, 222336 bytes of dynamic shared memory, cluster (1,1,1),
+// Launch contract: 384 threads, 225408 bytes of dynamic shared memory, cluster (1,1,1),
 //   persistent grid (a multiple of the cluster, at most one CTA per SM);
 //   tensor maps: A box 128x128, B box 128x192, D box 64x64 (elements, inner first), 128B swizzle;
 //   M, N and K any (TMA zero-fills loads, clips stores); pointers and line strides 16-byte multiples.
@@ -42,19 +42,22 @@ constexpr int ELEM = ELEM_BF16;  // types.d: bf16 (the epilogue's packed pairs)
 constexpr u32 A_STAGE_BYTES = 16384;  // BM x BK x 1
 constexpr u32 B_STAGE_BYTES = 24576;  // BN x BK x 1
 constexpr u32 B_PART_ROWS = BN / CLUSTER_M;  // B rows each CTA of the cluster loads
-constexpr u32 STAGE_TX_BYTES = 40960;  // full barrier: bytes landing per stage, peers' multicast included
+constexpr u32 STAGE_TX_BYTES = 40960;  // full barrier: A's and B's bytes; the scales' copies add theirs (sa_bytes)
 constexpr u32 SMEM_A = 0;  // smemA[STAGES]
 constexpr u32 SMEM_B = 81920;  // smemB[STAGES]
+constexpr u32 SMEM_SCALES = 204800;  // smemScales[STAGES]: a k-block's A scales, then B's
+constexpr u32 SCALES_STAGE_BYTES = 560;  // (BM + 4) x 4 for A's rows (16-byte-aligned copy), 16 per B block
+constexpr u32 SCALES_B_OFFSET = (BM + 4) * 4;
 constexpr int EPI_COLS = 64;   // epilogue.chunk_n: output columns staged per chunk
 constexpr int D_SLAB_COLS = 64;  // output columns of one 128-byte swizzled row (bf16)
 constexpr u32 D_SLAB_BYTES = WG_ROWS * 128;  // D_SLAB_COLS columns x WG_ROWS rows, swizzled
 constexpr u32 D_STAGE_BYTES = 8192;  // one consumer's staging chunk
-constexpr u32 SMEM_D = 204800;  // smemD[CONSUMERS]
-constexpr u32 SMEM_FULL_BAR = 221184;  // full[5]: producer -> consumer
-constexpr u32 SMEM_EMPTY_BAR = 221224;  // empty[5]: consumer -> producer
+constexpr u32 SMEM_D = 207872;  // smemD[CONSUMERS]
+constexpr u32 SMEM_FULL_BAR = 224256;  // full[5]: producer -> consumer
+constexpr u32 SMEM_EMPTY_BAR = 224296;  // empty[5]: consumer -> producer
 constexpr u32 FULL_ARRIVALS = 1;   // the producer's expect_tx arrival
 constexpr u32 EMPTY_ARRIVALS = 2;  // one elected thread per consumer warpgroup per CTA
-constexpr u32 SMEM_CLOAD_BAR = 221264;  // cload[2]: C's chunk landed in consumer c's staging tile (beta != 0)
+constexpr u32 SMEM_CLOAD_BAR = 224336;  // cload[2]: C's chunk landed in consumer c's staging tile (beta != 0)
 constexpr u32 CLOAD_TX_BYTES = 8192;  // one staging chunk of C
 constexpr u32 EPILOGUE_BAR_ID = 1;  // named barrier of consumer c's staging tile: id + c % slots
 constexpr u32 EPILOGUE_BAR_SLOTS = 2;
@@ -146,9 +149,25 @@ gemm_sm90_blockwise_e4m3_n192(const __grid_constant__ TensorMap tmA, const __gri
         const int tile_n = unit_n;
         for (int kb = 0; kb < k_blocks; ++kb) {
           mbar_wait(empty_bar + 8 * load.stage, load.phase, ROLE_PRODUCER, BAR_EMPTY, load.stage);
-          mbar_arrive_expect_tx(full_bar + 8 * load.stage, STAGE_TX_BYTES);
+          // this k-block's scales: A's for the tile's rows, B's for its column blocks (past N:
+          // block 0's), each copy the 16-byte-aligned chunks holding them
+          const float* sa_first = scale_a + ((long long)entry * k_blocks + kb) * M + tile_m * BM;
+          const u64 sa_lo = reinterpret_cast<u64>(sa_first) & ~u64(15);
+          const u32 sa_bytes = (u32)(((reinterpret_cast<u64>(sa_first + min(BM, M - tile_m * BM)) + 15) & ~u64(15)) - sa_lo);
+          u64 sb_lo[SB_BLOCKS];
+          #pragma unroll
+          for (int cb = 0; cb < SB_BLOCKS; ++cb) {
+            const int col_blocks = (N + 127) / 128, nb = tile_n * BN / 128 + cb;
+            sb_lo[cb] = reinterpret_cast<u64>(scale_b + ((long long)entry * col_blocks + (nb < col_blocks ? nb : 0)) * k_blocks + kb) & ~u64(15);
+          }
+          mbar_arrive_expect_tx(full_bar + 8 * load.stage, STAGE_TX_BYTES + sa_bytes + 16 * SB_BLOCKS);
           tma_load_3d(smem + SMEM_A + A_STAGE_BYTES * load.stage, &tmA, full_bar + 8 * load.stage, kb * BK, tile_m * BM, entry);
           tma_load_3d(smem + SMEM_B + B_STAGE_BYTES * load.stage, &tmB, full_bar + 8 * load.stage, kb * BK, tile_n * BN, entry);
+          const u32 scales_to = smem + SMEM_SCALES + SCALES_STAGE_BYTES * load.stage;
+          bulk_load_g2s(scales_to, reinterpret_cast<const void*>(sa_lo), sa_bytes, full_bar + 8 * load.stage);
+          #pragma unroll
+          for (int cb = 0; cb < SB_BLOCKS; ++cb)
+            bulk_load_g2s(scales_to + SCALES_B_OFFSET + 16 * cb, reinterpret_cast<const void*>(sb_lo[cb]), 16, full_bar + 8 * load.stage);
           load.advance();
         } // k-block
       } // tile
@@ -162,7 +181,6 @@ gemm_sm90_blockwise_e4m3_n192(const __grid_constant__ TensorMap tmA, const __gri
     const int lane = threadIdx.x % 32;
     float acc[WG_MMAS][BN / 2];  // wgmma accumulator fragments (f32)
     float part[WG_MMAS][BN / 2];  // one k-block's wgmma partial sum (blockwise scales)
-    float next_sa[WG_MMAS][2], next_sb[SB_BLOCKS];  // the next k-block's scales, loaded a k-block ahead
     PipelineState read{0, 0u};  // phase 0: wait for the first completion
     PipelineState release{0, 0u};  // the next slot to hand back
     PhaseBit cload{0u};  // phase 0: wait for the first completion
@@ -179,48 +197,46 @@ gemm_sm90_blockwise_e4m3_n192(const __grid_constant__ TensorMap tmA, const __gri
         #pragma unroll
         for (int i = 0; i < BN / 2; ++i) acc[m][i] = 0.f;
       }
+      // this thread's scale pointers for the tile's first k-block (rows past M read row 0)
+      const int col_blocks = (N + 127) / 128;
+      const float* sb_p[SB_BLOCKS];
+      u32 sa_off[WG_MMAS][2];  // bytes into a k-block's A scales: rows r, r + 8 (past M: row 0)
+      #pragma unroll
+      for (int m = 0; m < WG_MMAS; ++m) {
+        const int r = tile_m * BM + consumer * WG_ROWS + m * 64 + warp_in_group * 16 + lane / 4;
+        sa_off[m][0] = 4 * (r < M ? r - tile_m * BM : 0);
+        sa_off[m][1] = 4 * (r + 8 < M ? r + 8 - tile_m * BM : 0);
+      }
+      // the producer's copy of a k-block's A scales starts at a 16-byte boundary, (the tile's
+      // first row's float index) mod 4 floats early; the index steps by M per k-block
+      u32 sa_index = (u32)(reinterpret_cast<u64>(scale_a) / 4) + (u32)(((long long)entry * k_blocks + 0) * M) + (u32)(tile_m * BM);
+      #pragma unroll
+      for (int cb = 0; cb < SB_BLOCKS; ++cb) {
+        const int nb = tile_n * BN / 128 + cb;
+        sb_p[cb] = scale_b + ((long long)entry * col_blocks + (nb < col_blocks ? nb : 0)) * k_blocks + 0;  // its low 4 bits: where the copy holds it
+      }
       for (int kb = 0; kb < k_blocks; ++kb) {
         mbar_wait(full_bar + 8 * read.stage, read.phase, ROLE_CONSUMER0 + consumer, BAR_FULL, read.stage);
         wgmma_fence();
         const u32 a_stage = smem + SMEM_A + A_STAGE_BYTES * read.stage + consumer * WG_ROWS * 128;
         const u32 b_stage = smem + SMEM_B + B_STAGE_BYTES * read.stage;
-        const int col_blocks = (N + 127) / 128;
-        const float* sb_e = scale_b + (long long)entry * col_blocks * k_blocks;
-        // this k-block's scales (loaded a k-block ahead but for a tile's first), then the next's
-        if (kb == 0) {
-          const float* sa_k = scale_a + ((long long)entry * k_blocks + kb) * M;
-          #pragma unroll
-          for (int m = 0; m < WG_MMAS; ++m) {
-            const int r = tile_m * BM + consumer * WG_ROWS + m * 64 + warp_in_group * 16 + lane / 4;
-            next_sa[m][0] = r < M ? __ldg(sa_k + r) : 0.f;
-            next_sa[m][1] = r + 8 < M ? __ldg(sa_k + r + 8) : 0.f;
-          }
-          #pragma unroll
-          for (int cb = 0; cb < SB_BLOCKS; ++cb) {
-            const int nb = tile_n * BN / 128 + cb;
-            next_sb[cb] = nb < col_blocks ? __ldg(sb_e + (long long)nb * k_blocks + kb) : 0.f;
-          }
-        }
+        // this k-block's scales; the pointers step to the next k-block's
         float blk_sa[WG_MMAS][2], blk_sb[SB_BLOCKS];
+        // from the stage's smemScales (the full barrier covered their copies); rows past M
+        // and blocks past N read row 0's and block 0's, finite, times A's and B's zero fill
+        const u32 scales_at = smem + SMEM_SCALES + SCALES_STAGE_BYTES * read.stage;
+        const u32 sa_at = scales_at + 4 * (sa_index & 3);
+        sa_index += (u32)M;
         #pragma unroll
         for (int m = 0; m < WG_MMAS; ++m) {
-          blk_sa[m][0] = next_sa[m][0], blk_sa[m][1] = next_sa[m][1];
+          blk_sa[m][0] = ld_shared_f32(sa_at + sa_off[m][0]);
+          blk_sa[m][1] = ld_shared_f32(sa_at + sa_off[m][1]);
         }
         #pragma unroll
-        for (int cb = 0; cb < SB_BLOCKS; ++cb) blk_sb[cb] = next_sb[cb];
-        if (kb + 1 < k_blocks) {
-          const float* sa_k = scale_a + ((long long)entry * k_blocks + kb + 1) * M;
-          #pragma unroll
-          for (int m = 0; m < WG_MMAS; ++m) {
-            const int r = tile_m * BM + consumer * WG_ROWS + m * 64 + warp_in_group * 16 + lane / 4;
-            next_sa[m][0] = r < M ? __ldg(sa_k + r) : 0.f;
-            next_sa[m][1] = r + 8 < M ? __ldg(sa_k + r + 8) : 0.f;
-          }
-          #pragma unroll
-          for (int cb = 0; cb < SB_BLOCKS; ++cb) {
-            const int nb = tile_n * BN / 128 + cb;
-            next_sb[cb] = nb < col_blocks ? __ldg(sb_e + (long long)nb * k_blocks + kb + 1) : 0.f;
-          }
+        for (int cb = 0; cb < SB_BLOCKS; ++cb) {
+          // the copy holds the 16 aligned bytes around B's scale: its offset is the pointer's
+          blk_sb[cb] = ld_shared_f32(scales_at + SCALES_B_OFFSET + 16 * cb + ((u32)reinterpret_cast<u64>(sb_p[cb]) & 15u));
+          ++sb_p[cb];
         }
         #pragma unroll
         for (int m = 0; m < WG_MMAS; ++m) {

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -78,10 +79,17 @@ std::string specText(const std::string &types, const char *spec = kSpec13) {
   const size_t at = s.find(from);
   if (at != std::string::npos)
     s.replace(at, from.size(), "types: " + types);
-  // An f32 D: 64-column chunks keep the staging tile at 16 KB.
-  if (types.find("d: f32") != std::string::npos)
-    if (size_t c = s.find("chunk_n: 128"); c != std::string::npos)
-      s.replace(c, 12, "chunk_n: 64");
+  // D's type keeps the 16-bit chunk's staging bytes: an f32 D halves chunk_n,
+  // an 8-bit D takes at least 128 columns (its TMA store slabs are 128 wide).
+  const bool f32 = types.find("d: f32") != std::string::npos;
+  const bool eight = types.find("d: e4m3") != std::string::npos ||
+                     types.find("d: e5m2") != std::string::npos;
+  if (size_t c = s.find("chunk_n: "); c != std::string::npos && (f32 || eight)) {
+    c += 9;
+    size_t end = s.find_first_not_of("0123456789", c);
+    const int chunk = std::stoi(s.substr(c, end - c));
+    s.replace(c, end - c, std::to_string(f32 ? chunk / 2 : std::max(128, chunk)));
+  }
   return s;
 }
 

@@ -1,10 +1,11 @@
 //===- Sm90Blockwise.cpp - The sm_90a printer's blockwise-scale code ------===//
 //
-// fp8 blockwise scaling (types.scaling: blockwise): the per-k-block scale
-// loads and the promotion of a k-block's partial sum into the f32
-// accumulators, printed inside the consumer role (Sm90Printer.cpp decides
-// where; the names are the kernel's: scale_a/scale_b, entry, k_blocks, M,
-// tile_m/tile_n, consumer, warp_in_group, lane, acc, col_blocks, sb_e).
+// fp8 blockwise scaling (types.scaling: blockwise): the producer's copies
+// of each k-block's scales into the stage, the consumers' reads of them and
+// the promotion of a k-block's partial sum into the f32 accumulators
+// (Sm90Printer.cpp decides where; the names are the kernel's: scale_a/
+// scale_b, entry, k_blocks, M, N, kb, tile_m/tile_n, consumer,
+// warp_in_group, lane, acc, smem and the SMEM_SCALES constants).
 //
 //===----------------------------------------------------------------------===//
 #include "Sm90Blockwise.h"
@@ -13,102 +14,47 @@
 
 using namespace gemmgen;
 
-/// Blockwise scales into `sa`/`sb` for k-block `kbExpr` of this tile: A's
-/// for this thread's rows, B's for the tile's column blocks.
-void gemmgen::sm90::emitBlockScaleLoad(CodeEmitter &e, const ir::Kernel &k, const std::string &sa,
-                                       const std::string &sb, const std::string &kbExpr) {
-  e.line("const float* sa_k = scale_a + ((long long)entry * k_blocks + " + kbExpr + ") * M;");
-  e.line("#pragma unroll");
-  {
-    CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
-    e.line("const int r = " + consumerFirstRow(k) + " + m * 64 + warp_in_group * 16 + lane / 4;");
-    e.line(sa + "[m][0] = r < M ? __ldg(sa_k + r) : 0.f;");
-    e.line(sa + "[m][1] = r + 8 < M ? __ldg(sa_k + r + 8) : 0.f;");
-  }
-  e.line("#pragma unroll");
-  {
-    CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
-    e.line("const int nb = tile_n * BN / 128 + cb;");
-    e.line(sb + "[cb] = nb < col_blocks ? __ldg(sb_e + (long long)nb * k_blocks + " + kbExpr +
-           ") : 0.f;");
-  }
-}
-
 void gemmgen::sm90::emitTileScalePointers(CodeEmitter &e, const ir::Kernel &k,
                                           const std::string &kFirst) {
-  const bool inSmem = k.plan.scalesInSmem;
-  e.comment("this thread's scale pointers for the tile's first k-block (rows past M read row 0)");
-  e.line("const int col_blocks = (N + 127) / 128;");
-  e.line("const float* sb_p[SB_BLOCKS];");
-  if (inSmem) {
-    e.line("u32 sa_off[WG_MMAS][2];  // bytes into a k-block's A scales: rows r, r + 8 (past M: row 0)");
-  } else {
-    e.line("const float* sa_p[WG_MMAS];");
-    e.line("bool sa_ok[WG_MMAS][2], sb_ok[SB_BLOCKS];");
-  }
+  e.comment("where this thread's scales sit in a stage's smemScales (rows past M read row 0's,");
+  e.comment("blocks past N block 0's: finite, and their A rows and B columns are TMA's zeros)");
+  e.line("u32 sa_off[WG_MMAS][2];  // bytes into a k-block's A scales: rows r, r + 8");
   e.line("#pragma unroll");
   {
     CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
     e.line("const int r = " + consumerFirstRow(k) + " + m * 64 + warp_in_group * 16 + lane / 4;");
-    if (inSmem) {
-      e.line("sa_off[m][0] = 4 * (r < M ? r - tile_m * BM : 0);");
-      e.line("sa_off[m][1] = 4 * (r + 8 < M ? r + 8 - tile_m * BM : 0);");
-    } else {
-      e.line("sa_ok[m][0] = r < M, sa_ok[m][1] = r + 8 < M;");
-      e.line("sa_p[m] = scale_a + ((long long)entry * k_blocks + " + kFirst +
-             ") * M + (sa_ok[m][0] ? r : 0);");
-    }
+    e.line("sa_off[m][0] = 4 * (r < M ? r - tile_m * BM : 0);");
+    e.line("sa_off[m][1] = 4 * (r + 8 < M ? r + 8 - tile_m * BM : 0);");
   }
-  if (inSmem) {
-    e.comment("the producer's copy of a k-block's A scales starts at a 16-byte boundary, (the tile's");
-    e.comment("first row's float index) mod 4 floats early; the index steps by M per k-block");
-    e.line("u32 sa_index = (u32)(reinterpret_cast<u64>(scale_a) / 4) + (u32)(((long long)entry * "
-           "k_blocks + " + kFirst + ") * M) + (u32)(tile_m * BM);");
-  }
+  e.comment("the producer's copy of a k-block's A scales starts at a 16-byte boundary, (the tile's");
+  e.comment("first row's float index) mod 4 floats early; the index steps by M per k-block");
+  e.line("u32 sa_index = (u32)(reinterpret_cast<u64>(scale_a) / 4) + (u32)(((long long)entry * "
+         "k_blocks + " + kFirst + ") * M) + (u32)(tile_m * BM);");
+  e.comment("B's: the copy holds the 16 aligned bytes around the scale, at the pointer's low bits");
+  e.line("const int col_blocks = (N + 127) / 128;");
+  e.line("const float* sb_p[SB_BLOCKS];");
   e.line("#pragma unroll");
   CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
   e.line("const int nb = tile_n * BN / 128 + cb;");
-  if (inSmem) {
-    e.line("sb_p[cb] = scale_b + ((long long)entry * col_blocks + (nb < col_blocks ? nb : 0)) * k_blocks + " +
-           kFirst + ";  // its low 4 bits: where the copy holds it");
-    return;
-  }
-  e.line("sb_ok[cb] = nb < col_blocks;");
-  e.line("sb_p[cb] = scale_b + ((long long)entry * col_blocks + (sb_ok[cb] ? nb : 0)) * k_blocks + " +
+  e.line("sb_p[cb] = scale_b + ((long long)entry * col_blocks + (nb < col_blocks ? nb : 0)) * k_blocks + " +
          kFirst + ";");
 }
 
-void gemmgen::sm90::emitPointerScaleLoad(CodeEmitter &e, const ir::Kernel &k, const std::string &sa,
+void gemmgen::sm90::emitPointerScaleLoad(CodeEmitter &e, const std::string &sa,
                                          const std::string &sb, const std::string &stage) {
-  if (k.plan.scalesInSmem) {
-    e.comment("from the stage's smemScales (the full barrier covered their copies); rows past M");
-    e.comment("and blocks past N read row 0's and block 0's, finite, times A's and B's zero fill");
-    e.line("const u32 scales_at = smem + SMEM_SCALES + SCALES_STAGE_BYTES * " + stage + ";");
-    e.line("const u32 sa_at = scales_at + 4 * (sa_index & 3);");
-    e.line("sa_index += (u32)M;");
-    e.line("#pragma unroll");
-    {
-      CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
-      e.line(sa + "[m][0] = ld_shared_f32(sa_at + sa_off[m][0]);");
-      e.line(sa + "[m][1] = ld_shared_f32(sa_at + sa_off[m][1]);");
-    }
-    e.line("#pragma unroll");
-    CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
-    e.comment("the copy holds the 16 aligned bytes around B's scale: its offset is the pointer's");
-    e.line(sb + "[cb] = ld_shared_f32(scales_at + SCALES_B_OFFSET + 16 * cb + ((u32)reinterpret_cast<u64>(sb_p[cb]) & 15u));");
-    e.line("++sb_p[cb];");
-    return;
-  }
+  e.comment("from the stage's smemScales (the full barrier covered their copies)");
+  e.line("const u32 scales_at = smem + SMEM_SCALES + SCALES_STAGE_BYTES * " + stage + ";");
+  e.line("const u32 sa_at = scales_at + 4 * (sa_index & 3);");
+  e.line("sa_index += (u32)M;");
   e.line("#pragma unroll");
   {
     CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
-    e.line(sa + "[m][0] = sa_ok[m][0] ? __ldg(sa_p[m]) : 0.f;");
-    e.line(sa + "[m][1] = sa_ok[m][1] ? __ldg(sa_p[m] + 8) : 0.f;");
-    e.line("sa_p[m] += M;");
+    e.line(sa + "[m][0] = ld_shared_f32(sa_at + sa_off[m][0]);");
+    e.line(sa + "[m][1] = ld_shared_f32(sa_at + sa_off[m][1]);");
   }
   e.line("#pragma unroll");
   CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
-  e.line(sb + "[cb] = sb_ok[cb] ? __ldg(sb_p[cb]) : 0.f;");
+  e.line(sb + "[cb] = ld_shared_f32(scales_at + SCALES_B_OFFSET + 16 * cb + ((u32)reinterpret_cast<u64>(sb_p[cb]) & 15u));");
   e.line("++sb_p[cb];");
 }
 

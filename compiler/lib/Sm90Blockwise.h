@@ -15,26 +15,21 @@
 namespace gemmgen {
 namespace sm90 {
 
-/// Blockwise scales into `sa`/`sb` for k-block `kbExpr` of this tile: A's
-/// for this thread's rows, B's for the tile's column blocks.
-void emitBlockScaleLoad(CodeEmitter &e, const ir::Kernel &k, const std::string &sa,
-                        const std::string &sb, const std::string &kbExpr);
-/// acc += part · sA · sB (the k-block's partial sum, promoted on the CUDA cores).
-/// Blockwise pairs: this thread's scale pointers, stepped one k-block at a
-/// time (ptxas keeps a loop-carried pointer in a register; addresses computed
-/// from kb were recomputed from the kernel parameters every k-block):
-/// `sa_p[m]` its rows' A scales (row r; r + 8 at +8), `sb_p[cb]` the tile's
-/// B blocks', and whether each is inside the matrix.
-void emitTileScalePointers(CodeEmitter &e, const ir::Kernel &k, const std::string &kFirst);
-/// This k-block's scales into `sa`/`sb`, then the pointers step on.
-/// With plan.scalesInSmem A's come from the k-block's stage `stage`.
-void emitPointerScaleLoad(CodeEmitter &e, const ir::Kernel &k, const std::string &sa,
-                          const std::string &sb, const std::string &stage);
-/// plan.scalesInSmem, producer: the bytes of this k-block's A-scale copy
-/// (sa_lo, sa_bytes; before the stage's expect_tx), then the copy itself.
+/// The scales travel through shared memory (KernelPlan::scalesInSmem): the
+/// producer copies each k-block's into the stage's smemScales slot on its
+/// full barrier, 16-byte-aligned chunks of the arrays (emitScaleCopyBytes:
+/// sa_lo, sa_bytes, sb_lo before the stage's expect_tx; emitScaleCopy after).
 void emitScaleCopyBytes(CodeEmitter &e);
 void emitScaleCopy(CodeEmitter &e, const std::string &stage, const std::string &bar);
-
+/// Consumer, at a k-loop's start: where this thread's scales sit in a slot
+/// (sa_off, the A copy's alignment index sa_index, B's pointers sb_p, all
+/// stepped one k-block at a time from the tile's first, kFirst).
+void emitTileScalePointers(CodeEmitter &e, const ir::Kernel &k, const std::string &kFirst);
+/// This k-block's scales into `sa`/`sb` from its stage's slot (`stage`),
+/// read as its wgmmas are issued; then the indices step on.
+void emitPointerScaleLoad(CodeEmitter &e, const std::string &sa,
+                          const std::string &sb, const std::string &stage);
+/// acc += part · sA · sB (the k-block's partial sum, promoted on the CUDA cores).
 void emitPromoteAcc(CodeEmitter &e, const ir::Kernel &k, const std::string &part,
                     const std::string &sa, const std::string &sb);
 

@@ -429,10 +429,6 @@ private:
     e.line("float acc[WG_MMAS][BN / 2];  // wgmma accumulator fragments (f32)");
     if (k.plan.partialBuffers == 1)
       e.line("float part[WG_MMAS][BN / 2];  // one k-block's wgmma partial sum (blockwise scales)");
-    if (k.plan.partialBuffers == 1 && !k.plan.scalesInSmem) {
-      e.line("float next_sa[WG_MMAS][2], next_sb[SB_BLOCKS];  // the next k-block's scales, loaded a "
-             "k-block ahead");
-    }
     if (k.plan.fp8Output)
       e.line("float amax_v = 0.f;  // max |v| over this thread's elements of D (before out_scale)");
     if (pingpong())
@@ -532,7 +528,7 @@ private:
     case OpKind::ForK: {
       if (!isProducer && k.plan.partialBuffers == 2)
         return emitForKPairs(op);
-      if (!isProducer && k.plan.partialBuffers == 1 && k.plan.scalesInSmem)
+      if (!isProducer && k.plan.partialBuffers == 1)
         sm90::emitTileScalePointers(e, k, kFirst());
       CodeEmitter::Block loop(e, "for (int kb = " + kFirst() + "; kb < " + kEnd() + "; ++kb)",
                               "k-block");
@@ -906,40 +902,16 @@ private:
     return emitOps(ends->body);
   }
 
-  /// Blockwise scales for promote_acc. With one partial-sum buffer the next
-  /// k-block's are loaded a k-block ahead (their L2 latency is longer than a
-  /// k-block's wgmmas: loaded with their own k-block, the promotion waited on
-  /// them); a pair loads each k-block's before its wgmmas (the first one's
-  /// are read after the second's wgmmas, the second's after the wait).
+  /// Blockwise scales for promote_acc, read from the stage's smemScales as
+  /// the k-block is issued (into the pair's buffer, or the one k-block's).
   void emitBlockScaleLoads(const std::string &stage) {
+    e.comment("this k-block's scales; the pointers step to the next k-block's");
     if (k.plan.partialBuffers == 2) {
-      e.comment("this k-block's scales; the pointers step to the next k-block's");
-      sm90::emitPointerScaleLoad(e, k, pair.cur.sa, pair.cur.sb, stage);
+      sm90::emitPointerScaleLoad(e, pair.cur.sa, pair.cur.sb, stage);
       return;
-    }
-    if (k.plan.scalesInSmem) {
-      e.comment("this k-block's scales; the pointers step to the next k-block's");
-      e.line("float blk_sa[WG_MMAS][2], blk_sb[SB_BLOCKS];");
-      sm90::emitPointerScaleLoad(e, k, "blk_sa", "blk_sb", stage);
-      return;
-    }
-    e.line("const int col_blocks = (N + 127) / 128;");
-    e.line("const float* sb_e = scale_b + (long long)entry * col_blocks * k_blocks;");
-    e.comment("this k-block's scales (loaded a k-block ahead but for a tile's first), then the next's");
-    {
-      CodeEmitter::Block first(e, "if (kb == 0)");
-      sm90::emitBlockScaleLoad(e, k, "next_sa", "next_sb", "kb");
     }
     e.line("float blk_sa[WG_MMAS][2], blk_sb[SB_BLOCKS];");
-    e.line("#pragma unroll");
-    {
-      CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
-      e.line("blk_sa[m][0] = next_sa[m][0], blk_sa[m][1] = next_sa[m][1];");
-    }
-    e.line("#pragma unroll");
-    e.line("for (int cb = 0; cb < SB_BLOCKS; ++cb) blk_sb[cb] = next_sb[cb];");
-    CodeEmitter::Block ahead(e, "if (kb + 1 < k_blocks)");
-    sm90::emitBlockScaleLoad(e, k, "next_sa", "next_sb", "kb + 1");
+    sm90::emitPointerScaleLoad(e, "blk_sa", "blk_sb", stage);
   }
 
   /// promote_acc: which partial sum, by the op and the k-loop's form.

@@ -204,10 +204,9 @@ gemm_sm90_splitk_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __g
       // while the second one's wgmmas run, and a pair ends with every group done
       float part0[WG_MMAS][BN / 2], part1[WG_MMAS][BN / 2];
       float sa0[WG_MMAS][2], sa1[WG_MMAS][2], sb0[SB_BLOCKS], sb1[SB_BLOCKS];
-      // this thread's scale pointers for the tile's first k-block (rows past M read row 0)
-      const int col_blocks = (N + 127) / 128;
-      const float* sb_p[SB_BLOCKS];
-      u32 sa_off[WG_MMAS][2];  // bytes into a k-block's A scales: rows r, r + 8 (past M: row 0)
+      // where this thread's scales sit in a stage's smemScales (rows past M read row 0's,
+      // blocks past N block 0's: finite, and their A rows and B columns are TMA's zeros)
+      u32 sa_off[WG_MMAS][2];  // bytes into a k-block's A scales: rows r, r + 8
       #pragma unroll
       for (int m = 0; m < WG_MMAS; ++m) {
         const int r = tile_m * BM + consumer * WG_ROWS + m * 64 + warp_in_group * 16 + lane / 4;
@@ -217,10 +216,13 @@ gemm_sm90_splitk_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __g
       // the producer's copy of a k-block's A scales starts at a 16-byte boundary, (the tile's
       // first row's float index) mod 4 floats early; the index steps by M per k-block
       u32 sa_index = (u32)(reinterpret_cast<u64>(scale_a) / 4) + (u32)(((long long)entry * k_blocks + 0) * M) + (u32)(tile_m * BM);
+      // B's: the copy holds the 16 aligned bytes around the scale, at the pointer's low bits
+      const int col_blocks = (N + 127) / 128;
+      const float* sb_p[SB_BLOCKS];
       #pragma unroll
       for (int cb = 0; cb < SB_BLOCKS; ++cb) {
         const int nb = tile_n * BN / 128 + cb;
-        sb_p[cb] = scale_b + ((long long)entry * col_blocks + (nb < col_blocks ? nb : 0)) * k_blocks + 0;  // its low 4 bits: where the copy holds it
+        sb_p[cb] = scale_b + ((long long)entry * col_blocks + (nb < col_blocks ? nb : 0)) * k_blocks + 0;
       }
       for (int kb_pair = 0; kb_pair < k_blocks; kb_pair += 2) {
         {
@@ -230,8 +232,7 @@ gemm_sm90_splitk_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __g
           const u32 a_stage = smem + SMEM_A + A_STAGE_BYTES * read.stage + consumer * WG_ROWS * 128;
           const u32 b_stage = smem + SMEM_B + B_STAGE_BYTES * read.stage;
           // this k-block's scales; the pointers step to the next k-block's
-          // from the stage's smemScales (the full barrier covered their copies); rows past M
-          // and blocks past N read row 0's and block 0's, finite, times A's and B's zero fill
+          // from the stage's smemScales (the full barrier covered their copies)
           const u32 scales_at = smem + SMEM_SCALES + SCALES_STAGE_BYTES * read.stage;
           const u32 sa_at = scales_at + 4 * (sa_index & 3);
           sa_index += (u32)M;
@@ -242,7 +243,6 @@ gemm_sm90_splitk_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __g
           }
           #pragma unroll
           for (int cb = 0; cb < SB_BLOCKS; ++cb) {
-            // the copy holds the 16 aligned bytes around B's scale: its offset is the pointer's
             sb0[cb] = ld_shared_f32(scales_at + SCALES_B_OFFSET + 16 * cb + ((u32)reinterpret_cast<u64>(sb_p[cb]) & 15u));
             ++sb_p[cb];
           }
@@ -274,8 +274,7 @@ gemm_sm90_splitk_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __g
           const u32 a_stage = smem + SMEM_A + A_STAGE_BYTES * read.stage + consumer * WG_ROWS * 128;
           const u32 b_stage = smem + SMEM_B + B_STAGE_BYTES * read.stage;
           // this k-block's scales; the pointers step to the next k-block's
-          // from the stage's smemScales (the full barrier covered their copies); rows past M
-          // and blocks past N read row 0's and block 0's, finite, times A's and B's zero fill
+          // from the stage's smemScales (the full barrier covered their copies)
           const u32 scales_at = smem + SMEM_SCALES + SCALES_STAGE_BYTES * read.stage;
           const u32 sa_at = scales_at + 4 * (sa_index & 3);
           sa_index += (u32)M;
@@ -286,7 +285,6 @@ gemm_sm90_splitk_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __g
           }
           #pragma unroll
           for (int cb = 0; cb < SB_BLOCKS; ++cb) {
-            // the copy holds the 16 aligned bytes around B's scale: its offset is the pointer's
             sb1[cb] = ld_shared_f32(scales_at + SCALES_B_OFFSET + 16 * cb + ((u32)reinterpret_cast<u64>(sb_p[cb]) & 15u));
             ++sb_p[cb];
           }

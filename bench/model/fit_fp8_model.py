@@ -10,11 +10,11 @@ family at a time (golden-section search on the squared log error), because the
 fp8 runs cover few shapes (the DeepSeek-V3 projections, 4096^3 and 8192^3) and
 cannot carry more free constants.
 
-The blockwise points were measured with one partial sum per k-block (before
-2026-12-04); the 128x128, 128x64 and 64x128 blockwise families now run their
-k-blocks in pairs, and KernelChoice.cpp multiplies their fitted time by
-kPairsKBlock (the ratio measured for the pairs on spec 15), which this script
-reads and prints beside the fitted value.
+The blockwise families are fitted to the kernels as they are since 2026-12-04
+(k-blocks in pairs but for the 128x192 tile, the scales read from shared
+memory): the family runs of bench/h200-blockwise-smem-families.sh, whose
+summary lines (family_sSPLIT MxNxK gemmgen-ms cuBLASLt-ms ratio) are read
+here; the earlier blockwise documents measured other kernels and are skipped.
 
     python3 bench/model/fit_fp8_model.py        # from the repository root; -v: every point
 """
@@ -49,8 +49,9 @@ for _s in (1, 2, 4, 8):
     SPECS[f"bench/variants/fp8/m64_s{_s}.yaml"] = ("tensor", "small", _s)
     SPECS[f"bench/variants/blockwise/m64_s{_s}.yaml"] = ("block", "small", _s)
 
-# Families whose k-blocks run in pairs since 2026-12-04 (KernelChoice.cpp: x kPairsKBlock).
-PAIRS = {("block", "medium"), ("block", "narrow"), ("block", "small")}
+# The blockwise kernels as shipped: every family at the DeepSeek-V3 shapes (M = 128 split too).
+BLOCK_SUMMARY = os.path.join(RES, "2026-12-04_blockwise_smem_h200",
+                             "blockwise_smem_families-summary.txt")
 
 # Runs of the kernels as shipped (the experiment runs with patched kernels,
 # blockwise_turns2 and blockwise_bound, are not among them).
@@ -65,8 +66,7 @@ def shared_constants():
     """The 16-bit model's shared constants, as KernelChoice.cpp has them."""
     src = open(os.path.join(ROOT, "runtime", "lib", "KernelChoice.cpp")).read()
     names = {"tile_us": "kTileMicros", "launch_us": "kLaunchMicros", "reduce_us": "kReduceMicros",
-             "dram_gbs": "kDramGBs", "split_gbs": "kSplitGBs", "overlap_p": "kOverlapP",
-             "pairs": "kPairsKBlock"}
+             "dram_gbs": "kDramGBs", "split_gbs": "kSplitGBs", "overlap_p": "kOverlapP"}
     return {k: float(re.search(r"%s = ([\d.]+);" % v, src).group(1)) for k, v in names.items()}
 
 
@@ -87,7 +87,7 @@ def points():
     pts, seen = [], set()  # (scaling, family, split, M, N, K, out bytes, ms)
     for name, doc in documents():
         key = SPECS.get(doc.get("spec"))
-        if not key or "results" not in doc:
+        if not key or key[0] == "block" or "results" not in doc:
             continue
         # The same document copied into two places counts once.
         ident = (doc.get("date"), doc.get("spec"), doc.get("kernel"),
@@ -99,6 +99,11 @@ def points():
         for r in doc["results"]:
             if "gemmgen_ms" in r and r.get("verified", True) and r.get("batch", 1) == 1:
                 pts.append(key + (r["M"], r["N"], r["K"], out_bytes, r["gemmgen_ms"]["median"]))
+    for line in open(BLOCK_SUMMARY):
+        m = re.match(r"(\w+)_s(\d+) (\d+)x(\d+)x(\d+) ([\d.]+) ", line)
+        if m:
+            fam, split, M, N, K, ms = m.groups()
+            pts.append(("block", fam, int(split), int(M), int(N), int(K), 2, float(ms)))
     return pts
 
 
@@ -147,10 +152,8 @@ def main():
             print(f"  {key[0]:6s} {key[1]:6s}: no points")
             continue
         fitted[key], rms = fit_one(c, fam_pts)
-        pairs = (f", x kPairsKBlock {c['pairs']:g} = {fitted[key] * c['pairs']:.4f} in pairs"
-                 if key in PAIRS else "")
         print(f"  {key[0]:6s} {key[1]:6s}: {fitted[key]:.4f} us per k-block "
-              f"({len(fam_pts)} points, rms log error {rms:.3f}){pairs}")
+              f"({len(fam_pts)} points, rms log error {rms:.3f})")
     if "-v" in sys.argv:
         for p in sorted(pts):
             pr = predict(c, fitted[(p[0], p[1])], *p[:7])

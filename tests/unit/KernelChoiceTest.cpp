@@ -292,17 +292,16 @@ TEST(Fp8KernelChoice, ModelMatchesTheFittingScript) {
     int split;
     long long M, N, K;
     double us; // bench/model/fit_fp8_model.py's predict() with KernelChoice.cpp's constants
-               // (the blockwise pairs' families: its fitted value x kPairsKBlock)
   } points[] = {{"large", false, 1, 4096, 4096, 4096, 92.1454},
                 {"large", false, 4, 128, 7168, 18432, 52.1333},
                 {"wide", false, 1, 4096, 2112, 7168, 91.3287},
                 {"medium", false, 8, 1, 4096, 14336, 25.1932},
                 {"small", false, 4, 1, 2112, 7168, 13.5707},
-                {"medium", true, 1, 4096, 7168, 2048, 125.4678},
-                {"medium", true, 4, 128, 2112, 7168, 18.6057},
-                {"wide", true, 1, 4096, 2112, 7168, 118.4725},
-                {"narrow", true, 1, 128, 4096, 7168, 29.5569},
-                {"small", true, 2, 16, 7168, 18432, 48.5135}};
+                {"medium", true, 1, 4096, 7168, 2048, 110.9267},
+                {"medium", true, 4, 128, 2112, 7168, 17.7714},
+                {"wide", true, 1, 4096, 2112, 7168, 107.8275},
+                {"narrow", true, 1, 128, 4096, 7168, 19.5209},
+                {"small", true, 2, 16, 7168, 18432, 43.4894}};
   for (const Point &p : points)
     EXPECT_NEAR(predictFp8KernelMicros(p.family, p.blockwise, p.split, p.M, p.N, p.K), p.us,
                 0.01 * p.us)
@@ -329,12 +328,15 @@ TEST(Fp8KernelChoice, ChoicesOnTheDeepSeekShapes) {
       {128, 2112, 7168, false, "", 1, 8},
       {128, 7168, 18432, false, "", 1, 8},
       {4096, 4096, 7168, true, "medium", 1, 1}, // spec 15
-      {4096, 7168, 2048, true, "medium", 1, 1}, // spec 15 in pairs: 0.92 against spec 19's 0.85
-      {4096, 2112, 7168, true, "wide", 1, 1},   // spec 19: 0.75 -> 0.95 measured
-      {128, 2112, 7168, true, "", 2, 8},        // spec 17's split
-      {128, 4096, 7168, true, "", 2, 8},
-      {128, 7168, 2048, true, "small", 1, 1},   // 16 k-blocks: too short to split (measured);
-                                                // the 64-row tile 9% faster than spec 15
+      // Blockwise, scales through shared memory (2026-12-04, every family measured at these
+      // shapes: bench/results/2026-12-04_blockwise_smem_h200): the fastest of each shape.
+      {4096, 7168, 2048, true, "medium", 1, 1}, // spec 15: 0.96 of cuBLASLt, spec 19 0.92
+      {4096, 7168, 18432, true, "medium", 1, 1},
+      {4096, 2112, 7168, true, "wide", 1, 1},   // spec 19: 1.02, spec 15 0.93
+      {128, 2112, 7168, true, "narrow", 4, 4},  // 1.07; small unsplit 1.02, medium split 4 0.99
+      {128, 4096, 7168, true, "small", 1, 1},   // 1.07 (the split reduction costs more than
+      {128, 7168, 18432, true, "small", 1, 1},  // 1.09  a wave of 64-row tiles loses)
+      {128, 7168, 2048, true, "small", 1, 1},   // 1.14; every split 0.37-0.54
       // Decode: the 64-row tiles (measured faster than specs 13/15 at every M <= 64).
       {1, 2112, 7168, false, "small", 2, 8},    // 17 tiles: K split (measured 1.19x cuBLASLt)
       {16, 7168, 18432, false, "small", 1, 8},

@@ -15,7 +15,7 @@ N=${2:-.devrun/final}; case $N in /*) ;; *) N=$PWD/$N ;; esac
 GEMMGEN_CACHE_DIR=$N/cache timeout 420 "$N/gemmgen_gpu_tests" > "$L/gpu_tests.log" 2>&1
 echo "gpu tests rc=$?: $(grep -E '^\[  (PASSED|FAILED) +\] [0-9]+ test' "$L/gpu_tests.log" | tr '\n' ' ')" >> "$S"
 grep -E '^\[  FAILED  \] [A-Z]' "$L/gpu_tests.log" | sed 's/, where.*//' | head -10 >> "$S"
-OLDG=$G; G=$N/gemmgen; export GEMMGEN_CACHE_DIR=$N/cache
+G=$N/gemmgen; export GEMMGEN_CACHE_DIR=$N/cache  # `verify` runs NEW
 for s in 4096x7168x2048 4096x4096x7168 4096x7168x18432 4096x2112x7168 128x7168x2048 128x4096x7168 128x7168x18432 128x2112x7168 1001x1000x640 129x4000x384 64x2112x7168 300x7168x2048 4093x4096x1100; do
   verify auto auto $s --dtype e4m3 --scaling blockwise
 done
@@ -26,16 +26,5 @@ for s in 4096x7168x2048 4096x4096x7168 4096x7168x18432 4096x2112x7168; do
     echo "$(basename $v .yaml) $(table "$L/$(basename $v .yaml)_$s.txt")" >> "$S"
   done
 done
-G=$OLDG
-for pass in 1 2; do
-  for s in 4096x7168x2048 4096x4096x7168 4096x7168x18432 4096x2112x7168 128x7168x2048 128x4096x7168 128x7168x18432 128x2112x7168; do
-    IFS=x read -r m n k <<< "$s"
-    for v in old new; do
-      [ $pass = 2 ] && v=$([ $v = old ] && echo new || echo old)
-      bin=$C; [ $v = new ] && bin=$N
-      GEMMGEN_CACHE_DIR=$bin/cache timeout 90 "$bin/gemmgen" bench auto --dtype e4m3 --scaling blockwise --m $m --n $n --k $k --rounds 10 > "$L/${v}_${pass}_$s.txt" 2>&1
-      echo "pass $pass $v $(table "$L/${v}_${pass}_$s.txt") $(grep -o 'auto_[a-z0-9_]*' "$L/${v}_${pass}_$s.txt" | head -1)" >> "$S"
-    done
-  done
-done
+ab_bench "$C" "$N" "4096x7168x2048 4096x4096x7168 4096x7168x18432 4096x2112x7168 128x7168x2048 128x4096x7168 128x7168x18432 128x2112x7168" auto --dtype e4m3 --scaling blockwise
 bench_finish

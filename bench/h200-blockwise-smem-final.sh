@@ -15,21 +15,10 @@ GEMMGEN_CACHE_DIR=$N/cache timeout 420 "$N/gemmgen_gpu_tests" > "$L/gpu_tests.lo
 echo "gpu tests rc=$?: $(grep -E '^\[  (PASSED|FAILED) +\] [0-9]+ test' "$L/gpu_tests.log" | tr '\n' ' ')" >> "$S"
 grep -E '^\[  FAILED  \] [A-Z]' "$L/gpu_tests.log" | head -10 >> "$S"
 echo "skipped: $(grep -cE '^\[  SKIPPED \] [A-Z]' "$L/gpu_tests.log"); blockwise cases OK: $(grep -cE '^\[       OK \] .*(lockwise|blockwise)' "$L/gpu_tests.log")" >> "$S"
-OLDG=$G; G=$N/gemmgen; export GEMMGEN_CACHE_DIR=$N/cache
+G=$N/gemmgen; export GEMMGEN_CACHE_DIR=$N/cache  # `verify` runs NEW
 for spec in specs/sm90/19_blockwise_e4m3_n192.yaml bench/variants/15_blockwise_one_partial.yaml; do
   for s in 1001x1000x640 129x4000x384 4096x2112x7168 131x449x1160; do verify $(basename $spec .yaml) $spec $s; done
   verify $(basename $spec .yaml) $spec 129x300x640 --batch 3 --beta 0.5
 done
-G=$OLDG
-for pass in 1 2; do
-  for s in 4096x7168x2048 4096x4096x7168 4096x7168x18432 4096x2112x7168 128x7168x2048 128x4096x7168 128x7168x18432 128x2112x7168; do
-    IFS=x read -r m n k <<< "$s"
-    for v in old new; do
-      [ $pass = 2 ] && v=$([ $v = old ] && echo new || echo old)
-      bin=$C; [ $v = new ] && bin=$N
-      GEMMGEN_CACHE_DIR=$bin/cache timeout 90 "$bin/gemmgen" bench auto --dtype e4m3 --scaling blockwise --m $m --n $n --k $k --rounds 10 > "$L/${v}_${pass}_$s.txt" 2>&1
-      echo "pass $pass $v $(table "$L/${v}_${pass}_$s.txt") $(grep -o 'auto_[a-z0-9_]*' "$L/${v}_${pass}_$s.txt" | head -1)" >> "$S"
-    done
-  done
-done
+ab_bench "$C" "$N" "4096x7168x2048 4096x4096x7168 4096x7168x18432 4096x2112x7168 128x7168x2048 128x4096x7168 128x7168x18432 128x2112x7168" auto --dtype e4m3 --scaling blockwise
 bench_finish

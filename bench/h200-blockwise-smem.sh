@@ -17,7 +17,7 @@ source "$(dirname "$0")/lib.sh"
 bench_init blockwise_smem "$1"
 N=${2:-.devrun/smem}; case $N in /*) ;; *) N=$PWD/$N ;; esac
 S15=specs/sm90/15_blockwise_e4m3.yaml
-OLDG=$G; G=$N/gemmgen; export GEMMGEN_CACHE_DIR=$N/cache
+G=$N/gemmgen; export GEMMGEN_CACHE_DIR=$N/cache  # `verify` runs NEW
 for s in 1000x1001x640 129x4000x384 300x449x1160 4096x7168x2048 128x2112x7168 129x257x100 4000x300x3000 1001x1000x640 131x2112x7168 3x700x1000 4093x512x384; do verify new $S15 $s; done
 verify new $S15 1000x1001x528 --beta 0.5
 verify new $S15 129x300x640 --batch 3
@@ -28,16 +28,5 @@ verify new bench/variants/blockwise/n64.yaml 300x449x1160
 verify new bench/variants/blockwise/n64.yaml 1001x449x1160
 verify new bench/variants/blockwise/m64_s1.yaml 100x4000x1160
 verify new bench/variants/blockwise/m64_s1.yaml 67x4000x1160
-G=$OLDG
-for pass in 1 2; do
-  for s in 4096x7168x2048 4096x4096x7168 4096x7168x18432 4096x2112x7168 128x7168x2048 128x7168x18432; do
-    IFS=x read -r m n k <<< "$s"
-    for v in old new; do
-      [ $pass = 2 ] && v=$([ $v = old ] && echo new || echo old)
-      bin=$C; [ $v = new ] && bin=$N
-      GEMMGEN_CACHE_DIR=$bin/cache timeout 90 "$bin/gemmgen" bench $S15 --m $m --n $n --k $k --rounds 10 > "$L/${v}_${pass}_$s.txt" 2>&1
-      echo "pass $pass $v $(table "$L/${v}_${pass}_$s.txt")" >> "$S"
-    done
-  done
-done
+ab_bench "$C" "$N" "4096x7168x2048 4096x4096x7168 4096x7168x18432 4096x2112x7168 128x7168x2048 128x7168x18432" $S15
 bench_finish

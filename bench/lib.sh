@@ -4,6 +4,10 @@
 #                           first in S; the kernel cache under the carry.
 #   table LOG               the shape, gemmgen ms, cuBLAS ms and ratio lines of a `bench` log
 #   verify NAME SPEC SHAPE [ARGS...]   `run --verify` at MxNxK, one summary line
+#   ab_bench OLD NEW SHAPES SPEC [ARGS...]   `bench SPEC` at each MxNxK of SHAPES with OLD's and
+#                           NEW's binaries (carry folders) one after the other, two passes, the
+#                           second in reverse order; one summary line per run: "pass P old|new
+#                           <table> <the auto kernel's name, if any>"
 #   bench_finish            packs $L into $OUT/NAME-logs.tgz and prints the summary
 bench_init() {
   BENCH_NAME=$1; C=${2:-.devrun/k}; case $C in /*) ;; *) C=$PWD/$C ;; esac
@@ -22,6 +26,22 @@ verify() {
   timeout 60 "$G" run "$spec" --m "$m" --n "$n" --k "$k" --verify --iters 3 "$@" \
     > "$L/verify_${name}_$shape.txt" 2>&1
   echo "verify $name $shape $* rc=$? $(grep -Eo '(PASS|FAIL)[^,]*' "$L/verify_${name}_$shape.txt" | head -1)" >> "$S"
+}
+ab_bench() {
+  local old=$1 new=$2 shapes=$3 spec=$4 pass s v bin m n k log; shift 4
+  for pass in 1 2; do
+    for s in $shapes; do
+      IFS=x read -r m n k <<< "$s"
+      for v in old new; do
+        [ $pass = 2 ] && v=$([ $v = old ] && echo new || echo old)
+        bin=$old; [ $v = new ] && bin=$new
+        log=$L/${v}_${pass}_$s.txt
+        GEMMGEN_CACHE_DIR=$bin/cache timeout 90 "$bin/gemmgen" bench "$spec" --m $m --n $n --k $k \
+          --rounds 10 "$@" > "$log" 2>&1
+        echo "pass $pass $v $(table "$log") $(grep -o 'auto_[a-z0-9_]*' "$log" | head -1)" >> "$S"
+      done
+    done
+  done
 }
 bench_finish() {
   tar -C "$L" -czf "$OUT/$BENCH_NAME-logs.tgz" . && rm -rf "$L"

@@ -117,8 +117,9 @@ private:
     // that starts up to 3 floats early, 16-byte aligned, and ends rounded
     // up), then B's, 16 bytes per scale block (the aligned 4 holding it).
     if (p.scalesInSmem) {
-      BufferPlan scales =
-          smem("smemScales", ScalarType::F32, p.tileM + 4 + 4 * p.scaleBlocksN, 1, p.depth, 1);
+      p.scaleBOffsetBytes = (p.tileM + 4) * 4;
+      BufferPlan scales = smem("smemScales", ScalarType::F32,
+                               p.scaleBOffsetBytes / 4 + 4 * p.scaleBlocksN, 1, p.depth, 1);
       scales.swizzleBytes = 0;
       p.scaleTxBytes = scales.bytesPerStage();
       p.buffers.push_back(scales);

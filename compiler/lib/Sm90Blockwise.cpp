@@ -30,14 +30,15 @@ void gemmgen::sm90::emitTileScalePointers(CodeEmitter &e, const ir::Kernel &k,
   e.comment("first row's float index) mod 4 floats early; the index steps by M per k-block");
   e.line("u32 sa_index = (u32)(reinterpret_cast<u64>(scale_a) / 4) + (u32)(((long long)entry * "
          "k_blocks + " + kFirst + ") * M) + (u32)(tile_m * BM);");
-  e.comment("B's: the copy holds the 16 aligned bytes around the scale, at the pointer's low bits");
+  e.comment("B's: the copy holds the 16 aligned bytes around the scale, at its address's low bits");
+  e.comment("(sb_addr: the scale's address, low 32 bits, stepping 4 bytes per k-block)");
   e.line("const int col_blocks = (N + 127) / 128;");
-  e.line("const float* sb_p[SB_BLOCKS];");
+  e.line("u32 sb_addr[SB_BLOCKS];");
   e.line("#pragma unroll");
   CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
   e.line("const int nb = tile_n * BN / 128 + cb;");
-  e.line("sb_p[cb] = scale_b + ((long long)entry * col_blocks + (nb < col_blocks ? nb : 0)) * k_blocks + " +
-         kFirst + ";");
+  e.line("sb_addr[cb] = (u32)reinterpret_cast<u64>(scale_b + ((long long)entry * col_blocks + "
+         "(nb < col_blocks ? nb : 0)) * k_blocks + " + kFirst + ");");
 }
 
 void gemmgen::sm90::emitPointerScaleLoad(CodeEmitter &e, const std::string &sa,
@@ -54,8 +55,8 @@ void gemmgen::sm90::emitPointerScaleLoad(CodeEmitter &e, const std::string &sa,
   }
   e.line("#pragma unroll");
   CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
-  e.line(sb + "[cb] = ld_shared_f32(scales_at + SCALES_B_OFFSET + 16 * cb + ((u32)reinterpret_cast<u64>(sb_p[cb]) & 15u));");
-  e.line("++sb_p[cb];");
+  e.line(sb + "[cb] = ld_shared_f32(scales_at + SCALES_B_OFFSET + 16 * cb + (sb_addr[cb] & 15u));");
+  e.line("sb_addr[cb] += 4u;");
 }
 
 void gemmgen::sm90::emitScaleCopyBytes(CodeEmitter &e) {

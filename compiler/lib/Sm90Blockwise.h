@@ -22,7 +22,7 @@ namespace sm90 {
 void emitScaleCopyBytes(CodeEmitter &e);
 void emitScaleCopy(CodeEmitter &e, const std::string &stage, const std::string &bar);
 /// Consumer, at a k-loop's start: where this thread's scales sit in a slot
-/// (sa_off, the A copy's alignment index sa_index, B's pointers sb_p, all
+/// (sa_off, the A copy's alignment index sa_index, B's addresses sb_addr, all
 /// stepped one k-block at a time from the tile's first, kFirst).
 void emitTileScalePointers(CodeEmitter &e, const ir::Kernel &k, const std::string &kFirst);
 /// This k-block's scales into `sa`/`sb` from its stage's slot (`stage`),

@@ -134,7 +134,8 @@ private:
              ";  // smemScales[STAGES]: a k-block's A scales, then B's");
       e.line("constexpr u32 SCALES_STAGE_BYTES = " + str(sc->bytesPerStage()) +
              ";  // (BM + 4) x 4 for A's rows (16-byte-aligned copy), 16 per B block");
-      e.line("constexpr u32 SCALES_B_OFFSET = (BM + 4) * 4;");
+      e.line("constexpr u32 SCALES_B_OFFSET = " + str(k.plan.scaleBOffsetBytes) +
+             ";  // B's scales in the slot: after (BM + 4) x 4 bytes of A's");
     }
     if (d) {
       e.line("constexpr int EPI_COLS = " + str(k.epilogueChunkN) +

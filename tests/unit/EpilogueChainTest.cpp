@@ -343,6 +343,12 @@ TEST(BlockwiseScalingSim, ScalesThroughSharedMemoryAndCaughtWithoutTheirCopy) {
   EXPECT_EQ(scales->stages, plan.depth);
   EXPECT_EQ(scales->bytesPerStage(), (plan.tileM + 4 + 4 * plan.scaleBlocksN) * 4);
   EXPECT_EQ(plan.scaleTxBytes, scales->bytesPerStage());
+  // B's scales start after A's rows and the 4 floats an aligned copy spans beyond; the kernel
+  // reads the plan's figure, and the slot ends with B's 16 bytes per block.
+  EXPECT_EQ(plan.scaleBOffsetBytes, (plan.tileM + 4) * 4);
+  EXPECT_EQ(plan.scaleBOffsetBytes + 16 * plan.scaleBlocksN, scales->bytesPerStage());
+  EXPECT_NE(c->source.find("constexpr u32 SCALES_B_OFFSET = " + std::to_string(plan.scaleBOffsetBytes) + ";"),
+            std::string::npos);
   EXPECT_EQ(c->kernel.barriers[0].txBytes,
             (plan.tileM + plan.tileN) * plan.tileK + plan.scaleTxBytes);
   EXPECT_NE(c->source.find("bulk_load_g2s(scales_to"), std::string::npos);

@@ -197,6 +197,9 @@ struct KernelPlan {
   /// kernel announces what its copies move, 16-byte-aligned chunks of at most
   /// this many bytes, fewer at M's edge).
   unsigned scaleTxBytes = 0;
+  /// scalesInSmem: where B's scales start in a stage's slot, after A's tile.m
+  /// rows and the 4 floats a 16-byte-aligned copy of them can span beyond.
+  unsigned scaleBOffsetBytes = 0;
   unsigned clusterM = 1, clusterN = 1;
   /// Output columns staged and stored per epilogue chunk (divides tile.n).
   unsigned epilogueChunkN = 0;

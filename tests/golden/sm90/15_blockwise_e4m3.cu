@@ -47,7 +47,7 @@ constexpr u32 SMEM_A = 0;  // smemA[STAGES]
 constexpr u32 SMEM_B = 98304;  // smemB[STAGES]
 constexpr u32 SMEM_SCALES = 196608;  // smemScales[STAGES]: a k-block's A scales, then B's
 constexpr u32 SCALES_STAGE_BYTES = 544;  // (BM + 4) x 4 for A's rows (16-byte-aligned copy), 16 per B block
-constexpr u32 SCALES_B_OFFSET = (BM + 4) * 4;
+constexpr u32 SCALES_B_OFFSET = 528;  // B's scales in the slot: after (BM + 4) x 4 bytes of A's
 constexpr int EPI_COLS = 64;   // epilogue.chunk_n: output columns staged per chunk
 constexpr int D_SLAB_COLS = 64;  // output columns of one 128-byte swizzled row (bf16)
 constexpr u32 D_SLAB_BYTES = WG_ROWS * 128;  // D_SLAB_COLS columns x WG_ROWS rows, swizzled
@@ -212,13 +212,14 @@ gemm_sm90_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __grid_con
       // the producer's copy of a k-block's A scales starts at a 16-byte boundary, (the tile's
       // first row's float index) mod 4 floats early; the index steps by M per k-block
       u32 sa_index = (u32)(reinterpret_cast<u64>(scale_a) / 4) + (u32)(((long long)entry * k_blocks + 0) * M) + (u32)(tile_m * BM);
-      // B's: the copy holds the 16 aligned bytes around the scale, at the pointer's low bits
+      // B's: the copy holds the 16 aligned bytes around the scale, at its address's low bits
+      // (sb_addr: the scale's address, low 32 bits, stepping 4 bytes per k-block)
       const int col_blocks = (N + 127) / 128;
-      const float* sb_p[SB_BLOCKS];
+      u32 sb_addr[SB_BLOCKS];
       #pragma unroll
       for (int cb = 0; cb < SB_BLOCKS; ++cb) {
         const int nb = tile_n * BN / 128 + cb;
-        sb_p[cb] = scale_b + ((long long)entry * col_blocks + (nb < col_blocks ? nb : 0)) * k_blocks + 0;
+        sb_addr[cb] = (u32)reinterpret_cast<u64>(scale_b + ((long long)entry * col_blocks + (nb < col_blocks ? nb : 0)) * k_blocks + 0);
       }
       for (int kb_pair = 0; kb_pair < k_blocks; kb_pair += 2) {
         {
@@ -239,8 +240,8 @@ gemm_sm90_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __grid_con
           }
           #pragma unroll
           for (int cb = 0; cb < SB_BLOCKS; ++cb) {
-            sb0[cb] = ld_shared_f32(scales_at + SCALES_B_OFFSET + 16 * cb + ((u32)reinterpret_cast<u64>(sb_p[cb]) & 15u));
-            ++sb_p[cb];
+            sb0[cb] = ld_shared_f32(scales_at + SCALES_B_OFFSET + 16 * cb + (sb_addr[cb] & 15u));
+            sb_addr[cb] += 4u;
           }
           #pragma unroll
           for (int m = 0; m < WG_MMAS; ++m) {
@@ -281,8 +282,8 @@ gemm_sm90_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __grid_con
           }
           #pragma unroll
           for (int cb = 0; cb < SB_BLOCKS; ++cb) {
-            sb1[cb] = ld_shared_f32(scales_at + SCALES_B_OFFSET + 16 * cb + ((u32)reinterpret_cast<u64>(sb_p[cb]) & 15u));
-            ++sb_p[cb];
+            sb1[cb] = ld_shared_f32(scales_at + SCALES_B_OFFSET + 16 * cb + (sb_addr[cb] & 15u));
+            sb_addr[cb] += 4u;
           }
           #pragma unroll
           for (int m = 0; m < WG_MMAS; ++m) {

@@ -59,28 +59,40 @@ void gemmgen::sm90::emitPointerScaleLoad(CodeEmitter &e, const std::string &sa,
   e.line("sb_addr[cb] += 4u;");
 }
 
-void gemmgen::sm90::emitScaleCopyBytes(CodeEmitter &e) {
+void gemmgen::sm90::emitScaleCopyBytes(CodeEmitter &e, const std::string &stage) {
   e.comment("this k-block's scales: A's for the tile's rows, B's for its column blocks (past N:");
-  e.comment("block 0's), each copy the 16-byte-aligned chunks holding them");
-  e.line("const float* sa_first = scale_a + ((long long)entry * k_blocks + kb) * M + tile_m * BM;");
-  e.line("const u64 sa_lo = reinterpret_cast<u64>(sa_first) & ~u64(15);");
-  e.line("const u32 sa_bytes = (u32)(((reinterpret_cast<u64>(sa_first + min(BM, M - tile_m * BM)) + 15) "
-         "& ~u64(15)) - sa_lo);");
-  e.line("u64 sb_lo[SB_BLOCKS];");
+  e.comment("block 0's); bulk copies take the 16-byte chunks inside each array, the floats of a");
+  e.comment("chunk the array only partly covers are stored here (stage_scales); float indices");
+  e.line("const u32 scales_to = smem + SMEM_SCALES + SCALES_STAGE_BYTES * " + stage + ";");
+  e.line("const int sa_first = (entry * k_blocks + kb) * M + tile_m * BM;");
+  e.line("int sa_from, sa_to;");
+  e.line("stage_scales(scales_to, scale_a, sa_first, min(BM, M - tile_m * BM), batch * k_blocks * M, &sa_from, "
+         "&sa_to);");
+  e.line("const u32 sa_bytes = 4u * (u32)(sa_to - sa_from);");
+  e.line("const int col_blocks = (N + 127) / 128;");
+  e.line("u32 sb_bulk = 0;  // bit cb: B block cb's chunk is bulk-copied");
   e.line("#pragma unroll");
-  CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
-  e.line("const int col_blocks = (N + 127) / 128, nb = tile_n * BN / 128 + cb;");
-  e.line("sb_lo[cb] = reinterpret_cast<u64>(scale_b + ((long long)entry * col_blocks + (nb < col_blocks ? "
-         "nb : 0)) * k_blocks + kb) & ~u64(15);");
+  {
+    CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
+    e.line("const int nb = tile_n * BN / 128 + cb;");
+    e.line("if (stage_scale(scales_to + SCALES_B_OFFSET + 16 * cb, scale_b, (entry * col_blocks + (nb < col_blocks ? "
+           "nb : 0)) * k_blocks + kb, batch * col_blocks * k_blocks)) sb_bulk |= 1u << cb;");
+  }
+  e.line("const u32 sb_total = 16u * (u32)__popc(sb_bulk);");
 }
 
-void gemmgen::sm90::emitScaleCopy(CodeEmitter &e, const std::string &stage, const std::string &bar) {
-  e.line("const u32 scales_to = smem + SMEM_SCALES + SCALES_STAGE_BYTES * " + stage + ";");
-  e.line("bulk_load_g2s(scales_to, reinterpret_cast<const void*>(sa_lo), sa_bytes, " + bar + ");");
+void gemmgen::sm90::emitScaleCopy(CodeEmitter &e, const std::string &bar) {
+  e.comment("the bulk copies land at the slot's offset of their first float (A's slot starts at the");
+  e.comment("boundary at or below sa_first, each B block's at the one at or below its scale)");
+  e.line("const int sa_base = sa_first - (((int)((u32)reinterpret_cast<u64>(scale_a) & 15u) / 4 + sa_first) & 3);");
+  e.line("if (sa_to > sa_from) bulk_load_g2s(scales_to + 4u * (u32)(sa_from - sa_base), scale_a + sa_from, "
+         "4u * (u32)(sa_to - sa_from), " + bar + ");");
   e.line("#pragma unroll");
-  e.line("for (int cb = 0; cb < SB_BLOCKS; ++cb)");
-  e.line("  bulk_load_g2s(scales_to + SCALES_B_OFFSET + 16 * cb, reinterpret_cast<const void*>(sb_lo[cb]), 16, " +
-         bar + ");");
+  CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
+  e.line("const int nb = tile_n * BN / 128 + cb;");
+  e.line("const float* sb = scale_b + (entry * col_blocks + (nb < col_blocks ? nb : 0)) * k_blocks + kb;");
+  e.line("if (sb_bulk >> cb & 1u) bulk_load_g2s(scales_to + SCALES_B_OFFSET + 16 * cb, "
+         "reinterpret_cast<const void*>(reinterpret_cast<u64>(sb) & ~u64(15)), 16, " + bar + ");");
 }
 
 /// The unrolled promotion; n8 block j of the tile uses scale block

@@ -17,10 +17,11 @@ namespace sm90 {
 
 /// The scales travel through shared memory (KernelPlan::scalesInSmem): the
 /// producer copies each k-block's into the stage's smemScales slot on its
-/// full barrier, 16-byte-aligned chunks of the arrays (emitScaleCopyBytes:
-/// sa_lo, sa_bytes, sb_lo before the stage's expect_tx; emitScaleCopy after).
-void emitScaleCopyBytes(CodeEmitter &e);
-void emitScaleCopy(CodeEmitter &e, const std::string &stage, const std::string &bar);
+/// full barrier: emitScaleCopyBytes before the stage's expect_tx (the bytes
+/// the bulk copies will move: sa_bytes, sb_total; the floats of the arrays'
+/// partial 16-byte chunks it stores itself), emitScaleCopy after it.
+void emitScaleCopyBytes(CodeEmitter &e, const std::string &stage);
+void emitScaleCopy(CodeEmitter &e, const std::string &bar);
 /// Consumer, at a k-loop's start: where this thread's scales sit in a slot
 /// (sa_off, the A copy's alignment index sa_index, B's addresses sb_addr, all
 /// stepped one k-block at a time from the tile's first, kFirst).

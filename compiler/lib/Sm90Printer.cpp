@@ -121,7 +121,7 @@ private:
     e.line("constexpr u32 B_PART_ROWS = BN / CLUSTER_M;  // B rows each CTA of the cluster loads");
     if (k.plan.scalesInSmem)
       e.line("constexpr u32 STAGE_TX_BYTES = " + str(full.txBytes - k.plan.scaleTxBytes) +
-             ";  // full barrier: A's and B's bytes; the scales' copies add theirs (sa_bytes)");
+             ";  // full barrier: A's and B's bytes; the scales' bulk copies add theirs (sa_bytes + sb_total)");
     else
       e.line("constexpr u32 STAGE_TX_BYTES = " + str(full.txBytes) +
              ";  // full barrier: bytes landing per stage, peers' multicast included");
@@ -589,9 +589,9 @@ private:
       if (op.slotIsInstance)
         e.line("mbar_arrive_expect_tx(" + instanceSlotAddr(op.barrier) + ", CLOAD_TX_BYTES);");
       else if (k.plan.scalesInSmem && isProducer) {
-        sm90::emitScaleCopyBytes(e);
+        sm90::emitScaleCopyBytes(e, op.state + ".stage");
         e.line("mbar_arrive_expect_tx(" + slotAddr(op.barrier, op.state) +
-               ", STAGE_TX_BYTES + sa_bytes + 16 * SB_BLOCKS);");
+               ", STAGE_TX_BYTES + sa_bytes + sb_total);");
       } else
         e.line("mbar_arrive_expect_tx(" + slotAddr(op.barrier, op.state) + ", STAGE_TX_BYTES);");
       break;
@@ -784,7 +784,7 @@ private:
     std::string stage = op.state + ".stage";
     std::string bar = slotAddr(op.barrier, op.state);
     if (op.operand == Operand::Scales)
-      return sm90::emitScaleCopy(e, stage, bar);
+      return sm90::emitScaleCopy(e, bar);
     if (op.operand == Operand::A) {
       if (mnMajor(k.plan.loadA)) {
         e.comment("A is M-major: one box per 64 rows of the tile (coordinates: m, k)");

@@ -272,6 +272,12 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const EpilogueInfo &epilogue
                      "lengths");
     if (a.scaleA % 4 || a.scaleB % 4)
       return invalid(who + "scaleA and scaleB must be 4-byte aligned f32 arrays");
+    // The producer indexes the arrays in 32 bits (stage_scales in sm90_ptx.cuh).
+    const auto [countA, countB] = blockwiseScaleCounts(a);
+    if (countA > INT_MAX || countB > INT_MAX)
+      return invalid(who + "its scale arrays would hold " + std::to_string(countA) + " (A) and " +
+                     std::to_string(countB) + " (B) floats, and the kernel indexes them in 32 "
+                     "bits (at most 2147483647 each); split the batch or the problem");
     if (swapped)
       return invalid(who + "a " + toString(a.layoutD) + "-major D is computed as D^T = B^T·A^T "
                      "by this kernel (it stores D " + toString(kernelD) + "-major), which would "

@@ -940,6 +940,27 @@ TEST(FakeDriver, BenchShapeCheckGivesEveryInputAPlaceholder) {
 }
 
 
+/// A blockwise kernel's producer indexes the scale arrays in 32 bits: a
+/// launch whose A scales would pass 2^31 floats is refused with the counts
+/// and what to do, one just under it is not refused for that.
+TEST(FakeDriver, BlockwiseScaleArraysPast32BitIndicesAreRefused) {
+  REQUIRE_FAKE();
+  Expected<Kernel> k = fake.rt->compileFile(std::string(GEMMGEN_SOURCE_DIR) +
+                                            "/specs/sm90/15_blockwise_e4m3.yaml");
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  GemmArgs a = args(4096, 256, 1024, 256);
+  a.scaleA = 0x6000000, a.scaleB = 0x6100000;
+  ASSERT_TRUE(k->check(a).ok()) << k->check(a).message();
+  a.batch = 65536, a.strideA = 4096LL * 1024, a.strideB = 256LL * 1024, a.strideD = 4096LL * 256;
+  Status big = k->check(a); // 65536 x 8 k-blocks x 4096 rows = 2^31 A scales
+  ASSERT_FALSE(big.ok());
+  EXPECT_NE(big.message().find("2147483648 (A)"), std::string::npos) << big.message();
+  EXPECT_NE(big.message().find("split the batch"), std::string::npos) << big.message();
+  a.batch = 65535;
+  Status under = k->check(a);
+  EXPECT_EQ(under.message().find("indexes them in 32 bits"), std::string::npos) << under.message();
+}
+
 /// An 8-bit D (specs/sm90/16_fast_e4m3_out_e4m3.yaml): the kernel takes the
 /// output scale and the amax after the fp8 scales, the launch zeroes the
 /// amax on the stream just before the kernel (the kernel raises it with

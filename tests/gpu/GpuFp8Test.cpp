@@ -158,6 +158,10 @@ struct Fp8Case {
   const char *spec = kSpec13;
   /// An fp8 D's output scale (GemmArgs::scaleD); 64 saturates the larger values.
   float scaleD = 0.125f;
+  /// Blockwise: bytes (4, 8 or 12) the scale arrays start into allocations
+  /// of exactly their size: each array's first and last 16-byte chunks are
+  /// partial, which the kernel's producer copies by hand (stage_scales).
+  long long scaleOffset = 0;
 };
 
 std::string caseName(const ::testing::TestParamInfo<Fp8Case> &info) {
@@ -183,7 +187,8 @@ std::string caseName(const ::testing::TestParamInfo<Fp8Case> &info) {
     t = std::string(c.spec == kAutoBlock ? "chosen_blockwise_" : "chosen_") + t;
   return t + "_" + std::to_string(c.M) + "x" + std::to_string(c.N) + "x" +
          std::to_string(c.K) + (c.beta != 0.f ? "_beta" : "") +
-         (c.ldPad || c.offset ? "_staged" : "") + (c.scaleD != 0.125f ? "_saturating" : "");
+         (c.ldPad || c.offset ? "_staged" : "") + (c.scaleD != 0.125f ? "_saturating" : "") +
+         (c.scaleOffset ? "_scales_at_" + std::to_string(c.scaleOffset) : "");
 }
 
 class Fp8Gemm : public ::testing::TestWithParam<Fp8Case> {};
@@ -244,6 +249,19 @@ TEST_P(Fp8Gemm, MatchesScaledReferenceAndWritesEveryElement) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   // Per tensor: the case's scalars; blockwise: every block its own N(0,1)
   // scale (the case's scaleA/scaleB are NaN there).
+  if (c.scaleOffset) {
+    ASSERT_TRUE(ki.blockwiseScales);
+    const auto [nA, nB] = blockwiseScaleCounts(a);
+    const std::pair<CUdeviceptr *, long long> arrays[] = {{&a.scaleA, nA}, {&a.scaleB, nB}};
+    for (int i = 0; i < 2; ++i) {
+      Expected<CUdeviceptr> p = rt.alloc((size_t)(arrays[i].second * 4 + c.scaleOffset));
+      ASSERT_TRUE(p.ok()) << p.status().message();
+      bufs.push_back(*p);
+      *arrays[i].first = *p + c.scaleOffset;
+      ASSERT_TRUE(gpu.ver->fillNormal(*arrays[i].first, (size_t)arrays[i].second, DType::F32,
+                                      seed * 2 + 8 + i, gpu.stream).ok());
+    }
+  }
   GemmVerifier::KernelInputValues values;
   values.scaleD = c.scaleD;
   values.scaleA = ki.blockwiseScales ? NAN : c.scaleA;
@@ -378,6 +396,15 @@ const Fp8Case kCases[] = {
     {"", 128, 2112, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kSpec17},
     {"", 129, 257, 1024, 0, 0, 0.5f, 1.5f, 0, 0, kSpec17},   // partial 128-blocks of M and N
     {"", 128, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kSpec17},  // 16 k-blocks: 4 of 4
+    // scale arrays that start 4-12 bytes into allocations of exactly their size: their first
+    // and last 16-byte chunks partial (M = 129: 258 A scales), copied by hand, nothing read
+    // outside them (compute-sanitizer's memcheck: bench/h200-memcheck.sh)
+    {"", 129, 257, 160, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15, 0.125f, 4},
+    {"", 1000, 1001, 528, 0, 0, 0.5f, 1.5f, 0, 0, kSpec15, 0.125f, 12},
+    {"", 129, 257, 100, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15One, 0.125f, 8},
+    {"", 129, 449, 160, 0, 0, 1.0f, 0.0f, 0, 0, kSpec19, 0.125f, 4},
+    {"", 3, 257, 384, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15, 0.125f, 4},  // arrays of 9 and 9 floats
+    {"", 129, 257, 1024, 0, 0, 0.5f, 1.5f, 0, 0, kSpec17, 0.125f, 8},
     {"", 1000, 1001, 520, 0, 0, 1.0f, 0.0f, 3, 1, kSpec17},  // one slice, staged
     {kF32B, 128, 4096, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kSpec17},
     // chooseFp8Kernel's kernels (`run auto --dtype e4m3`, gemmgen.scaled_matmul) on the shapes

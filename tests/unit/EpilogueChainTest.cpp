@@ -352,7 +352,7 @@ TEST(BlockwiseScalingSim, ScalesThroughSharedMemoryAndCaughtWithoutTheirCopy) {
   EXPECT_EQ(c->kernel.barriers[0].txBytes,
             (plan.tileM + plan.tileN) * plan.tileK + plan.scaleTxBytes);
   EXPECT_NE(c->source.find("bulk_load_g2s(scales_to"), std::string::npos);
-  EXPECT_NE(c->source.find("STAGE_TX_BYTES + sa_bytes + 16 * SB_BLOCKS"), std::string::npos);
+  EXPECT_NE(c->source.find("STAGE_TX_BYTES + sa_bytes + sb_total"), std::string::npos);
   EXPECT_NE(c->source.find("ld_shared_f32(sa_at + sa_off[m][0])"), std::string::npos);
   EXPECT_EQ(c->source.find("__ldg(sa_p"), std::string::npos); // no A scale from global memory
 

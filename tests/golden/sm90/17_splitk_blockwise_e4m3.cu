@@ -42,7 +42,7 @@ constexpr int B_ELEM = ELEM_E4M3;  // types.b: e4m3
 constexpr u32 A_STAGE_BYTES = 16384;  // BM x BK x 1
 constexpr u32 B_STAGE_BYTES = 16384;  // BN x BK x 1
 constexpr u32 B_PART_ROWS = BN / CLUSTER_M;  // B rows each CTA of the cluster loads
-constexpr u32 STAGE_TX_BYTES = 32768;  // full barrier: A's and B's bytes; the scales' copies add theirs (sa_bytes)
+constexpr u32 STAGE_TX_BYTES = 32768;  // full barrier: A's and B's bytes; the scales' bulk copies add theirs (sa_bytes + sb_total)
 constexpr u32 SMEM_A = 0;  // smemA[STAGES]
 constexpr u32 SMEM_B = 98304;  // smemB[STAGES]
 constexpr u32 SMEM_SCALES = 196608;  // smemScales[STAGES]: a k-block's A scales, then B's
@@ -154,24 +154,34 @@ gemm_sm90_splitk_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __g
         for (int kb = 0; kb < k_blocks; ++kb) {
           mbar_wait(empty_bar + 8 * load.stage, load.phase, ROLE_PRODUCER, BAR_EMPTY, load.stage);
           // this k-block's scales: A's for the tile's rows, B's for its column blocks (past N:
-          // block 0's), each copy the 16-byte-aligned chunks holding them
-          const float* sa_first = scale_a + ((long long)entry * k_blocks + kb) * M + tile_m * BM;
-          const u64 sa_lo = reinterpret_cast<u64>(sa_first) & ~u64(15);
-          const u32 sa_bytes = (u32)(((reinterpret_cast<u64>(sa_first + min(BM, M - tile_m * BM)) + 15) & ~u64(15)) - sa_lo);
-          u64 sb_lo[SB_BLOCKS];
+          // block 0's); bulk copies take the 16-byte chunks inside each array, the floats of a
+          // chunk the array only partly covers are stored here (stage_scales); float indices
+          const u32 scales_to = smem + SMEM_SCALES + SCALES_STAGE_BYTES * load.stage;
+          const int sa_first = (entry * k_blocks + kb) * M + tile_m * BM;
+          int sa_from, sa_to;
+          stage_scales(scales_to, scale_a, sa_first, min(BM, M - tile_m * BM), batch * k_blocks * M, &sa_from, &sa_to);
+          const u32 sa_bytes = 4u * (u32)(sa_to - sa_from);
+          const int col_blocks = (N + 127) / 128;
+          u32 sb_bulk = 0;  // bit cb: B block cb's chunk is bulk-copied
           #pragma unroll
           for (int cb = 0; cb < SB_BLOCKS; ++cb) {
-            const int col_blocks = (N + 127) / 128, nb = tile_n * BN / 128 + cb;
-            sb_lo[cb] = reinterpret_cast<u64>(scale_b + ((long long)entry * col_blocks + (nb < col_blocks ? nb : 0)) * k_blocks + kb) & ~u64(15);
+            const int nb = tile_n * BN / 128 + cb;
+            if (stage_scale(scales_to + SCALES_B_OFFSET + 16 * cb, scale_b, (entry * col_blocks + (nb < col_blocks ? nb : 0)) * k_blocks + kb, batch * col_blocks * k_blocks)) sb_bulk |= 1u << cb;
           }
-          mbar_arrive_expect_tx(full_bar + 8 * load.stage, STAGE_TX_BYTES + sa_bytes + 16 * SB_BLOCKS);
+          const u32 sb_total = 16u * (u32)__popc(sb_bulk);
+          mbar_arrive_expect_tx(full_bar + 8 * load.stage, STAGE_TX_BYTES + sa_bytes + sb_total);
           tma_load_3d(smem + SMEM_A + A_STAGE_BYTES * load.stage, &tmA, full_bar + 8 * load.stage, kb * BK, tile_m * BM, entry);
           tma_load_3d(smem + SMEM_B + B_STAGE_BYTES * load.stage, &tmB, full_bar + 8 * load.stage, kb * BK, tile_n * BN, entry);
-          const u32 scales_to = smem + SMEM_SCALES + SCALES_STAGE_BYTES * load.stage;
-          bulk_load_g2s(scales_to, reinterpret_cast<const void*>(sa_lo), sa_bytes, full_bar + 8 * load.stage);
+          // the bulk copies land at the slot's offset of their first float (A's slot starts at the
+          // boundary at or below sa_first, each B block's at the one at or below its scale)
+          const int sa_base = sa_first - (((int)((u32)reinterpret_cast<u64>(scale_a) & 15u) / 4 + sa_first) & 3);
+          if (sa_to > sa_from) bulk_load_g2s(scales_to + 4u * (u32)(sa_from - sa_base), scale_a + sa_from, 4u * (u32)(sa_to - sa_from), full_bar + 8 * load.stage);
           #pragma unroll
-          for (int cb = 0; cb < SB_BLOCKS; ++cb)
-            bulk_load_g2s(scales_to + SCALES_B_OFFSET + 16 * cb, reinterpret_cast<const void*>(sb_lo[cb]), 16, full_bar + 8 * load.stage);
+          for (int cb = 0; cb < SB_BLOCKS; ++cb) {
+            const int nb = tile_n * BN / 128 + cb;
+            const float* sb = scale_b + (entry * col_blocks + (nb < col_blocks ? nb : 0)) * k_blocks + kb;
+            if (sb_bulk >> cb & 1u) bulk_load_g2s(scales_to + SCALES_B_OFFSET + 16 * cb, reinterpret_cast<const void*>(reinterpret_cast<u64>(sb) & ~u64(15)), 16, full_bar + 8 * load.stage);
+          }
           load.advance();
         } // k-block
       } // tile

@@ -246,6 +246,54 @@ __device__ __forceinline__ void bulk_load_g2s(u32 dst, const void* src, u32 byte
       :: "r"(dst), "l"(src), "r"(bytes), "r"(bar) : "memory");
 }
 
+// One f32 to shared memory.
+__device__ __forceinline__ void st_shared_f32(u32 addr, float v) {
+  asm volatile("st.shared.f32 [%0], %1;\n" :: "r"(addr), "f"(v) : "memory");
+}
+
+// x, through a volatile move: what is computed from it stays where it is used (a loop-invariant
+// value the compiler would otherwise hoist and keep in a register for the whole loop).
+__device__ __forceinline__ u32 opaque_u32(u32 x) {
+  asm volatile("mov.b32 %0, %0;" : "+r"(x));
+  return x;
+}
+
+// Blockwise scales into a stage's slot without reading outside the caller's array: floats
+// [first, first + count) of `array` (total floats, 4-byte aligned; indices below 2^31) belong
+// at `slot` + 4 x (their index - the index of the 16-byte boundary at or below `first`). A bulk
+// copy moves whole aligned 16-byte chunks, so it takes only the chunks inside the array: its
+// float range comes back in *bulk_from / *bulk_to (empty: equal). The floats of a chunk the
+// array only partly covers (its first or last 16 bytes; at most 3 at each end of the range)
+// are copied here with plain loads and shared stores, before the caller's arrive.expect_tx,
+// whose release makes them visible to the consumers' wait. Index arithmetic in 32 bits: the
+// producer runs on few registers.
+__device__ __forceinline__ void stage_scales(u32 slot, const float* array, int first, int count,
+                                             int total, int* bulk_from, int* bulk_to) {
+  // floats before a boundary; recomputed at each use (opaque_u32): the producer's registers are few
+  const int lead = (int)(opaque_u32((u32)reinterpret_cast<u64>(array)) & 15u) / 4;
+  const int base = first - ((lead + first) & 3);           // the slot's first float (may be < 0)
+  const int end = first + count;
+  const int inside_from = (4 - lead) & 3, inside_to = total - ((lead + total) & 3);
+  int from = base > inside_from ? base : inside_from;
+  int to = end + ((4 - ((lead + end) & 3)) & 3);
+  to = to < inside_to ? to : inside_to;
+  if (to <= from) from = to = end;  // no whole chunk: every float by hand
+  for (int i = first; i < from && i < end; ++i) st_shared_f32(slot + 4u * (u32)(i - base), array[i]);
+  for (int i = to > first ? to : first; i < end; ++i) st_shared_f32(slot + 4u * (u32)(i - base), array[i]);
+  *bulk_from = from;
+  *bulk_to = to;
+}
+
+// One float of `array` (stage_scales' terms) at `slot` + its offset in its 16-byte chunk: true
+// when the chunk lies inside the array (the caller bulk-copies it), else stored here by hand.
+__device__ __forceinline__ bool stage_scale(u32 slot, const float* array, int index, int total) {
+  const int lead = (int)(opaque_u32((u32)reinterpret_cast<u64>(array)) & 15u) / 4;
+  const int in_chunk = (lead + index) & 3, base = index - in_chunk;
+  if (base >= ((4 - lead) & 3) && base + 4 <= total - ((lead + total) & 3)) return true;
+  st_shared_f32(slot + 4u * (u32)in_chunk, array[index]);
+  return false;
+}
+
 // TMA 2D tile load global -> local smem `dst`, completing tx bytes on local mbarrier `bar`.
 // Coordinates are innermost first: c0 = column (contiguous dim), c1 = row.
 __device__ __forceinline__ void tma_load_2d(u32 dst, const TensorMap* tm, u32 bar, int c0, int c1) {

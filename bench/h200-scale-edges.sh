@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The blockwise producer's scale copies that never read outside the arrays (55ab588: the partial
+# first/last 16-byte chunks copied by hand, stage_scales) against the copies before (OLD: ce93686,
+# which read up to 12 bytes past them). Spec 15 and the chooser, alternating, two passes.
+# Prediction (before the run): level (within +-0.5%): the producer's extra integer work per k-block
+# runs while it waits for free stages, and aligned arrays never take the hand path.
+#   usage (device): bash bench/h200-scale-edges.sh OLD NEW
+source "$(dirname "$0")/lib.sh"
+bench_init scale_edges "$2"
+O=${1}; case $O in /*) ;; *) O=$PWD/$O ;; esac
+for s in 1000x1001x640 129x4000x384 3x300x640; do verify new specs/sm90/15_blockwise_e4m3.yaml $s; done
+ab_bench "$O" "$C" "4096x7168x2048 4096x2112x7168 128x7168x2048" specs/sm90/15_blockwise_e4m3.yaml
+bench_finish

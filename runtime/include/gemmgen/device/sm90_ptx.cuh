@@ -271,15 +271,19 @@ __device__ __forceinline__ void stage_scales(u32 slot, const float* array, int f
                                              int total, int* bulk_from, int* bulk_to) {
   // floats before a boundary; recomputed at each use (opaque_u32): the producer's registers are few
   const int lead = (int)(opaque_u32((u32)reinterpret_cast<u64>(array)) & 15u) / 4;
-  const int base = first - ((lead + first) & 3);           // the slot's first float (may be < 0)
+  const int base = first - ((lead + first) & 3);  // the slot's first float: a boundary
   const int end = first + count;
-  const int inside_from = (4 - lead) & 3, inside_to = total - ((lead + total) & 3);
-  int from = base > inside_from ? base : inside_from;
-  int to = end + ((4 - ((lead + end) & 3)) & 3);
-  to = to < inside_to ? to : inside_to;
-  if (to <= from) from = to = end;  // no whole chunk: every float by hand
-  for (int i = first; i < from && i < end; ++i) st_shared_f32(slot + 4u * (u32)(i - base), array[i]);
-  for (int i = to > first ? to : first; i < end; ++i) st_shared_f32(slot + 4u * (u32)(i - base), array[i]);
+  int to = end + ((4 - ((lead + end) & 3)) & 3);  // the boundary at or above end
+  int from = base;
+  if (base < 0 || to > total) {  // a partial chunk at the array's start or end (rare)
+    const int inside_from = (4 - lead) & 3, inside_to = total - ((lead + total) & 3);
+    from = from > inside_from ? from : inside_from;
+    to = to < inside_to ? to : inside_to;
+    if (to <= from) from = to = end;  // no whole chunk: every float by hand
+#pragma unroll 1
+    for (int i = first; i < end; ++i)
+      if (i < from || i >= to) st_shared_f32(slot + 4u * (u32)(i - base), array[i]);
+  }
   *bulk_from = from;
   *bulk_to = to;
 }
@@ -289,7 +293,7 @@ __device__ __forceinline__ void stage_scales(u32 slot, const float* array, int f
 __device__ __forceinline__ bool stage_scale(u32 slot, const float* array, int index, int total) {
   const int lead = (int)(opaque_u32((u32)reinterpret_cast<u64>(array)) & 15u) / 4;
   const int in_chunk = (lead + index) & 3, base = index - in_chunk;
-  if (base >= ((4 - lead) & 3) && base + 4 <= total - ((lead + total) & 3)) return true;
+  if (base >= 0 && base + 4 <= total) return true;
   st_shared_f32(slot + 4u * (u32)in_chunk, array[index]);
   return false;
 }

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# The blockwise producer's scale copies that never read outside the arrays (55ab588: the partial
+# The blockwise producer's scale copies that never read outside the arrays (NEW: the partial
 # first/last 16-byte chunks copied by hand, stage_scales) against the copies before (OLD: ce93686,
-# which read up to 12 bytes past them). Spec 15 and the chooser, alternating, two passes.
-# Prediction (before the run): level (within +-0.5%): the producer's extra integer work per k-block
-# runs while it waits for free stages, and aligned arrays never take the hand path.
+# which read up to 12 bytes past them). Spec 15, alternating, two passes.
+# Run 1, NEW = 55ab588. Prediction (before the run): level (within +-0.5%): the producer's extra
+# integer work per k-block runs while it waits for free stages, and aligned arrays never take the
+# hand path. Measured -4 to -11%: the producer's k-block grew from ~62 to ~320 instructions.
+# Run 2, NEW = 2907feb (fast path ~80 instructions, the edge work in a rare branch). Prediction:
+# within +-1% of OLD.
 #   usage (device): bash bench/h200-scale-edges.sh OLD NEW
 source "$(dirname "$0")/lib.sh"
 bench_init scale_edges "$2"

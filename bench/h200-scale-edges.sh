@@ -6,7 +6,9 @@
 # integer work per k-block runs while it waits for free stages, and aligned arrays never take the
 # hand path. Measured -4 to -11%: the producer's k-block grew from ~62 to ~320 instructions.
 # Run 2, NEW = 2907feb (fast path ~80 instructions, the edge work in a rare branch). Prediction:
-# within +-1% of OLD.
+# within +-1% of OLD. Measured -1.5 to -3.5%.
+# Run 3, NEW = the commit after it: aligned arrays of whole chunks (scales_in_whole_chunks, tested
+# once, loop-invariant) skip every test; ~60 instructions as before. Prediction: within +-0.5%.
 #   usage (device): bash bench/h200-scale-edges.sh OLD NEW
 source "$(dirname "$0")/lib.sh"
 bench_init scale_edges "$2"

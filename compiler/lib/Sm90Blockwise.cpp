@@ -64,19 +64,21 @@ void gemmgen::sm90::emitScaleCopyBytes(CodeEmitter &e, const std::string &stage)
   e.comment("block 0's); bulk copies take the 16-byte chunks inside each array, the floats of a");
   e.comment("chunk the array only partly covers are stored here (stage_scales); float indices");
   e.line("const u32 scales_to = smem + SMEM_SCALES + SCALES_STAGE_BYTES * " + stage + ";");
+  e.line("const int col_blocks = (N + 127) / 128;");
+  e.line("const bool whole_chunks = scales_in_whole_chunks(scale_a, batch * k_blocks * M, scale_b, "
+         "batch * col_blocks * k_blocks);");
   e.line("const int sa_first = (entry * k_blocks + kb) * M + tile_m * BM;");
   e.line("int sa_from, sa_to;");
-  e.line("stage_scales(scales_to, scale_a, sa_first, min(BM, M - tile_m * BM), batch * k_blocks * M, &sa_from, "
-         "&sa_to);");
+  e.line("stage_scales(scales_to, scale_a, sa_first, min(BM, M - tile_m * BM), batch * k_blocks * M, "
+         "whole_chunks, &sa_from, &sa_to);");
   e.line("const u32 sa_bytes = 4u * (u32)(sa_to - sa_from);");
-  e.line("const int col_blocks = (N + 127) / 128;");
   e.line("u32 sb_bulk = 0;  // bit cb: B block cb's chunk is bulk-copied");
   e.line("#pragma unroll");
   {
     CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
     e.line("const int nb = tile_n * BN / 128 + cb;");
     e.line("if (stage_scale(scales_to + SCALES_B_OFFSET + 16 * cb, scale_b, (entry * col_blocks + (nb < col_blocks ? "
-           "nb : 0)) * k_blocks + kb, batch * col_blocks * k_blocks)) sb_bulk |= 1u << cb;");
+           "nb : 0)) * k_blocks + kb, batch * col_blocks * k_blocks, whole_chunks)) sb_bulk |= 1u << cb;");
   }
   e.line("const u32 sb_total = 16u * (u32)__popc(sb_bulk);");
 }

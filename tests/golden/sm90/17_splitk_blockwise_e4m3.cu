@@ -157,16 +157,17 @@ gemm_sm90_splitk_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __g
           // block 0's); bulk copies take the 16-byte chunks inside each array, the floats of a
           // chunk the array only partly covers are stored here (stage_scales); float indices
           const u32 scales_to = smem + SMEM_SCALES + SCALES_STAGE_BYTES * load.stage;
+          const int col_blocks = (N + 127) / 128;
+          const bool whole_chunks = scales_in_whole_chunks(scale_a, batch * k_blocks * M, scale_b, batch * col_blocks * k_blocks);
           const int sa_first = (entry * k_blocks + kb) * M + tile_m * BM;
           int sa_from, sa_to;
-          stage_scales(scales_to, scale_a, sa_first, min(BM, M - tile_m * BM), batch * k_blocks * M, &sa_from, &sa_to);
+          stage_scales(scales_to, scale_a, sa_first, min(BM, M - tile_m * BM), batch * k_blocks * M, whole_chunks, &sa_from, &sa_to);
           const u32 sa_bytes = 4u * (u32)(sa_to - sa_from);
-          const int col_blocks = (N + 127) / 128;
           u32 sb_bulk = 0;  // bit cb: B block cb's chunk is bulk-copied
           #pragma unroll
           for (int cb = 0; cb < SB_BLOCKS; ++cb) {
             const int nb = tile_n * BN / 128 + cb;
-            if (stage_scale(scales_to + SCALES_B_OFFSET + 16 * cb, scale_b, (entry * col_blocks + (nb < col_blocks ? nb : 0)) * k_blocks + kb, batch * col_blocks * k_blocks)) sb_bulk |= 1u << cb;
+            if (stage_scale(scales_to + SCALES_B_OFFSET + 16 * cb, scale_b, (entry * col_blocks + (nb < col_blocks ? nb : 0)) * k_blocks + kb, batch * col_blocks * k_blocks, whole_chunks)) sb_bulk |= 1u << cb;
           }
           const u32 sb_total = 16u * (u32)__popc(sb_bulk);
           mbar_arrive_expect_tx(full_bar + 8 * load.stage, STAGE_TX_BYTES + sa_bytes + sb_total);

@@ -7,9 +7,10 @@
 # epilogue's direct stores, C, bias, residual, the staging copies, split-K's workspace, grouped
 # problem tables); TMA and bulk copies go through the hardware's own bounds.
 #   usage (device): bash bench/h200-memcheck.sh CARRY [SECONDS]   (CARRY: gemmgen_gpu_tests, cache/)
+#   GPU_FILTER / MEMCHECK_FILTER (gtest filters) narrow either run.
 source "$(dirname "$0")/lib.sh"
 bench_init memcheck "$1"
-timeout 240 "$C/gemmgen_gpu_tests" > "$L/gpu_tests.log" 2>&1
+timeout 240 "$C/gemmgen_gpu_tests" --gtest_filter="${GPU_FILTER:-*}" > "$L/gpu_tests.log" 2>&1
 echo "gpu tests rc=$?: $(grep -E '^\[  (PASSED|FAILED) +\] [0-9]+ test' "$L/gpu_tests.log" | tr '\n' ' ')" >> "$S"
 grep -E '^\[  FAILED  \] [A-Z]' "$L/gpu_tests.log" | sed 's/, where.*//' | head -20 >> "$S"
 echo "skipped: $(grep -cE '^\[  SKIPPED \] [A-Z]' "$L/gpu_tests.log")" >> "$S"
@@ -17,6 +18,7 @@ CS=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2
 echo "compute-sanitizer: ${CS:-not found} $($CS --version 2>/dev/null | tail -1)" >> "$S"
 FILTER='Sm90/*:DBoundsChecks*:EpilogueLaunchChecks*:LaunchChecksOnGpu*:SplitK*:StreamK*'
 FILTER+='-*4096x4096x4096*:*8192*:*4000x4000x4000*:*7168*:*18432*:*14336*:*ChosenKernel*'
+FILTER=${MEMCHECK_FILTER:-$FILTER}
 timeout "${2:-300}" "$CS" --tool memcheck --print-limit 30 --error-exitcode 99 \
   "$C/gemmgen_gpu_tests" --gtest_filter="$FILTER" > "$L/memcheck.log" 2>&1
 echo "memcheck rc=$? (99: errors found, 124: time ran out): $(grep -E 'ERROR SUMMARY' "$L/memcheck.log" | tail -1)" >> "$S"

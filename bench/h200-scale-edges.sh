@@ -10,6 +10,9 @@
 # Run 3, NEW = the commit after it: aligned arrays of whole chunks (scales_in_whole_chunks, tested
 # once, loop-invariant) skip every test; ~60 instructions as before. Prediction: within +-0.5%.
 # Measured: -0.7% at 4096x7168x2048, level at 4096x2112x7168, 0 to -2% at 128x7168x2048 (11 us).
+# Run 4, NEW = the commit after it: the copies' index arithmetic planned before the producer's
+# wait for the stage (plan_scale_copy), ~35 instructions from that wait to the loads against ~45
+# in OLD. Prediction: 0 to +2% against OLD at M = 4096.
 #   usage (device): bash bench/h200-scale-edges.sh OLD NEW
 source "$(dirname "$0")/lib.sh"
 bench_init scale_edges "$2"

@@ -12,7 +12,8 @@
 # Measured: -0.7% at 4096x7168x2048, level at 4096x2112x7168, 0 to -2% at 128x7168x2048 (11 us).
 # Run 4, NEW = the commit after it: the copies' index arithmetic planned before the producer's
 # wait for the stage (plan_scale_copy), ~35 instructions from that wait to the loads against ~45
-# in OLD. Prediction: 0 to +2% against OLD at M = 4096.
+# in OLD. Prediction: 0 to +2% against OLD at M = 4096. Measured -0.5 to 0% at M = 4096 and -5% at
+# 128x7168x2048 (0.0114/0.0115 -> 0.0120/0.0120 ms): reverted to run 3's form.
 #   usage (device): bash bench/h200-scale-edges.sh OLD NEW
 source "$(dirname "$0")/lib.sh"
 bench_init scale_edges "$2"

@@ -59,47 +59,36 @@ void gemmgen::sm90::emitPointerScaleLoad(CodeEmitter &e, const std::string &sa,
   e.line("sb_addr[cb] += 4u;");
 }
 
-void gemmgen::sm90::emitScaleCopyPlan(CodeEmitter &e) {
-  e.comment("this k-block's scale copies, planned before the stage is free (indices only): A's for");
-  e.comment("the tile's rows, B's for its column blocks (past N: block 0's); bulk copies take the");
-  e.comment("16-byte chunks inside each array, stage_scale_edges the floats of a partial one");
+void gemmgen::sm90::emitScaleCopyBytes(CodeEmitter &e, const std::string &stage) {
+  e.comment("this k-block's scales: A's for the tile's rows, B's for its column blocks (past N:");
+  e.comment("block 0's); bulk copies take the 16-byte chunks inside each array, the floats of a");
+  e.comment("chunk the array only partly covers are stored here (stage_scales); float indices");
+  e.line("const u32 scales_to = smem + SMEM_SCALES + SCALES_STAGE_BYTES * " + stage + ";");
   e.line("const int col_blocks = (N + 127) / 128;");
   e.line("const bool whole_chunks = scales_in_whole_chunks(scale_a, batch * k_blocks * M, scale_b, "
          "batch * col_blocks * k_blocks);");
   e.line("const int sa_first = (entry * k_blocks + kb) * M + tile_m * BM;");
-  e.line("const int sa_end = sa_first + min(BM, M - tile_m * BM);");
   e.line("int sa_from, sa_to;");
-  e.line("plan_scale_copy(scale_a, sa_first, sa_end, batch * k_blocks * M, whole_chunks, &sa_from, &sa_to);");
+  e.line("stage_scales(scales_to, scale_a, sa_first, min(BM, M - tile_m * BM), batch * k_blocks * M, "
+         "whole_chunks, &sa_from, &sa_to);");
+  e.line("const u32 sa_bytes = 4u * (u32)(sa_to - sa_from);");
   e.line("u32 sb_bulk = 0;  // bit cb: B block cb's chunk is bulk-copied");
   e.line("#pragma unroll");
-  CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
-  e.line("const int nb = tile_n * BN / 128 + cb;");
-  e.line("if (scale_chunk_inside(scale_b, (entry * col_blocks + (nb < col_blocks ? nb : 0)) * k_blocks + kb, "
-         "batch * col_blocks * k_blocks, whole_chunks)) sb_bulk |= 1u << cb;");
-}
-
-void gemmgen::sm90::emitScaleCopyBytes(CodeEmitter &e, const std::string &stage) {
-  e.line("const u32 scales_to = smem + SMEM_SCALES + SCALES_STAGE_BYTES * " + stage + ";");
   {
-    CodeEmitter::Block edges(e, "if (!whole_chunks)");
-    e.comment("the floats of the arrays' partial chunks, stored before the arrive that publishes them");
-    e.line("stage_scale_edges(scales_to, scale_a, sa_first, sa_end, sa_from, sa_to);");
-    e.line("#pragma unroll");
     CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
     e.line("const int nb = tile_n * BN / 128 + cb;");
-    e.line("const int index = (entry * col_blocks + (nb < col_blocks ? nb : 0)) * k_blocks + kb;");
-    e.line("if (!(sb_bulk >> cb & 1u)) st_shared_f32(scales_to + SCALES_B_OFFSET + 16 * cb + 4u * (u32)(index - "
-           "scale_chunk_base(scale_b, index)), scale_b[index]);");
+    e.line("if (stage_scale(scales_to + SCALES_B_OFFSET + 16 * cb, scale_b, (entry * col_blocks + (nb < col_blocks ? "
+           "nb : 0)) * k_blocks + kb, batch * col_blocks * k_blocks, whole_chunks)) sb_bulk |= 1u << cb;");
   }
-  e.line("const u32 sa_bytes = 4u * (u32)(sa_to - sa_from);");
   e.line("const u32 sb_total = 16u * (u32)__popc(sb_bulk);");
 }
 
 void gemmgen::sm90::emitScaleCopy(CodeEmitter &e, const std::string &bar) {
   e.comment("the bulk copies land at the slot's offset of their first float (A's slot starts at the");
   e.comment("boundary at or below sa_first, each B block's at the one at or below its scale)");
-  e.line("if (sa_bytes) bulk_load_g2s(scales_to + 4u * (u32)(sa_from - scale_chunk_base(scale_a, sa_first)), "
-         "scale_a + sa_from, sa_bytes, " + bar + ");");
+  e.line("const int sa_base = sa_first - (((int)((u32)reinterpret_cast<u64>(scale_a) & 15u) / 4 + sa_first) & 3);");
+  e.line("if (sa_to > sa_from) bulk_load_g2s(scales_to + 4u * (u32)(sa_from - sa_base), scale_a + sa_from, "
+         "4u * (u32)(sa_to - sa_from), " + bar + ");");
   e.line("#pragma unroll");
   CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
   e.line("const int nb = tile_n * BN / 128 + cb;");

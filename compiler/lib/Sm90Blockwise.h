@@ -17,11 +17,9 @@ namespace sm90 {
 
 /// The scales travel through shared memory (KernelPlan::scalesInSmem): the
 /// producer copies each k-block's into the stage's smemScales slot on its
-/// full barrier: emitScaleCopyPlan before the producer's wait for the stage
-/// (indices only), emitScaleCopyBytes before the stage's expect_tx (the
-/// floats of the arrays' partial 16-byte chunks, stored by hand; the bytes
-/// the bulk copies will move: sa_bytes, sb_total), emitScaleCopy after it.
-void emitScaleCopyPlan(CodeEmitter &e);
+/// full barrier: emitScaleCopyBytes before the stage's expect_tx (the bytes
+/// the bulk copies will move: sa_bytes, sb_total; the floats of the arrays'
+/// partial 16-byte chunks it stores itself), emitScaleCopy after it.
 void emitScaleCopyBytes(CodeEmitter &e, const std::string &stage);
 void emitScaleCopy(CodeEmitter &e, const std::string &bar);
 /// Consumer, at a k-loop's start: where this thread's scales sit in a slot

@@ -675,8 +675,6 @@ private:
              ".phase, ROLE_CONSUMER0 + consumer, BAR_CLOAD, consumer);");
       return;
     }
-    if (isProducer && k.plan.scalesInSmem && barrierId(op.barrier) != 0)
-      sm90::emitScaleCopyPlan(e); // the scale copies' arithmetic before the wait for the stage
     e.line("mbar_wait(" + slotAddr(op.barrier, op.state) + ", " + op.state + ".phase, " +
            (isProducer ? "ROLE_PRODUCER" : "ROLE_CONSUMER0 + consumer") + ", " +
            (barrierId(op.barrier) == 0 ? "BAR_FULL" : "BAR_EMPTY") + ", " + op.state +

@@ -152,41 +152,31 @@ gemm_sm90_splitk_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __g
         const int tile_m = unit_m * CLUSTER_M + (int)cta_rank;
         const int tile_n = unit_n;
         for (int kb = 0; kb < k_blocks; ++kb) {
-          // this k-block's scale copies, planned before the stage is free (indices only): A's for
-          // the tile's rows, B's for its column blocks (past N: block 0's); bulk copies take the
-          // 16-byte chunks inside each array, stage_scale_edges the floats of a partial one
+          mbar_wait(empty_bar + 8 * load.stage, load.phase, ROLE_PRODUCER, BAR_EMPTY, load.stage);
+          // this k-block's scales: A's for the tile's rows, B's for its column blocks (past N:
+          // block 0's); bulk copies take the 16-byte chunks inside each array, the floats of a
+          // chunk the array only partly covers are stored here (stage_scales); float indices
+          const u32 scales_to = smem + SMEM_SCALES + SCALES_STAGE_BYTES * load.stage;
           const int col_blocks = (N + 127) / 128;
           const bool whole_chunks = scales_in_whole_chunks(scale_a, batch * k_blocks * M, scale_b, batch * col_blocks * k_blocks);
           const int sa_first = (entry * k_blocks + kb) * M + tile_m * BM;
-          const int sa_end = sa_first + min(BM, M - tile_m * BM);
           int sa_from, sa_to;
-          plan_scale_copy(scale_a, sa_first, sa_end, batch * k_blocks * M, whole_chunks, &sa_from, &sa_to);
+          stage_scales(scales_to, scale_a, sa_first, min(BM, M - tile_m * BM), batch * k_blocks * M, whole_chunks, &sa_from, &sa_to);
+          const u32 sa_bytes = 4u * (u32)(sa_to - sa_from);
           u32 sb_bulk = 0;  // bit cb: B block cb's chunk is bulk-copied
           #pragma unroll
           for (int cb = 0; cb < SB_BLOCKS; ++cb) {
             const int nb = tile_n * BN / 128 + cb;
-            if (scale_chunk_inside(scale_b, (entry * col_blocks + (nb < col_blocks ? nb : 0)) * k_blocks + kb, batch * col_blocks * k_blocks, whole_chunks)) sb_bulk |= 1u << cb;
+            if (stage_scale(scales_to + SCALES_B_OFFSET + 16 * cb, scale_b, (entry * col_blocks + (nb < col_blocks ? nb : 0)) * k_blocks + kb, batch * col_blocks * k_blocks, whole_chunks)) sb_bulk |= 1u << cb;
           }
-          mbar_wait(empty_bar + 8 * load.stage, load.phase, ROLE_PRODUCER, BAR_EMPTY, load.stage);
-          const u32 scales_to = smem + SMEM_SCALES + SCALES_STAGE_BYTES * load.stage;
-          if (!whole_chunks) {
-            // the floats of the arrays' partial chunks, stored before the arrive that publishes them
-            stage_scale_edges(scales_to, scale_a, sa_first, sa_end, sa_from, sa_to);
-            #pragma unroll
-            for (int cb = 0; cb < SB_BLOCKS; ++cb) {
-              const int nb = tile_n * BN / 128 + cb;
-              const int index = (entry * col_blocks + (nb < col_blocks ? nb : 0)) * k_blocks + kb;
-              if (!(sb_bulk >> cb & 1u)) st_shared_f32(scales_to + SCALES_B_OFFSET + 16 * cb + 4u * (u32)(index - scale_chunk_base(scale_b, index)), scale_b[index]);
-            }
-          }
-          const u32 sa_bytes = 4u * (u32)(sa_to - sa_from);
           const u32 sb_total = 16u * (u32)__popc(sb_bulk);
           mbar_arrive_expect_tx(full_bar + 8 * load.stage, STAGE_TX_BYTES + sa_bytes + sb_total);
           tma_load_3d(smem + SMEM_A + A_STAGE_BYTES * load.stage, &tmA, full_bar + 8 * load.stage, kb * BK, tile_m * BM, entry);
           tma_load_3d(smem + SMEM_B + B_STAGE_BYTES * load.stage, &tmB, full_bar + 8 * load.stage, kb * BK, tile_n * BN, entry);
           // the bulk copies land at the slot's offset of their first float (A's slot starts at the
           // boundary at or below sa_first, each B block's at the one at or below its scale)
-          if (sa_bytes) bulk_load_g2s(scales_to + 4u * (u32)(sa_from - scale_chunk_base(scale_a, sa_first)), scale_a + sa_from, sa_bytes, full_bar + 8 * load.stage);
+          const int sa_base = sa_first - (((int)((u32)reinterpret_cast<u64>(scale_a) & 15u) / 4 + sa_first) & 3);
+          if (sa_to > sa_from) bulk_load_g2s(scales_to + 4u * (u32)(sa_from - sa_base), scale_a + sa_from, 4u * (u32)(sa_to - sa_from), full_bar + 8 * load.stage);
           #pragma unroll
           for (int cb = 0; cb < SB_BLOCKS; ++cb) {
             const int nb = tile_n * BN / 128 + cb;

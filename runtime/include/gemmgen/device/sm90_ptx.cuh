@@ -251,63 +251,60 @@ __device__ __forceinline__ void st_shared_f32(u32 addr, float v) {
   asm volatile("st.shared.f32 [%0], %1;\n" :: "r"(addr), "f"(v) : "memory");
 }
 
-// Blockwise scales into a stage's slot without reading outside the caller's arrays. Floats
-// [first, end) of `array` (total floats, 4-byte aligned; indices below 2^31) belong at the slot's
-// byte 4 x (index - base), base the index of the 16-byte boundary at or below `first`. A bulk
-// copy moves whole aligned 16-byte chunks, so it may take only the chunks inside the array;
-// the floats of a chunk the array only partly covers (its first or last 16 bytes) are stored by
-// hand. Index arithmetic in 32 bits, and split in two so that the producer plans a k-block's
-// copies before it waits for the stage (plan_scale_copy, scale_chunk_inside: arithmetic only)
-// and does little after it (stage_scale_edges, only where an array has a partial chunk): on the
-// H200 ~20 more producer instructions per k-block between that wait and the loads cost
-// blockwise kernels 3%. whole_chunks (scales_in_whole_chunks, loop-invariant: both arrays
-// 16-byte aligned and whole chunks long, the common case) skips every test.
+// Blockwise scales into a stage's slot without reading outside the caller's array: floats
+// [first, first + count) of `array` (total floats, 4-byte aligned; indices below 2^31) belong
+// at `slot` + 4 x (their index - the index of the 16-byte boundary at or below `first`). A bulk
+// copy moves whole aligned 16-byte chunks, so it takes only the chunks inside the array: its
+// float range comes back in *bulk_from / *bulk_to (empty: equal). The floats of a chunk the
+// array only partly covers (its first or last 16 bytes; at most 3 at each end of the range)
+// are copied here with plain loads and shared stores, before the caller's arrive.expect_tx,
+// whose release makes them visible to the consumers' wait. Index arithmetic in 32 bits: the
+// producer runs on few registers, and its k-block loop is short (on the H200 ~20 more
+// instructions per k-block cost blockwise kernels 3%): whole_chunks (scales_in_whole_chunks,
+// loop-invariant) skips every test.
+__device__ __forceinline__ void stage_scales(u32 slot, const float* array, int first, int count,
+                                             int total, bool whole_chunks, int* bulk_from,
+                                             int* bulk_to) {
+  const int end = first + count;
+  if (whole_chunks) {  // a 16-byte-aligned array of whole chunks (the common case): no test
+    *bulk_from = first & ~3;
+    *bulk_to = (end + 3) & ~3;
+    return;
+  }
+  const int lead = (int)((u32)reinterpret_cast<u64>(array) & 15u) / 4;  // floats before a boundary
+  const int base = first - ((lead + first) & 3);  // the slot's first float: a boundary
+  int to = end + ((4 - ((lead + end) & 3)) & 3);  // the boundary at or above end
+  int from = base;
+  if (base < 0 || to > total) {  // a partial chunk at the array's start or end
+    const int inside_from = (4 - lead) & 3, inside_to = total - ((lead + total) & 3);
+    from = from > inside_from ? from : inside_from;
+    to = to < inside_to ? to : inside_to;
+    if (to <= from) from = to = end;  // no whole chunk: every float by hand
+#pragma unroll 1
+    for (int i = first; i < end; ++i)
+      if (i < from || i >= to) st_shared_f32(slot + 4u * (u32)(i - base), array[i]);
+  }
+  *bulk_from = from;
+  *bulk_to = to;
+}
+
+// One float of `array` (stage_scales' terms) at `slot` + its offset in its 16-byte chunk: true
+// when the chunk lies inside the array (the caller bulk-copies it), else stored here by hand.
+__device__ __forceinline__ bool stage_scale(u32 slot, const float* array, int index, int total,
+                                            bool whole_chunks) {
+  if (whole_chunks) return true;
+  const int lead = (int)((u32)reinterpret_cast<u64>(array) & 15u) / 4;
+  const int in_chunk = (lead + index) & 3, base = index - in_chunk;
+  if (base >= 0 && base + 4 <= total) return true;
+  st_shared_f32(slot + 4u * (u32)in_chunk, array[index]);
+  return false;
+}
 
 // Both scale arrays 16-byte aligned and whole 16-byte chunks long: every copy a bulk copy.
 __device__ __forceinline__ bool scales_in_whole_chunks(const float* a, int total_a, const float* b,
                                                        int total_b) {
   return (((u32)reinterpret_cast<u64>(a) | (u32)reinterpret_cast<u64>(b)) & 15u) == 0 &&
          ((total_a | total_b) & 3) == 0;
-}
-
-// The index of the 16-byte boundary at or below float `index` of `array`.
-__device__ __forceinline__ int scale_chunk_base(const float* array, int index) {
-  return index - ((int)(((u32)reinterpret_cast<u64>(array) & 15u) / 4 + (u32)index) & 3);
-}
-
-// The bulk copy of floats [first, end): its range of whole in-array chunks [*from, *to) (empty:
-// equal); the floats of [first, end) outside it are stage_scale_edges' to store.
-__device__ __forceinline__ void plan_scale_copy(const float* array, int first, int end, int total,
-                                                bool whole_chunks, int* from, int* to) {
-  const int base = scale_chunk_base(array, first);
-  int hi = end + ((4 - (end - scale_chunk_base(array, end))) & 3);  // the boundary at or above end
-  int lo = base;
-  if (!whole_chunks && (lo < 0 || hi > total)) {  // a partial chunk at the array's start or end
-    const int lead = (int)(((u32)reinterpret_cast<u64>(array) & 15u) / 4);  // floats before a boundary
-    const int inside_from = (4 - lead) & 3, inside_to = scale_chunk_base(array, total);
-    lo = lo > inside_from ? lo : inside_from;
-    hi = hi < inside_to ? hi : inside_to;
-    if (hi <= lo) lo = hi = end;  // no whole chunk: every float by hand
-  }
-  *from = lo;
-  *to = hi;
-}
-
-// After the stage is free: the floats of [first, end) that plan_scale_copy left out of [from, to).
-__device__ __forceinline__ void stage_scale_edges(u32 slot, const float* array, int first, int end,
-                                                  int from, int to) {
-  if (from <= first && to >= end) return;
-  const int base = scale_chunk_base(array, first);
-#pragma unroll 1
-  for (int i = first; i < end; ++i)
-    if (i < from || i >= to) st_shared_f32(slot + 4u * (u32)(i - base), array[i]);
-}
-
-// One float's 16-byte chunk lies inside the array (its bulk copy may be made).
-__device__ __forceinline__ bool scale_chunk_inside(const float* array, int index, int total,
-                                                   bool whole_chunks) {
-  const int base = scale_chunk_base(array, index);
-  return whole_chunks || (base >= 0 && base + 4 <= total);
 }
 
 // TMA 2D tile load global -> local smem `dst`, completing tx bytes on local mbarrier `bar`.

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# compute-sanitizer's other tools on every sm_90a spec at a residue shape (129x257x72: each spec's
+# SpecShape case), and memcheck on the chooser's cases that bench/h200-memcheck.sh leaves out.
+# racecheck: shared-memory hazards between threads (the kernels' smem is mostly written by TMA and
+# read by wgmma, async proxies the tool may not see; what it reports is triaged, not trusted);
+# synccheck: barrier misuse (named barriers, divergent bar.sync); initcheck: reads of device memory
+# never written (workspaces, staging buffers).
+#   usage (device): bash bench/h200-sanitizers.sh CARRY   (CARRY: gemmgen_gpu_tests, cache/)
+source "$(dirname "$0")/lib.sh"
+bench_init sanitizers "$1"
+CS=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
+SHAPE='Sm90/SpecShape.*129x257x72'
+run_tool() {  # NAME SECONDS FILTER TOOL-ARGS...
+  local name=$1 t=$2 f=$3; shift 3
+  timeout "$t" "$CS" "$@" --print-limit 20 "$C/gemmgen_gpu_tests" --gtest_filter="$f" > "$L/$name.log" 2>&1
+  echo "$name rc=$? (124: time ran out): $(grep -E '(ERROR|RACECHECK|SYNCCHECK|INITCHECK) SUMMARY' "$L/$name.log" | tail -1)" >> "$S"
+  echo "  tests: $(grep -cE '^\[       OK \]' "$L/$name.log") OK, $(grep -cE '^\[  FAILED  \] [A-Z]' "$L/$name.log") failed; last: $(grep -E '^\[ RUN      \]' "$L/$name.log" | tail -1 | cut -c14-)" >> "$S"
+  grep -E '^========= (Error|Warning|Invalid|Race|Barrier|Uninitialized)' "$L/$name.log" | sed 's/0x[0-9a-f]*/X/g' | sort | uniq -c | sort -rn | head -6 >> "$S"
+}
+run_tool memcheck_chosen 150 '*ChosenKernel*' --tool memcheck
+run_tool racecheck 150 "$SHAPE" --tool racecheck
+run_tool synccheck 100 "$SHAPE" --tool synccheck
+run_tool initcheck 100 "$SHAPE" --tool initcheck
+bench_finish

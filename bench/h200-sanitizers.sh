@@ -6,6 +6,8 @@
 # synccheck: barrier misuse (named barriers, divergent bar.sync); initcheck: reads of device memory
 # never written (workspaces, staging buffers).
 #   usage (device): bash bench/h200-sanitizers.sh CARRY   (CARRY: gemmgen_gpu_tests, cache/)
+#   TOOLS (default "memcheck_chosen racecheck synccheck initcheck") picks the runs; INIT_FILTER
+#   the initcheck run's tests (default: the spec shapes above).
 source "$(dirname "$0")/lib.sh"
 bench_init sanitizers "$1"
 CS=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
@@ -17,8 +19,11 @@ run_tool() {  # NAME SECONDS FILTER TOOL-ARGS...
   echo "  tests: $(grep -cE '^\[       OK \]' "$L/$name.log") OK, $(grep -cE '^\[  FAILED  \] [A-Z]' "$L/$name.log") failed; last: $(grep -E '^\[ RUN      \]' "$L/$name.log" | tail -1 | cut -c14-)" >> "$S"
   grep -E '^========= (Error|Warning|Invalid|Race|Barrier|Uninitialized)' "$L/$name.log" | sed 's/0x[0-9a-f]*/X/g' | sort | uniq -c | sort -rn | head -6 >> "$S"
 }
-run_tool memcheck_chosen 150 '*ChosenKernel*' --tool memcheck
-run_tool racecheck 150 "$SHAPE" --tool racecheck
-run_tool synccheck 100 "$SHAPE" --tool synccheck
-run_tool initcheck 100 "$SHAPE" --tool initcheck
+TOOLS=${TOOLS:-memcheck_chosen racecheck synccheck initcheck}
+case " $TOOLS " in *" memcheck_chosen "*) run_tool memcheck_chosen 150 '*ChosenKernel*' --tool memcheck ;; esac
+case " $TOOLS " in *" racecheck "*) run_tool racecheck 150 "$SHAPE" --tool racecheck ;; esac
+case " $TOOLS " in *" synccheck "*) run_tool synccheck 100 "$SHAPE" --tool synccheck ;; esac
+case " $TOOLS " in *" initcheck "*) run_tool initcheck 100 "${INIT_FILTER:-$SHAPE}" --tool initcheck ;; esac
+# per test: the uninitialized reads and the kernel they were in (initcheck prints 20 at most)
+[ -f "$L/initcheck.log" ] && awk '/\[ RUN/{t=$3} /^========= +at [a-z_0-9]+\+/{k[t" "$3]++} END{for (x in k) print "  initcheck at:", x, k[x]}' "$L/initcheck.log" | sed 's/+0x[0-9a-f]*//' | sort | head -20 >> "$S"
 bench_finish

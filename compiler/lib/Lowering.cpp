@@ -178,25 +178,19 @@ private:
       waitAll.count = 0;
       Op previous = promote;
       previous.previousK = true;
-      // A k-block's stage is released as soon as its group is done, before its promotion:
-      // the promotion reads registers only (the scales were loaded at the k-block's issue,
-      // and the arrive's release semantics order those loads before the producer's reuse).
-      std::vector<Op> second = {waitFirst}, ends = {waitAll};
+      std::vector<Op> second = {waitFirst, previous}, ends = {waitAll, promote};
       second.insert(second.end(), release.begin(), release.end());
       ends.insert(ends.end(), release.begin(), release.end());
-      second.push_back(previous);
-      ends.push_back(promote);
       kBody.push_back(advance("read"));
       kBody.push_back(loop(OpKind::IfSecondOfPair, second));
       kBody.push_back(loop(OpKind::IfPairEnds, ends));
     } else {
       kBody.push_back(waitMma);
+      if (blockwise)
+        kBody.push_back(promote);
       if (inFlight == 0) {
-        // The stage just read is finished: release it at once (blockwise: before the
-        // promotion, which reads registers only).
+        // The stage just read is finished: release it at once.
         kBody.insert(kBody.end(), release.begin(), release.end());
-        if (blockwise)
-          kBody.push_back(promote);
       } else {
         // The newest group may still read its stage: release the one before.
         kBody.push_back(loop(OpKind::IfNotFirstK, release));

@@ -216,15 +216,11 @@ namespace {
 /// anywhere in the kernel's programs (a seeded protocol bug); false if none.
 bool dropMmaWaitBefore(ir::Kernel &k, ir::OpKind next) {
   std::function<bool(std::vector<ir::Op> &)> drop = [&](std::vector<ir::Op> &body) {
-    // the wait that comes before `next` in the same body (the stage's release may stand
-    // between them: it follows the wait, before the promotion)
     for (size_t i = 0; i + 1 < body.size(); ++i)
-      if (body[i].kind == ir::OpKind::MmaWait)
-        for (size_t j = i + 1; j < body.size() && body[j].kind != ir::OpKind::MmaWait; ++j)
-          if (body[j].kind == next) {
-            body.erase(body.begin() + long(i));
-            return true;
-          }
+      if (body[i].kind == ir::OpKind::MmaWait && body[i + 1].kind == next) {
+        body.erase(body.begin() + long(i));
+        return true;
+      }
     for (ir::Op &op : body)
       if (drop(op.body))
         return true;

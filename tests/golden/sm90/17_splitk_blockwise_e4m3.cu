@@ -326,10 +326,6 @@ gemm_sm90_splitk_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __g
             #pragma unroll
             for (int i = 0; i < BN / 2; ++i) fence_operand(part0[m][i]);
           }
-          if (leader) {
-            mbar_arrive(empty_bar + 8 * release.stage);
-          }
-          release.advance();
           // promote the k-block's partial sum into the f32 accumulators (CUDA cores)
           #pragma unroll
           for (int m = 0; m < WG_MMAS; ++m) {
@@ -344,16 +340,16 @@ gemm_sm90_splitk_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __g
               acc[m][4 * j + 3] = fmaf(part0[m][4 * j + 3], s1, acc[m][4 * j + 3]);
             }
           }
+          if (leader) {
+            mbar_arrive(empty_bar + 8 * release.stage);
+          }
+          release.advance();
           wgmma_wait_group<0>();
           #pragma unroll
           for (int m = 0; m < WG_MMAS; ++m) {
             #pragma unroll
             for (int i = 0; i < BN / 2; ++i) fence_operand(part1[m][i]);
           }
-          if (leader) {
-            mbar_arrive(empty_bar + 8 * release.stage);
-          }
-          release.advance();
           // promote the k-block's partial sum into the f32 accumulators (CUDA cores)
           #pragma unroll
           for (int m = 0; m < WG_MMAS; ++m) {
@@ -368,6 +364,10 @@ gemm_sm90_splitk_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __g
               acc[m][4 * j + 3] = fmaf(part1[m][4 * j + 3], s1, acc[m][4 * j + 3]);
             }
           }
+          if (leader) {
+            mbar_arrive(empty_bar + 8 * release.stage);
+          }
+          release.advance();
         } // the pair's second k-block
         else {
           wgmma_wait_group<0>();
@@ -376,10 +376,6 @@ gemm_sm90_splitk_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __g
             #pragma unroll
             for (int i = 0; i < BN / 2; ++i) fence_operand(part0[m][i]);
           }
-          if (leader) {
-            mbar_arrive(empty_bar + 8 * release.stage);
-          }
-          release.advance();
           // promote the k-block's partial sum into the f32 accumulators (CUDA cores)
           #pragma unroll
           for (int m = 0; m < WG_MMAS; ++m) {
@@ -394,6 +390,10 @@ gemm_sm90_splitk_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __g
               acc[m][4 * j + 3] = fmaf(part0[m][4 * j + 3], s1, acc[m][4 * j + 3]);
             }
           }
+          if (leader) {
+            mbar_arrive(empty_bar + 8 * release.stage);
+          }
+          release.advance();
         } // the tile's last k-block, alone
       } // k-block pair
       // K = 0: no wgmma ran, and only a tile's first one overwrites the accumulators

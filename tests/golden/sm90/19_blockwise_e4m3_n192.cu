@@ -275,10 +275,6 @@ gemm_sm90_blockwise_e4m3_n192(const __grid_constant__ TensorMap tmA, const __gri
           #pragma unroll
           for (int i = 0; i < BN / 2; ++i) fence_operand(part[m][i]);
         }
-        if (leader) {
-          mbar_arrive(empty_bar + 8 * release.stage);
-        }
-        release.advance();
         // promote the k-block's partial sum into the f32 accumulators (CUDA cores)
         {
           const bool mid_block = (tile_n * BN) % 128 != 0;  // the tile starts 64 columns into B's scale block
@@ -313,6 +309,10 @@ gemm_sm90_blockwise_e4m3_n192(const __grid_constant__ TensorMap tmA, const __gri
             }
           }
         }
+        if (leader) {
+          mbar_arrive(empty_bar + 8 * release.stage);
+        }
+        release.advance();
         read.advance();
       } // k-block
       // K = 0: no wgmma ran, and only a tile's first one overwrites the accumulators

@@ -597,13 +597,17 @@ void Checker::checkEpilogue() {
   unsigned n = spec.tile.n.value, c = e.chunkN.value;
   // The suggestion: two 128-byte slabs, the default's width where it divides.
   unsigned wide = 256 / sizeInBytes(spec.types.d.value);
+  // A tile.n that is itself no multiple of the step has its own error: no chunk fits it.
+  const std::string fix = n % step != 0
+                              ? "; fix tile.n first (a multiple of " + str(step) + ")"
+                              : "; use " + str(n % wide == 0 ? wide : n) + " or leave it out";
   if (c % step != 0 || n % c != 0)
     error(e.chunkN.loc, "epilogue.chunk_n " + str(c) + " must be a multiple of " + str(step) +
                             " that divides tile.n (" + str(n) + ")" +
                             (tma ? ": the TMA store writes slabs of at least " + str(slab) +
                                        " columns"
                                  : std::string()) +
-                            "; use " + str(n % wide == 0 ? wide : n) + " or leave it out");
+                            fix);
 }
 
 void Checker::checkSharedMemory() {

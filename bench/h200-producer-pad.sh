@@ -7,6 +7,9 @@
 # 15 3%, and an earlier release of the stages moved nothing. Prediction (before the run): if the
 # instructions cost issue slots of the consumer warps on the producer's sub-partition, both
 # placements cost ~2-3%; if they cost the window from the wait to the loads, `after` costs ~0.
+# Measured (12:56 UTC, d58e28a + patch): before +3.3 to +3.6%, after +1.6 to +2.6% (gemmgen ms at
+# 4096x7168x2048 0.1065/0.1068 -> 0.1103/0.1101 and 0.1093/0.1093), level at 128x7168x2048: the
+# place matters little.
 #   usage (device): bash bench/h200-producer-pad.sh EXP
 source "$(dirname "$0")/lib.sh"
 bench_init producer_pad "$1"

@@ -59,6 +59,13 @@ void gemmgen::sm90::emitPointerScaleLoad(CodeEmitter &e, const std::string &sa,
   e.line("sb_addr[cb] += 4u;");
 }
 
+/// The producer's float index into scale_b of block cb's scale for k-block kb (blocks past N
+/// read block 0's: finite, and their B columns are TMA's zeros).
+static std::string producerScaleBIndex() {
+  return "(entry * col_blocks + (tile_n * BN / 128 + cb < col_blocks ? tile_n * BN / 128 + cb : 0)) * "
+         "k_blocks + kb";
+}
+
 void gemmgen::sm90::emitScaleCopyBytes(CodeEmitter &e, const std::string &stage) {
   e.comment("this k-block's scales: A's for the tile's rows, B's for its column blocks (past N:");
   e.comment("block 0's); bulk copies take the 16-byte chunks inside each array, the floats of a");
@@ -76,9 +83,8 @@ void gemmgen::sm90::emitScaleCopyBytes(CodeEmitter &e, const std::string &stage)
   e.line("#pragma unroll");
   {
     CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
-    e.line("const int nb = tile_n * BN / 128 + cb;");
-    e.line("if (stage_scale(scales_to + SCALES_B_OFFSET + 16 * cb, scale_b, (entry * col_blocks + (nb < col_blocks ? "
-           "nb : 0)) * k_blocks + kb, batch * col_blocks * k_blocks, whole_chunks)) sb_bulk |= 1u << cb;");
+    e.line("if (stage_scale(scales_to + SCALES_B_OFFSET + 16 * cb, scale_b, " + producerScaleBIndex() +
+           ", batch * col_blocks * k_blocks, whole_chunks)) sb_bulk |= 1u << cb;");
   }
   e.line("const u32 sb_total = 16u * (u32)__popc(sb_bulk);");
 }
@@ -86,15 +92,13 @@ void gemmgen::sm90::emitScaleCopyBytes(CodeEmitter &e, const std::string &stage)
 void gemmgen::sm90::emitScaleCopy(CodeEmitter &e, const std::string &bar) {
   e.comment("the bulk copies land at the slot's offset of their first float (A's slot starts at the");
   e.comment("boundary at or below sa_first, each B block's at the one at or below its scale)");
-  e.line("const int sa_base = sa_first - (((int)((u32)reinterpret_cast<u64>(scale_a) & 15u) / 4 + sa_first) & 3);");
-  e.line("if (sa_to > sa_from) bulk_load_g2s(scales_to + 4u * (u32)(sa_from - sa_base), scale_a + sa_from, "
-         "4u * (u32)(sa_to - sa_from), " + bar + ");");
+  e.line("if (sa_bytes) bulk_load_g2s(scales_to + 4u * (u32)(sa_from - scale_chunk_base(scale_a, sa_first)), "
+         "scale_a + sa_from, sa_bytes, " + bar + ");");
   e.line("#pragma unroll");
   CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
-  e.line("const int nb = tile_n * BN / 128 + cb;");
-  e.line("const float* sb = scale_b + (entry * col_blocks + (nb < col_blocks ? nb : 0)) * k_blocks + kb;");
+  e.line("const int sb_index = " + producerScaleBIndex() + ";");
   e.line("if (sb_bulk >> cb & 1u) bulk_load_g2s(scales_to + SCALES_B_OFFSET + 16 * cb, "
-         "reinterpret_cast<const void*>(reinterpret_cast<u64>(sb) & ~u64(15)), 16, " + bar + ");");
+         "scale_b + scale_chunk_base(scale_b, sb_index), 16, " + bar + ");");
 }
 
 /// The unrolled promotion; n8 block j of the tile uses scale block

@@ -162,8 +162,7 @@ gemm_sm90_blockwise_e4m3_n192(const __grid_constant__ TensorMap tmA, const __gri
           u32 sb_bulk = 0;  // bit cb: B block cb's chunk is bulk-copied
           #pragma unroll
           for (int cb = 0; cb < SB_BLOCKS; ++cb) {
-            const int nb = tile_n * BN / 128 + cb;
-            if (stage_scale(scales_to + SCALES_B_OFFSET + 16 * cb, scale_b, (entry * col_blocks + (nb < col_blocks ? nb : 0)) * k_blocks + kb, batch * col_blocks * k_blocks, whole_chunks)) sb_bulk |= 1u << cb;
+            if (stage_scale(scales_to + SCALES_B_OFFSET + 16 * cb, scale_b, (entry * col_blocks + (tile_n * BN / 128 + cb < col_blocks ? tile_n * BN / 128 + cb : 0)) * k_blocks + kb, batch * col_blocks * k_blocks, whole_chunks)) sb_bulk |= 1u << cb;
           }
           const u32 sb_total = 16u * (u32)__popc(sb_bulk);
           mbar_arrive_expect_tx(full_bar + 8 * load.stage, STAGE_TX_BYTES + sa_bytes + sb_total);
@@ -171,13 +170,11 @@ gemm_sm90_blockwise_e4m3_n192(const __grid_constant__ TensorMap tmA, const __gri
           tma_load_3d(smem + SMEM_B + B_STAGE_BYTES * load.stage, &tmB, full_bar + 8 * load.stage, kb * BK, tile_n * BN, entry);
           // the bulk copies land at the slot's offset of their first float (A's slot starts at the
           // boundary at or below sa_first, each B block's at the one at or below its scale)
-          const int sa_base = sa_first - (((int)((u32)reinterpret_cast<u64>(scale_a) & 15u) / 4 + sa_first) & 3);
-          if (sa_to > sa_from) bulk_load_g2s(scales_to + 4u * (u32)(sa_from - sa_base), scale_a + sa_from, 4u * (u32)(sa_to - sa_from), full_bar + 8 * load.stage);
+          if (sa_bytes) bulk_load_g2s(scales_to + 4u * (u32)(sa_from - scale_chunk_base(scale_a, sa_first)), scale_a + sa_from, sa_bytes, full_bar + 8 * load.stage);
           #pragma unroll
           for (int cb = 0; cb < SB_BLOCKS; ++cb) {
-            const int nb = tile_n * BN / 128 + cb;
-            const float* sb = scale_b + (entry * col_blocks + (nb < col_blocks ? nb : 0)) * k_blocks + kb;
-            if (sb_bulk >> cb & 1u) bulk_load_g2s(scales_to + SCALES_B_OFFSET + 16 * cb, reinterpret_cast<const void*>(reinterpret_cast<u64>(sb) & ~u64(15)), 16, full_bar + 8 * load.stage);
+            const int sb_index = (entry * col_blocks + (tile_n * BN / 128 + cb < col_blocks ? tile_n * BN / 128 + cb : 0)) * k_blocks + kb;
+            if (sb_bulk >> cb & 1u) bulk_load_g2s(scales_to + SCALES_B_OFFSET + 16 * cb, scale_b + scale_chunk_base(scale_b, sb_index), 16, full_bar + 8 * load.stage);
           }
           load.advance();
         } // k-block

@@ -262,6 +262,12 @@ __device__ __forceinline__ void st_shared_f32(u32 addr, float v) {
 // producer runs on few registers, and its k-block loop is short (on the H200 ~20 more
 // instructions per k-block cost blockwise kernels 3%): whole_chunks (scales_in_whole_chunks,
 // loop-invariant) skips every test.
+// The index of the 16-byte boundary at or below float `index` of `array` (may be negative: the
+// chunk starts before the array); a stage slot's first float.
+__device__ __forceinline__ int scale_chunk_base(const float* array, int index) {
+  return index - (((int)((u32)reinterpret_cast<u64>(array) & 15u) / 4 + index) & 3);
+}
+
 __device__ __forceinline__ void stage_scales(u32 slot, const float* array, int first, int count,
                                              int total, bool whole_chunks, int* bulk_from,
                                              int* bulk_to) {
@@ -272,7 +278,7 @@ __device__ __forceinline__ void stage_scales(u32 slot, const float* array, int f
     return;
   }
   const int lead = (int)((u32)reinterpret_cast<u64>(array) & 15u) / 4;  // floats before a boundary
-  const int base = first - ((lead + first) & 3);  // the slot's first float: a boundary
+  const int base = scale_chunk_base(array, first);  // the slot's first float
   int to = end + ((4 - ((lead + end) & 3)) & 3);  // the boundary at or above end
   int from = base;
   if (base < 0 || to > total) {  // a partial chunk at the array's start or end
@@ -293,10 +299,9 @@ __device__ __forceinline__ void stage_scales(u32 slot, const float* array, int f
 __device__ __forceinline__ bool stage_scale(u32 slot, const float* array, int index, int total,
                                             bool whole_chunks) {
   if (whole_chunks) return true;
-  const int lead = (int)((u32)reinterpret_cast<u64>(array) & 15u) / 4;
-  const int in_chunk = (lead + index) & 3, base = index - in_chunk;
+  const int base = scale_chunk_base(array, index);
   if (base >= 0 && base + 4 <= total) return true;
-  st_shared_f32(slot + 4u * (u32)in_chunk, array[index]);
+  st_shared_f32(slot + 4u * (u32)(index - base), array[index]);
   return false;
 }
 

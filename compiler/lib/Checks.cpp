@@ -483,17 +483,29 @@ void Checker::checkTile() {
     }
   }
   bool tmaStore = spec.epilogue.store.value == EpilogueStore::Tma;
-  // The TMA store writes slabs of 16, 32 or 64 16-bit columns, or 16 or 32
-  // f32 ones (an 8-bit D's 128-column slabs are checked with its types).
+  // The TMA store writes slabs of 8 to 64 16-bit columns, or 8 to 32 f32
+  // ones (an 8-bit D's 128-column slabs are checked with its types); 8 where
+  // the kernel takes an odd number of n8 blocks (takesOddN8Blocks).
   const ScalarType d = spec.types.d.value;
-  unsigned nStep = tmaStore ? std::min(64u, minSlabColumns(d, Target::SM90a)) : 16;
+  unsigned nStep = tileNStep(spec);
   if (t.n.value % nStep != 0 || t.n.value > 256) {
+    // A width of 8 mod 16 is refused for a reason the user can change.
+    const std::string why =
+        t.n.value % 8 == 0 && nStep == 16 && tmaStore
+            ? std::string(isFp8(spec.types.a.value)          ? "; 8-bit operands take"
+                          : problemDColumnMajor(spec)        ? "; a column-major D takes"
+                          : spec.cluster.m.value > 1         ? "; a cluster along M takes"
+                          : spec.scheduler.splitK.value > 1  ? "; split_k's f32 partial sums take"
+                                                             : "; an " + std::string(toString(d)) +
+                                                                   " D takes") +
+                  " only whole 16-column blocks"
+            : std::string();
     error(t.n.loc, "tile.n must be a multiple of " + str(nStep) + " up to 256 (wgmma N is at "
                    "most 256" +
                        std::string(tmaStore ? "; the TMA store writes slabs of at least " +
                                                   str(nStep) + " " + toString(d) + " columns"
                                             : "") +
-                       "); use 64, 128, 192 or 256" +
+                       why + "); use 64, 128, 192 or 256" +
                        (nStep < 64 ? " (or another multiple of " + str(nStep) + ")"
                                    : std::string()));
     tileOk = false;
@@ -590,10 +602,11 @@ void Checker::checkEpilogue() {
   if (!e.chunkN.given || e.chunkN.value == 0)
     return;
   bool tma = e.store.value == EpilogueStore::Tma;
-  // A TMA store box row is a slab: 64, 32 or 16 16-bit columns, 32 or 16 f32
-  // ones.
-  unsigned slab = minSlabColumns(spec.types.d.value, Target::SM90a);
-  unsigned step = tma ? slab : 16;
+  // A TMA store box row is a slab: 64 to 8 16-bit columns, 32 to 8 f32 ones.
+  // Where the kernel takes odd n8 blocks the last chunk may be narrower (the
+  // rest of tile.n); elsewhere chunks divide tile.n.
+  const bool ragged = takesOddN8Blocks(spec);
+  unsigned step = tma ? tileNStep(spec) : 16;
   unsigned n = spec.tile.n.value, c = e.chunkN.value;
   // The suggestion: two 128-byte slabs, the default's width where it divides.
   unsigned wide = 256 / sizeInBytes(spec.types.d.value);
@@ -601,10 +614,11 @@ void Checker::checkEpilogue() {
   const std::string fix = n % step != 0
                               ? "; fix tile.n first (a multiple of " + str(step) + ")"
                               : "; use " + str(n % wide == 0 ? wide : n) + " or leave it out";
-  if (c % step != 0 || n % c != 0)
+  if (c % step != 0 || (ragged ? c > n : n % c != 0))
     error(e.chunkN.loc, "epilogue.chunk_n " + str(c) + " must be a multiple of " + str(step) +
-                            " that divides tile.n (" + str(n) + ")" +
-                            (tma ? ": the TMA store writes slabs of at least " + str(slab) +
+                            (ragged ? " up to tile.n (" : " that divides tile.n (") + str(n) +
+                            ")" +
+                            (tma ? ": the TMA store writes slabs of at least " + str(step) +
                                        " columns"
                                  : std::string()) +
                             fix);
@@ -643,11 +657,13 @@ void Checker::checkSharedMemory() {
                            : "no pipeline.depth of 2 or more fits: use a smaller tile.n or "
                              "tile.m";
     // A narrower staging chunk may keep the depth.
-    const int slab = int(128 / sizeInBytes(spec.types.d.value));
+    // (Where the last chunk may be narrower, any multiple of 8 columns.)
+    const bool ragged = takesOddN8Blocks(spec);
+    const int slab = ragged ? 8 : int(128 / sizeInBytes(spec.types.d.value));
     if (staging && spec.tile.n.value % slab == 0) {
       KernelSpec narrow = spec;
       for (int c = int(plan.epilogueChunkN) - slab; c >= slab; c -= slab) {
-        if (spec.tile.n.value % c != 0)
+        if (!ragged && spec.tile.n.value % c != 0)
           continue;
         narrow.epilogue.chunkN.value = c;
         unsigned b = derivePlan(narrow, Declarations::Ignore).sharedMemBytes;
@@ -919,11 +935,12 @@ void Checker::checkEpilogueBuffers() {
     return;
   }
   const unsigned chunk = e.chunkN.value ? e.chunkN.value : spec.tile.n.value;
-  if (chunk && (spec.tile.n.value / chunk) % 2 != 0)
+  const unsigned chunks = chunk ? (spec.tile.n.value + chunk - 1) / chunk : 0;
+  if (chunk && chunks % 2 != 0)
     error(e.buffers.loc, "epilogue.buffers 2 needs an even number of chunks per tile (tile.n " +
                              std::to_string(spec.tile.n.value) + " / chunk_n " +
-                             std::to_string(chunk) +
-                             " is odd): a tile's first chunk would reuse the tile the previous "
+                             std::to_string(chunk) + " makes " + std::to_string(chunks) +
+                             "): a tile's first chunk would reuse the tile the previous "
                              "tile's last store still reads; halve chunk_n");
 }
 

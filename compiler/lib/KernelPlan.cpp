@@ -446,10 +446,17 @@ unsigned gemmgen::outputSlabBytes(const KernelSpec &spec) {
   // A column-major D's slab rows are 64 rows of D along M: 128 bytes.
   if (spec.target.value != Target::SM90a || (elem != 2 && elem != 4) || storesDColumnMajor(spec))
     return 128;
-  for (unsigned bytes : {128u, 64u, 32u})
-    if (chunk % (bytes / elem) == 0)
+  // Every chunk is whole slabs: the full ones and a narrower last one (tile.n
+  // mod chunk_n columns). 16-byte slabs (8 16-bit columns) are unswizzled.
+  const unsigned last = spec.tile.n.value % chunk;
+  for (unsigned bytes : {128u, 64u, 32u, 16u})
+    if (bytes >= 8 * elem && chunk % (bytes / elem) == 0 && last % (bytes / elem) == 0)
       return bytes;
   return 128; // the checks refuse such a chunk
+}
+
+unsigned gemmgen::outputSlabSwizzleBytes(unsigned slabBytes) {
+  return slabBytes >= 32 ? slabBytes : 0;
 }
 
 bool gemmgen::problemDColumnMajor(const KernelSpec &spec) {
@@ -465,6 +472,24 @@ unsigned gemmgen::minSlabColumns(ScalarType d, Target target) {
   // sm_90a: 32-byte slabs of a 16-bit D, 64-byte ones of an f32 D (tile.n
   // is a multiple of 16 in any case: the wgmma shapes the kernels use).
   return target == Target::SM90a && elem >= 2 ? 16 : 128 / elem;
+}
+
+bool gemmgen::takesOddN8Blocks(const KernelSpec &spec) {
+  // 16-bit operands (the printer emits wgmma of any width of 16-bit kinds), a
+  // row-major 16-bit D through the TMA store (16-byte slabs of 8 columns;
+  // the stmatrix of an odd n8 block), and B's rows whole 8-row swizzle atoms
+  // in every CTA.
+  return spec.target.value == Target::SM90a && !isFp8(spec.types.a.value) &&
+         sizeInBytes(spec.types.d.value) == 2 && !problemDColumnMajor(spec) &&
+         spec.epilogue.store.value == EpilogueStore::Tma && spec.cluster.m.value <= 1;
+}
+
+unsigned gemmgen::tileNStep(const KernelSpec &spec) {
+  if (takesOddN8Blocks(spec))
+    return 8;
+  return spec.epilogue.store.value == EpilogueStore::Tma
+             ? std::min(64u, minSlabColumns(spec.types.d.value, Target::SM90a))
+             : 16;
 }
 
 unsigned gemmgen::tmemColumnsPerConsumer(const KernelSpec &spec) {

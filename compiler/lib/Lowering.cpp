@@ -361,9 +361,9 @@ KernelABI gemmgen::deriveKernelABI(const Kernel &k) {
   unsigned dRows = epi ? epi->rows : k.tileM / k.consumers;
   // One swizzled slab row of D per box: 128 bytes (128 8-bit, 64 16-bit or
   // 32 f32 columns), or 64 / 32 bytes of 16-bit or f32 columns for narrower
-  // chunks.
+  // chunks, or 16 unswizzled bytes (8 16-bit columns: tiles of 8 mod 16).
   const unsigned slab = k.plan.dSlabBytes;
-  abi.boxD = {slab / sizeInBytes(k.dType), dRows, slab};
+  abi.boxD = {slab / sizeInBytes(k.dType), dRows, outputSlabSwizzleBytes(slab)};
   // Column-major D: boxes of 64 rows of D (one 128-byte slab row) by the
   // chunk's columns. A split kernel's boxes are of its row-major f32 slices.
   abi.layoutD = k.plan.dProblemColMajor ? MatrixLayout::Col : MatrixLayout::Row;

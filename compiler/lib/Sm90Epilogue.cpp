@@ -15,6 +15,7 @@
 #include "llvm/ADT/Twine.h"
 
 #include <cstdio>
+#include <vector>
 
 using namespace gemmgen;
 using llvm::Twine;
@@ -42,12 +43,13 @@ void emitPairValues(CodeEmitter &e, const ir::Kernel &k, bool readsC, const std:
 std::string biasOf(const ir::Kernel &k, const std::string &jj, const std::string &m,
                    const std::string &h, int e01);
 
-/// The 16-bit store's matrix instructions: transposed for a column-major D.
-std::string stmatrixOf(const ir::Kernel &k) {
-  return k.plan.dColMajor ? "stmatrix_x4_trans" : "stmatrix_x4";
+/// The 16-bit store's matrix instructions of `mats` 8x8 matrices (4 or 2):
+/// transposed for a column-major D (which has no odd n8 blocks).
+std::string stmatrixOf(const ir::Kernel &k, unsigned mats) {
+  return "stmatrix_x" + std::to_string(mats) + (k.plan.dColMajor ? "_trans" : "");
 }
-std::string ldmatrixOf(const ir::Kernel &k) {
-  return k.plan.dColMajor ? "ldmatrix_x4_trans" : "ldmatrix_x4";
+std::string ldmatrixOf(const ir::Kernel &k, unsigned mats) {
+  return "ldmatrix_x" + std::to_string(mats) + (k.plan.dColMajor ? "_trans" : "");
 }
 
 /// The byte offset in the staging chunk of 16-byte column `col16` of `row`:
@@ -57,6 +59,10 @@ std::string ldmatrixOf(const ir::Kernel &k) {
 /// bits; 64: bits 1-2; 32: bit 2).
 std::string slabAddress(const ir::Kernel &k, const std::string &row, const std::string &col16) {
   const unsigned bytes = k.plan.dSlabBytes, chunks = bytes / 16;
+  // 16-byte slabs are unswizzled: a warp's 8 rows of 16 bytes are 128
+  // consecutive bytes, 32 banks.
+  if (bytes == 16)
+    return col16 + " * D_SLAB_BYTES + " + row + " * 16";
   unsigned shift = 0;
   while ((bytes << shift) < 128)
     ++shift;
@@ -80,7 +86,7 @@ void emitStoreF32(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   e.line("#pragma unroll");
   CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
   e.line("#pragma unroll");
-  CodeEmitter::Block js(e, "for (int jj = 0; jj < EPI_COLS / 8; ++jj)");
+  CodeEmitter::Block js(e, "for (int jj = 0; jj < " + sm90::chunkColumns(k) + " / 8; ++jj)");
   e.line("const int j = chunk * (EPI_COLS / 8) + jj;  // n8 block of the tile");
   e.line("const int col = jj * 8 + 2 * (lane % 4);       // column inside the chunk");
   e.line("#pragma unroll");
@@ -219,7 +225,7 @@ void emitBiasPrefetch(CodeEmitter &e, const ir::Kernel &k) {
   if (b->axis == BiasAxis::Column) {
     e.line("float bias_v[EPI_COLS / 8][2];  // columns 8jj + 2(lane % 4) (+1) of the chunk");
     e.line("#pragma unroll");
-    CodeEmitter::Block js(e, "for (int jj = 0; jj < EPI_COLS / 8; ++jj)");
+    CodeEmitter::Block js(e, "for (int jj = 0; jj < " + sm90::chunkColumns(k) + " / 8; ++jj)");
     e.line("const int col = tile_n * BN + chunk * EPI_COLS + 8 * jj + 2 * (lane % 4);");
     e.line("const long long at = (long long)entry * bias_stride + col;");
     e.line("bias_v[jj][0] = col < N ? epi::load_bias(bias, " + t + ", at) : 0.f;");
@@ -239,55 +245,54 @@ void emitBiasPrefetch(CodeEmitter &e, const ir::Kernel &k) {
 
 /// The fragment of a chained store: the thread's values as floats, then the
 /// chain per pair, then the conversion. C (beta != 0) is read first, from
-/// the staging tile the values then overwrite.
-void emitStore16Chain(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
+/// the staging tile the values then overwrite. `mats` 8x8 matrices: 4 (two
+/// n8 blocks, both half-rows) or 2 (a chunk's odd n8 block).
+void emitStore16Chain(CodeEmitter &e, const ir::Kernel &k, bool readsC, unsigned mats) {
   const bool residual = chainHas(k.epilogueChain, EpilogueOpKind::Residual);
+  const std::string vals = std::to_string(2 * mats), last = std::to_string(2 * mats - 1);
   if (residual) {
-    e.line("float v[8], c[8];  // alpha * acc and beta * C of acc[m][4j .. 4j+7]");
+    e.line("float v[" + vals + "], c[" + vals + "];  // alpha * acc and beta * C of acc[m][4j .. 4j+" +
+           last + "]");
     e.line("#pragma unroll");
-    e.line("for (int q = 0; q < 8; ++q) { v[q] = alpha * acc[m][4 * j + q]; c[q] = 0.f; }");
+    e.line("for (int q = 0; q < " + vals + "; ++q) { v[q] = alpha * acc[m][4 * j + q]; c[q] = 0.f; }");
   } else {
-    e.line("float v[8];  // alpha * acc (+ beta * C) of acc[m][4j .. 4j+7]");
+    e.line("float v[" + vals + "];  // alpha * acc (+ beta * C) of acc[m][4j .. 4j+" + last + "]");
     e.line("#pragma unroll");
-    e.line("for (int q = 0; q < 8; ++q) v[q] = alpha * acc[m][4 * j + q];");
+    e.line("for (int q = 0; q < " + vals + "; ++q) v[q] = alpha * acc[m][4 * j + q];");
   }
+  const std::string x = "_x" + std::to_string(mats);
+  const std::string regs = mats == 4 ? "cr[0], cr[1], cr[2], cr[3]" : "cr[0], cr[1]";
   if (readsC) {
     CodeEmitter::Block ifc(e, "if (beta != 0.f)");
-    e.line("u32 cr[4];");
-    e.line(ldmatrixOf(k) + "(addr, cr[0], cr[1], cr[2], cr[3]);  // C's pairs, as stmatrix writes "
-           "them");
+    e.line("u32 cr[" + std::to_string(mats) + "];");
+    e.line(ldmatrixOf(k, mats) + "(addr, " + regs + ");  // C's pairs, as stmatrix writes them");
     e.line("#pragma unroll");
+    const std::string n = std::to_string(mats);
     if (residual)
-      e.line("for (int q = 0; q < 4; ++q) { c[2 * q] = beta * unpack_lo<ELEM>(cr[q]); "
+      e.line("for (int q = 0; q < " + n + "; ++q) { c[2 * q] = beta * unpack_lo<ELEM>(cr[q]); "
              "c[2 * q + 1] = beta * unpack_hi<ELEM>(cr[q]); }");
     else
-      e.line("for (int q = 0; q < 4; ++q) { v[2 * q] = fmaf(beta, unpack_lo<ELEM>(cr[q]), v[2 * q]); "
-             "v[2 * q + 1] = fmaf(beta, unpack_hi<ELEM>(cr[q]), v[2 * q + 1]); }  // beta * C "
-             "before the chain");
+      e.line("for (int q = 0; q < " + n + "; ++q) { v[2 * q] = fmaf(beta, unpack_lo<ELEM>(cr[q]), "
+             "v[2 * q]); v[2 * q + 1] = fmaf(beta, unpack_hi<ELEM>(cr[q]), v[2 * q + 1]); }  // "
+             "beta * C before the chain");
   }
   e.line("#pragma unroll");
   {
-    CodeEmitter::Block qs(e, "for (int q = 0; q < 4; ++q)");
+    CodeEmitter::Block qs(e, "for (int q = 0; q < " + std::to_string(mats) + "; ++q)");
     e.comment("pair q: row 16w + lane / 4 + 8 (q & 1), n8 block 2 j2 + q / 2 of the chunk");
     emitChainCall(e, "v[2 * q]", "v[2 * q + 1]", residual ? "c[2 * q]" : "0.f",
                   residual ? "c[2 * q + 1]" : "0.f", biasOf(k, "2 * j2 + q / 2", "m", "q & 1", 0),
                   biasOf(k, "2 * j2 + q / 2", "m", "q & 1", 1));
   }
-  e.line(stmatrixOf(k) + "(addr, pack2<ELEM>(v[0], v[1]), pack2<ELEM>(v[2], v[3]), "
-         "pack2<ELEM>(v[4], v[5]), pack2<ELEM>(v[6], v[7]));");
+  std::string packed;
+  for (unsigned q = 0; q < mats; ++q)
+    packed += ", pack2<ELEM>(v[" + std::to_string(2 * q) + "], v[" + std::to_string(2 * q + 1) + "])";
+  e.line(stmatrixOf(k, mats) + "(addr" + packed + ");");
 }
 
-void emitStore16(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
-  e.comment("accumulators -> " + Twine(toString(k.dType)) +
-            " -> stmatrix into the 128B-swizzled staging slabs (64 columns each).");
-  e.comment("m64nN fragment: thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8");
-  e.comment("block j, columns 8j + 2(l%4) (+1) in acc[.][4j .. 4j+3].");
-  e.line("const u32 staging = " + stagingTile(k) + ";");
-  emitBiasPrefetch(e, k);
-  e.line("#pragma unroll");
-  CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
-  e.line("#pragma unroll");
-  CodeEmitter::Block js(e, "for (int j2 = 0; j2 < EPI_COLS / 16; ++j2)");
+/// The lane's row address for stmatrix / ldmatrix of n8 blocks 2 j2 (and
+/// 2 j2 + 1) of the chunk, and j, the first block's index in the tile.
+void emitStore16Address(CodeEmitter &e, const ir::Kernel &k) {
   e.line("const int j = chunk * (EPI_COLS / 8) + 2 * j2;  // first of two n8 blocks");
   e.line("const int mat = lane / 8;  // the 8x8 matrix whose row address this lane supplies");
   if (k.plan.dColMajor) {
@@ -301,39 +306,83 @@ void emitStore16(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
     e.line("const int col16 = j2 * 2 + (mat >> 1);  // 16-byte column inside the chunk");
     e.line("const u32 addr = staging + " + slabAddress(k, "row", "col16") + ";");
   }
+}
+
+/// The stores of `mats` 8x8 matrices at `addr`: 4 (n8 blocks j and j + 1,
+/// both half-rows) or 2 (block j alone: acc[m][4j .. 4j+3]).
+void emitStore16Matrices(CodeEmitter &e, const ir::Kernel &k, bool readsC, unsigned mats) {
   if (!k.epilogueChain.empty()) {
-    emitStore16Chain(e, k, readsC);
+    emitStore16Chain(e, k, readsC, mats);
     return;
   }
+  std::vector<std::string> r;
+  for (unsigned q = 0; q < mats; ++q)
+    r.push_back("r" + std::to_string(q));
+  auto accPair = [](unsigned q, const std::string &scale) {
+    return scale + "acc[m][4 * j + " + std::to_string(2 * q) + "], " + scale + "acc[m][4 * j + " +
+           std::to_string(2 * q + 1) + "]";
+  };
+  const std::string list = mats == 4 ? "r0, r1, r2, r3" : "r0, r1";
   if (!readsC) {
-    e.line("const u32 r0 = pack2<ELEM>(acc[m][4 * j + 0], acc[m][4 * j + 1]);");
-    e.line("const u32 r1 = pack2<ELEM>(acc[m][4 * j + 2], acc[m][4 * j + 3]);");
-    e.line("const u32 r2 = pack2<ELEM>(acc[m][4 * j + 4], acc[m][4 * j + 5]);");
-    e.line("const u32 r3 = pack2<ELEM>(acc[m][4 * j + 6], acc[m][4 * j + 7]);");
-    e.line(stmatrixOf(k) + "(addr, r0, r1, r2, r3);");
+    for (unsigned q = 0; q < mats; ++q)
+      e.line("const u32 " + r[q] + " = pack2<ELEM>(" + accPair(q, "") + ");");
+    e.line(stmatrixOf(k, mats) + "(addr, " + list + ");");
     return;
   }
-  e.line("u32 r0, r1, r2, r3;");
+  e.line("u32 " + list + ";");
   {
     CodeEmitter::Block ifc(e, "if (beta != 0.f)");
     e.comment("C's pairs, in the layout stmatrix writes back to the same addresses");
-    e.line(ldmatrixOf(k) + "(addr, r0, r1, r2, r3);");
-    e.line("r0 = axpby2<ELEM>(alpha, acc[m][4 * j + 0], acc[m][4 * j + 1], beta, r0);");
-    e.line("r1 = axpby2<ELEM>(alpha, acc[m][4 * j + 2], acc[m][4 * j + 3], beta, r1);");
-    e.line("r2 = axpby2<ELEM>(alpha, acc[m][4 * j + 4], acc[m][4 * j + 5], beta, r2);");
-    e.line("r3 = axpby2<ELEM>(alpha, acc[m][4 * j + 6], acc[m][4 * j + 7], beta, r3);");
+    e.line(ldmatrixOf(k, mats) + "(addr, " + list + ");");
+    for (unsigned q = 0; q < mats; ++q)
+      e.line(r[q] + " = axpby2<ELEM>(alpha, " + accPair(q, "") + ", beta, " + r[q] + ");");
   }
   {
     CodeEmitter::Block els(e, "else");
-    e.line("r0 = pack2<ELEM>(alpha * acc[m][4 * j + 0], alpha * acc[m][4 * j + 1]);");
-    e.line("r1 = pack2<ELEM>(alpha * acc[m][4 * j + 2], alpha * acc[m][4 * j + 3]);");
-    e.line("r2 = pack2<ELEM>(alpha * acc[m][4 * j + 4], alpha * acc[m][4 * j + 5]);");
-    e.line("r3 = pack2<ELEM>(alpha * acc[m][4 * j + 6], alpha * acc[m][4 * j + 7]);");
+    for (unsigned q = 0; q < mats; ++q)
+      e.line(r[q] + " = pack2<ELEM>(" + accPair(q, "alpha * ") + ");");
   }
-  e.line(stmatrixOf(k) + "(addr, r0, r1, r2, r3);");
+  e.line(stmatrixOf(k, mats) + "(addr, " + list + ");");
+}
+
+void emitStore16(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
+  e.comment("accumulators -> " + Twine(toString(k.dType)) +
+            " -> stmatrix into the staging slabs (D_SLAB_COLS columns each).");
+  e.comment("m64nN fragment: thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8");
+  e.comment("block j, columns 8j + 2(l%4) (+1) in acc[.][4j .. 4j+3].");
+  e.line("const u32 staging = " + stagingTile(k) + ";");
+  emitBiasPrefetch(e, k);
+  const std::string cols = sm90::chunkColumns(k);
+  e.line("#pragma unroll");
+  CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
+  {
+    e.line("#pragma unroll");
+    CodeEmitter::Block js(e, "for (int j2 = 0; j2 < " + cols + " / 16; ++j2)");
+    emitStore16Address(e, k);
+    emitStore16Matrices(e, k, readsC, 4);
+  }
+  if (!sm90::chunksHaveOddN8Blocks(k))
+    return;
+  // (cols - 8) / 16 keeps j inside the tile in chunks that skip this block.
+  CodeEmitter::Block odd(e, "if (" + cols + " % 16 != 0)", "the chunk's last, odd n8 block");
+  e.line("const int j2 = (" + cols + " - 8) / 16;");
+  emitStore16Address(e, k);
+  emitStore16Matrices(e, k, readsC, 2);
 }
 
 } // namespace
+
+bool gemmgen::sm90::raggedChunks(const ir::Kernel &k) {
+  return k.epilogueChunkN && k.tileN % k.epilogueChunkN != 0;
+}
+
+std::string gemmgen::sm90::chunkColumns(const ir::Kernel &k) {
+  return raggedChunks(k) ? "chunk_cols" : "EPI_COLS";
+}
+
+bool gemmgen::sm90::chunksHaveOddN8Blocks(const ir::Kernel &k) {
+  return k.epilogueChunkN % 16 != 0 || (k.tileN % k.epilogueChunkN) % 16 != 0;
+}
 
 std::string gemmgen::sm90::consumerFirstRow(const ir::Kernel &k) {
   return k.plan.schedule.pingpong ? "tile_m * BM" : "tile_m * BM + consumer * WG_ROWS";
@@ -355,19 +404,22 @@ namespace {
 struct SlabBoxes {
   std::string loop, coords;
 };
-SlabBoxes slabBoxes(const ir::Kernel &k) {
+/// `cols`: the chunk's columns the boxes cover (D's store: the chunk's own,
+/// chunkColumns; C's load: all EPI_COLS, past a narrower last chunk's end
+/// too, which only reads).
+SlabBoxes slabBoxes(const ir::Kernel &k, const std::string &cols) {
   const std::string firstRow = gemmgen::sm90::consumerFirstRow(k);
   const std::string columns = "tile_n * BN + chunk * EPI_COLS";
   if (k.plan.dColMajor)
     return {"for (int slab = 0; slab < WG_MMAS; ++slab)",
             firstRow + " + slab * 64, " + columns + ", entry);"};
-  return {"for (int slab = 0; slab < EPI_COLS / D_SLAB_COLS; ++slab)",
+  return {"for (int slab = 0; slab < " + cols + " / D_SLAB_COLS; ++slab)",
           columns + " + slab * D_SLAB_COLS, " + firstRow + ", entry);"};
 }
 } // namespace
 
 void gemmgen::sm90::emitStagingTmaStore(CodeEmitter &e, const ir::Kernel &k) {
-  const SlabBoxes boxes = slabBoxes(k);
+  const SlabBoxes boxes = slabBoxes(k, chunkColumns(k));
   e.line("#pragma unroll");
   CodeEmitter::Block loop(e, boxes.loop);
   e.line("tma_store_3d(&tmD, " + stagingTile(k) + " + slab * D_SLAB_BYTES,");
@@ -376,7 +428,7 @@ void gemmgen::sm90::emitStagingTmaStore(CodeEmitter &e, const ir::Kernel &k) {
 
 void gemmgen::sm90::emitStagingCLoad(CodeEmitter &e, const ir::Kernel &k,
                                      const std::string &barrierAddr) {
-  const SlabBoxes boxes = slabBoxes(k);
+  const SlabBoxes boxes = slabBoxes(k, "EPI_COLS");
   e.comment("C's chunk, one box per staging slab, as D's store will write them");
   e.line("#pragma unroll");
   CodeEmitter::Block loop(e, boxes.loop);

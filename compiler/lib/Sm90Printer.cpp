@@ -20,6 +20,7 @@
 #include "EpiloguePrinter.h"
 #include "Sm90Blockwise.h"
 #include "Sm90Epilogue.h"
+#include "Sm90Wgmma.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
@@ -45,6 +46,8 @@ public:
   llvm::Error print() {
     emitBanner();
     emitIncludes();
+    if (sm90::needsPrintedWgmma(k.tileN))
+      sm90::emitWgmmaOfWidth(e, k.tileN, k.aType);
     emitConstants();
     emitHelpers();
     return emitKernel();
@@ -140,16 +143,20 @@ private:
     if (d) {
       e.line("constexpr int EPI_COLS = " + str(k.epilogueChunkN) +
              ";   // epilogue.chunk_n: output columns staged per chunk");
+      if (sm90::raggedChunks(k))
+        e.line("constexpr int EPI_CHUNKS = (BN + EPI_COLS - 1) / EPI_COLS;  // the last holds the "
+               "rest of the tile: " + str(k.tileN % k.epilogueChunkN) + " columns");
       const std::string slab = str(k.plan.dSlabBytes);
       if (k.plan.dColMajor) {
         e.line("constexpr u32 D_SLAB_BYTES = EPI_COLS * 128;  // column-major D: one m64 block, "
                "a swizzled 128-byte row (64 rows of D) per column");
       } else {
         e.line("constexpr int D_SLAB_COLS = " + str(k.plan.dSlabBytes / sizeInBytes(k.dType)) +
-               ";  // output columns of one " + slab + "-byte swizzled row (" +
-               toString(k.dType) + ")");
+               ";  // output columns of one " + slab + "-byte " +
+               (outputSlabSwizzleBytes(k.plan.dSlabBytes) ? "swizzled" : "unswizzled") +
+               " row (" + toString(k.dType) + ")");
         e.line("constexpr u32 D_SLAB_BYTES = WG_ROWS * " + slab +
-               ";  // D_SLAB_COLS columns x WG_ROWS rows, swizzled");
+               ";  // D_SLAB_COLS columns x WG_ROWS rows");
       }
       e.line("constexpr u32 D_STAGE_BYTES = " + str(d->bytesPerStage()) +
              ";  // one consumer's staging chunk");
@@ -537,8 +544,15 @@ private:
     }
     case OpKind::ForEachChunk: {
       e.line("#pragma unroll");
-      CodeEmitter::Block loop(e, "for (int chunk = 0; chunk < BN / EPI_COLS; ++chunk)",
+      if (!sm90::raggedChunks(k)) {
+        CodeEmitter::Block loop(e, "for (int chunk = 0; chunk < BN / EPI_COLS; ++chunk)",
+                                "epilogue chunk");
+        return emitOps(op.body);
+      }
+      CodeEmitter::Block loop(e, "for (int chunk = 0; chunk < EPI_CHUNKS; ++chunk)",
                               "epilogue chunk");
+      e.line("const int chunk_cols = chunk + 1 < EPI_CHUNKS ? EPI_COLS : BN - (EPI_CHUNKS - 1) * "
+             "EPI_COLS;  // D columns this chunk stores");
       return emitOps(op.body);
     }
     case OpKind::IfNotFirstK: {

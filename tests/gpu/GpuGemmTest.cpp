@@ -1017,10 +1017,72 @@ const EpilogueCase kEpilogueCases[] = {
      0.5f, CMode::Separate},
     {"fp8OutRowBiasRelu", "16_fast_e4m3_out_e4m3.yaml", "[{bias: {per: row, type: f32}}, relu]",
      129, 257, 160, 1, 1.0f, 0.0f, CMode::None},
+    // 256x152 (spec 26): the chain on chunks of 32 and a last one of 24 whose
+    // odd n8 block takes the two-matrix stores, C read back from them.
+    {"n152BiasGeluResidual", "26_wave_fit_n152_f16.yaml",
+     "[{bias: {per: column, type: f32}}, gelu_tanh, residual]", 1000, 1001, 520, 1, 1.0f, 0.5f,
+     CMode::Separate},
+    {"n152RowBiasSiluBatch", "26_wave_fit_n152_f16.yaml", "[{bias: {per: row}}, silu]", 300, 457,
+     136, 2, 0.5f, 0.0f, CMode::None},
 };
 
 INSTANTIATE_TEST_SUITE_P(Sm90, Epilogue, ::testing::ValuesIn(kEpilogueCases),
                          [](const ::testing::TestParamInfo<EpilogueCase> &info) {
+                           return std::string(info.param.label);
+                         });
+
+/// Epilogue chunks that do not divide tile.n (the last one narrower): a spec
+/// with its chunk_n replaced, against the reference with beta != 0 (C loaded
+/// into the staging tile past a narrow chunk's end) and without.
+struct RaggedChunkCase {
+  const char *label;
+  const char *base;    ///< spec whose "chunk_n: <from>" is replaced
+  const char *from, *to;
+  long long M, N, K;
+  float alpha, beta;
+  CMode c;
+};
+class RaggedChunks : public ::testing::TestWithParam<RaggedChunkCase> {};
+
+TEST_P(RaggedChunks, MatchesReference) {
+  REQUIRE_GPU();
+  Gpu &gpu = Gpu::get();
+  const RaggedChunkCase &c = GetParam();
+  std::ifstream f(specsDir() / c.base);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string yaml = ss.str();
+  const size_t at = yaml.find(c.from);
+  ASSERT_NE(at, std::string::npos) << c.base << " has no '" << c.from << "'";
+  yaml.replace(at, std::string(c.from).size(), c.to);
+  static std::map<std::string, Expected<Kernel>> kernels;
+  auto it = kernels.find(yaml);
+  if (it == kernels.end())
+    it = kernels.emplace(yaml, gpu.rt->compileString(yaml, std::string(c.label) + ".yaml")).first;
+  const Expected<Kernel> &k = it->second;
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  GemmArgs a = paddedArgsFor(k->info(), c.M, c.N, c.K, Layout::Row);
+  a.alpha = c.alpha, a.beta = c.beta;
+  expectMatchesReference(c.label, *k, a, c.c);
+}
+
+const RaggedChunkCase kRaggedChunkCases[] = {
+    // 128x256 in chunks of 48 (5 x 48 + 16): 32-byte slabs, no odd n8 block.
+    {"n256c48", "05_fast_f16.yaml", "chunk_n: 128", "chunk_n: 48", 1000, 1001, 520, 1.0f, 0.5f,
+     CMode::Separate},
+    {"n256c48large", "05_fast_f16.yaml", "chunk_n: 128", "chunk_n: 48", 4096, 4096, 4096, 1.0f,
+     0.0f, CMode::None},
+    // 128x256 in chunks of 40 (6 x 40 + 16): 16-byte slabs, every full chunk
+    // with an odd n8 block, bf16.
+    {"n256c40bf16", "06_fast_bf16.yaml", "chunk_n: 128", "chunk_n: 40", 129, 257, 72, 2.0f, -1.0f,
+     CMode::InPlace},
+    // 256x152 in chunks of 40 (3 x 40 + 32: the last even, the full ones odd), C in place.
+    {"n152c40", "26_wave_fit_n152_f16.yaml", "chunk_n: 32", "chunk_n: 40", 3000, 5000, 2048, 1.0f,
+     1.0f, CMode::InPlace},
+};
+
+INSTANTIATE_TEST_SUITE_P(Sm90, RaggedChunks, ::testing::ValuesIn(kRaggedChunkCases),
+                         [](const ::testing::TestParamInfo<RaggedChunkCase> &info) {
                            return std::string(info.param.label);
                          });
 

@@ -261,17 +261,29 @@ TEST(Checks, SharedMemorySuggestsADepthOrANarrowerChunk) {
 }
 
 TEST(Checks, ChunkNMustBeWholeSlabsOfTileN) {
-  Result r = check("kernel: k\ntile: { n: 192 }\nepilogue: { chunk_n: 128 }\n" + kRoles1);
-  ASSERT_EQ(r.diags.size(), 1u);
-  EXPECT_EQ(r.diags[0], "3:22: error: epilogue.chunk_n 128 must be a multiple of 16 that "
-                        "divides tile.n (192): the TMA store writes slabs of at least 16 "
-                        "columns; use 192 or leave it out");
-  Result odd = check("kernel: k\ntile: { n: 144 }\nepilogue: { chunk_n: 40 }\n" + kRoles1);
+  // A row-major 16-bit D: chunks of any multiple of 8 up to tile.n, the last
+  // one narrower (192 = 128 + 64; 144 = 3 x 40 + 24).
+  EXPECT_TRUE(check("kernel: k\ntile: { n: 192 }\nepilogue: { chunk_n: 128 }\n" + kRoles1).ok);
+  EXPECT_TRUE(check("kernel: k\ntile: { n: 144 }\nepilogue: { chunk_n: 40 }\n" + kRoles1).ok);
+  EXPECT_TRUE(check("kernel: k\ntile: { n: 152 }\nepilogue: { chunk_n: 32 }\n" + kRoles1).ok);
+  Result wide = check("kernel: k\ntile: { n: 144 }\nepilogue: { chunk_n: 160 }\n" + kRoles1);
+  ASSERT_EQ(wide.diags.size(), 1u);
+  EXPECT_EQ(wide.diags[0], "3:22: error: epilogue.chunk_n 160 must be a multiple of 8 up to "
+                           "tile.n (144): the TMA store writes slabs of at least 8 columns; use "
+                           "144 or leave it out");
+  Result odd = check("kernel: k\ntile: { n: 144 }\nepilogue: { chunk_n: 36 }\n" + kRoles1);
   ASSERT_EQ(odd.diags.size(), 1u);
-  EXPECT_EQ(odd.diags[0], "3:22: error: epilogue.chunk_n 40 must be a multiple of 16 that "
-                          "divides tile.n (144): the TMA store writes slabs of at least 16 "
-                          "columns; use 144 or leave it out");
-  EXPECT_TRUE(check("kernel: k\ntile: { n: 144 }\nepilogue: { chunk_n: 48 }\n" + kRoles1).ok);
+  EXPECT_EQ(odd.diags[0], "3:22: error: epilogue.chunk_n 36 must be a multiple of 8 up to "
+                          "tile.n (144): the TMA store writes slabs of at least 8 columns; use "
+                          "144 or leave it out");
+  // An f32 D keeps whole 16-column chunks that divide tile.n.
+  const std::string f32 = "types: { a: f16, b: f16, d: f32, accumulate: f32 }\n";
+  Result r = check("kernel: k\n" + f32 + "tile: { n: 192 }\nepilogue: { chunk_n: 128 }\n" +
+                   kRoles1);
+  ASSERT_EQ(r.diags.size(), 1u);
+  EXPECT_EQ(r.diags[0], "4:22: error: epilogue.chunk_n 128 must be a multiple of 16 that "
+                        "divides tile.n (192): the TMA store writes slabs of at least 16 "
+                        "columns; use 64 or leave it out");
   EXPECT_TRUE(check("kernel: k\nepilogue: { chunk_n: 64 }\n" + kRoles1).ok);
   EXPECT_TRUE(check("kernel: k\nepilogue: { chunk_n: 128 }\n" + kRoles1).ok);
 }

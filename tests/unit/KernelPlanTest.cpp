@@ -105,6 +105,36 @@ TEST(KernelPlan, AColumnMajorDStagesOneM64BlockPerSlab) {
   EXPECT_EQ(rowAbi.boxD.outer, 64u);
 }
 
+TEST(KernelPlan, ATileOfEightColumnsModSixteenStagesSixteenByteSlabs) {
+  // Spec 26: 256x152, chunks of 32 (the last 24). Every chunk is whole
+  // 16-byte slabs (8 columns), stored unswizzled; the staging tile is one
+  // full chunk per consumer; C's load (beta != 0) fills a full chunk.
+  KernelSpec spec = load(specPath("sm90/26_wave_fit_n152_f16.yaml"));
+  EXPECT_TRUE(takesOddN8Blocks(spec));
+  EXPECT_EQ(tileNStep(spec), 8u);
+  KernelPlan p = derivePlan(spec);
+  EXPECT_EQ(p.epilogueChunkN, 32u);
+  EXPECT_EQ(p.dSlabBytes, 16u);
+  EXPECT_EQ(outputSlabSwizzleBytes(p.dSlabBytes), 0u);
+  const BufferPlan *d = p.findBuffer("smemD");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->totalBytes(), 2u * 128 * 32 * 2);
+  EXPECT_EQ(p.findBarrier(ProtocolBarrier::CLoad)->txBytes, 128u * 32 * 2);
+  KernelABI abi = deriveKernelABI(lowerToIR(spec));
+  EXPECT_EQ(abi.boxD.inner, 8u);
+  EXPECT_EQ(abi.boxD.outer, 128u);
+  EXPECT_EQ(abi.boxD.swizzleBytes, 0u);
+  // A chunk of 48 of a 128-column tile (48, 48, 32): 32-byte slabs.
+  spec.tile.n.value = 128;
+  spec.epilogue.chunkN.value = 48;
+  EXPECT_EQ(derivePlan(spec).dSlabBytes, 32u);
+  // Where widths stay whole 16-column blocks: an f32 D, a cluster along M.
+  KernelSpec f32 = load(specPath("sm90/10_fast_f16_out_f32.yaml"));
+  EXPECT_FALSE(takesOddN8Blocks(f32));
+  EXPECT_EQ(tileNStep(f32), 16u);
+  EXPECT_FALSE(takesOddN8Blocks(load(specPath("sm90/02_ws_cluster2.yaml"))));
+}
+
 TEST(KernelPlan, Sm90Protocol) {
   KernelPlan p = derivePlan(load(specPath("sm90/02_ws_cluster2.yaml")));
   ASSERT_EQ(p.barriers.size(), 4u);

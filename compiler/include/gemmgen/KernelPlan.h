@@ -264,10 +264,14 @@ unsigned epilogueChunkColumns(const KernelSpec &spec);
 
 /// Bytes of one row of an output staging slab (the TMA store box's row and
 /// swizzle span): 128 (64 16-bit, 32 f32 or 128 8-bit columns); on sm_90a a
-/// 16-bit D whose chunk is no multiple of 128 bytes takes the widest of 64
-/// and 32 bytes that divides it (tiles such as 128x144 that fill a wave), an
-/// f32 D 64 bytes (a 16-column tile's f32 slices).
+/// 16-bit or f32 D whose chunks (the full ones and a narrower last one) are
+/// no multiple of 128 bytes takes the widest of 64, 32 and 16 bytes that
+/// divides them all (tiles such as 128x144 or 256x152 that fill a wave).
 unsigned outputSlabBytes(const KernelSpec &spec);
+
+/// The TMA swizzle of a D slab of `slabBytes`: the slab's own span, none for
+/// 16-byte slabs (whose rows, 16 bytes apart, meet no bank conflicts).
+unsigned outputSlabSwizzleBytes(unsigned slabBytes);
 
 /// Whether the problem's D is column-major: layout.d col on sm_90a (the
 /// runtime maps a row-major D onto such a kernel transposed).
@@ -280,6 +284,16 @@ bool storesDColumnMajor(const KernelSpec &spec);
 /// The fewest output columns a slab of `d` holds on `target`: what tile.n and
 /// epilogue.chunk_n must be multiples of (16 for a 16-bit or f32 D on sm_90a).
 unsigned minSlabColumns(ScalarType d, Target target);
+
+/// Whether an sm_90a kernel of `spec` can take a tile.n with an odd number of
+/// 8-column blocks (152 = 19 x 8) and epilogue chunks that do not divide
+/// tile.n: 16-bit operands, a row-major 16-bit D stored by TMA in slabs of 8
+/// columns, cluster.m 1.
+bool takesOddN8Blocks(const KernelSpec &spec);
+
+/// What tile.n and epilogue.chunk_n must be multiples of on sm_90a: 8 where
+/// takesOddN8Blocks, else the slab's fewest columns (16).
+unsigned tileNStep(const KernelSpec &spec);
 
 /// sm_100a: TMEM columns per consumer accumulator: tmem_columns, or tile.n
 /// rounded up to a power of two (at least 32).

@@ -358,9 +358,12 @@ void Machine::doTmaStore(Actor &a, const Op &op) {
 void Machine::completeStore(Event &e) {
   Actor &a = actors[e.actor];
   Region &stg = ctas[a.cta].regions[e.buf][e.region];
+  // A narrower last chunk (tile.n mod chunk_n) stores only the tile's columns.
+  const unsigned tileEnd = e.tile.tn * k.tileN + k.tileN;
   for (unsigned i = 0; i < stg.rows; ++i)
     for (unsigned j = 0; j < stg.cols; ++j)
-      if (e.dRow0 + i < p.entries[e.entry].M && e.dCol0 + j < p.entries[e.entry].N)
+      if (e.dRow0 + i < p.entries[e.entry].M && e.dCol0 + j < p.entries[e.entry].N &&
+          (sm100() || e.dCol0 + j < tileEnd))
         write(e.entry, e.dRow0 + i, e.dCol0 + j, stg.data[i * stg.cols + j]);
   stg.readers.erase(std::find(stg.readers.begin(), stg.readers.end(), int(&e - events.data())));
   stg.drainUnpublished = true;

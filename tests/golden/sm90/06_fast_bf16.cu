@@ -43,7 +43,7 @@ constexpr u32 SMEM_A = 0;  // smemA[STAGES]
 constexpr u32 SMEM_B = 65536;  // smemB[STAGES]
 constexpr int EPI_COLS = 128;   // epilogue.chunk_n: output columns staged per chunk
 constexpr int D_SLAB_COLS = 64;  // output columns of one 128-byte swizzled row (bf16)
-constexpr u32 D_SLAB_BYTES = WG_ROWS * 128;  // D_SLAB_COLS columns x WG_ROWS rows, swizzled
+constexpr u32 D_SLAB_BYTES = WG_ROWS * 128;  // D_SLAB_COLS columns x WG_ROWS rows
 constexpr u32 D_STAGE_BYTES = 16384;  // one consumer's staging chunk
 constexpr u32 SMEM_D = 196608;  // smemD[CONSUMERS]
 constexpr u32 SMEM_FULL_BAR = 229376;  // full[4]: producer -> consumer
@@ -245,7 +245,7 @@ gemm_sm90_fast_bf16(const __grid_constant__ TensorMap tmA, const __grid_constant
           mbar_wait(cload_bar + 8 * consumer, cload.phase, ROLE_CONSUMER0 + consumer, BAR_CLOAD, consumer);
           cload.advance();
         } // beta
-        // accumulators -> bf16 -> stmatrix into the 128B-swizzled staging slabs (64 columns each).
+        // accumulators -> bf16 -> stmatrix into the staging slabs (D_SLAB_COLS columns each).
         // m64nN fragment: thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8
         // block j, columns 8j + 2(l%4) (+1) in acc[.][4j .. 4j+3].
         const u32 staging = smem + SMEM_D + consumer * D_STAGE_BYTES;

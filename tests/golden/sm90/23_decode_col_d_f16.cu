@@ -245,7 +245,7 @@ gemm_sm90_decode_col_d_f16(const __grid_constant__ TensorMap tmA, const __grid_c
           mbar_wait(cload_bar + 8 * consumer, cload.phase, ROLE_CONSUMER0 + consumer, BAR_CLOAD, consumer);
           cload.advance();
         } // beta
-        // accumulators -> f16 -> stmatrix into the 128B-swizzled staging slabs (64 columns each).
+        // accumulators -> f16 -> stmatrix into the staging slabs (D_SLAB_COLS columns each).
         // m64nN fragment: thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8
         // block j, columns 8j + 2(l%4) (+1) in acc[.][4j .. 4j+3].
         const u32 staging = smem + SMEM_D + consumer * D_STAGE_BYTES;

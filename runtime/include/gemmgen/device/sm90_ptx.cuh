@@ -1020,6 +1020,13 @@ __device__ __forceinline__ void stmatrix_x4(u32 addr, u32 r0, u32 r1, u32 r2, u3
                :: "r"(addr), "r"(r0), "r"(r1), "r"(r2), "r"(r3) : "memory");
 }
 
+// Two 8x8 b16 matrices (stmatrix.m8n8.x2): lanes 0-15 supply the row addresses (lane i row
+// i%8 of matrix i/8); a chunk's odd n8 block (tile widths of 8 mod 16 columns).
+__device__ __forceinline__ void stmatrix_x2(u32 addr, u32 r0, u32 r1) {
+  asm volatile("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1, %2};\n"
+               :: "r"(addr), "r"(r0), "r"(r1) : "memory");
+}
+
 // stmatrix_x4 transposed (.trans): matrix j is stored with rows and columns swapped, so
 // lane i's row address is for row i%8 of matrix i/8 as stored, i.e. column i%8 of the
 // fragment: a column-major D's staging (a 16-byte row piece per output column).
@@ -1047,6 +1054,12 @@ __device__ __forceinline__ void ld_shared_f32x2(u32 addr, float& v0, float& v1) 
 __device__ __forceinline__ void ldmatrix_x4(u32 addr, u32& r0, u32& r1, u32& r2, u32& r3) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(addr) : "memory");
+}
+
+// The inverse of stmatrix_x2 at the same addresses (ldmatrix.m8n8.x2).
+__device__ __forceinline__ void ldmatrix_x2(u32 addr, u32& r0, u32& r1) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n"
+               : "=r"(r0), "=r"(r1) : "r"(addr) : "memory");
 }
 
 // ldmatrix_x4 transposed, the inverse of stmatrix_x4_trans at the same addresses.

@@ -386,12 +386,19 @@ void Checker::checkRoles() {
   consumer = mmas[0];
   bool ok = true;
 
-  // The producer: one warp (its warpgroup idles at the lowered setmaxnreg).
-  if (producer->warps.given && producer->warps.value != 1) {
-    error(producer->warps.loc, "roles." + producer->name.value + ".warps " +
-                                   str(producer->warps.value) +
-                                   ": the sm_90a generator issues TMA from one warp (one "
-                                   "elected thread); use warps: 1");
+  // The producer: one warp (its warpgroup idles at the lowered setmaxnreg),
+  // or with blockwise scales four, a part of each stage per warp.
+  const bool spread = blockwiseScaling() && producer->warps.value == kSpreadProducerWarps;
+  if (producer->warps.given && producer->warps.value != 1 && !spread) {
+    error(producer->warps.loc,
+          "roles." + producer->name.value + ".warps " + str(producer->warps.value) +
+              (blockwiseScaling()
+                   ? ": the sm_90a producer is one warp (one elected thread issues every copy) "
+                     "or, with blockwise scales, four (the A tile, A's scales, B's scales and "
+                     "the B tile, a warp each); use warps: 4 or warps: 1"
+                   : ": the sm_90a producer is one warp (one elected thread issues the TMA "
+                     "loads; four warps split the copies of blockwise-scaled kernels only); "
+                     "use warps: 1"));
     ok = false;
   }
   if (producer->warpgroups.given && producer->warpgroups.value != 1) {

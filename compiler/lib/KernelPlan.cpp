@@ -117,6 +117,13 @@ private:
     // that starts up to 3 floats early, 16-byte aligned, and ends rounded
     // up), then B's, 16 bytes per scale block (the aligned 4 holding it).
     if (p.scalesInSmem) {
+      // roles.producer.warps 4: the A tile, A's scales, B's and the B tile on
+      // a warp each (1: one elected thread does it all).
+      const RoleSpec *producer = spec.roleDoing(RoleTask::TmaLoad);
+      if (producer && producer->warps.value == kSpreadProducerWarps) {
+        p.scaleCopyWarps = 2;
+        p.producerBWarp = 3;
+      }
       p.scaleBOffsetBytes = (p.tileM + 4) * 4;
       BufferPlan scales = smem("smemScales", ScalarType::F32,
                                p.scaleBOffsetBytes / 4 + 4 * p.scaleBlocksN, 1, p.depth, 1);
@@ -438,6 +445,10 @@ unsigned gemmgen::epilogueChunkColumns(const KernelSpec &spec) {
   unsigned n = spec.tile.n.value;
   unsigned cols = 256 / sizeInBytes(spec.types.d.value);
   return n % cols == 0 ? cols : n;
+}
+
+unsigned gemmgen::producerWarpArrivals(const KernelPlan &p) {
+  return p.scaleCopyWarps + (p.producerBWarp ? 1 : 0);
 }
 
 unsigned gemmgen::outputSlabBytes(const KernelSpec &spec) {

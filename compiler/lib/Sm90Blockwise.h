@@ -22,6 +22,11 @@ namespace sm90 {
 /// partial 16-byte chunks it stores itself), emitScaleCopy after it.
 void emitScaleCopyBytes(CodeEmitter &e, const std::string &stage);
 void emitScaleCopy(CodeEmitter &e, const std::string &bar);
+/// The same with the producer over four warps (KernelPlan::scaleCopyWarps):
+/// warp 1 A's scales, warp 2 B's (`part`, after the tiles' branches), each
+/// storing its partial chunks' floats, arriving with its bulk copies' bytes,
+/// then issuing them.
+void emitScaleCopyParts(CodeEmitter &e, const std::string &stage, const std::string &bar);
 /// Consumer, at a k-loop's start: where this thread's scales sit in a slot
 /// (sa_off, the A copy's alignment index sa_index, B's addresses sb_addr, all
 /// stepped one k-block at a time from the tile's first, kFirst).

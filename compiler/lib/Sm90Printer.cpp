@@ -174,8 +174,13 @@ private:
     e.line("constexpr u32 SMEM_" + llvm::StringRef(empty.name).upper() + "_BAR = " +
            str(empty.offset) + ";  // " + empty.name + "[" + str(empty.slots) + "]: " +
            empty.signaller + " -> " + empty.waiter);
-    e.line("constexpr u32 " + llvm::StringRef(full.name).upper() + "_ARRIVALS = " +
-           str(full.arriveCount) + ";   // the producer's expect_tx arrival");
+    if (producerWarpArrivals(k.plan))
+      e.line("constexpr u32 " + llvm::StringRef(full.name).upper() + "_ARRIVALS = " +
+             str(full.arriveCount + producerWarpArrivals(k.plan)) +
+             ";   // each producer warp's expect_tx arrival");
+    else
+      e.line("constexpr u32 " + llvm::StringRef(full.name).upper() + "_ARRIVALS = " +
+             str(full.arriveCount) + ";   // the producer's expect_tx arrival");
     e.line("constexpr u32 " + llvm::StringRef(empty.name).upper() + "_ARRIVALS = " +
            str(empty.arriveCount) + ";  // one elected thread per consumer warpgroup per CTA");
     if (const Barrier *cload = cloadBarrier()) {
@@ -421,14 +426,29 @@ private:
       e.line(std::string(role.registersIncrease ? "setmaxnreg_inc<" : "setmaxnreg_dec<") +
              str(role.registers) + ">();");
     if (isProducer) {
-      e.comment("One elected thread of warp 0 issues every TMA load; the other warps idle.");
+      if (k.plan.scaleCopyWarps) {
+        e.comment("Each producer warp's elected thread issues part of a stage (each warp on its own");
+        e.comment("sub-partition, so that no consumer warp shares one with the whole producer).");
+      } else {
+        e.comment("One elected thread of warp 0 issues every TMA load; the other warps idle.");
+      }
       {
-        CodeEmitter::Block guard(e, "if (warp_in_group == 0 && elect_one_sync())");
+        const unsigned warps = std::max(k.plan.scaleCopyWarps, k.plan.producerBWarp) + 1;
+        CodeEmitter::Block guard(e, k.plan.scaleCopyWarps
+                                        ? "if (warp_in_group < " + str(warps) +
+                                              " && elect_one_sync())"
+                                        : std::string("if (warp_in_group == 0 && elect_one_sync())"));
+        if (k.plan.scaleCopyWarps)
+          e.line(std::string("const int part = warp_in_group;  // 0: the A") +
+                 (k.plan.producerBWarp ? "" : " and B") + " tile, 1: A's scales, 2: B's" +
+                 (k.plan.producerBWarp ? ", " + str(k.plan.producerBWarp) + ": the B tile" : ""));
         emitStates(role);
         if (llvm::Error err = emitOps(role.body))
           return err;
       }
-      e.line("__syncwarp();  // reconverge warp 0 before the aligned barrier at the end");
+      e.line(k.plan.scaleCopyWarps
+                 ? "__syncwarp();  // reconverge the producer warps before the aligned barrier at the end"
+                 : "__syncwarp();  // reconverge warp 0 before the aligned barrier at the end");
       return llvm::Error::success();
     }
     e.line("const int consumer = warpgroup - 1;  // which rows of the tile this warpgroup owns");
@@ -534,6 +554,8 @@ private:
     switch (op.kind) {
     case OpKind::ForEachTile: return emitForEachTile(op);
     case OpKind::ForK: {
+      if (isProducer && k.plan.scaleCopyWarps)
+        return emitSplitProducerK(op);
       if (!isProducer && k.plan.partialBuffers == 2)
         return emitForKPairs(op);
       if (!isProducer && k.plan.partialBuffers == 1)
@@ -681,6 +703,61 @@ private:
                                    "kernel '" + k.name + "': op '" + toString(op.kind) + fence +
                                        "' is " + what + " and has no sm_90a form; lower the "
                                        "spec for its own target");
+  }
+
+  /// The producer's k-block spread over its warps (KernelPlan::scaleCopyWarps):
+  /// each waits for the stage itself; warp 0 announces the tiles' bytes and
+  /// loads A (and B unless producerBWarp names another warp), warps 1 and 2
+  /// copy the scales and arrive with their bytes. The IR's order is kept:
+  /// the wait, the stage's arrive and loads, then the cursor's advance.
+  llvm::Error emitSplitProducerK(const Op &forK) {
+    CodeEmitter::Block loop(e, "for (int kb = " + kFirst() + "; kb < " + kEnd() + "; ++kb)",
+                            "k-block");
+    const unsigned bWarp = k.plan.producerBWarp;
+    std::vector<const Op *> tiles, scales, after;
+    for (const Op &op : forK.body) {
+      const bool load = op.kind == OpKind::TmaLoad;
+      if (op.kind == OpKind::Wait && tiles.empty() && scales.empty()) {
+        if (llvm::Error err = emitOp(op))
+          return err;
+      } else if (op.kind == OpKind::ArriveExpectTx || (load && op.operand != Operand::Scales)) {
+        tiles.push_back(&op);
+      } else if (load) {
+        scales.push_back(&op);
+      } else {
+        after.push_back(&op);
+      }
+    }
+    {
+      CodeEmitter::Block part0(e, "if (part == 0)", std::string(bWarp ? "the A tile" : "A and B"));
+      for (const Op *op : tiles) {
+        if (bWarp && op->kind == OpKind::TmaLoad && op->operand == Operand::B)
+          continue;
+        if (op->kind == OpKind::ArriveExpectTx)
+          e.line("mbar_arrive_expect_tx(" + slotAddr(op->barrier, op->state) +
+                 (bWarp ? ", STAGE_TX_BYTES - B_STAGE_BYTES);  // A's; the other warps arrive with "
+                          "their own bytes"
+                        : ", STAGE_TX_BYTES);  // A's and B's; the scale warps arrive with their own"));
+        else if (llvm::Error err = emitOp(*op))
+          return err;
+      }
+    }
+    if (bWarp) {
+      CodeEmitter::Block partB(e, "else if (part == " + str(bWarp) + ")", "the B tile");
+      for (const Op *op : tiles)
+        if (op->kind == OpKind::TmaLoad && op->operand == Operand::B) {
+          e.line("mbar_arrive_expect_tx(" + slotAddr(op->barrier, op->state) +
+                 ", B_STAGE_BYTES);  // the whole B tile lands here (a cluster's peers' parts too)");
+          if (llvm::Error err = emitOp(*op))
+            return err;
+        }
+    }
+    for (const Op *op : scales)
+      sm90::emitScaleCopyParts(e, op->state + ".stage", slotAddr(op->barrier, op->state));
+    for (const Op *op : after)
+      if (llvm::Error err = emitOp(*op))
+        return err;
+    return llvm::Error::success();
   }
 
   void emitWait(const Op &op) {

@@ -290,7 +290,10 @@ std::string specFor(const TileFamily &f, int split, const SpecTypes &t, const st
        (f.ctasPerSm > 1 ? ", ctas_per_sm: " + std::to_string(f.ctasPerSm) : std::string()) +
        " }\n";
   s += "roles:\n";
-  s += "  producer: { warps: 1, registers: 40, does: tma_load }\n";
+  // Blockwise: the producer's copies spread over four warps (each on its own
+  // sub-partition; spec 15, docs/PERF.md "The producer over four warps").
+  s += std::string("  producer: { warps: ") + (t.blockwise ? "4" : "1") +
+       ", registers: 40, does: tma_load }\n";
   // Two CTAs per SM share its 65536 registers: 128 x 40 + 128 x 216 each.
   s += "  consumer: { warpgroups: " + std::to_string(f.consumers) +
        ", registers: " + (f.ctasPerSm > 1 ? "216" : "232") + ", does: [mma, epilogue] }\n";

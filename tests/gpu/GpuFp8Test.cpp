@@ -25,7 +25,8 @@ using namespace gemmgen;
 namespace {
 
 const char *kSpec13 = "13_fast_e4m3.yaml", *kSpec15 = "15_blockwise_e4m3.yaml";
-/// Spec 15 with mma_in_flight 0: one partial-sum buffer.
+/// Spec 15 with mma_in_flight 0: one partial-sum buffer; and its producer one
+/// warp (roles.producer.warps 1: one elected thread issues every copy).
 const char *kSpec15One = "15_blockwise_e4m3.yaml:one_partial";
 /// Spec 19 (spec 15 with tile.n 192: every other tile starts halfway into
 /// B's scale blocks) and spec 15 with tile.n 64 (a tile inside one block, as
@@ -61,8 +62,10 @@ std::string specText(const std::string &types, const char *spec = kSpec13) {
     if (size_t at = s.find(from); at != std::string::npos)
       s.replace(at, from.size(), to);
   };
-  if (one) // spec 15 before the pairs of k-blocks: each promoted after its own wgmmas
+  if (one) { // spec 15 before the pairs of k-blocks: each promoted after its own wgmmas
     swap("depth: 6, mma_in_flight: 1", "depth: 6, mma_in_flight: 0");
+    swap("producer: { warps: 4", "producer: { warps: 1");
+  }
   if (n64) { // the tile, and the stages and staging chunk that fit it
     swap("tile: { m: 128, n: 128", "tile: { m: 128, n: 64");
     swap("depth: 6", "depth: 8");

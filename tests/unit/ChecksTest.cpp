@@ -200,8 +200,9 @@ roles:
   consumer: { warpgroups: 1, warp: 0, does: [mma, epilogue] }
 )");
   std::vector<std::string> want = {
-      "3:22: error: roles.producer.warps 2: the sm_90a generator issues TMA from one warp (one "
-      "elected thread); use warps: 1",
+      "3:22: error: roles.producer.warps 2: the sm_90a producer is one warp (one elected thread "
+      "issues the TMA loads; four warps split the copies of blockwise-scaled kernels only); use "
+      "warps: 1",
       "3:31: error: roles.producer.warp 3: on sm_90a the producer is warp 0 (warpgroup 0) and "
       "the consumers start at warp 4; use warp: 0 or leave it out",
       "4:36: error: roles.consumer.warp 0: on sm_90a the consumer warpgroups start at warp 4 "

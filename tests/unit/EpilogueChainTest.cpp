@@ -352,7 +352,11 @@ TEST(BlockwiseScalingSim, ScalesThroughSharedMemoryAndCaughtWithoutTheirCopy) {
   EXPECT_EQ(c->kernel.barriers[0].txBytes,
             (plan.tileM + plan.tileN) * plan.tileK + plan.scaleTxBytes);
   EXPECT_NE(c->source.find("bulk_load_g2s(scales_to"), std::string::npos);
-  EXPECT_NE(c->source.find("STAGE_TX_BYTES + sa_bytes + sb_total"), std::string::npos);
+  // Four producer warps (spec 15): each arrives with its own bytes.
+  EXPECT_NE(c->source.find("STAGE_TX_BYTES - B_STAGE_BYTES"), std::string::npos);
+  EXPECT_NE(c->source.find("mbar_arrive_expect_tx(full_bar + 8 * load.stage, sa_bytes)"),
+            std::string::npos);
+  EXPECT_NE(c->source.find("constexpr u32 FULL_ARRIVALS = 4;"), std::string::npos);
   EXPECT_NE(c->source.find("ld_shared_f32(sa_at + sa_off[m][0])"), std::string::npos);
   EXPECT_EQ(c->source.find("__ldg(sa_p"), std::string::npos); // no A scale from global memory
 

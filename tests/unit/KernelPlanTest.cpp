@@ -135,6 +135,28 @@ TEST(KernelPlan, ATileOfEightColumnsModSixteenStagesSixteenByteSlabs) {
   EXPECT_FALSE(takesOddN8Blocks(load(specPath("sm90/02_ws_cluster2.yaml"))));
 }
 
+TEST(KernelPlan, ABlockwiseProducerOfFourWarpsSpreadsTheStage) {
+  // Spec 15: warp 0 the A tile, warps 1 and 2 the scales, warp 3 the B tile;
+  // each arrives on the full barrier with its bytes (the plan's one arrival
+  // is warp 0's, the simulator's producer).
+  KernelSpec spec = load(specPath("sm90/15_blockwise_e4m3.yaml"));
+  KernelPlan p = derivePlan(spec);
+  EXPECT_EQ(p.scaleCopyWarps, 2u);
+  EXPECT_EQ(p.producerBWarp, 3u);
+  EXPECT_EQ(producerWarpArrivals(p), 3u);
+  EXPECT_EQ(p.findBarrier(ProtocolBarrier::Full)->arrivals, 1u);
+  // One producer warp: one thread does it all.
+  for (RoleSpec &r : spec.roles)
+    if (r.name.value == "producer")
+      r.warps.value = 1;
+  KernelPlan one = derivePlan(spec);
+  EXPECT_EQ(one.scaleCopyWarps, 0u);
+  EXPECT_EQ(one.producerBWarp, 0u);
+  EXPECT_EQ(producerWarpArrivals(one), 0u);
+  // Without blockwise scales nothing is spread.
+  EXPECT_EQ(producerWarpArrivals(derivePlan(load(specPath("sm90/13_fast_e4m3.yaml")))), 0u);
+}
+
 TEST(KernelPlan, Sm90Protocol) {
   KernelPlan p = derivePlan(load(specPath("sm90/02_ws_cluster2.yaml")));
   ASSERT_EQ(p.barriers.size(), 4u);

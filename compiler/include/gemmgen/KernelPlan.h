@@ -200,6 +200,16 @@ struct KernelPlan {
   /// scalesInSmem: where B's scales start in a stage's slot, after A's tile.m
   /// rows and the 4 floats a 16-byte-aligned copy of them can span beyond.
   unsigned scaleBOffsetBytes = 0;
+  /// scalesInSmem with roles.producer.warps 4: producer warps besides warp 0
+  /// that copy the scales (warp 1 A's, warp 2 B's), each arriving once per
+  /// stage on its full barrier with the bytes of its copies. A producer instruction costs the consumer
+  /// warps on its sub-partition issue slots (docs/PERF.md, producer pad), so
+  /// the k-block's producer work is spread over three of them. The simulator
+  /// models the stage's three arrivals as the producer's one.
+  unsigned scaleCopyWarps = 0;
+  /// scaleCopyWarps: the producer warp that issues the B tile's TMA load and
+  /// arrives with its bytes, or 0: warp 0 with A's.
+  unsigned producerBWarp = 0;
   unsigned clusterM = 1, clusterN = 1;
   /// Output columns staged and stored per epilogue chunk (divides tile.n).
   unsigned epilogueChunkN = 0;
@@ -258,6 +268,14 @@ KernelPlan derivePlan(const KernelSpec &spec, Declarations decls = Declarations:
 
 /// The protocol barrier a declared name stands for on `target`, if any.
 std::optional<ProtocolBarrier> protocolBarrierNamed(llvm::StringRef name, Target target);
+
+/// roles.producer.warps that spread a blockwise kernel's producer over a
+/// warp per part of the stage (KernelPlan::scaleCopyWarps, producerBWarp).
+constexpr unsigned kSpreadProducerWarps = 4;
+
+/// The full barrier's arrivals beyond the producer's one: its other warps'
+/// (KernelPlan::scaleCopyWarps, producerBWarp), each announcing its bytes.
+unsigned producerWarpArrivals(const KernelPlan &p);
 
 /// Output columns per epilogue chunk: epilogue.chunk_n, or the default.
 unsigned epilogueChunkColumns(const KernelSpec &spec);

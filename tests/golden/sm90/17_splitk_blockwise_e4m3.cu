@@ -55,7 +55,7 @@ constexpr u32 D_STAGE_BYTES = 8192;  // one consumer's staging chunk
 constexpr u32 SMEM_D = 200704;  // smemD[CONSUMERS]
 constexpr u32 SMEM_FULL_BAR = 217088;  // full[6]: producer -> consumer
 constexpr u32 SMEM_EMPTY_BAR = 217136;  // empty[6]: consumer -> producer
-constexpr u32 FULL_ARRIVALS = 1;   // the producer's expect_tx arrival
+constexpr u32 FULL_ARRIVALS = 4;   // each producer warp's expect_tx arrival
 constexpr u32 EMPTY_ARRIVALS = 2;  // one elected thread per consumer warpgroup per CTA
 constexpr u32 SMEM_CLOAD_BAR = 217184;  // cload[2]: C's chunk landed in consumer c's staging tile (beta != 0)
 constexpr u32 CLOAD_TX_BYTES = 8192;  // one staging chunk of C
@@ -140,8 +140,10 @@ gemm_sm90_splitk_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __g
   if (warpgroup == 0) {
     // ==== role producer: warps 0..3 ====
     setmaxnreg_dec<40>();
-    // One elected thread of warp 0 issues every TMA load; the other warps idle.
-    if (warp_in_group == 0 && elect_one_sync()) {
+    // Each producer warp's elected thread issues part of a stage (each warp on its own
+    // sub-partition, so that no consumer warp shares one with the whole producer).
+    if (warp_in_group < 4 && elect_one_sync()) {
+      const int part = warp_in_group;  // 0: the A tile, 1: A's scales, 2: B's, 3: the B tile
       PipelineState load{0, 1u};  // phase 1: the first wait passes on the barrier's initial phase
       // persistent loop: this cluster walks units of CLUSTER_M x 1 tiles
       for (int slot = cluster_id; slot < batch_slots; slot += clusters) {
@@ -153,38 +155,52 @@ gemm_sm90_splitk_blockwise_e4m3(const __grid_constant__ TensorMap tmA, const __g
         const int tile_n = unit_n;
         for (int kb = 0; kb < k_blocks; ++kb) {
           mbar_wait(empty_bar + 8 * load.stage, load.phase, ROLE_PRODUCER, BAR_EMPTY, load.stage);
-          // this k-block's scales: A's for the tile's rows, B's for its column blocks (past N:
-          // block 0's); bulk copies take the 16-byte chunks inside each array, the floats of a
-          // chunk the array only partly covers are stored here (stage_scales); float indices
-          const u32 scales_to = smem + SMEM_SCALES + SCALES_STAGE_BYTES * load.stage;
-          const int col_blocks = (N + 127) / 128;
-          const bool whole_chunks = scales_in_whole_chunks(scale_a, batch * k_blocks * M, scale_b, batch * col_blocks * k_blocks);
-          const int sa_first = (entry * k_blocks + kb) * M + tile_m * BM;
-          int sa_from, sa_to;
-          stage_scales(scales_to, scale_a, sa_first, min(BM, M - tile_m * BM), batch * k_blocks * M, whole_chunks, &sa_from, &sa_to);
-          const u32 sa_bytes = 4u * (u32)(sa_to - sa_from);
-          u32 sb_bulk = 0;  // bit cb: B block cb's chunk is bulk-copied
-          #pragma unroll
-          for (int cb = 0; cb < SB_BLOCKS; ++cb) {
-            if (stage_scale(scales_to + SCALES_B_OFFSET + 16 * cb, scale_b, (entry * col_blocks + (tile_n * BN / 128 + cb < col_blocks ? tile_n * BN / 128 + cb : 0)) * k_blocks + kb, batch * col_blocks * k_blocks, whole_chunks)) sb_bulk |= 1u << cb;
-          }
-          const u32 sb_total = 16u * (u32)__popc(sb_bulk);
-          mbar_arrive_expect_tx(full_bar + 8 * load.stage, STAGE_TX_BYTES + sa_bytes + sb_total);
-          tma_load_3d(smem + SMEM_A + A_STAGE_BYTES * load.stage, &tmA, full_bar + 8 * load.stage, kb * BK, tile_m * BM, entry);
-          tma_load_3d(smem + SMEM_B + B_STAGE_BYTES * load.stage, &tmB, full_bar + 8 * load.stage, kb * BK, tile_n * BN, entry);
-          // the bulk copies land at the slot's offset of their first float (A's slot starts at the
-          // boundary at or below sa_first, each B block's at the one at or below its scale)
-          if (sa_bytes) bulk_load_g2s(scales_to + 4u * (u32)(sa_from - scale_chunk_base(scale_a, sa_first)), scale_a + sa_from, sa_bytes, full_bar + 8 * load.stage);
-          #pragma unroll
-          for (int cb = 0; cb < SB_BLOCKS; ++cb) {
-            const int sb_index = (entry * col_blocks + (tile_n * BN / 128 + cb < col_blocks ? tile_n * BN / 128 + cb : 0)) * k_blocks + kb;
-            if (sb_bulk >> cb & 1u) bulk_load_g2s(scales_to + SCALES_B_OFFSET + 16 * cb, scale_b + scale_chunk_base(scale_b, sb_index), 16, full_bar + 8 * load.stage);
-          }
+          if (part == 0) {
+            mbar_arrive_expect_tx(full_bar + 8 * load.stage, STAGE_TX_BYTES - B_STAGE_BYTES);  // A's; the other warps arrive with their own bytes
+            tma_load_3d(smem + SMEM_A + A_STAGE_BYTES * load.stage, &tmA, full_bar + 8 * load.stage, kb * BK, tile_m * BM, entry);
+          } // the A tile
+          else if (part == 3) {
+            mbar_arrive_expect_tx(full_bar + 8 * load.stage, B_STAGE_BYTES);  // the whole B tile lands here (a cluster's peers' parts too)
+            tma_load_3d(smem + SMEM_B + B_STAGE_BYTES * load.stage, &tmB, full_bar + 8 * load.stage, kb * BK, tile_n * BN, entry);
+          } // the B tile
+          // this k-block's scales: A's for the tile's rows (warp 1), B's for its column blocks
+          // (warp 2; past N: block 0's); bulk copies take the 16-byte chunks inside each array,
+          // the floats of a chunk an array only partly covers are stored here (stage_scales)
+          // before the warp's arrive; float indices
+          else if (part == 1) {
+            const u32 scales_to = smem + SMEM_SCALES + SCALES_STAGE_BYTES * load.stage;
+            const bool whole_chunks = scales_in_whole_chunks(scale_a, batch * k_blocks * M, scale_a, 0);
+            const int sa_first = (entry * k_blocks + kb) * M + tile_m * BM;
+            int sa_from, sa_to;
+            stage_scales(scales_to, scale_a, sa_first, min(BM, M - tile_m * BM), batch * k_blocks * M, whole_chunks, &sa_from, &sa_to);
+            const u32 sa_bytes = 4u * (u32)(sa_to - sa_from);
+            mbar_arrive_expect_tx(full_bar + 8 * load.stage, sa_bytes);
+            // the copy lands at the slot's offset of its first float (the slot starts at the
+            // boundary at or below sa_first)
+            if (sa_bytes) bulk_load_g2s(scales_to + 4u * (u32)(sa_from - scale_chunk_base(scale_a, sa_first)), scale_a + sa_from, sa_bytes, full_bar + 8 * load.stage);
+          } // A's scales
+          else if (part == 2) {
+            const u32 scales_to = smem + SMEM_SCALES + SCALES_STAGE_BYTES * load.stage;
+            const int col_blocks = (N + 127) / 128;
+            const bool whole_chunks = scales_in_whole_chunks(scale_b, batch * col_blocks * k_blocks, scale_b, 0);
+            u32 sb_bulk = 0;  // bit cb: B block cb's chunk is bulk-copied
+            #pragma unroll
+            for (int cb = 0; cb < SB_BLOCKS; ++cb) {
+              if (stage_scale(scales_to + SCALES_B_OFFSET + 16 * cb, scale_b, (entry * col_blocks + (tile_n * BN / 128 + cb < col_blocks ? tile_n * BN / 128 + cb : 0)) * k_blocks + kb, batch * col_blocks * k_blocks, whole_chunks)) sb_bulk |= 1u << cb;
+            }
+            mbar_arrive_expect_tx(full_bar + 8 * load.stage, 16u * (u32)__popc(sb_bulk));
+            // each block's copy lands at the one boundary at or below its scale
+            #pragma unroll
+            for (int cb = 0; cb < SB_BLOCKS; ++cb) {
+              const int sb_index = (entry * col_blocks + (tile_n * BN / 128 + cb < col_blocks ? tile_n * BN / 128 + cb : 0)) * k_blocks + kb;
+              if (sb_bulk >> cb & 1u) bulk_load_g2s(scales_to + SCALES_B_OFFSET + 16 * cb, scale_b + scale_chunk_base(scale_b, sb_index), 16, full_bar + 8 * load.stage);
+            }
+          } // B's scales
           load.advance();
         } // k-block
       } // tile
     }
-    __syncwarp();  // reconverge warp 0 before the aligned barrier at the end
+    __syncwarp();  // reconverge the producer warps before the aligned barrier at the end
   } else {
     // ==== role consumer: warps 4..11 ====
     setmaxnreg_inc<232>();

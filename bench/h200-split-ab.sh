@@ -6,6 +6,9 @@
 # Their consumer warps do no per-k-block CUDA-core work, so warp 0's ~20 instructions per k-block
 # should cost them little. Prediction (before the run): level to +1% (specs 05, 06, 13, 14 at
 # 4096^3 and 8192^3); verify passes.
+# Measured (15:48 UTC, 2026-12-04_split_ab_h200): 0.5-0.8% slower at 4096^3 (05 0.1802/0.1804 ->
+# 0.1816/0.1816 ms, 13 0.0938 -> 0.0943-0.0946, 14 0.1823/0.1825 -> 0.1837/0.1838), 8192^3 within
+# the run's drift; verify PASS. Not kept.
 #   usage (device): bash bench/h200-split-ab.sh EXP
 source "$(dirname "$0")/lib.sh"
 bench_init split_ab "$1"

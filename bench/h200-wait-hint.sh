@@ -6,6 +6,11 @@
 # warps each poll ~4 rounds per k-block on their sub-partitions (ncu, last session: one warp).
 # Prediction (before the run): producer 0.5-1% faster for spec 15 at 4096x7168x18432 and
 # 4096x7168x2048, level for spec 05 / 13; all: within +-2% (a woken consumer may start later).
+# Measured (15:53 UTC, 2026-12-04_wait_hint_h200): spec 05 at 4096^3 0.1806 / 0.1806 -> 0.1796 /
+# 0.1797 (producer) and 0.1800 / 0.1797 ms (all), spec 13 0.0937 / 0.0937 -> 0.0934-0.0936; spec
+# 15 too noisy in this call to read (cuBLASLt itself 0.1069-0.1320 ms at 4096x7168x2048), its
+# long-K shape 0.8781 / 0.8763 ms without the hint against 0.9015 / 0.8993 with the producer's.
+# Not kept: at most 0.5% on spec 05, and no sign of the gain predicted for spec 15.
 #   usage (device): bash bench/h200-wait-hint.sh EXP
 source "$(dirname "$0")/lib.sh"
 bench_init wait_hint "$1"

@@ -944,6 +944,25 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::ValuesIn(kGroupedCases)),
     specCaseName<Grouped::ParamType>);
 
+/// Spec `base` with its last `from` replaced by `to`, compiled once per text
+/// (the Epilogue and RaggedChunks cases' kernels). Empty when `from` is absent.
+const Expected<Kernel> *editedSpecKernel(const char *base, const std::string &from,
+                                         const std::string &to, const std::string &label) {
+  std::ifstream f(specsDir() / base);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string yaml = ss.str();
+  const size_t at = yaml.rfind(from);
+  if (at == std::string::npos)
+    return nullptr;
+  yaml.replace(at, from.size(), to);
+  static std::map<std::string, Expected<Kernel>> kernels;
+  auto it = kernels.find(yaml);
+  if (it == kernels.end())
+    it = kernels.emplace(yaml, Gpu::get().rt->compileString(yaml, label + ".yaml")).first;
+  return &it->second;
+}
+
 /// Epilogue chains: every op, bias axes and types, the residual's place, a
 /// scale, 16-bit and f32 output, batches with a bias per entry, tail columns
 /// (N % 8 != 0), each against the reference that applies the same chain
@@ -960,21 +979,12 @@ class Epilogue : public ::testing::TestWithParam<EpilogueCase> {};
 
 TEST_P(Epilogue, MatchesReference) {
   REQUIRE_GPU();
-  Gpu &gpu = Gpu::get();
   const EpilogueCase &c = GetParam();
-  std::ifstream f(specsDir() / c.base);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::string yaml = ss.str();
   const std::string line = "overlap: true }";
-  const size_t at = yaml.rfind(line);
-  ASSERT_NE(at, std::string::npos) << c.base << " has no '" << line << "' epilogue line";
-  yaml.replace(at, line.size(), "overlap: true, chain: " + std::string(c.chain) + " }");
-  static std::map<std::string, Expected<Kernel>> kernels;
-  auto it = kernels.find(yaml);
-  if (it == kernels.end())
-    it = kernels.emplace(yaml, gpu.rt->compileString(yaml, std::string(c.label) + ".yaml")).first;
-  const Expected<Kernel> &k = it->second;
+  const Expected<Kernel> *kp =
+      editedSpecKernel(c.base, line, "overlap: true, chain: " + std::string(c.chain) + " }", c.label);
+  ASSERT_NE(kp, nullptr) << c.base << " has no '" << line << "' epilogue line";
+  const Expected<Kernel> &k = *kp;
   ASSERT_TRUE(k.ok()) << k.status().message();
   ASSERT_FALSE(k->info().epilogue.empty());
   GemmArgs a = paddedArgsFor(k->info(), c.M, c.N, c.K, Layout::Row);
@@ -1046,20 +1056,10 @@ class RaggedChunks : public ::testing::TestWithParam<RaggedChunkCase> {};
 
 TEST_P(RaggedChunks, MatchesReference) {
   REQUIRE_GPU();
-  Gpu &gpu = Gpu::get();
   const RaggedChunkCase &c = GetParam();
-  std::ifstream f(specsDir() / c.base);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::string yaml = ss.str();
-  const size_t at = yaml.find(c.from);
-  ASSERT_NE(at, std::string::npos) << c.base << " has no '" << c.from << "'";
-  yaml.replace(at, std::string(c.from).size(), c.to);
-  static std::map<std::string, Expected<Kernel>> kernels;
-  auto it = kernels.find(yaml);
-  if (it == kernels.end())
-    it = kernels.emplace(yaml, gpu.rt->compileString(yaml, std::string(c.label) + ".yaml")).first;
-  const Expected<Kernel> &k = it->second;
+  const Expected<Kernel> *kp = editedSpecKernel(c.base, c.from, c.to, c.label);
+  ASSERT_NE(kp, nullptr) << c.base << " has no '" << c.from << "'";
+  const Expected<Kernel> &k = *kp;
   ASSERT_TRUE(k.ok()) << k.status().message();
   GemmArgs a = paddedArgsFor(k->info(), c.M, c.N, c.K, Layout::Row);
   a.alpha = c.alpha, a.beta = c.beta;

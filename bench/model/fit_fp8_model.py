@@ -12,9 +12,10 @@ cannot carry more free constants.
 
 The blockwise families are fitted to the kernels as they are since 2026-12-04
 (k-blocks in pairs but for the 128x192 tile, the scales read from shared
-memory): the family runs of bench/h200-blockwise-smem-families.sh, whose
-summary lines (family_sSPLIT MxNxK gemmgen-ms cuBLASLt-ms ratio) are read
-here; the earlier blockwise documents measured other kernels and are skipped.
+memory, the producer over four warps): the family runs of
+bench/h200-blockwise-warps4-families.sh, whose summary lines (family_sSPLIT
+MxNxK gemmgen-ms cuBLASLt-ms ratio) are read here; the earlier blockwise
+documents measured other kernels and are skipped.
 
     python3 bench/model/fit_fp8_model.py        # from the repository root; -v: every point
 """
@@ -49,9 +50,11 @@ for _s in (1, 2, 4, 8):
     SPECS[f"bench/variants/fp8/m64_s{_s}.yaml"] = ("tensor", "small", _s)
     SPECS[f"bench/variants/blockwise/m64_s{_s}.yaml"] = ("block", "small", _s)
 
-# The blockwise kernels as shipped: every family at the DeepSeek-V3 shapes (M = 128 split too).
-BLOCK_SUMMARY = os.path.join(RES, "2026-12-04_blockwise_smem_h200",
-                             "blockwise_smem_families-summary.txt")
+# The blockwise kernels as shipped: every family at the DeepSeek-V3 shapes (M = 128 split too),
+# with four producer warps since 2026-12-04 (bench/h200-blockwise-warps4-families.sh); the
+# one-thread producer's run (bench/h200-blockwise-smem-families.sh) before them.
+BLOCK_SUMMARY = os.path.join(RES, "2026-12-04_blockwise_warps4_h200",
+                             "blockwise_warps4_families-summary.txt")
 
 # Runs of the kernels as shipped (the experiment runs with patched kernels,
 # blockwise_turns2 and blockwise_bound, are not among them).

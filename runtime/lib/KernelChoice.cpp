@@ -145,14 +145,16 @@ constexpr TileFamily kFp8TensorFamilies[] = {
 // under the second one's wgmmas (mma_in_flight 1), but for the 192-column
 // tile, whose two partial sums do not fit beside its accumulators (each
 // k-block promoted after its own wgmmas); every family's scales read from
-// the stage's shared memory. Per-k-block times fitted (2026-12-04, `python3
-// bench/model/fit_fp8_model.py`) to every family at the eight DeepSeek-V3
-// shapes, M = 128 also split 2-8 (bench/h200-blockwise-smem-families.sh).
+// the stage's shared memory, the producer over four warps. Per-k-block times
+// fitted (2026-12-04, `python3 bench/model/fit_fp8_model.py`) to every family
+// at the eight DeepSeek-V3 shapes, M = 128 also split 2-8
+// (bench/h200-blockwise-warps4-families.sh; one producer thread: 0.3999,
+// 0.6020, 0.2717, 0.2366).
 constexpr TileFamily kFp8BlockFamilies[] = {
-    {"medium", 128, 128, 128, 2, 6, 16, 1, "64", 0.3999}, // spec 15 (17 split)
-    {"wide", 128, 192, 128, 2, 5, 16, 0, "64", 0.6020},   // spec 19
-    {"narrow", 128, 64, 128, 2, 8, 16, 1, "64", 0.2717},  // variants/blockwise/n64
-    {"small", 64, 128, 128, 1, 8, 16, 1, "128", 0.2366},  // variants/blockwise/m64_s1
+    {"medium", 128, 128, 128, 2, 6, 16, 1, "64", 0.3809}, // spec 15 (17 split)
+    {"wide", 128, 192, 128, 2, 5, 16, 0, "64", 0.5821},   // spec 19
+    {"narrow", 128, 64, 128, 2, 8, 16, 1, "64", 0.2635},  // variants/blockwise/n64
+    {"small", 64, 128, 128, 1, 8, 16, 1, "128", 0.2356},  // variants/blockwise/m64_s1
 };
 constexpr int kSms = 132;
 constexpr double kTileMicros = 1.3286;   ///< per tile: prologue, epilogue

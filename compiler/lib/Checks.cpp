@@ -606,8 +606,15 @@ void Checker::checkEpilogue() {
     error(e.store.loc, "epilogue.store: direct is not supported on sm_90a yet: the emitted "
                        "kernel writes D through SMEM staging and a TMA store; use store: tma "
                        "(or leave it out)");
-  if (!e.chunkN.given || e.chunkN.value == 0)
+  if (!e.chunkN.given || e.chunkN.value == 0) {
+    if (e.store.value == EpilogueStore::Tma && tileOk && outputSlabBytes(spec) == 16)
+      warning(spec.tile.n.loc, "tile.n " + str(spec.tile.n.value) +
+                                   " stores D in 16-byte slabs (8-column TMA store boxes), which "
+                                   "ran 19% slower than 64-byte ones at 3000x5000x2048 on the "
+                                   "H200 (docs/PERF.md \"Tiles of 8 columns mod 16\"); a tile.n "
+                                   "that is a multiple of 32 keeps 64-byte slabs");
     return;
+  }
   bool tma = e.store.value == EpilogueStore::Tma;
   // A TMA store box row is a slab: 64 to 8 16-bit columns, 32 to 8 f32 ones.
   // Where the kernel takes odd n8 blocks the last chunk may be narrower (the
@@ -621,6 +628,14 @@ void Checker::checkEpilogue() {
   const std::string fix = n % step != 0
                               ? "; fix tile.n first (a multiple of " + str(step) + ")"
                               : "; use " + str(n % wide == 0 ? wide : n) + " or leave it out";
+  if (c % step == 0 && c <= n && (ragged || n % c == 0) && tma &&
+      outputSlabBytes(spec) == 16)
+    warning(e.chunkN.loc,
+            "epilogue.chunk_n " + str(c) + " with tile.n " + str(n) +
+                " stores D in 16-byte slabs (8-column TMA store boxes), which ran 19% slower "
+                "than 64-byte ones at 3000x5000x2048 on the H200 (docs/PERF.md \"Tiles of 8 "
+                "columns mod 16\"); a tile.n and chunk_n that are multiples of 32 keep 64-byte "
+                "slabs");
   if (c % step != 0 || (ragged ? c > n : n % c != 0))
     error(e.chunkN.loc, "epilogue.chunk_n " + str(c) + " must be a multiple of " + str(step) +
                             (ragged ? " up to tile.n (" : " that divides tile.n (") + str(n) +

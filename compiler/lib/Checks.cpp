@@ -606,20 +606,14 @@ void Checker::checkEpilogue() {
     error(e.store.loc, "epilogue.store: direct is not supported on sm_90a yet: the emitted "
                        "kernel writes D through SMEM staging and a TMA store; use store: tma "
                        "(or leave it out)");
-  if (!e.chunkN.given || e.chunkN.value == 0) {
-    if (e.store.value == EpilogueStore::Tma && tileOk && outputSlabBytes(spec) == 16)
-      warning(spec.tile.n.loc, "tile.n " + str(spec.tile.n.value) +
-                                   " stores D in 16-byte slabs (8-column TMA store boxes), which "
-                                   "ran 19% slower than 64-byte ones at 3000x5000x2048 on the "
-                                   "H200 (docs/PERF.md \"Tiles of 8 columns mod 16\"); a tile.n "
-                                   "that is a multiple of 32 keeps 64-byte slabs");
+  // (The default chunk is tile.n or a divisor of it of 128 bytes or more.)
+  if (!e.chunkN.given || e.chunkN.value == 0)
     return;
-  }
   bool tma = e.store.value == EpilogueStore::Tma;
   // A TMA store box row is a slab: 64 to 8 16-bit columns, 32 to 8 f32 ones.
-  // Where the kernel takes odd n8 blocks the last chunk may be narrower (the
-  // rest of tile.n); elsewhere chunks divide tile.n.
-  const bool ragged = takesOddN8Blocks(spec);
+  // Where the kernel takes odd n8 blocks chunk_n need not divide tile.n (the
+  // last chunk overlaps the one before); elsewhere chunks divide tile.n.
+  const bool chunksMayOverlap = takesOddN8Blocks(spec);
   unsigned step = tma ? tileNStep(spec) : 16;
   unsigned n = spec.tile.n.value, c = e.chunkN.value;
   // The suggestion: two 128-byte slabs, the default's width where it divides.
@@ -628,17 +622,16 @@ void Checker::checkEpilogue() {
   const std::string fix = n % step != 0
                               ? "; fix tile.n first (a multiple of " + str(step) + ")"
                               : "; use " + str(n % wide == 0 ? wide : n) + " or leave it out";
-  if (c % step == 0 && c <= n && (ragged || n % c == 0) && tma &&
+  if (c % step == 0 && c <= n && (chunksMayOverlap || n % c == 0) && tma &&
       outputSlabBytes(spec) == 16)
     warning(e.chunkN.loc,
             "epilogue.chunk_n " + str(c) + " with tile.n " + str(n) +
                 " stores D in 16-byte slabs (8-column TMA store boxes), which ran 19% slower "
                 "than 64-byte ones at 3000x5000x2048 on the H200 (docs/PERF.md \"Tiles of 8 "
-                "columns mod 16\"); a tile.n and chunk_n that are multiples of 32 keep 64-byte "
-                "slabs");
-  if (c % step != 0 || (ragged ? c > n : n % c != 0))
+                "columns mod 16\"); a chunk_n of 16 columns or more leaves in wider boxes");
+  if (c % step != 0 || (chunksMayOverlap ? c > n : n % c != 0))
     error(e.chunkN.loc, "epilogue.chunk_n " + str(c) + " must be a multiple of " + str(step) +
-                            (ragged ? " up to tile.n (" : " that divides tile.n (") + str(n) +
+                            (chunksMayOverlap ? " up to tile.n (" : " that divides tile.n (") + str(n) +
                             ")" +
                             (tma ? ": the TMA store writes slabs of at least " + str(step) +
                                        " columns"
@@ -679,13 +672,13 @@ void Checker::checkSharedMemory() {
                            : "no pipeline.depth of 2 or more fits: use a smaller tile.n or "
                              "tile.m";
     // A narrower staging chunk may keep the depth.
-    // (Where the last chunk may be narrower, any multiple of 8 columns.)
-    const bool ragged = takesOddN8Blocks(spec);
-    const int slab = ragged ? 8 : int(128 / sizeInBytes(spec.types.d.value));
+    // (Where chunks may overlap, any multiple of 8 columns.)
+    const bool chunksMayOverlap = takesOddN8Blocks(spec);
+    const int slab = chunksMayOverlap ? 8 : int(128 / sizeInBytes(spec.types.d.value));
     if (staging && spec.tile.n.value % slab == 0) {
       KernelSpec narrow = spec;
       for (int c = int(plan.epilogueChunkN) - slab; c >= slab; c -= slab) {
-        if (!ragged && spec.tile.n.value % c != 0)
+        if (!chunksMayOverlap && spec.tile.n.value % c != 0)
           continue;
         narrow.epilogue.chunkN.value = c;
         unsigned b = derivePlan(narrow, Declarations::Ignore).sharedMemBytes;

@@ -57,6 +57,7 @@ public:
     p.scaleBlocksN = p.blockwiseScales ? p.tileN / 128 + (p.tileN % 128 ? 1 : 0) : 0;
     p.epilogueChunkN = epilogueChunkColumns(spec);
     p.dSlabBytes = outputSlabBytes(spec);
+    p.chunksOverlap = lastChunkOverlaps(spec);
     p.dProblemColMajor = problemDColumnMajor(spec);
     p.dColMajor = storesDColumnMajor(spec);
     p.epilogueBuffers = std::max(1u, spec.epilogue.buffers.value);
@@ -453,21 +454,28 @@ unsigned gemmgen::producerWarpArrivals(const KernelPlan &p) {
 
 unsigned gemmgen::outputSlabBytes(const KernelSpec &spec) {
   const unsigned elem = sizeInBytes(spec.types.d.value);
-  const unsigned chunk = epilogueChunkColumns(spec);
+  const unsigned bytes = epilogueChunkColumns(spec) * elem;
   // A column-major D's slab rows are 64 rows of D along M: 128 bytes.
   if (spec.target.value != Target::SM90a || (elem != 2 && elem != 4) || storesDColumnMajor(spec))
     return 128;
-  // Every chunk is whole slabs: the full ones and a narrower last one (tile.n
-  // mod chunk_n columns). 16-byte slabs (8 16-bit columns) are unswizzled.
-  const unsigned last = spec.tile.n.value % chunk;
-  for (unsigned bytes : {128u, 64u, 32u, 16u})
-    if (bytes >= 8 * elem && chunk % (bytes / elem) == 0 && last % (bytes / elem) == 0)
-      return bytes;
+  // Every chunk is chunk_n wide (a last one that does not fit overlaps the one
+  // before): one unswizzled slab where the chunk is an odd number of 16-byte
+  // columns, else the widest swizzled span that divides it.
+  if (bytes % 32 == 16)
+    return bytes;
+  for (unsigned span : {128u, 64u, 32u})
+    if (bytes % span == 0)
+      return span;
   return 128; // the checks refuse such a chunk
 }
 
 unsigned gemmgen::outputSlabSwizzleBytes(unsigned slabBytes) {
-  return slabBytes >= 32 ? slabBytes : 0;
+  return slabBytes % 32 == 0 ? slabBytes : 0;
+}
+
+bool gemmgen::lastChunkOverlaps(const KernelSpec &spec) {
+  const unsigned chunk = epilogueChunkColumns(spec);
+  return spec.target.value == Target::SM90a && chunk && spec.tile.n.value % chunk != 0;
 }
 
 bool gemmgen::problemDColumnMajor(const KernelSpec &spec) {

@@ -59,10 +59,11 @@ std::string ldmatrixOf(const ir::Kernel &k, unsigned mats) {
 /// bits; 64: bits 1-2; 32: bit 2).
 std::string slabAddress(const ir::Kernel &k, const std::string &row, const std::string &col16) {
   const unsigned bytes = k.plan.dSlabBytes, chunks = bytes / 16;
-  // 16-byte slabs are unswizzled: a warp's 8 rows of 16 bytes are 128
-  // consecutive bytes, 32 banks.
-  if (bytes == 16)
-    return col16 + " * D_SLAB_BYTES + " + row + " * 16";
+  // An unswizzled slab (an odd number of 16-byte columns, one per chunk):
+  // rows an odd multiple of 16 bytes apart, so a warp's 8 rows of 16 bytes
+  // fall in 8 different groups of 4 banks.
+  if (!outputSlabSwizzleBytes(bytes))
+    return row + " * " + std::to_string(bytes) + " + " + col16 + " * 16";
   unsigned shift = 0;
   while ((bytes << shift) < 128)
     ++shift;
@@ -86,8 +87,8 @@ void emitStoreF32(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   e.line("#pragma unroll");
   CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
   e.line("#pragma unroll");
-  CodeEmitter::Block js(e, "for (int jj = 0; jj < " + sm90::chunkColumns(k) + " / 8; ++jj)");
-  e.line("const int j = chunk * (EPI_COLS / 8) + jj;  // n8 block of the tile");
+  CodeEmitter::Block js(e, "for (int jj = 0; jj < EPI_COLS / 8; ++jj)");
+  e.line("const int j = " + sm90::chunkFirstBlock(k) + " + jj;  // n8 block of the tile");
   e.line("const int col = jj * 8 + 2 * (lane % 4);       // column inside the chunk");
   e.line("#pragma unroll");
   CodeEmitter::Block hs(e, "for (int h = 0; h < 2; ++h)");
@@ -161,14 +162,14 @@ void emitStoreFp8(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   e.line("#pragma unroll");
   {
     CodeEmitter::Block qs(e, "for (int q = 0; q < 2; ++q)");
-    e.line("const int jj = 2 * jp + q, j = chunk * (EPI_COLS / 8) + jj;  // n8 block of the chunk, "
+    e.line("const int jj = 2 * jp + q, j = " + sm90::chunkFirstBlock(k) + " + jj;  // n8 block of the chunk, "
            "of the tile");
     e.line("const int col = jj * 8 + 2 * (lane % 4);  // v0's column inside the chunk");
     emitPairValues(e, k, readsC, "alpha * ",
                    "unpack_fp8x2<ELEM>(ld_shared_u16(" + staged("col") +
                        "), c0, c1);  // C's pair, loaded into the staging tile");
     if (maskAmax) {
-      e.line("const int d_col = tile_n * BN + chunk * EPI_COLS + col;  // D's column of v0");
+      e.line("const int d_col = tile_n * BN + " + sm90::chunkOrigin(k) + " + col;  // D's column of v0");
       CodeEmitter::Block in(e, "if (" + sm90::consumerFirstRow(k) + " + row < M)");
       e.line("if (d_col < N) amax_v = fmaxf(amax_v, fabsf(v0));");
       e.line("if (d_col + 1 < N) amax_v = fmaxf(amax_v, fabsf(v1));");
@@ -225,8 +226,8 @@ void emitBiasPrefetch(CodeEmitter &e, const ir::Kernel &k) {
   if (b->axis == BiasAxis::Column) {
     e.line("float bias_v[EPI_COLS / 8][2];  // columns 8jj + 2(lane % 4) (+1) of the chunk");
     e.line("#pragma unroll");
-    CodeEmitter::Block js(e, "for (int jj = 0; jj < " + sm90::chunkColumns(k) + " / 8; ++jj)");
-    e.line("const int col = tile_n * BN + chunk * EPI_COLS + 8 * jj + 2 * (lane % 4);");
+    CodeEmitter::Block js(e, "for (int jj = 0; jj < EPI_COLS / 8; ++jj)");
+    e.line("const int col = tile_n * BN + " + sm90::chunkOrigin(k) + " + 8 * jj + 2 * (lane % 4);");
     e.line("const long long at = (long long)entry * bias_stride + col;");
     e.line("bias_v[jj][0] = col < N ? epi::load_bias(bias, " + t + ", at) : 0.f;");
     e.line("bias_v[jj][1] = col + 1 < N ? epi::load_bias(bias, " + t + ", at + 1) : 0.f;");
@@ -241,6 +242,24 @@ void emitBiasPrefetch(CodeEmitter &e, const ir::Kernel &k) {
          "lane / 4 + 8 * h;");
   e.line("bias_v[m][h] = row < M ? epi::load_bias(bias, " + t +
          ", (long long)entry * bias_stride + row) : 0.f;");
+}
+
+/// Overlapping chunks (KernelPlan::chunksOverlap): the n8 blocks the last
+/// chunk shares with the one before take the packed values that chunk
+/// computed, kept in registers, not values computed again: with C in place
+/// the shared columns of C may already hold D. The blocks of the stmatrix
+/// about to run: j (r0, r1) and, of 4 matrices, j + 1 (r2, r3). The
+/// conditions are constants once the chunk and n8 loops are unrolled.
+void emitSharedBlocks(CodeEmitter &e, unsigned mats) {
+  e.comment("columns the last chunk shares with the one before: that chunk's values");
+  for (unsigned b = 0; b < mats / 2; ++b) {
+    const std::string jb = b ? "j + 1" : "j", at = "kept[m][" + jb + " - KEPT_FIRST]";
+    const std::string lo = "r" + std::to_string(2 * b), hi = "r" + std::to_string(2 * b + 1);
+    e.line("if (chunk + 2 == EPI_CHUNKS && " + jb + " >= KEPT_FIRST) { " + at + "[0] = " + lo +
+           "; " + at + "[1] = " + hi + "; }");
+    e.line("if (chunk + 1 == EPI_CHUNKS && " + jb + " < KEPT_FIRST + KEPT_BLOCKS) { " + lo +
+           " = " + at + "[0]; " + hi + " = " + at + "[1]; }");
+  }
 }
 
 /// The fragment of a chained store: the thread's values as floats, then the
@@ -287,13 +306,21 @@ void emitStore16Chain(CodeEmitter &e, const ir::Kernel &k, bool readsC, unsigned
   std::string packed;
   for (unsigned q = 0; q < mats; ++q)
     packed += ", pack2<ELEM>(v[" + std::to_string(2 * q) + "], v[" + std::to_string(2 * q + 1) + "])";
-  e.line(stmatrixOf(k, mats) + "(addr" + packed + ");");
+  if (!k.plan.chunksOverlap) {
+    e.line(stmatrixOf(k, mats) + "(addr" + packed + ");");
+    return;
+  }
+  for (unsigned q = 0; q < mats; ++q)
+    e.line("u32 r" + std::to_string(q) + " = pack2<ELEM>(v[" + std::to_string(2 * q) + "], v[" +
+           std::to_string(2 * q + 1) + "]);");
+  emitSharedBlocks(e, mats);
+  e.line(stmatrixOf(k, mats) + "(addr, " + (mats == 4 ? "r0, r1, r2, r3" : "r0, r1") + ");");
 }
 
 /// The lane's row address for stmatrix / ldmatrix of n8 blocks 2 j2 (and
 /// 2 j2 + 1) of the chunk, and j, the first block's index in the tile.
 void emitStore16Address(CodeEmitter &e, const ir::Kernel &k) {
-  e.line("const int j = chunk * (EPI_COLS / 8) + 2 * j2;  // first of two n8 blocks");
+  e.line("const int j = " + sm90::chunkFirstBlock(k) + " + 2 * j2;  // first of two n8 blocks");
   e.line("const int mat = lane / 8;  // the 8x8 matrix whose row address this lane supplies");
   if (k.plan.dColMajor) {
     e.comment("transposed: matrix mat's stored row (lane & 7) is a column of the chunk, its 16");
@@ -324,8 +351,11 @@ void emitStore16Matrices(CodeEmitter &e, const ir::Kernel &k, bool readsC, unsig
   };
   const std::string list = mats == 4 ? "r0, r1, r2, r3" : "r0, r1";
   if (!readsC) {
+    const std::string decl = k.plan.chunksOverlap ? "u32 " : "const u32 ";
     for (unsigned q = 0; q < mats; ++q)
-      e.line("const u32 " + r[q] + " = pack2<ELEM>(" + accPair(q, "") + ");");
+      e.line(decl + r[q] + " = pack2<ELEM>(" + accPair(q, "") + ");");
+    if (k.plan.chunksOverlap)
+      emitSharedBlocks(e, mats);
     e.line(stmatrixOf(k, mats) + "(addr, " + list + ");");
     return;
   }
@@ -342,6 +372,8 @@ void emitStore16Matrices(CodeEmitter &e, const ir::Kernel &k, bool readsC, unsig
     for (unsigned q = 0; q < mats; ++q)
       e.line(r[q] + " = pack2<ELEM>(" + accPair(q, "alpha * ") + ");");
   }
+  if (k.plan.chunksOverlap)
+    emitSharedBlocks(e, mats);
   e.line(stmatrixOf(k, mats) + "(addr, " + list + ");");
 }
 
@@ -352,36 +384,30 @@ void emitStore16(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   e.comment("block j, columns 8j + 2(l%4) (+1) in acc[.][4j .. 4j+3].");
   e.line("const u32 staging = " + stagingTile(k) + ";");
   emitBiasPrefetch(e, k);
-  const std::string cols = sm90::chunkColumns(k);
   e.line("#pragma unroll");
   CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
   {
     e.line("#pragma unroll");
-    CodeEmitter::Block js(e, "for (int j2 = 0; j2 < " + cols + " / 16; ++j2)");
+    CodeEmitter::Block js(e, "for (int j2 = 0; j2 < EPI_COLS / 16; ++j2)");
     emitStore16Address(e, k);
     emitStore16Matrices(e, k, readsC, 4);
   }
-  if (!sm90::chunksHaveOddN8Blocks(k))
+  if (k.epilogueChunkN % 16 == 0)
     return;
-  // (cols - 8) / 16 keeps j inside the tile in chunks that skip this block.
-  CodeEmitter::Block odd(e, "if (" + cols + " % 16 != 0)", "the chunk's last, odd n8 block");
-  e.line("const int j2 = (" + cols + " - 8) / 16;");
+  CodeEmitter::Block odd(e, "", "the chunk's last, odd n8 block");
+  e.line("const int j2 = (EPI_COLS - 8) / 16;");
   emitStore16Address(e, k);
   emitStore16Matrices(e, k, readsC, 2);
 }
 
 } // namespace
 
-bool gemmgen::sm90::raggedChunks(const ir::Kernel &k) {
-  return k.epilogueChunkN && k.tileN % k.epilogueChunkN != 0;
+std::string gemmgen::sm90::chunkOrigin(const ir::Kernel &k) {
+  return k.plan.chunksOverlap ? "chunk_col0" : "chunk * EPI_COLS";
 }
 
-std::string gemmgen::sm90::chunkColumns(const ir::Kernel &k) {
-  return raggedChunks(k) ? "chunk_cols" : "EPI_COLS";
-}
-
-bool gemmgen::sm90::chunksHaveOddN8Blocks(const ir::Kernel &k) {
-  return k.epilogueChunkN % 16 != 0 || (k.tileN % k.epilogueChunkN) % 16 != 0;
+std::string gemmgen::sm90::chunkFirstBlock(const ir::Kernel &k) {
+  return k.plan.chunksOverlap ? "chunk_col0 / 8" : "chunk * (EPI_COLS / 8)";
 }
 
 std::string gemmgen::sm90::consumerFirstRow(const ir::Kernel &k) {
@@ -404,22 +430,19 @@ namespace {
 struct SlabBoxes {
   std::string loop, coords;
 };
-/// `cols`: the chunk's columns the boxes cover (D's store: the chunk's own,
-/// chunkColumns; C's load: all EPI_COLS, past a narrower last chunk's end
-/// too, which only reads).
-SlabBoxes slabBoxes(const ir::Kernel &k, const std::string &cols) {
+SlabBoxes slabBoxes(const ir::Kernel &k) {
   const std::string firstRow = gemmgen::sm90::consumerFirstRow(k);
-  const std::string columns = "tile_n * BN + chunk * EPI_COLS";
+  const std::string columns = "tile_n * BN + " + gemmgen::sm90::chunkOrigin(k);
   if (k.plan.dColMajor)
     return {"for (int slab = 0; slab < WG_MMAS; ++slab)",
             firstRow + " + slab * 64, " + columns + ", entry);"};
-  return {"for (int slab = 0; slab < " + cols + " / D_SLAB_COLS; ++slab)",
+  return {"for (int slab = 0; slab < EPI_COLS / D_SLAB_COLS; ++slab)",
           columns + " + slab * D_SLAB_COLS, " + firstRow + ", entry);"};
 }
 } // namespace
 
 void gemmgen::sm90::emitStagingTmaStore(CodeEmitter &e, const ir::Kernel &k) {
-  const SlabBoxes boxes = slabBoxes(k, chunkColumns(k));
+  const SlabBoxes boxes = slabBoxes(k);
   e.line("#pragma unroll");
   CodeEmitter::Block loop(e, boxes.loop);
   e.line("tma_store_3d(&tmD, " + stagingTile(k) + " + slab * D_SLAB_BYTES,");
@@ -428,7 +451,7 @@ void gemmgen::sm90::emitStagingTmaStore(CodeEmitter &e, const ir::Kernel &k) {
 
 void gemmgen::sm90::emitStagingCLoad(CodeEmitter &e, const ir::Kernel &k,
                                      const std::string &barrierAddr) {
-  const SlabBoxes boxes = slabBoxes(k, "EPI_COLS");
+  const SlabBoxes boxes = slabBoxes(k);
   e.comment("C's chunk, one box per staging slab, as D's store will write them");
   e.line("#pragma unroll");
   CodeEmitter::Block loop(e, boxes.loop);

@@ -17,16 +17,12 @@
 namespace gemmgen {
 namespace sm90 {
 
-/// Whether the tile's last epilogue chunk is narrower than EPI_COLS (tile.n
-/// mod chunk_n columns): the printer then names each chunk's width
-/// chunk_cols (a constant once the chunk loop is unrolled).
-bool raggedChunks(const ir::Kernel &k);
-/// The current chunk's columns as the kernel names them: "EPI_COLS", or
-/// "chunk_cols" where raggedChunks.
-std::string chunkColumns(const ir::Kernel &k);
-/// Whether some chunk holds an odd number of n8 blocks (8 columns mod 16),
-/// stored by a stmatrix of two matrices after the pairs' four.
-bool chunksHaveOddN8Blocks(const ir::Kernel &k);
+/// The current chunk's first column in the tile: "chunk * EPI_COLS", or
+/// chunk_col0 where the last chunk overlaps the one before (its first column
+/// BN - EPI_COLS, so that it ends at the tile's edge).
+std::string chunkOrigin(const ir::Kernel &k);
+/// The current chunk's first n8 block in the tile (chunkOrigin / 8).
+std::string chunkFirstBlock(const ir::Kernel &k);
 /// The first D row of this consumer's rows of the tile: its share of a
 /// cooperative tile, or (ping-pong) the whole tile's first.
 std::string consumerFirstRow(const ir::Kernel &k);

@@ -143,9 +143,13 @@ private:
     if (d) {
       e.line("constexpr int EPI_COLS = " + str(k.epilogueChunkN) +
              ";   // epilogue.chunk_n: output columns staged per chunk");
-      if (sm90::raggedChunks(k))
-        e.line("constexpr int EPI_CHUNKS = (BN + EPI_COLS - 1) / EPI_COLS;  // the last holds the "
-               "rest of the tile: " + str(k.tileN % k.epilogueChunkN) + " columns");
+      if (k.plan.chunksOverlap) {
+        e.line("constexpr int EPI_CHUNKS = (BN + EPI_COLS - 1) / EPI_COLS;  // the last ends at the "
+               "tile's edge, storing again " + str(k.epilogueChunkN - k.tileN % k.epilogueChunkN) +
+               " columns of the one before");
+        e.line("constexpr int KEPT_FIRST = (BN - EPI_COLS) / 8;  // the first n8 block both store");
+        e.line("constexpr int KEPT_BLOCKS = (EPI_CHUNKS - 1) * EPI_COLS / 8 - KEPT_FIRST;");
+      }
       const std::string slab = str(k.plan.dSlabBytes);
       if (k.plan.dColMajor) {
         e.line("constexpr u32 D_SLAB_BYTES = EPI_COLS * 128;  // column-major D: one m64 block, "
@@ -565,16 +569,18 @@ private:
       return emitOps(op.body);
     }
     case OpKind::ForEachChunk: {
-      e.line("#pragma unroll");
-      if (!sm90::raggedChunks(k)) {
+      if (!k.plan.chunksOverlap) {
+        e.line("#pragma unroll");
         CodeEmitter::Block loop(e, "for (int chunk = 0; chunk < BN / EPI_COLS; ++chunk)",
                                 "epilogue chunk");
         return emitOps(op.body);
       }
+      e.line("u32 kept[WG_MMAS][KEPT_BLOCKS][2];  // the packed pairs of the columns the last two "
+             "chunks share");
+      e.line("#pragma unroll");
       CodeEmitter::Block loop(e, "for (int chunk = 0; chunk < EPI_CHUNKS; ++chunk)",
                               "epilogue chunk");
-      e.line("const int chunk_cols = chunk + 1 < EPI_CHUNKS ? EPI_COLS : BN - (EPI_CHUNKS - 1) * "
-             "EPI_COLS;  // D columns this chunk stores");
+      e.line("const int chunk_col0 = chunk + 1 < EPI_CHUNKS ? chunk * EPI_COLS : BN - EPI_COLS;");
       return emitOps(op.body);
     }
     case OpKind::IfNotFirstK: {

@@ -244,7 +244,8 @@ INSTANTIATE_TEST_SUITE_P(Sm90, DBounds,
                                                               "02_ws_cluster2.yaml",
                                                               "07_fast_f16_a_col.yaml",
                                                               "08_fast_f16_b_row.yaml",
-                                                              "09_fast_bf16_a_col_b_row.yaml"),
+                                                              "09_fast_bf16_a_col_b_row.yaml",
+                                                              "26_wave_fit_n152_f16.yaml"),
                                             ::testing::ValuesIn(kBounds)),
                          boundsName);
 

@@ -945,7 +945,7 @@ INSTANTIATE_TEST_SUITE_P(
     specCaseName<Grouped::ParamType>);
 
 /// Spec `base` with its last `from` replaced by `to`, compiled once per text
-/// (the Epilogue and RaggedChunks cases' kernels). Empty when `from` is absent.
+/// (the Epilogue and OverlappingChunks cases' kernels). Empty when `from` is absent.
 const Expected<Kernel> *editedSpecKernel(const char *base, const std::string &from,
                                          const std::string &to, const std::string &label) {
   std::ifstream f(specsDir() / base);
@@ -1027,11 +1027,15 @@ const EpilogueCase kEpilogueCases[] = {
      0.5f, CMode::Separate},
     {"fp8OutRowBiasRelu", "16_fast_e4m3_out_e4m3.yaml", "[{bias: {per: row, type: f32}}, relu]",
      129, 257, 160, 1, 1.0f, 0.0f, CMode::None},
-    // 256x152 (spec 26): the chain on chunks of 32 and a last one of 24 whose
-    // odd n8 block takes the two-matrix stores, C read back from them.
+    // 256x152 (spec 26): the chain on five chunks of 32, the last overlapping
+    // the fourth by 8 columns, C read back from the staging tile; in place, the
+    // shared columns take the fourth chunk's values (C there is already D).
     {"n152BiasGeluResidual", "26_wave_fit_n152_f16.yaml",
      "[{bias: {per: column, type: f32}}, gelu_tanh, residual]", 1000, 1001, 520, 1, 1.0f, 0.5f,
      CMode::Separate},
+    {"n152BiasGeluResidualInPlace", "26_wave_fit_n152_f16.yaml",
+     "[{bias: {per: column, type: f32}}, gelu_tanh, residual]", 1000, 1001, 520, 1, 1.0f, 0.5f,
+     CMode::InPlace},
     {"n152RowBiasSiluBatch", "26_wave_fit_n152_f16.yaml", "[{bias: {per: row}}, silu]", 300, 457,
      136, 2, 0.5f, 0.0f, CMode::None},
 };
@@ -1041,10 +1045,12 @@ INSTANTIATE_TEST_SUITE_P(Sm90, Epilogue, ::testing::ValuesIn(kEpilogueCases),
                            return std::string(info.param.label);
                          });
 
-/// Epilogue chunks that do not divide tile.n (the last one narrower): a spec
-/// with its chunk_n replaced, against the reference with beta != 0 (C loaded
-/// into the staging tile past a narrow chunk's end) and without.
-struct RaggedChunkCase {
+/// Epilogue chunks that do not divide tile.n (the last one ends at the
+/// tile's edge, overlapping the one before): a spec with its chunk_n
+/// replaced, against the reference with beta != 0 (C separate and in place:
+/// then the columns the last two chunks share must keep the first one's
+/// values, C there being D already) and without.
+struct OverlapChunkCase {
   const char *label;
   const char *base;    ///< spec whose "chunk_n: <from>" is replaced
   const char *from, *to;
@@ -1052,11 +1058,11 @@ struct RaggedChunkCase {
   float alpha, beta;
   CMode c;
 };
-class RaggedChunks : public ::testing::TestWithParam<RaggedChunkCase> {};
+class OverlappingChunks : public ::testing::TestWithParam<OverlapChunkCase> {};
 
-TEST_P(RaggedChunks, MatchesReference) {
+TEST_P(OverlappingChunks, MatchesReference) {
   REQUIRE_GPU();
-  const RaggedChunkCase &c = GetParam();
+  const OverlapChunkCase &c = GetParam();
   const Expected<Kernel> *kp = editedSpecKernel(c.base, c.from, c.to, c.label);
   ASSERT_NE(kp, nullptr) << c.base << " has no '" << c.from << "'";
   const Expected<Kernel> &k = *kp;
@@ -1066,23 +1072,29 @@ TEST_P(RaggedChunks, MatchesReference) {
   expectMatchesReference(c.label, *k, a, c.c);
 }
 
-const RaggedChunkCase kRaggedChunkCases[] = {
-    // 128x256 in chunks of 48 (5 x 48 + 16): 32-byte slabs, no odd n8 block.
+const OverlapChunkCase kOverlapChunkCases[] = {
+    // 128x256 in chunks of 48 (the sixth at column 208, sharing 32 with the
+    // fifth): 32-byte slabs, no odd n8 block.
     {"n256c48", "05_fast_f16.yaml", "chunk_n: 128", "chunk_n: 48", 1000, 1001, 520, 1.0f, 0.5f,
      CMode::Separate},
+    {"n256c48InPlace", "05_fast_f16.yaml", "chunk_n: 128", "chunk_n: 48", 1000, 1001, 520, 1.0f,
+     0.5f, CMode::InPlace},
     {"n256c48large", "05_fast_f16.yaml", "chunk_n: 128", "chunk_n: 48", 4096, 4096, 4096, 1.0f,
      0.0f, CMode::None},
-    // 128x256 in chunks of 40 (6 x 40 + 16): 16-byte slabs, every full chunk
-    // with an odd n8 block, bf16.
+    // 128x256 in chunks of 40 (the seventh at 216, sharing 24): one unswizzled
+    // 80-byte slab per chunk, each with an odd n8 block, bf16, C in place.
     {"n256c40bf16", "06_fast_bf16.yaml", "chunk_n: 128", "chunk_n: 40", 129, 257, 72, 2.0f, -1.0f,
      CMode::InPlace},
-    // 256x152 in chunks of 40 (3 x 40 + 32: the last even, the full ones odd), C in place.
+    // 256x152 in chunks of 40 (the fourth at 112, sharing 8: the odd n8 block
+    // of the third and the first of the fourth's pairs), C in place.
     {"n152c40", "26_wave_fit_n152_f16.yaml", "chunk_n: 32", "chunk_n: 40", 3000, 5000, 2048, 1.0f,
      1.0f, CMode::InPlace},
+    {"n152c24", "26_wave_fit_n152_f16.yaml", "chunk_n: 32", "chunk_n: 24", 1000, 1001, 520, 1.0f,
+     0.5f, CMode::InPlace},
 };
 
-INSTANTIATE_TEST_SUITE_P(Sm90, RaggedChunks, ::testing::ValuesIn(kRaggedChunkCases),
-                         [](const ::testing::TestParamInfo<RaggedChunkCase> &info) {
+INSTANTIATE_TEST_SUITE_P(Sm90, OverlappingChunks, ::testing::ValuesIn(kOverlapChunkCases),
+                         [](const ::testing::TestParamInfo<OverlapChunkCase> &info) {
                            return std::string(info.param.label);
                          });
 

@@ -105,34 +105,44 @@ TEST(KernelPlan, AColumnMajorDStagesOneM64BlockPerSlab) {
   EXPECT_EQ(rowAbi.boxD.outer, 64u);
 }
 
-TEST(KernelPlan, ATileOfEightColumnsModSixteenStagesSixteenByteSlabs) {
-  // Spec 26: 256x152, chunks of 32 (the last 24). Every chunk is whole
-  // 16-byte slabs (8 columns), stored unswizzled; the staging tile is one
-  // full chunk per consumer; C's load (beta != 0) fills a full chunk.
+TEST(KernelPlan, ATileOfEightColumnsModSixteenOverlapsItsLastChunk) {
+  // Spec 26: 256x152 in chunks of 32. The fifth chunk starts at column 120,
+  // so that it ends at the tile's edge, and stores 8 columns of the fourth
+  // again; every chunk is one 64-byte swizzled slab (a TMA box of 32 columns).
   KernelSpec spec = load(specPath("sm90/26_wave_fit_n152_f16.yaml"));
   EXPECT_TRUE(takesOddN8Blocks(spec));
   EXPECT_EQ(tileNStep(spec), 8u);
+  EXPECT_TRUE(lastChunkOverlaps(spec));
   KernelPlan p = derivePlan(spec);
+  EXPECT_TRUE(p.chunksOverlap);
   EXPECT_EQ(p.epilogueChunkN, 32u);
-  EXPECT_EQ(p.dSlabBytes, 16u);
-  EXPECT_EQ(outputSlabSwizzleBytes(p.dSlabBytes), 0u);
+  EXPECT_EQ(p.dSlabBytes, 64u);
+  EXPECT_EQ(outputSlabSwizzleBytes(p.dSlabBytes), 64u);
   const BufferPlan *d = p.findBuffer("smemD");
   ASSERT_TRUE(d);
   EXPECT_EQ(d->totalBytes(), 2u * 128 * 32 * 2);
   EXPECT_EQ(p.findBarrier(ProtocolBarrier::CLoad)->txBytes, 128u * 32 * 2);
   KernelABI abi = deriveKernelABI(lowerToIR(spec));
-  EXPECT_EQ(abi.boxD.inner, 8u);
+  EXPECT_EQ(abi.boxD.inner, 32u);
   EXPECT_EQ(abi.boxD.outer, 128u);
+  EXPECT_EQ(abi.boxD.swizzleBytes, 64u);
+  // Chunks of 40 (80 bytes: five 16-byte columns): one unswizzled slab each.
+  spec.epilogue.chunkN.value = 40;
+  p = derivePlan(spec);
+  EXPECT_EQ(p.dSlabBytes, 80u);
+  EXPECT_EQ(outputSlabSwizzleBytes(p.dSlabBytes), 0u);
+  abi = deriveKernelABI(lowerToIR(spec));
+  EXPECT_EQ(abi.boxD.inner, 40u);
   EXPECT_EQ(abi.boxD.swizzleBytes, 0u);
-  // A chunk of 48 of a 128-column tile (48, 48, 32): 32-byte slabs.
+  // A chunk of 48 of a 128-column tile (48, 48, and 80-127): 32-byte slabs.
   spec.tile.n.value = 128;
   spec.epilogue.chunkN.value = 48;
   EXPECT_EQ(derivePlan(spec).dSlabBytes, 32u);
-  // Where widths stay whole 16-column blocks: an f32 D, a cluster along M.
-  KernelSpec f32 = load(specPath("sm90/10_fast_f16_out_f32.yaml"));
-  EXPECT_FALSE(takesOddN8Blocks(f32));
-  EXPECT_EQ(tileNStep(f32), 16u);
-  EXPECT_FALSE(takesOddN8Blocks(load(specPath("sm90/02_ws_cluster2.yaml"))));
+  EXPECT_TRUE(derivePlan(spec).chunksOverlap);
+  // Chunks that divide tile.n do not overlap.
+  spec.epilogue.chunkN.value = 64;
+  EXPECT_FALSE(derivePlan(spec).chunksOverlap);
+  EXPECT_EQ(derivePlan(spec).dSlabBytes, 128u);
 }
 
 TEST(KernelPlan, ABlockwiseProducerOfFourWarpsSpreadsTheStage) {

@@ -211,8 +211,15 @@ struct KernelPlan {
   /// arrives with its bytes, or 0: warp 0 with A's.
   unsigned producerBWarp = 0;
   unsigned clusterM = 1, clusterN = 1;
-  /// Output columns staged and stored per epilogue chunk (divides tile.n).
+  /// Output columns staged and stored per epilogue chunk (divides tile.n,
+  /// unless lastChunkOverlaps).
   unsigned epilogueChunkN = 0;
+  /// sm_90a, a chunk_n that does not divide tile.n (lastChunkOverlaps): every
+  /// chunk is chunk_n wide and the last one ends at the tile's edge, storing
+  /// again the columns it shares with the one before. D then leaves in boxes
+  /// as wide as the chunks (a narrower last chunk needs boxes that divide
+  /// both widths: 16-byte ones at 256x152, 17% slower, docs/PERF.md).
+  bool chunksOverlap = false;
   /// Bytes of one row of an output staging slab: one TMA store box row, with
   /// the swizzle of the same span (outputSlabBytes).
   unsigned dSlabBytes = 128;
@@ -282,14 +289,21 @@ unsigned epilogueChunkColumns(const KernelSpec &spec);
 
 /// Bytes of one row of an output staging slab (the TMA store box's row and
 /// swizzle span): 128 (64 16-bit, 32 f32 or 128 8-bit columns); on sm_90a a
-/// 16-bit or f32 D whose chunks (the full ones and a narrower last one) are
-/// no multiple of 128 bytes takes the widest of 64, 32 and 16 bytes that
-/// divides them all (tiles such as 128x144 or 256x152 that fill a wave).
+/// 16-bit or f32 D whose chunk is no multiple of 128 bytes takes the widest
+/// of 64 and 32 bytes that divides it (tiles such as 128x144 that fill a
+/// wave), and a 16-bit chunk of an odd number of 16-byte columns (8 mod 16
+/// columns: 256x152's) is one unswizzled slab, a box as wide as the chunk.
 unsigned outputSlabBytes(const KernelSpec &spec);
 
-/// The TMA swizzle of a D slab of `slabBytes`: the slab's own span, none for
-/// 16-byte slabs (whose rows, 16 bytes apart, meet no bank conflicts).
+/// The TMA swizzle of a D slab of `slabBytes`: the slab's own span (32, 64 or
+/// 128 bytes), none for an odd number of 16-byte columns, whose rows, an odd
+/// multiple of 16 bytes apart, put a warp's 8 stmatrix rows in 8 different
+/// 4-bank groups.
 unsigned outputSlabSwizzleBytes(unsigned slabBytes);
+
+/// sm_90a: whether the last epilogue chunk overlaps the one before
+/// (KernelPlan::chunksOverlap): chunk_n does not divide tile.n.
+bool lastChunkOverlaps(const KernelSpec &spec);
 
 /// Whether the problem's D is column-major: layout.d col on sm_90a (the
 /// runtime maps a row-major D onto such a kernel transposed).

@@ -149,9 +149,13 @@ private:
   }
   unsigned chunkWidth() const { return k.epilogueChunkN ? k.epilogueChunkN : k.tileN; }
   unsigned chunkCount() const { return (k.tileN + chunkWidth() - 1) / chunkWidth(); }
-  /// First tile column of the actor's current epilogue chunk.
+  /// First tile column of the actor's current epilogue chunk (where chunks
+  /// overlap, the last one's ends at the tile's edge).
   unsigned chunkCol0(const Actor &a) const {
-    return a.chunk >= 0 ? unsigned(a.chunk) * chunkWidth() : 0;
+    if (a.chunk < 0)
+      return 0;
+    const unsigned col0 = unsigned(a.chunk) * chunkWidth();
+    return k.plan.chunksOverlap ? std::min(col0, k.tileN - chunkWidth()) : col0;
   }
 
   //===--- Reports.cpp: names, deadlock report, result check ---------------===//

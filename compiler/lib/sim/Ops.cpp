@@ -358,7 +358,8 @@ void Machine::doTmaStore(Actor &a, const Op &op) {
 void Machine::completeStore(Event &e) {
   Actor &a = actors[e.actor];
   Region &stg = ctas[a.cta].regions[e.buf][e.region];
-  // A narrower last chunk (tile.n mod chunk_n) stores only the tile's columns.
+  // A store never reaches past its tile (chunks end at its edge; the check
+  // keeps a model error from writing a neighbour's columns unseen).
   const unsigned tileEnd = e.tile.tn * k.tileN + k.tileN;
   for (unsigned i = 0; i < stg.rows; ++i)
     for (unsigned j = 0; j < stg.cols; ++j)

@@ -7,7 +7,7 @@
 //   tile 256x152x64, 4 stages, 2 consumer warpgroup(s), cluster 1x1
 // Launch contract: 384 threads, 226432 bytes of dynamic shared memory, cluster (1,1,1),
 //   persistent grid (a multiple of the cluster, at most one CTA per SM);
-//   tensor maps: A box 64x256, B box 64x152, D box 8x128 (elements, inner first), 128B swizzle;
+//   tensor maps: A box 64x256, B box 64x152, D box 32x128 (elements, inner first), 128B swizzle;
 //   M, N and K any (TMA zero-fills loads, clips stores); pointers and line strides 16-byte multiples.
 //   batched: int batch after K; 3-D tensor maps, the batch entry outermost (stride: the batch stride).
 //   D = alpha * A * B + beta * C: tmC (D's box), alpha, beta after batch; C is read only when beta != 0.
@@ -70,9 +70,11 @@ constexpr u32 STAGE_TX_BYTES = 52224;  // full barrier: bytes landing per stage,
 constexpr u32 SMEM_A = 0;  // smemA[STAGES]
 constexpr u32 SMEM_B = 131072;  // smemB[STAGES]
 constexpr int EPI_COLS = 32;   // epilogue.chunk_n: output columns staged per chunk
-constexpr int EPI_CHUNKS = (BN + EPI_COLS - 1) / EPI_COLS;  // the last holds the rest of the tile: 24 columns
-constexpr int D_SLAB_COLS = 8;  // output columns of one 16-byte unswizzled row (f16)
-constexpr u32 D_SLAB_BYTES = WG_ROWS * 16;  // D_SLAB_COLS columns x WG_ROWS rows
+constexpr int EPI_CHUNKS = (BN + EPI_COLS - 1) / EPI_COLS;  // the last ends at the tile's edge, storing again 8 columns of the one before
+constexpr int KEPT_FIRST = (BN - EPI_COLS) / 8;  // the first n8 block both store
+constexpr int KEPT_BLOCKS = (EPI_CHUNKS - 1) * EPI_COLS / 8 - KEPT_FIRST;
+constexpr int D_SLAB_COLS = 32;  // output columns of one 64-byte swizzled row (f16)
+constexpr u32 D_SLAB_BYTES = WG_ROWS * 64;  // D_SLAB_COLS columns x WG_ROWS rows
 constexpr u32 D_STAGE_BYTES = 8192;  // one consumer's staging chunk
 constexpr u32 SMEM_D = 208896;  // smemD[CONSUMERS]
 constexpr u32 SMEM_FULL_BAR = 225280;  // full[4]: producer -> consumer
@@ -254,9 +256,10 @@ gemm_sm90_wave_fit_n152_f16(const __grid_constant__ TensorMap tmA, const __grid_
           for (int i = 0; i < BN / 2; ++i) acc[m][i] = 0.f;
         }
       } // K = 0
+      u32 kept[WG_MMAS][KEPT_BLOCKS][2];  // the packed pairs of the columns the last two chunks share
       #pragma unroll
       for (int chunk = 0; chunk < EPI_CHUNKS; ++chunk) {
-        const int chunk_cols = chunk + 1 < EPI_CHUNKS ? EPI_COLS : BN - (EPI_CHUNKS - 1) * EPI_COLS;  // D columns this chunk stores
+        const int chunk_col0 = chunk + 1 < EPI_CHUNKS ? chunk * EPI_COLS : BN - EPI_COLS;
         if (leader) {
           bulk_wait_group_read<0>();  // staging tile free again
         }
@@ -269,7 +272,7 @@ gemm_sm90_wave_fit_n152_f16(const __grid_constant__ TensorMap tmA, const __grid_
             #pragma unroll
             for (int slab = 0; slab < EPI_COLS / D_SLAB_COLS; ++slab) {
               tma_load_3d(smem + SMEM_D + consumer * D_STAGE_BYTES + slab * D_SLAB_BYTES, &tmC, cload_bar + 8 * consumer,
-                          tile_n * BN + chunk * EPI_COLS + slab * D_SLAB_COLS, tile_m * BM + consumer * WG_ROWS, entry);
+                          tile_n * BN + chunk_col0 + slab * D_SLAB_COLS, tile_m * BM + consumer * WG_ROWS, entry);
             }
           }
           mbar_wait(cload_bar + 8 * consumer, cload.phase, ROLE_CONSUMER0 + consumer, BAR_CLOAD, consumer);
@@ -282,12 +285,12 @@ gemm_sm90_wave_fit_n152_f16(const __grid_constant__ TensorMap tmA, const __grid_
         #pragma unroll
         for (int m = 0; m < WG_MMAS; ++m) {
           #pragma unroll
-          for (int j2 = 0; j2 < chunk_cols / 16; ++j2) {
-            const int j = chunk * (EPI_COLS / 8) + 2 * j2;  // first of two n8 blocks
+          for (int j2 = 0; j2 < EPI_COLS / 16; ++j2) {
+            const int j = chunk_col0 / 8 + 2 * j2;  // first of two n8 blocks
             const int mat = lane / 8;  // the 8x8 matrix whose row address this lane supplies
             const int row = m * 64 + warp_in_group * 16 + (mat & 1) * 8 + (lane & 7);
             const int col16 = j2 * 2 + (mat >> 1);  // 16-byte column inside the chunk
-            const u32 addr = staging + col16 * D_SLAB_BYTES + row * 16;
+            const u32 addr = staging + (col16 / 4) * D_SLAB_BYTES + row * 64 + (((col16 & 3) ^ ((row >> 1) & 3)) << 4);
             u32 r0, r1, r2, r3;
             if (beta != 0.f) {
               // C's pairs, in the layout stmatrix writes back to the same addresses
@@ -303,37 +306,22 @@ gemm_sm90_wave_fit_n152_f16(const __grid_constant__ TensorMap tmA, const __grid_
               r2 = pack2<ELEM>(alpha * acc[m][4 * j + 4], alpha * acc[m][4 * j + 5]);
               r3 = pack2<ELEM>(alpha * acc[m][4 * j + 6], alpha * acc[m][4 * j + 7]);
             }
+            // columns the last chunk shares with the one before: that chunk's values
+            if (chunk + 2 == EPI_CHUNKS && j >= KEPT_FIRST) { kept[m][j - KEPT_FIRST][0] = r0; kept[m][j - KEPT_FIRST][1] = r1; }
+            if (chunk + 1 == EPI_CHUNKS && j < KEPT_FIRST + KEPT_BLOCKS) { r0 = kept[m][j - KEPT_FIRST][0]; r1 = kept[m][j - KEPT_FIRST][1]; }
+            if (chunk + 2 == EPI_CHUNKS && j + 1 >= KEPT_FIRST) { kept[m][j + 1 - KEPT_FIRST][0] = r2; kept[m][j + 1 - KEPT_FIRST][1] = r3; }
+            if (chunk + 1 == EPI_CHUNKS && j + 1 < KEPT_FIRST + KEPT_BLOCKS) { r2 = kept[m][j + 1 - KEPT_FIRST][0]; r3 = kept[m][j + 1 - KEPT_FIRST][1]; }
             stmatrix_x4(addr, r0, r1, r2, r3);
           }
-          if (chunk_cols % 16 != 0) {
-            const int j2 = (chunk_cols - 8) / 16;
-            const int j = chunk * (EPI_COLS / 8) + 2 * j2;  // first of two n8 blocks
-            const int mat = lane / 8;  // the 8x8 matrix whose row address this lane supplies
-            const int row = m * 64 + warp_in_group * 16 + (mat & 1) * 8 + (lane & 7);
-            const int col16 = j2 * 2 + (mat >> 1);  // 16-byte column inside the chunk
-            const u32 addr = staging + col16 * D_SLAB_BYTES + row * 16;
-            u32 r0, r1;
-            if (beta != 0.f) {
-              // C's pairs, in the layout stmatrix writes back to the same addresses
-              ldmatrix_x2(addr, r0, r1);
-              r0 = axpby2<ELEM>(alpha, acc[m][4 * j + 0], acc[m][4 * j + 1], beta, r0);
-              r1 = axpby2<ELEM>(alpha, acc[m][4 * j + 2], acc[m][4 * j + 3], beta, r1);
-            }
-            else {
-              r0 = pack2<ELEM>(alpha * acc[m][4 * j + 0], alpha * acc[m][4 * j + 1]);
-              r1 = pack2<ELEM>(alpha * acc[m][4 * j + 2], alpha * acc[m][4 * j + 3]);
-            }
-            stmatrix_x2(addr, r0, r1);
-          } // the chunk's last, odd n8 block
         }
         // staging writes must be visible to the TMA engine (async proxy)
         fence_proxy_async_smem();
         named_barrier_sync(EPILOGUE_BAR_ID + consumer % EPILOGUE_BAR_SLOTS, EPILOGUE_BAR_THREADS);
         if (leader) {
           #pragma unroll
-          for (int slab = 0; slab < chunk_cols / D_SLAB_COLS; ++slab) {
+          for (int slab = 0; slab < EPI_COLS / D_SLAB_COLS; ++slab) {
             tma_store_3d(&tmD, smem + SMEM_D + consumer * D_STAGE_BYTES + slab * D_SLAB_BYTES,
-                         tile_n * BN + chunk * EPI_COLS + slab * D_SLAB_COLS, tile_m * BM + consumer * WG_ROWS, entry);
+                         tile_n * BN + chunk_col0 + slab * D_SLAB_COLS, tile_m * BM + consumer * WG_ROWS, entry);
           }
           bulk_commit_group();
         }

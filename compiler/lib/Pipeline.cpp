@@ -8,6 +8,28 @@
 
 using namespace gemmgen;
 
+namespace {
+/// D's type changed from `from` to spec.types.d (an explicit output type, or
+/// split-K's f32 slices): a given chunk_n keeps its bytes where that makes a
+/// chunk the checks take, else the widest such chunk within those bytes (a
+/// 16-bit chunk of 48 columns is no f32 chunk of 24: f32 slabs are 16
+/// columns; 16 it is), so that the staging tile never grows.
+void keepChunkBytes(KernelSpec &spec, ScalarType from) {
+  if (!spec.epilogue.chunkN.given)
+    return;
+  const unsigned bytes = spec.epilogue.chunkN.value * sizeInBytes(from);
+  const unsigned to = sizeInBytes(spec.types.d.value), n = spec.tile.n.value;
+  const unsigned step = tileNStep(spec);
+  for (unsigned c = bytes / to / step * step; c >= step; c -= step)
+    if (c <= n && (n % c == 0 || takesOddN8Blocks(spec))) {
+      spec.epilogue.chunkN.value = c;
+      return;
+    }
+  if (bytes % to == 0)
+    spec.epilogue.chunkN.value = bytes / to; // no chunk fits: the checks say so
+}
+} // namespace
+
 void gemmgen::prepareSpec(KernelSpec &spec, const EmitOptions &options) {
   // Overrides keep the location of what they replace, so a check that
   // refuses the layout still points at the spec's `layout` key. They name
@@ -32,21 +54,19 @@ void gemmgen::prepareSpec(KernelSpec &spec, const EmitOptions &options) {
     spec.layout.b.given = true;
   }
   if (options.outType && *options.outType != spec.types.d.value) {
-    const unsigned from = sizeInBytes(spec.types.d.value), to = sizeInBytes(*options.outType);
-    if (spec.epilogue.chunkN.given && spec.epilogue.chunkN.value * from % to == 0)
-      spec.epilogue.chunkN.value = spec.epilogue.chunkN.value * from / to;
+    const ScalarType from = spec.types.d.value;
     spec.types.d.value = *options.outType;
     spec.types.d.given = true;
+    keepChunkBytes(spec, from);
   }
   // Split-K: the kernel writes f32 partial sums (as an explicit f32 output
   // does, chunk_n keeping its bytes); the runtime's reduction writes types.d.
   spec.scheduler.splitOut = spec.types.d.value;
   if (spec.scheduler.splitK.value > 1 && spec.target.value == Target::SM90a &&
       spec.types.d.value != ScalarType::F32) {
-    const unsigned from = sizeInBytes(spec.types.d.value), to = sizeInBytes(ScalarType::F32);
-    if (spec.epilogue.chunkN.given && spec.epilogue.chunkN.value * from % to == 0)
-      spec.epilogue.chunkN.value = spec.epilogue.chunkN.value * from / to;
+    const ScalarType from = spec.types.d.value;
     spec.types.d.value = ScalarType::F32;
+    keepChunkBytes(spec, from);
   }
   if (options.grouped) {
     spec.scheduler.grouped.value = *options.grouped;

@@ -41,23 +41,27 @@ def tuned_spec(m: int, n: int, k: int, dtype: str) -> str:
     return path
 
 
-def choose_kernel(m: int, n: int, k: int, dtype: str) -> Dict[str, Any]:
+def choose_kernel(m: int, n: int, k: int, dtype: str, layout_b: str = "col") -> Dict[str, Any]:
     """The cost model's kernel for an m×n×k GEMM of dtype ("f16" or "bf16"),
     as the C++ ``chooseKernel`` gives it (docs/RUNTIME.md, "Choosing a kernel
     for a shape"): ``name``, ``spec`` (YAML text for ``gemmgen.compile``),
-    ``family``, ``split_k``, ``predicted_us``, ``default_us``, ``reason``."""
-    name, spec, family, split_k, us, default_us, reason = _core.choose_kernel(m, n, k, dtype)
+    ``family``, ``split_k``, ``predicted_us``, ``default_us``, ``reason``.
+    ``layout_b``: B's layout in the kernel it will be compiled for ("row":
+    stored k×n, which only tiles of whole 64-column boxes load)."""
+    name, spec, family, split_k, us, default_us, reason = _core.choose_kernel(m, n, k, dtype,
+                                                                              layout_b)
     return {"name": name, "spec": spec, "family": family, "split_k": split_k,
             "predicted_us": us, "default_us": default_us, "reason": reason}
 
 
-def spec_for(m: int, n: int, k: int, dtype: str) -> str:
-    """The spec :func:`matmul` compiles for an m×n×k GEMM of dtype: the tuned
-    DB's file for exactly that shape, else the cost model's spec (YAML text)."""
+def spec_for(m: int, n: int, k: int, dtype: str, layout: Layouts = DEFAULT_LAYOUT) -> str:
+    """The spec :func:`matmul` compiles for an m×n×k GEMM of dtype and the
+    kernel layout ``layout``: the tuned DB's file for exactly that shape, else
+    the cost model's spec (YAML text) among the tiles that layout allows."""
     # An empty dimension launches nothing: any kernel of the dtype does.
     dims = (max(m, 1), max(n, 1), max(k, 1))
     spec = _core.exact_tuned_spec(tuned_defaults_path(), *dims, dtype)
-    return spec or choose_kernel(*dims, dtype)["spec"]
+    return spec or choose_kernel(*dims, dtype, layout[1])["spec"]
 
 
 def kernel_for(m: int, n: int, k: int, dtype: str, layout: Layouts = DEFAULT_LAYOUT) -> Kernel:
@@ -68,7 +72,7 @@ def kernel_for(m: int, n: int, k: int, dtype: str, layout: Layouts = DEFAULT_LAY
     key = (m, n, k, dtype, layout)
     kern = _kernels_by_shape.get(key)
     if kern is None:
-        kern = _kernels_by_shape[key] = compiled(spec_for(m, n, k, dtype), layout)
+        kern = _kernels_by_shape[key] = compiled(spec_for(m, n, k, dtype, layout), layout)
     return kern
 
 

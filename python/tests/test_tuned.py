@@ -4,6 +4,7 @@ import os
 import pytest
 
 import gemmgen
+from gemmgen import _matmul
 
 
 def test_defaults_are_installed_with_the_package(tmp_path, monkeypatch):
@@ -63,6 +64,20 @@ def test_kernel_for_untuned_shape_takes_the_model(monkeypatch):
     assert compiled[-1] == gemmgen.choose_kernel(16, 4096, 4096, "f16")["spec"]
     _matmul.kernel_for(4096, 4096, 4096, "f16")  # tuned: the DB's spec file
     assert compiled[-1].endswith("nvidia_h200/f16_4096x4096x4096.yaml")
+
+
+@pytest.mark.parametrize("m,n,k", [(768, 3072, 3072), (3000, 5000, 2048), (512, 7168, 2048)])
+def test_the_model_chooses_within_the_kernel_layout(m, n, k):
+    # A k×n b (B N-major in the kernel) loads whole 64-column boxes: the
+    # wave-filling tiles (144, 152, 224 columns) chosen for B stored n×k would
+    # not compile for it (gemmgen.matmul with a contiguous torch b did not).
+    for layout in (("row", "col"), ("row", "row"), ("col", "row"), ("col", "col")):
+        spec = _matmul.spec_for(m, n, k, "f16", layout)
+        assert gemmgen.check(spec, simulate=False, layout=layout) == [], layout
+    assert gemmgen.choose_kernel(m, n, k, "f16")["family"].startswith("fit")
+    assert not gemmgen.choose_kernel(m, n, k, "f16", "row")["family"].startswith("fit")
+    with pytest.raises(gemmgen.ArgumentError, match="layout_b must be 'row' or 'col'"):
+        gemmgen.choose_kernel(m, n, k, "f16", "k-major")
 
 
 def test_choose_fp8_kernel_is_the_cost_model():

@@ -74,6 +74,8 @@ TEST(KernelChoice, ChoicesByShapeClass) {
       {1536, 1536, 1536, "fit144", 1, 1},    // 144 tiles of 128x144 (0.96 against 0.82)
       {3072, 768, 3072, "fit160", 1, 1},     // 120 tiles of 128x160 (0.96 against 0.87)
       {2304, 4608, 4608, "fit256x160", 1, 1}, // 261 of 256x160 (1.00 against 0.96)
+      {3000, 5000, 2048, "fit256x152", 1, 1}, // 396 of 256x152, in place of 256x160's 384
+                                              // (0.954-0.956 against 0.941-0.942)
       {1024, 6144, 4096, "wide", 1, 1},      // 192 large tiles, 256 wide ones
       {512, 7168, 2048, "fit224", 1, 1},     // 112 large tiles, 128 of 128x224 (1.04 on
                                              // the H200 against 0.97)
@@ -204,6 +206,51 @@ TEST(KernelChoice, EveryChoiceCompilesThroughTheChecks) {
   EXPECT_GE(distinct, 6) << "the shapes should reach several families and splits";
 }
 
+// What the kernel will be compiled for narrows the tiles: B loaded N-major
+// takes whole 64-column boxes, an f32 D 16-column slabs. Each choice then
+// passes the checks compiled that way (a fit144 tile with B row-major did
+// not: `run auto --layout row,row`, gemmgen.matmul with a k×n b).
+TEST(KernelChoice, ChoicesFitTheLayoutAndOutput) {
+  struct Case {
+    long long M, N, K;
+    const char *family, *familyBRow;
+  } cases[] = {{768, 3072, 3072, "fit144", nullptr},   {3000, 5000, 2048, "fit256x152", nullptr},
+               {512, 7168, 2048, "fit224", nullptr},   {4096, 2112, 7168, "fit176", nullptr},
+               {1024, 7168, 18432, "fit112", nullptr}, {4096, 4096, 4096, "large", "large"}};
+  for (const Case &c : cases) {
+    Expected<KernelChoice> plain = chooseKernel(c.M, c.N, c.K, DType::F16);
+    ASSERT_TRUE(plain) << plain.status().message();
+    EXPECT_EQ(plain->family, c.family);
+    ChoiceOptions bRow;
+    bRow.b = Layout::Row;
+    ChoiceOptions f32;
+    f32.f32Out = true;
+    for (const ChoiceOptions &o : {bRow, f32}) {
+      Expected<KernelChoice> k = chooseKernel(c.M, c.N, c.K, DType::F16, o);
+      ASSERT_TRUE(k) << k.status().message();
+      if (o.b == Layout::Row) {
+        if (c.familyBRow)
+          EXPECT_EQ(k->family, c.familyBRow);
+        else
+          EXPECT_NE(k->family, c.family) << c.M << "x" << c.N << "x" << c.K;
+      }
+      EmitOptions opts;
+      if (o.b == Layout::Row)
+        opts.layoutB = MatrixLayout::Row;
+      if (o.f32Out)
+        opts.outType = ScalarType::F32;
+      DiagnosticEngine diags;
+      auto compiled = compileSpecText(k->specYaml, k->name + ".yaml", opts, diags);
+      EXPECT_TRUE(compiled) << c.M << "x" << c.N << "x" << c.K << " " << k->family
+                            << (o.f32Out ? " f32 D" : " B row-major");
+    }
+  }
+  // A 16-bit D with B column-major keeps 256x152; an f32 D does not.
+  ChoiceOptions f32;
+  f32.f32Out = true;
+  EXPECT_NE(chooseKernel(3000, 5000, 2048, DType::F16, f32)->family, "fit256x152");
+}
+
 // The runtime cuts K into equal slices of whole k-blocks only (SplitK.cpp):
 // a split the chooser returns is one the launch runs as asked.
 TEST(KernelChoice, SplitsAreOnesTheRuntimeRuns) {
@@ -266,6 +313,8 @@ TEST(KernelChoice, FamiliesAreTheMeasuredSpecs) {
   expectSameKernelAs(4096, 2112, 7168, DType::F16, "fit176", "bench/wave-fit/m128n176.yaml");
   expectSameKernelAs(3072, 768, 3072, DType::F16, "fit160", "bench/wave-fit/m128n160.yaml");
   expectSameKernelAs(2304, 4608, 4608, DType::F16, "fit256x160", "bench/wave-fit/m256n160.yaml");
+  expectSameKernelAs(3000, 5000, 2048, DType::F16, "fit256x152",
+                     "specs/sm90/26_wave_fit_n152_f16.yaml");
   expectSameKernelAs(1024, 7168, 18432, DType::F16, "fit112", "bench/wave-fit/m128n112.yaml");
   expectSameKernelAs(512, 7168, 2048, DType::F16, "fit224", "bench/wave-fit/m128n224_c32.yaml");
   expectSameKernelAs(4096, 4096, 4104, DType::F16, "large_c2",

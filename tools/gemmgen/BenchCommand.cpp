@@ -245,7 +245,8 @@ void runBench(BenchOptions o) {
       return;
     }
     specPath = resolveSpecArg(o.spec, shapes[0][0], shapes[0][1], shapes[0][2],
-                              dtype.value_or(DType::F16), blockwise, outDtype);
+                              dtype.value_or(DType::F16), blockwise, outDtype,
+                              choiceOptionsFor(layout, outDtype));
   }
   std::optional<CompiledSpec> compiled =
       specPath.empty() ? std::nullopt

@@ -69,12 +69,14 @@ inline std::optional<DType> parseDType(const std::string &s) {
 /// so that the rest of the command reads it like any spec file. "" after an
 /// error.
 inline std::string writeChosenSpec(long long M, long long N, long long K, DType t,
-                                   bool blockwise, std::optional<DType> out = {}) {
+                                   bool blockwise, std::optional<DType> out = {},
+                                   const ChoiceOptions &choice = {}) {
   Fp8Problem fp8;
   fp8.a = fp8.b = t;
   fp8.blockwise = blockwise;
   fp8.out = out.value_or(DType::BF16);
-  Expected<KernelChoice> c = isFp8(t) ? chooseFp8Kernel(M, N, K, fp8) : chooseKernel(M, N, K, t);
+  Expected<KernelChoice> c =
+      isFp8(t) ? chooseFp8Kernel(M, N, K, fp8) : chooseKernel(M, N, K, t, choice);
   if (!c) {
     llvm::errs() << "gemmgen: error: " << c.status().message() << "\n";
     return "";
@@ -102,14 +104,17 @@ inline std::string writeChosenSpec(long long M, long long N, long long K, DType 
 /// one installed with gemmgen), else the cost model's choice (`auto`; fp8
 /// has no tuned specs: always the model's). Any other argument is a spec
 /// path and is returned as is. Reports an error and returns "" when there is
-/// no usable spec. `out` is D's type for an fp8 choice (bf16 when empty).
+/// no usable spec. `out` is D's type for an fp8 choice (bf16 when empty);
+/// `choice` what the 16-bit model's tiles must allow (the kernel's B layout,
+/// an f32 D).
 inline std::string resolveSpecArg(const std::string &spec, long long M, long long N,
                                   long long K, DType t, bool blockwise = false,
-                                  std::optional<DType> out = {}) {
+                                  std::optional<DType> out = {},
+                                  const ChoiceOptions &choice = {}) {
   if (spec != "tuned" && spec != "auto")
     return spec;
   if (spec == "auto" || (t != DType::F16 && t != DType::BF16))
-    return writeChosenSpec(M, N, K, t, blockwise, out);
+    return writeChosenSpec(M, N, K, t, blockwise, out, choice);
   const std::string dtype = toString(t);
   std::string path = tune::defaultTunedDefaultsPath();
   if (!path.empty()) {
@@ -125,7 +130,7 @@ inline std::string resolveSpecArg(const std::string &spec, long long M, long lon
       return chosen;
     }
   }
-  return writeChosenSpec(M, N, K, t, blockwise);
+  return writeChosenSpec(M, N, K, t, blockwise, out, choice);
 }
 
 /// --scaling of run and bench: which fp8 kernels `auto`/`tuned` choose among
@@ -207,6 +212,15 @@ struct LayoutOption {
   Layout d = Layout::Row;           ///< D's (a host-side transform, not a spec value)
   std::optional<Layout> userA, userB; ///< as the user wrote them
 };
+
+/// What `auto` / `tuned` must choose within: the kernel's B layout (after
+/// the column-major-D transposition) and an f32 D.
+inline ChoiceOptions choiceOptionsFor(const LayoutOption &l, std::optional<DType> out) {
+  ChoiceOptions c;
+  c.b = l.b == MatrixLayout::Row ? Layout::Row : Layout::Col;
+  c.f32Out = out == DType::F32;
+  return c;
+}
 
 /// The host API's name for a spec layout.
 inline Layout toLayout(MatrixLayout l) { return l == MatrixLayout::Row ? Layout::Row : Layout::Col; }

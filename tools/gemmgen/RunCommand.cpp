@@ -75,7 +75,8 @@ void runRun(const RunOptions &o) {
   }
   // `run tuned` / `run auto` choose a spec for --dtype (f16 without it).
   std::string specPath =
-      resolveSpecArg(o.spec, o.m, o.n, o.k, dtype.value_or(DType::F16), blockwise, outDtype);
+      resolveSpecArg(o.spec, o.m, o.n, o.k, dtype.value_or(DType::F16), blockwise, outDtype,
+                     choiceOptionsFor(layout, outDtype));
   std::optional<CompiledSpec> compiled =
       specPath.empty() ? std::nullopt
                        : compileSpecForGpu(specPath, o.debugHangs, dtype, !o.noProtocolChecks,

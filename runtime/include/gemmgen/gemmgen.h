@@ -700,12 +700,26 @@ struct KernelChoice {
 double predictKernelMicros(const std::string &family, int splitK, long long M, long long N,
                            long long K);
 
+/// What the kernel will be compiled for beyond the shape and type, where it
+/// narrows the tiles a choice may take (the kernel's layouts: a problem with
+/// a column-major D runs as D^T = B^T·A^T, rowMajorProblem).
+struct ChoiceOptions {
+  /// B's layout in the kernel: Layout::Row (stored K×N, loaded N-major in
+  /// 64-column boxes) takes only tiles of whole boxes (tile.n a multiple of 64).
+  Layout b = Layout::Col;
+  /// D in f32 (16-bit operands, SpecOverrides / --out-dtype f32): tile.n a
+  /// multiple of 16 (a 16-bit D's tiles may be any multiple of 8).
+  bool f32Out = false;
+};
+
 /// The spec for D = A·Bᵀ (A row-major, B column-major: SpecOverrides give
-/// other layouts) in 16-bit type t the model predicts fastest on an H200-
-/// class GPU. It leaves the default (large, no split) only where it predicts
-/// at least 10% less time: the default is what was tuned on large shapes.
-/// Refuses non-positive sizes and types other than f16/bf16.
-Expected<KernelChoice> chooseKernel(long long M, long long N, long long K, DType t);
+/// other layouts, within what `options` says) in 16-bit type t the model
+/// predicts fastest on an H200-class GPU. It leaves the default (large, no
+/// split) only where it predicts at least 10% less time: the default is
+/// what was tuned on large shapes. Refuses non-positive sizes and types
+/// other than f16/bf16.
+Expected<KernelChoice> chooseKernel(long long M, long long N, long long K, DType t,
+                                    const ChoiceOptions &options = {});
 
 /// An fp8 GEMM to choose a kernel for: operand types, D's type and how the
 /// operands are scaled (GemmArgs::scaleA / scaleB).

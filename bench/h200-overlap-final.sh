@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# HEAD's binaries after overlapping chunks and the layout-aware chooser (issue 13): every GPU test;
+# memcheck over the overlapping-chunk cases; `auto` at 3000x5000x2048 in f16 and bf16 (now
+# 256x152), three processes each; and the choices that failed before: `run auto --verify` with
+# B stored KxN (--layout row,row) at 768x3072x3072 and 3000x5000x2048, and with an f32 D at
+# 768x3072x3072 (chunk_n 24 refused before). Prediction: all pass, memcheck 0 errors, auto
+# 0.95-0.96 of cuBLAS in f16 (0.936-0.942 with 256x160).
+#   usage (device): bash bench/h200-overlap-final.sh CARRY   (CARRY: gemmgen, gemmgen_gpu_tests)
+source "$(dirname "$0")/lib.sh"
+bench_init overlap_final "$1"
+timeout 330 "$C/gemmgen_gpu_tests" > "$L/gpu_tests.log" 2>&1
+echo "gpu tests rc=$?: $(grep -E '^\[  (PASSED|FAILED) +\] [0-9]+ test' "$L/gpu_tests.log" | tr '\n' ' ')" >> "$S"
+grep -E '^\[  FAILED  \] [A-Z]' "$L/gpu_tests.log" | sed 's/, where.*//' | head -10 >> "$S"
+echo "skipped: $(grep -cE '^\[  SKIPPED \] [A-Z]' "$L/gpu_tests.log")" >> "$S"
+CS=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
+timeout 120 "$CS" --tool memcheck --print-limit 20 --error-exitcode 99 "$C/gemmgen_gpu_tests" \
+  --gtest_filter='*OverlappingChunks*:*n152*:*DBounds*26_wave*-*4096*:*large*:*3000*' > "$L/memcheck.log" 2>&1
+echo "memcheck rc=$?: $(grep -E 'ERROR SUMMARY' "$L/memcheck.log" | tail -1); $(grep -cE '^\[       OK \]' "$L/memcheck.log") OK, $(grep -cE '^\[  FAILED  \] [A-Z]' "$L/memcheck.log") failed" >> "$S"
+verify auto_brow auto 768x3072x3072 --layout row,row
+verify auto_brow auto 3000x5000x2048 --layout row,row
+verify auto_f32 auto 768x3072x3072 --out-dtype f32
+verify auto auto 3000x5000x2048 --beta 0.5 --c-in-place
+for f in "$L"/verify_auto*; do echo "$(basename $f): $(grep -o "gemm_sm90_auto_[a-z0-9_]*" $f | head -1)" >> "$S"; done
+for pass in 1 2 3; do
+  for t in f16 bf16; do
+    timeout 60 "$G" bench auto --dtype $t --m 3000 --n 5000 --k 2048 --rounds 20 > "$L/auto_${t}_$pass.txt" 2>&1
+    echo "auto $t pass $pass rc=$? $(table "$L/auto_${t}_$pass.txt") $(grep -o 'auto_[a-z0-9_]*' "$L/auto_${t}_$pass.txt" | head -1)" >> "$S"
+  done
+done
+bench_finish

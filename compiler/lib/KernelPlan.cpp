@@ -452,6 +452,10 @@ unsigned gemmgen::producerWarpArrivals(const KernelPlan &p) {
   return p.scaleCopyWarps + (p.producerBWarp ? 1 : 0);
 }
 
+bool gemmgen::spreadsProducer(const KernelPlan &p) { return producerWarpArrivals(p) > 0; }
+
+unsigned gemmgen::producerIssuingWarps(const KernelPlan &p) { return 1 + producerWarpArrivals(p); }
+
 unsigned gemmgen::outputSlabBytes(const KernelSpec &spec) {
   const unsigned elem = sizeInBytes(spec.types.d.value);
   const unsigned bytes = epilogueChunkColumns(spec) * elem;

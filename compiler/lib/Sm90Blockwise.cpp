@@ -66,39 +66,67 @@ static std::string producerScaleBIndex() {
          "k_blocks + kb";
 }
 
+namespace {
+/// The staging of a k-block's scales, shared by the one-thread producer
+/// (emitScaleCopyBytes / emitScaleCopy) and the four-warp one
+/// (emitScaleCopyParts); `whole` names the kernel's flag saying the arrays
+/// are whole 16-byte chunks.
+void emitScalesTo(CodeEmitter &e, const std::string &stage) {
+  e.line("const u32 scales_to = smem + SMEM_SCALES + SCALES_STAGE_BYTES * " + stage + ";");
+}
+
+/// A's scales for the tile's rows: the floats of partly covered chunks
+/// stored here, the bulk-copied span sa_from .. sa_to (sa_bytes).
+void emitStageAScales(CodeEmitter &e, const std::string &whole) {
+  e.line("const int sa_first = (entry * k_blocks + kb) * M + tile_m * BM;");
+  e.line("int sa_from, sa_to;");
+  e.line("stage_scales(scales_to, scale_a, sa_first, min(BM, M - tile_m * BM), batch * k_blocks * M, "
+         + whole + ", &sa_from, &sa_to);");
+  e.line("const u32 sa_bytes = 4u * (u32)(sa_to - sa_from);");
+}
+
+void emitCopyAScales(CodeEmitter &e, const std::string &bar) {
+  e.line("if (sa_bytes) bulk_load_g2s(scales_to + 4u * (u32)(sa_from - scale_chunk_base(scale_a, sa_first)), "
+         "scale_a + sa_from, sa_bytes, " + bar + ");");
+}
+
+/// B's scales, one per column block of the tile (past N: block 0's):
+/// sb_bulk's bit cb says block cb's chunk is bulk-copied.
+void emitStageBScales(CodeEmitter &e, const std::string &whole) {
+  e.line("u32 sb_bulk = 0;  // bit cb: B block cb's chunk is bulk-copied");
+  e.line("#pragma unroll");
+  CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
+  e.line("if (stage_scale(scales_to + SCALES_B_OFFSET + 16 * cb, scale_b, " + producerScaleBIndex() +
+         ", batch * col_blocks * k_blocks, " + whole + ")) sb_bulk |= 1u << cb;");
+}
+
+void emitCopyBScales(CodeEmitter &e, const std::string &bar) {
+  e.line("#pragma unroll");
+  CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
+  e.line("const int sb_index = " + producerScaleBIndex() + ";");
+  e.line("if (sb_bulk >> cb & 1u) bulk_load_g2s(scales_to + SCALES_B_OFFSET + 16 * cb, "
+         "scale_b + scale_chunk_base(scale_b, sb_index), 16, " + bar + ");");
+}
+} // namespace
+
 void gemmgen::sm90::emitScaleCopyBytes(CodeEmitter &e, const std::string &stage) {
   e.comment("this k-block's scales: A's for the tile's rows, B's for its column blocks (past N:");
   e.comment("block 0's); bulk copies take the 16-byte chunks inside each array, the floats of a");
   e.comment("chunk the array only partly covers are stored here (stage_scales); float indices");
-  e.line("const u32 scales_to = smem + SMEM_SCALES + SCALES_STAGE_BYTES * " + stage + ";");
+  emitScalesTo(e, stage);
   e.line("const int col_blocks = (N + 127) / 128;");
   e.line("const bool whole_chunks = scales_in_whole_chunks(scale_a, batch * k_blocks * M, scale_b, "
          "batch * col_blocks * k_blocks);");
-  e.line("const int sa_first = (entry * k_blocks + kb) * M + tile_m * BM;");
-  e.line("int sa_from, sa_to;");
-  e.line("stage_scales(scales_to, scale_a, sa_first, min(BM, M - tile_m * BM), batch * k_blocks * M, "
-         "whole_chunks, &sa_from, &sa_to);");
-  e.line("const u32 sa_bytes = 4u * (u32)(sa_to - sa_from);");
-  e.line("u32 sb_bulk = 0;  // bit cb: B block cb's chunk is bulk-copied");
-  e.line("#pragma unroll");
-  {
-    CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
-    e.line("if (stage_scale(scales_to + SCALES_B_OFFSET + 16 * cb, scale_b, " + producerScaleBIndex() +
-           ", batch * col_blocks * k_blocks, whole_chunks)) sb_bulk |= 1u << cb;");
-  }
+  emitStageAScales(e, "whole_chunks");
+  emitStageBScales(e, "whole_chunks");
   e.line("const u32 sb_total = 16u * (u32)__popc(sb_bulk);");
 }
 
 void gemmgen::sm90::emitScaleCopy(CodeEmitter &e, const std::string &bar) {
   e.comment("the bulk copies land at the slot's offset of their first float (A's slot starts at the");
   e.comment("boundary at or below sa_first, each B block's at the one at or below its scale)");
-  e.line("if (sa_bytes) bulk_load_g2s(scales_to + 4u * (u32)(sa_from - scale_chunk_base(scale_a, sa_first)), "
-         "scale_a + sa_from, sa_bytes, " + bar + ");");
-  e.line("#pragma unroll");
-  CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
-  e.line("const int sb_index = " + producerScaleBIndex() + ";");
-  e.line("if (sb_bulk >> cb & 1u) bulk_load_g2s(scales_to + SCALES_B_OFFSET + 16 * cb, "
-         "scale_b + scale_chunk_base(scale_b, sb_index), 16, " + bar + ");");
+  emitCopyAScales(e, bar);
+  emitCopyBScales(e, bar);
 }
 
 void gemmgen::sm90::emitScaleCopyParts(CodeEmitter &e, const std::string &stage,
@@ -109,39 +137,24 @@ void gemmgen::sm90::emitScaleCopyParts(CodeEmitter &e, const std::string &stage,
   e.comment("before the warp's arrive; float indices");
   {
     CodeEmitter::Block a(e, "else if (part == 1)", "A's scales");
-    e.line("const u32 scales_to = smem + SMEM_SCALES + SCALES_STAGE_BYTES * " + stage + ";");
+    emitScalesTo(e, stage);
     e.line("const bool whole_chunks = scales_in_whole_chunks(scale_a, batch * k_blocks * M, "
            "scale_a, 0);");
-    e.line("const int sa_first = (entry * k_blocks + kb) * M + tile_m * BM;");
-    e.line("int sa_from, sa_to;");
-    e.line("stage_scales(scales_to, scale_a, sa_first, min(BM, M - tile_m * BM), batch * k_blocks * "
-           "M, whole_chunks, &sa_from, &sa_to);");
-    e.line("const u32 sa_bytes = 4u * (u32)(sa_to - sa_from);");
+    emitStageAScales(e, "whole_chunks");
     e.line("mbar_arrive_expect_tx(" + bar + ", sa_bytes);");
     e.comment("the copy lands at the slot's offset of its first float (the slot starts at the");
     e.comment("boundary at or below sa_first)");
-    e.line("if (sa_bytes) bulk_load_g2s(scales_to + 4u * (u32)(sa_from - scale_chunk_base(scale_a, "
-           "sa_first)), scale_a + sa_from, sa_bytes, " + bar + ");");
+    emitCopyAScales(e, bar);
   }
   CodeEmitter::Block b(e, "else if (part == 2)", "B's scales");
-  e.line("const u32 scales_to = smem + SMEM_SCALES + SCALES_STAGE_BYTES * " + stage + ";");
+  emitScalesTo(e, stage);
   e.line("const int col_blocks = (N + 127) / 128;");
   e.line("const bool whole_chunks = scales_in_whole_chunks(scale_b, batch * col_blocks * k_blocks, "
          "scale_b, 0);");
-  e.line("u32 sb_bulk = 0;  // bit cb: B block cb's chunk is bulk-copied");
-  e.line("#pragma unroll");
-  {
-    CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
-    e.line("if (stage_scale(scales_to + SCALES_B_OFFSET + 16 * cb, scale_b, " + producerScaleBIndex() +
-           ", batch * col_blocks * k_blocks, whole_chunks)) sb_bulk |= 1u << cb;");
-  }
+  emitStageBScales(e, "whole_chunks");
   e.line("mbar_arrive_expect_tx(" + bar + ", 16u * (u32)__popc(sb_bulk));");
   e.comment("each block's copy lands at the one boundary at or below its scale");
-  e.line("#pragma unroll");
-  CodeEmitter::Block cs(e, "for (int cb = 0; cb < SB_BLOCKS; ++cb)");
-  e.line("const int sb_index = " + producerScaleBIndex() + ";");
-  e.line("if (sb_bulk >> cb & 1u) bulk_load_g2s(scales_to + SCALES_B_OFFSET + 16 * cb, "
-         "scale_b + scale_chunk_base(scale_b, sb_index), 16, " + bar + ");");
+  emitCopyBScales(e, bar);
 }
 
 /// The unrolled promotion; n8 block j of the tile uses scale block

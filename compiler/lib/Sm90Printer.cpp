@@ -178,7 +178,7 @@ private:
     e.line("constexpr u32 SMEM_" + llvm::StringRef(empty.name).upper() + "_BAR = " +
            str(empty.offset) + ";  // " + empty.name + "[" + str(empty.slots) + "]: " +
            empty.signaller + " -> " + empty.waiter);
-    if (producerWarpArrivals(k.plan))
+    if (spreadsProducer(k.plan))
       e.line("constexpr u32 " + llvm::StringRef(full.name).upper() + "_ARRIVALS = " +
              str(full.arriveCount + producerWarpArrivals(k.plan)) +
              ";   // each producer warp's expect_tx arrival");
@@ -430,19 +430,19 @@ private:
       e.line(std::string(role.registersIncrease ? "setmaxnreg_inc<" : "setmaxnreg_dec<") +
              str(role.registers) + ">();");
     if (isProducer) {
-      if (k.plan.scaleCopyWarps) {
+      const bool spread = spreadsProducer(k.plan);
+      if (spread) {
         e.comment("Each producer warp's elected thread issues part of a stage (each warp on its own");
         e.comment("sub-partition, so that no consumer warp shares one with the whole producer).");
       } else {
         e.comment("One elected thread of warp 0 issues every TMA load; the other warps idle.");
       }
       {
-        const unsigned warps = std::max(k.plan.scaleCopyWarps, k.plan.producerBWarp) + 1;
-        CodeEmitter::Block guard(e, k.plan.scaleCopyWarps
-                                        ? "if (warp_in_group < " + str(warps) +
-                                              " && elect_one_sync())"
-                                        : std::string("if (warp_in_group == 0 && elect_one_sync())"));
-        if (k.plan.scaleCopyWarps)
+        CodeEmitter::Block guard(e, spread ? "if (warp_in_group < " +
+                                                 str(producerIssuingWarps(k.plan)) +
+                                                 " && elect_one_sync())"
+                                           : std::string("if (warp_in_group == 0 && elect_one_sync())"));
+        if (spread)
           e.line(std::string("const int part = warp_in_group;  // 0: the A") +
                  (k.plan.producerBWarp ? "" : " and B") + " tile, 1: A's scales, 2: B's" +
                  (k.plan.producerBWarp ? ", " + str(k.plan.producerBWarp) + ": the B tile" : ""));
@@ -450,7 +450,7 @@ private:
         if (llvm::Error err = emitOps(role.body))
           return err;
       }
-      e.line(k.plan.scaleCopyWarps
+      e.line(spread
                  ? "__syncwarp();  // reconverge the producer warps before the aligned barrier at the end"
                  : "__syncwarp();  // reconverge warp 0 before the aligned barrier at the end");
       return llvm::Error::success();
@@ -558,7 +558,7 @@ private:
     switch (op.kind) {
     case OpKind::ForEachTile: return emitForEachTile(op);
     case OpKind::ForK: {
-      if (isProducer && k.plan.scaleCopyWarps)
+      if (isProducer && spreadsProducer(k.plan))
         return emitSplitProducerK(op);
       if (!isProducer && k.plan.partialBuffers == 2)
         return emitForKPairs(op);

@@ -154,6 +154,8 @@ TEST(KernelPlan, ABlockwiseProducerOfFourWarpsSpreadsTheStage) {
   EXPECT_EQ(p.scaleCopyWarps, 2u);
   EXPECT_EQ(p.producerBWarp, 3u);
   EXPECT_EQ(producerWarpArrivals(p), 3u);
+  EXPECT_TRUE(spreadsProducer(p));
+  EXPECT_EQ(producerIssuingWarps(p), kSpreadProducerWarps);
   EXPECT_EQ(p.findBarrier(ProtocolBarrier::Full)->arrivals, 1u);
   // One producer warp: one thread does it all.
   for (RoleSpec &r : spec.roles)
@@ -163,6 +165,8 @@ TEST(KernelPlan, ABlockwiseProducerOfFourWarpsSpreadsTheStage) {
   EXPECT_EQ(one.scaleCopyWarps, 0u);
   EXPECT_EQ(one.producerBWarp, 0u);
   EXPECT_EQ(producerWarpArrivals(one), 0u);
+  EXPECT_FALSE(spreadsProducer(one));
+  EXPECT_EQ(producerIssuingWarps(one), 1u);
   // Without blockwise scales nothing is spread.
   EXPECT_EQ(producerWarpArrivals(derivePlan(load(specPath("sm90/13_fast_e4m3.yaml")))), 0u);
 }

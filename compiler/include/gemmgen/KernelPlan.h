@@ -284,6 +284,11 @@ constexpr unsigned kSpreadProducerWarps = 4;
 /// (KernelPlan::scaleCopyWarps, producerBWarp), each announcing its bytes.
 unsigned producerWarpArrivals(const KernelPlan &p);
 
+/// Whether the producer's k-block is spread over several warps (each waits
+/// for the stage and arrives with its own bytes), and how many issue.
+bool spreadsProducer(const KernelPlan &p);
+unsigned producerIssuingWarps(const KernelPlan &p);
+
 /// Output columns per epilogue chunk: epilogue.chunk_n, or the default.
 unsigned epilogueChunkColumns(const KernelSpec &spec);
 

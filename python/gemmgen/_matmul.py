@@ -41,15 +41,18 @@ def tuned_spec(m: int, n: int, k: int, dtype: str) -> str:
     return path
 
 
-def choose_kernel(m: int, n: int, k: int, dtype: str, layout_b: str = "col") -> Dict[str, Any]:
+def choose_kernel(m: int, n: int, k: int, dtype: str,
+                  layout: Layouts = DEFAULT_LAYOUT) -> Dict[str, Any]:
     """The cost model's kernel for an m×n×k GEMM of dtype ("f16" or "bf16"),
     as the C++ ``chooseKernel`` gives it (docs/RUNTIME.md, "Choosing a kernel
     for a shape"): ``name``, ``spec`` (YAML text for ``gemmgen.compile``),
     ``family``, ``split_k``, ``predicted_us``, ``default_us``, ``reason``.
-    ``layout_b``: B's layout in the kernel it will be compiled for ("row":
-    stored k×n, which only tiles of whole 64-column boxes load)."""
+    ``layout``: the (a, b) layouts of the kernel it will be compiled for
+    (``gemmgen.plan(...)["kernel_layout"]``): a b stored k×n, or for the
+    decode tiles an a stored column-major, is loaded in 64-column boxes that
+    only some tiles take."""
     name, spec, family, split_k, us, default_us, reason = _core.choose_kernel(m, n, k, dtype,
-                                                                              layout_b)
+                                                                              *layout)
     return {"name": name, "spec": spec, "family": family, "split_k": split_k,
             "predicted_us": us, "default_us": default_us, "reason": reason}
 
@@ -61,7 +64,7 @@ def spec_for(m: int, n: int, k: int, dtype: str, layout: Layouts = DEFAULT_LAYOU
     # An empty dimension launches nothing: any kernel of the dtype does.
     dims = (max(m, 1), max(n, 1), max(k, 1))
     spec = _core.exact_tuned_spec(tuned_defaults_path(), *dims, dtype)
-    return spec or choose_kernel(*dims, dtype, layout[1])["spec"]
+    return spec or choose_kernel(*dims, dtype, layout)["spec"]
 
 
 def kernel_for(m: int, n: int, k: int, dtype: str, layout: Layouts = DEFAULT_LAYOUT) -> Kernel:

@@ -191,15 +191,18 @@ tunedSpecBinding(const std::string &defaultsPath, long long M, long long N, long
 }
 
 /// chooseKernel for Python: (name, spec YAML, family, split_k, predicted
-/// us, default us, reason). `layout_b`: B's layout in the kernel ("row":
-/// stored K×N, loaded N-major), which narrows the tiles it may take.
+/// us, default us, reason). `layout_a`, `layout_b`: the kernel's layouts
+/// ("row" or "col"), which narrow the tiles it may take (ChoiceOptions).
 std::tuple<std::string, std::string, std::string, int, double, double, std::string>
 chooseKernelBinding(long long M, long long N, long long K, const std::string &dtype,
-                    const std::string &layoutB) {
+                    const std::string &layoutA, const std::string &layoutB) {
   const DType t = dtype == "bf16" ? DType::BF16 : dtype == "f16" ? DType::F16 : DType::F32;
-  if (layoutB != "row" && layoutB != "col")
-    throw PyFacingError("ArgumentError", "layout_b must be 'row' or 'col' (got '" + layoutB + "')");
+  for (const std::string *l : {&layoutA, &layoutB})
+    if (*l != "row" && *l != "col")
+      throw PyFacingError("ArgumentError", "layout must be a pair of 'row' or 'col' (got '" + *l +
+                                               "')");
   ChoiceOptions options;
+  options.a = layoutA == "row" ? Layout::Row : Layout::Col;
   options.b = layoutB == "row" ? Layout::Row : Layout::Col;
   Expected<KernelChoice> c = chooseKernel(M, N, K, t, options);
   if (!c)
@@ -259,7 +262,8 @@ void python::bindSpecFunctions(nb::module_ &m) {
   m.def("tuned_spec", &tunedSpecBinding, "defaults_path"_a, "m"_a, "n"_a, "k"_a, "dtype"_a);
   m.def("exact_tuned_spec", &exactTunedSpecBinding, "defaults_path"_a, "m"_a, "n"_a, "k"_a,
         "dtype"_a);
-  m.def("choose_kernel", &chooseKernelBinding, "m"_a, "n"_a, "k"_a, "dtype"_a, "layout_b"_a);
+  m.def("choose_kernel", &chooseKernelBinding, "m"_a, "n"_a, "k"_a, "dtype"_a, "layout_a"_a,
+        "layout_b"_a);
   m.def("choose_fp8_kernel", &chooseFp8KernelBinding, "m"_a, "n"_a, "k"_a, "a"_a, "b"_a, "out"_a,
         "blockwise"_a);
 }

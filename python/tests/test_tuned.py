@@ -75,9 +75,19 @@ def test_the_model_chooses_within_the_kernel_layout(m, n, k):
         spec = _matmul.spec_for(m, n, k, "f16", layout)
         assert gemmgen.check(spec, simulate=False, layout=layout) == [], layout
     assert gemmgen.choose_kernel(m, n, k, "f16")["family"].startswith("fit")
-    assert not gemmgen.choose_kernel(m, n, k, "f16", "row")["family"].startswith("fit")
-    with pytest.raises(gemmgen.ArgumentError, match="layout_b must be 'row' or 'col'"):
-        gemmgen.choose_kernel(m, n, k, "f16", "k-major")
+    assert not gemmgen.choose_kernel(m, n, k, "f16", ("row", "row"))["family"].startswith("fit")
+    with pytest.raises(gemmgen.ArgumentError, match="layout must be a pair of 'row' or 'col'"):
+        gemmgen.choose_kernel(m, n, k, "f16", ("row", "k-major"))
+
+
+@pytest.mark.parametrize("m,n,k", [(16, 6144, 4096), (1, 2112, 7168), (32, 4096, 4096)])
+def test_decode_choices_fit_a_column_major_a(m, n, k):
+    # The decode tiles compute D^T = B·A^T: a column-major a is their MMA's B
+    # loaded in 64-column boxes, which 16- and 32-token tiles are not.
+    assert gemmgen.choose_kernel(m, n, k, "f16")["family"].startswith("decode")
+    for layout in (("row", "col"), ("row", "row"), ("col", "row"), ("col", "col")):
+        spec = _matmul.spec_for(m, n, k, "f16", layout)
+        assert gemmgen.check(spec, simulate=False, layout=layout) == [], layout
 
 
 def test_choose_fp8_kernel_is_the_cost_model():

@@ -332,11 +332,24 @@ struct Ranked {
   std::string rule; ///< a measured rule that chose instead of the model (the reason's words)
 };
 
+/// Whether family f's spec passes the checks for what `o` says: the MMA's B
+/// loaded N-major (B stored K×N; for a family that stores D column-major,
+/// computing D^T = B·A^T, A stored M-major) takes whole 64-column boxes of it
+/// per CTA; an f32 D 16-column slabs (tiles of 8 mod 16 store a 16-bit D)
+/// and no column-major store (its stmatrix .trans writes 16-bit values).
+bool fitsOptions(const TileFamily &f, const ChoiceOptions &o) {
+  const bool bNMajor = f.colMajorD ? o.a == Layout::Col : o.b == Layout::Row;
+  if (bNMajor && f.tileN % (64 * f.clusterM) != 0)
+    return false;
+  return !o.f32Out || (f.tileN % 16 == 0 && !f.colMajorD);
+}
+
 /// What a problem allows beyond the shape.
 struct Allowed {
   bool splits = true;      ///< split-K (not with an 8-bit D: the reduction writes 16/32-bit)
   bool paddingRule = true; ///< only the 64-row family for M < 64 (docs/PERF.md)
-  int tileNMultiple = 8;   ///< 16-bit D: any n8 block; f32 D 16; an 8-bit D 128-column slabs
+  int tileNMultiple = 8;   ///< a 16-bit D: any n8 block; an 8-bit D: 128-column slabs
+  ChoiceOptions options;   ///< the kernel's layouts and D (fitsOptions)
 };
 
 template <std::size_t NF>
@@ -361,7 +374,7 @@ Ranked rank(const TileFamily (&families)[NF], long long M, long long N, long lon
     // saw such a tile but the smallest (what tuning chose for decode).
     if (paddingRule && f.tileM > 2 * M && &f != &families[NF - 1])
       continue;
-    if (f.tileN % allowed.tileNMultiple != 0)
+    if (f.tileN % allowed.tileNMultiple != 0 || !fitsOptions(f, allowed.options))
       continue;
     for (int split : kSplits) {
       // A slice of fewer than 4 k-blocks is mostly pipeline fill; a split
@@ -459,29 +472,28 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
                              toString(t) + "); use chooseFp8Kernel for e4m3/e5m2, or give a "
                                            "spec file for other types");
   Allowed allowed;
-  // B loaded N-major: whole 64-column boxes per CTA (the checks' rule).
-  // An f32 D: 16-column slabs (tiles of 8 mod 16 store a 16-bit D only).
-  allowed.tileNMultiple = options.b == Layout::Row ? 64 : options.f32Out ? 16 : 8;
+  allowed.options = options;
   Ranked r = rank(kFamilies, M, N, K, Bytes{}, allowed);
-  if (const DecodePick d = pickDecode(M, N, K); d.family) {
+  if (const DecodePick d = pickDecode(M, N, K); d.family && fitsOptions(*d.family, options)) {
     r.best = d.family, r.split = d.split, r.us = 0;
     r.rule = ": D^T = B^T·A^T puts the " + std::to_string(N) +
              " columns on the MMA's M side and the " + std::to_string(M) +
              " rows on its N side, for M <= " +
              std::to_string(d.family == &kDecode64 ? kDecode64MaxTokens : kDecodeMaxTokens);
-  } else if (pickPingPong(M, N, K)) {
+  } else if (pickPingPong(M, N, K) && fitsOptions(kPingPong, options)) {
     r.best = &kPingPong, r.split = 1, r.us = 0;
     r.rule = ": one consumer's epilogue runs while the other's wgmmas do, for K <= " +
              std::to_string(kPingPongMaxK) + " with at least " +
              std::to_string(kPingPongMinTiles) + " tiles";
   } else if (r.best == findFamily(kFamilies, "fit256x160") && r.split == 1 &&
-             kWaveFit152.tileN % allowed.tileNMultiple == 0 &&
+             fitsOptions(kWaveFit152, options) &&
              predict(kWaveFit152, 1, M, N, K) < r.us) {
     r.best = &kWaveFit152, r.us = predict(kWaveFit152, 1, M, N, K);
     r.note = "; 256x152 in place of 256x160 (8 fewer columns a tile, its last epilogue chunk "
              "overlapping the one before)";
   } else if (r.best == &kFamilies[0] && r.split == 1 &&
-             rowsStraddleSectors(K, (long long)sizeOf(t)) && M >= 2LL * kLargeMulticast.tileM) {
+             rowsStraddleSectors(K, (long long)sizeOf(t)) && M >= 2LL * kLargeMulticast.tileM &&
+             fitsOptions(kLargeMulticast, options)) {
     r.best = &kLargeMulticast;
     r.note = "; B multicast across a 2x1 cluster: packed rows of K = " + std::to_string(K) +
              " start 16 bytes past a 32-byte sector, which the multicast reads at full speed "

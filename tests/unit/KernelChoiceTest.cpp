@@ -249,6 +249,46 @@ TEST(KernelChoice, ChoicesFitTheLayoutAndOutput) {
   ChoiceOptions f32;
   f32.f32Out = true;
   EXPECT_NE(chooseKernel(3000, 5000, 2048, DType::F16, f32)->family, "fit256x152");
+  // The decode tiles compute D^T = B·A^T: a column-major A is their MMA's B,
+  // loaded N-major, which 16 and 32 columns are not whole boxes of.
+  ChoiceOptions aCol;
+  aCol.a = Layout::Col;
+  EXPECT_EQ(chooseKernel(16, 6144, 4096, DType::F16)->family, "decode");
+  EXPECT_EQ(chooseKernel(16, 6144, 4096, DType::F16, aCol)->family.rfind("decode", 0),
+            std::string::npos);
+}
+
+// Every family the chooser reaches, with each pair of kernel layouts and both
+// D types: the spec it returns passes the checks compiled that way.
+TEST(KernelChoice, EveryChoiceFitsEveryLayout) {
+  const long long shapes[][3] = {
+      {16, 6144, 4096}, {1, 4096, 7168},   {1, 2112, 7168},     {32, 4096, 4096},
+      {64, 4096, 4096}, {8192, 8192, 512}, {4096, 4096, 4104},  {128, 8192, 8192},
+      {16, 2112, 7168}, {1024, 6144, 4096}, {7168, 2048, 4096}, {2304, 4608, 4608},
+      {3000, 5000, 2048}, {768, 3072, 3072}, {4096, 2112, 7168}, {3072, 768, 3072},
+      {1024, 7168, 18432}, {512, 7168, 2048}, {4096, 4096, 4096}};
+  std::set<std::string> families;
+  for (const auto &sh : shapes)
+    for (Layout a : {Layout::Row, Layout::Col})
+      for (Layout b : {Layout::Row, Layout::Col})
+        for (bool f32Out : {false, true}) {
+          ChoiceOptions o;
+          o.a = a, o.b = b, o.f32Out = f32Out;
+          Expected<KernelChoice> k = chooseKernel(sh[0], sh[1], sh[2], DType::BF16, o);
+          ASSERT_TRUE(k) << k.status().message();
+          families.insert(k->family);
+          EmitOptions opts;
+          opts.layoutA = a == Layout::Row ? MatrixLayout::Row : MatrixLayout::Col;
+          opts.layoutB = b == Layout::Row ? MatrixLayout::Row : MatrixLayout::Col;
+          if (f32Out)
+            opts.outType = ScalarType::F32;
+          DiagnosticEngine diags;
+          EXPECT_TRUE(compileSpecText(k->specYaml, k->name + ".yaml", opts, diags))
+              << sh[0] << "x" << sh[1] << "x" << sh[2] << " " << k->family << " a "
+              << (a == Layout::Row ? "row" : "col") << " b " << (b == Layout::Row ? "row" : "col")
+              << (f32Out ? " f32 D" : "");
+        }
+  EXPECT_GE(families.size(), 12u) << "the shapes should reach most families";
 }
 
 // The runtime cuts K into equal slices of whole k-blocks only (SplitK.cpp):

@@ -105,7 +105,7 @@ inline std::string writeChosenSpec(long long M, long long N, long long K, DType 
 /// has no tuned specs: always the model's). Any other argument is a spec
 /// path and is returned as is. Reports an error and returns "" when there is
 /// no usable spec. `out` is D's type for an fp8 choice (bf16 when empty);
-/// `choice` what the 16-bit model's tiles must allow (the kernel's B layout,
+/// `choice` what the 16-bit model's tiles must allow (the kernel's layouts,
 /// an f32 D).
 inline std::string resolveSpecArg(const std::string &spec, long long M, long long N,
                                   long long K, DType t, bool blockwise = false,
@@ -213,10 +213,11 @@ struct LayoutOption {
   std::optional<Layout> userA, userB; ///< as the user wrote them
 };
 
-/// What `auto` / `tuned` must choose within: the kernel's B layout (after
+/// What `auto` / `tuned` must choose within: the kernel's layouts (after
 /// the column-major-D transposition) and an f32 D.
 inline ChoiceOptions choiceOptionsFor(const LayoutOption &l, std::optional<DType> out) {
   ChoiceOptions c;
+  c.a = l.a == MatrixLayout::Col ? Layout::Col : Layout::Row;
   c.b = l.b == MatrixLayout::Row ? Layout::Row : Layout::Col;
   c.f32Out = out == DType::F32;
   return c;

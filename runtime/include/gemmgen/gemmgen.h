@@ -704,8 +704,11 @@ double predictKernelMicros(const std::string &family, int splitK, long long M, l
 /// narrows the tiles a choice may take (the kernel's layouts: a problem with
 /// a column-major D runs as D^T = B^T·A^T, rowMajorProblem).
 struct ChoiceOptions {
-  /// B's layout in the kernel: Layout::Row (stored K×N, loaded N-major in
-  /// 64-column boxes) takes only tiles of whole boxes (tile.n a multiple of 64).
+  /// A's and B's layouts in the kernel. An operand loaded N-major in 64-column
+  /// boxes as the MMA's B takes only tiles of whole boxes: B stored K×N
+  /// (Layout::Row), or, for the decode tiles that compute D^T = B·A^T with A
+  /// as the MMA's B, A stored M-major (Layout::Col).
+  Layout a = Layout::Row;
   Layout b = Layout::Col;
   /// D in f32 (16-bit operands, SpecOverrides / --out-dtype f32): tile.n a
   /// multiple of 16 (a 16-bit D's tiles may be any multiple of 8).

@@ -8,14 +8,8 @@
 #   usage (device): bash bench/h200-overlap-final.sh CARRY   (CARRY: gemmgen, gemmgen_gpu_tests)
 source "$(dirname "$0")/lib.sh"
 bench_init overlap_final "$1"
-timeout 330 "$C/gemmgen_gpu_tests" > "$L/gpu_tests.log" 2>&1
-echo "gpu tests rc=$?: $(grep -E '^\[  (PASSED|FAILED) +\] [0-9]+ test' "$L/gpu_tests.log" | tr '\n' ' ')" >> "$S"
-grep -E '^\[  FAILED  \] [A-Z]' "$L/gpu_tests.log" | sed 's/, where.*//' | head -10 >> "$S"
-echo "skipped: $(grep -cE '^\[  SKIPPED \] [A-Z]' "$L/gpu_tests.log")" >> "$S"
-CS=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
-timeout 120 "$CS" --tool memcheck --print-limit 20 --error-exitcode 99 "$C/gemmgen_gpu_tests" \
-  --gtest_filter='*OverlappingChunks*:*n152*:*DBounds*26_wave*-*4096*:*large*:*3000*' > "$L/memcheck.log" 2>&1
-echo "memcheck rc=$?: $(grep -E 'ERROR SUMMARY' "$L/memcheck.log" | tail -1); $(grep -cE '^\[       OK \]' "$L/memcheck.log") OK, $(grep -cE '^\[  FAILED  \] [A-Z]' "$L/memcheck.log") failed" >> "$S"
+gpu_tests
+memcheck '*OverlappingChunks*:*n152*:*DBounds*26_wave*-*4096*:*large*:*3000*'
 verify auto_brow auto 768x3072x3072 --layout row,row
 verify auto_brow auto 3000x5000x2048 --layout row,row
 verify auto_f32 auto 768x3072x3072 --out-dtype f32

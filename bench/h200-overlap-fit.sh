@@ -9,11 +9,7 @@
 #   usage (device): bash bench/h200-overlap-fit.sh CARRY   (CARRY: gemmgen, gemmgen_gpu_tests)
 source "$(dirname "$0")/lib.sh"
 bench_init overlap_fit "$1"
-timeout 280 "$C/gemmgen_gpu_tests" \
-  --gtest_filter='*OverlappingChunks*:*26_wave_fit*:*n152*:*DBounds*' > "$L/gpu_tests.log" 2>&1
-echo "gpu tests rc=$?: $(grep -E '^\[  (PASSED|FAILED) +\] [0-9]+ test' "$L/gpu_tests.log" | tr '\n' ' ')" >> "$S"
-grep -E '^\[  FAILED  \] [A-Z]' "$L/gpu_tests.log" | sed 's/, where.*//' | head -10 >> "$S"
-echo "skipped: $(grep -cE '^\[  SKIPPED \] [A-Z]' "$L/gpu_tests.log")" >> "$S"
+gpu_tests '*OverlappingChunks*:*26_wave_fit*:*n152*:*DBounds*'
 SH=768x3072x3072,1536x1536x1536,3072x768x3072,384x12288x4096,3000x5000x2048,4096x2112x7168,2048x2048x2048,7168x2048x4096,2304x4608x4608,256x14336x4096,512x7168x2048,128x36864x7168
 for v in m256n152 m256n160; do
   spec=bench/wave-fit/$v.yaml; [ $v = m256n152 ] && spec=specs/sm90/26_wave_fit_n152_f16.yaml

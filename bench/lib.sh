@@ -8,6 +8,10 @@
 #                           NEW's binaries (carry folders) one after the other, two passes, the
 #                           second in reverse order; one summary line per run: "pass P old|new
 #                           <table> <the auto kernel's name, if any>"
+#   gpu_tests [FILTER]      the GPU tests (gtest filter, default all): pass/fail counts, the
+#                           failed names and the skipped count into S
+#   memcheck FILTER         compute-sanitizer memcheck over those GPU tests: its error summary and
+#                           OK/failed counts into S
 #   bench_finish            packs $L into $OUT/NAME-logs.tgz and prints the summary
 bench_init() {
   BENCH_NAME=$1; C=${2:-.devrun/k}; case $C in /*) ;; *) C=$PWD/$C ;; esac
@@ -42,6 +46,18 @@ ab_bench() {
       done
     done
   done
+}
+gpu_tests() {
+  timeout 330 "$C/gemmgen_gpu_tests" --gtest_filter="${1:-*}" > "$L/gpu_tests.log" 2>&1
+  echo "gpu tests rc=$?: $(grep -E '^\[  (PASSED|FAILED) +\] [0-9]+ test' "$L/gpu_tests.log" | tr '\n' ' ')" >> "$S"
+  grep -E '^\[  FAILED  \] [A-Z]' "$L/gpu_tests.log" | sed 's/, where.*//' | head -10 >> "$S"
+  echo "skipped: $(grep -cE '^\[  SKIPPED \] [A-Z]' "$L/gpu_tests.log")" >> "$S"
+}
+memcheck() {
+  local cs; cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
+  timeout 200 "$cs" --tool memcheck --print-limit 20 --error-exitcode 99 "$C/gemmgen_gpu_tests" \
+    --gtest_filter="$1" > "$L/memcheck.log" 2>&1
+  echo "memcheck rc=$?: $(grep -E 'ERROR SUMMARY' "$L/memcheck.log" | tail -1); $(grep -cE '^\[       OK \]' "$L/memcheck.log") OK, $(grep -cE '^\[  FAILED  \] [A-Z]' "$L/memcheck.log") failed" >> "$S"
 }
 bench_finish() {
   tar -C "$L" -czf "$OUT/$BENCH_NAME-logs.tgz" . && rm -rf "$L"

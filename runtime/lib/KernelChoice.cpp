@@ -64,13 +64,22 @@ constexpr TileFamily kFamilies[] = {
 // Spec 26: 256x152 (12 x 33 = 396 tiles at 3000x5000, three exact waves),
 // its last epilogue chunk overlapping the fourth. Fitted by fit_wave_fit.py
 // beside 256x160 on 12 shapes in one call (2026-12-04_overlap_fit_h200:
-// 0.8445 against 0.8715 us per k-block), scaled to fit256x160's constant. It
-// replaces fit256x160 where the model picks that family and predicts 256x152
-// faster: between these two tiles the model's order held at 10 of the 12
-// shapes measured (two level), where against the 128-row families it was
-// 3-6% off (7168x2048x4096: 256x152 predicted 3% ahead of medium, measured
-// 2-5% behind), so it is no candidate of its own.
+// 0.8445 against 0.8715 us per k-block), scaled to fit256x160's constant.
+// Where the model picks fit256x160 and predicts 256x152 faster (between
+// these two tiles its order held at 10 of 12 shapes, two level; against the
+// 128-row families it was 3-6% off, so 256x152 is no candidate of its own),
+// 152-column tiles fill the rounds better, and kPingPong152 runs them.
 constexpr TileFamily kWaveFit152 = {"fit256x152", 256, 152, 64, 2, 4, 16, 1, "32", 0.8358};
+// 128x152 on ping-pong consumers, 5 stages, chunks of 32 overlapping at the
+// tile's edge (bench/wave-fit/m128n152_pingpong_d5.yaml): one consumer's
+// epilogue runs while the other's wgmmas do, which the cooperative 256x152
+// pays per chunk. A measured rule (bench/h200-n152-pingpong.sh,
+// bench/h200-pp152-shapes.sh, 2026-12-04): at every shape where 256x152
+// replaced 256x160 it ran 1.02-1.07 of cuBLAS against 0.94-0.98
+// (3000x5000x2048 / 4096, 2048x5000x2048, 6000x5000x2048; 3000x5000x8192
+// 0.993-0.997 against 0.985-0.987); elsewhere it was behind (0.55-0.96).
+constexpr TileFamily kPingPong152 = {"pingpong152", 128, 152, 64, 2, 5, 16, 1, "32", 0,
+                                     1,             false, true};
 
 // The default with B multicast across a 2x1 cluster (bench/variants/
 // cluster2_group16.yaml): where packed K-major rows start 16 bytes past a
@@ -486,11 +495,10 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
              std::to_string(kPingPongMaxK) + " with at least " +
              std::to_string(kPingPongMinTiles) + " tiles";
   } else if (r.best == findFamily(kFamilies, "fit256x160") && r.split == 1 &&
-             fitsOptions(kWaveFit152, options) &&
-             predict(kWaveFit152, 1, M, N, K) < r.us) {
-    r.best = &kWaveFit152, r.us = predict(kWaveFit152, 1, M, N, K);
-    r.note = "; 256x152 in place of 256x160 (8 fewer columns a tile, its last epilogue chunk "
-             "overlapping the one before)";
+             fitsOptions(kPingPong152, options) && predict(kWaveFit152, 1, M, N, K) < r.us) {
+    r.best = &kPingPong152, r.us = 0;
+    r.rule = ": 152-column tiles fill the rounds better than 256x160 here, and on ping-pong "
+             "consumers one's epilogue runs while the other's wgmmas do";
   } else if (r.best == &kFamilies[0] && r.split == 1 &&
              rowsStraddleSectors(K, (long long)sizeOf(t)) && M >= 2LL * kLargeMulticast.tileM &&
              fitsOptions(kLargeMulticast, options)) {

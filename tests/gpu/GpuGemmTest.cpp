@@ -1154,7 +1154,10 @@ const ChosenCase kChosenCases[] = {
     {1, 6144, 4096, DType::F16}, {9, 7000, 1000, DType::BF16},
     // Short K on many tiles: ping-pong consumers (spec 20's kernel); residues
     // in M and N.
-    {4096, 4096, 512, DType::F16}, {4100, 4000, 960, DType::BF16}};
+    {4096, 4096, 512, DType::F16}, {4100, 4000, 960, DType::BF16},
+    // 152-column tiles on ping-pong consumers, their last epilogue chunk
+    // overlapping the one before; a residue in M.
+    {3000, 5000, 2048, DType::F16}, {2000, 5000, 2048, DType::BF16}};
 
 class ChosenKernel : public ::testing::TestWithParam<ChosenCase> {};
 

@@ -682,7 +682,9 @@ struct KernelChoice {
   /// "decode64" (64x16 with 8 stages and two CTAs per SM or 16 stages, 64x32,
   /// 64x64: tiles storing D column-major for M <= 64, a row-major D computed
   /// as D^T), "pingpong" (spec 20's 128x128 tile,
-  /// its consumers taking turns: K <= 1024 on >= 1024 tiles). fp8
+  /// its consumers taking turns: K <= 1024 on >= 1024 tiles), "pingpong152"
+  /// (128x152 on ping-pong consumers where 152-column tiles fill the
+  /// rounds better than 256x160). fp8
   /// per-tensor: "large" (spec 13's tile, the default), "wide", "medium";
   /// fp8 blockwise: "medium" (spec 15's, the default), "wide" (spec 19's),
   /// "narrow" (128x64).

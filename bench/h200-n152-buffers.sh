@@ -14,12 +14,6 @@ for s in 3000x5000x2048 1000x1064x520; do
   verify c16b2 bench/wave-fit/m256n152_c16b2.yaml $s --beta 0.5 --c-in-place
   verify n160c16b2 bench/wave-fit/m256n160_c16b2.yaml $s --beta 0.5
 done
-SH=3000x5000x2048,3000x5000x4096,3000x5000x8192
-for pass in 1 2; do
-  for v in specs/sm90/26_wave_fit_n152_f16 bench/wave-fit/m256n152_c16b2 bench/wave-fit/m256n160 bench/wave-fit/m256n160_c16b2; do
-    n=$(basename $v)
-    timeout 120 "$G" bench $v.yaml --shapes $SH --rounds 20 > "$L/${n}_$pass.txt" 2>&1
-    echo "== pass $pass $n rc=$?" >> "$S"; table "$L/${n}_$pass.txt" >> "$S"
-  done
-done
+bench_passes 2 3000x5000x2048,3000x5000x4096,3000x5000x8192 specs/sm90/26_wave_fit_n152_f16 \
+  bench/wave-fit/m256n152_c16b2 bench/wave-fit/m256n160 bench/wave-fit/m256n160_c16b2
 bench_finish

@@ -14,12 +14,6 @@ for v in m128n152_pingpong m128n152_pingpong_d5; do
     verify $v bench/wave-fit/$v.yaml $s --beta 0.5 --c-in-place
   done
 done
-SH=3000x5000x2048,3000x5000x4096,3000x5000x8192
-for pass in 1 2; do
-  for v in specs/sm90/26_wave_fit_n152_f16 bench/wave-fit/m128n152_pingpong bench/wave-fit/m128n152_pingpong_d5; do
-    n=$(basename $v)
-    timeout 120 "$G" bench $v.yaml --shapes $SH --rounds 20 > "$L/${n}_$pass.txt" 2>&1
-    echo "== pass $pass $n rc=$?" >> "$S"; table "$L/${n}_$pass.txt" >> "$S"
-  done
-done
+bench_passes 2 3000x5000x2048,3000x5000x4096,3000x5000x8192 specs/sm90/26_wave_fit_n152_f16 \
+  bench/wave-fit/m128n152_pingpong bench/wave-fit/m128n152_pingpong_d5
 bench_finish

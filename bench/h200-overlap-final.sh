@@ -16,9 +16,6 @@ verify auto_f32 auto 768x3072x3072 --out-dtype f32
 verify auto auto 3000x5000x2048 --beta 0.5 --c-in-place
 for f in "$L"/verify_auto*; do echo "$(basename $f): $(grep -o "gemm_sm90_auto_[a-z0-9_]*" $f | head -1)" >> "$S"; done
 for pass in 1 2 3; do
-  for t in f16 bf16; do
-    timeout 60 "$G" bench auto --dtype $t --m 3000 --n 5000 --k 2048 --rounds 20 > "$L/auto_${t}_$pass.txt" 2>&1
-    echo "auto $t pass $pass rc=$? $(table "$L/auto_${t}_$pass.txt") $(grep -o 'auto_[a-z0-9_]*' "$L/auto_${t}_$pass.txt" | head -1)" >> "$S"
-  done
+  for t in f16 bf16; do bench_auto "$t-pass$pass" 3000x5000x2048 --dtype $t; done
 done
 bench_finish

@@ -11,14 +11,7 @@ bench_init pp152_final "$1"
 gpu_tests '*ChosenKernel*:*OverlappingChunks*:*n152*:*26_wave*'
 memcheck '*ChosenKernel*5000x2048*'
 for pass in 1 2 3; do
-  for t in f16 bf16; do
-    timeout 60 "$G" bench auto --dtype $t --m 3000 --n 5000 --k 2048 --rounds 20 > "$L/auto_${t}_$pass.txt" 2>&1
-    echo "auto $t pass $pass rc=$? $(table "$L/auto_${t}_$pass.txt") $(grep -o 'auto_[a-z0-9_]*' "$L/auto_${t}_$pass.txt" | head -1)" >> "$S"
-  done
+  for t in f16 bf16; do bench_auto "$t-pass$pass" 3000x5000x2048 --dtype $t; done
 done
-for s in 2048x5000x2048 6000x5000x2048 3000x5000x4096 3000x5000x8192; do
-  IFS=x read -r m n k <<< "$s"
-  timeout 60 "$G" bench auto --m $m --n $n --k $k --rounds 20 > "$L/auto_$s.txt" 2>&1
-  echo "auto f16 $(table "$L/auto_$s.txt") $(grep -o 'auto_[a-z0-9_]*' "$L/auto_$s.txt" | head -1)" >> "$S"
-done
+for s in 2048x5000x2048 6000x5000x2048 3000x5000x4096 3000x5000x8192; do bench_auto f16 $s; done
 bench_finish

@@ -8,6 +8,11 @@
 #                           NEW's binaries (carry folders) one after the other, two passes, the
 #                           second in reverse order; one summary line per run: "pass P old|new
 #                           <table> <the auto kernel's name, if any>"
+#   bench_passes PASSES SHAPES SPEC...   `bench SPEC --shapes SHAPES --rounds 20` for each spec
+#                           (a path without .yaml), PASSES times in turn; "== pass P NAME" and
+#                           its table into S
+#   bench_auto NAME SHAPE [ARGS...]   `bench auto` at one MxNxK (20 rounds): a line "NAME <table>
+#                           <the chosen kernel>" into S
 #   gpu_tests [FILTER]      the GPU tests (gtest filter, default all): pass/fail counts, the
 #                           failed names and the skipped count into S
 #   memcheck FILTER         compute-sanitizer memcheck over those GPU tests: its error summary and
@@ -46,6 +51,22 @@ ab_bench() {
       done
     done
   done
+}
+bench_passes() {
+  local passes=$1 shapes=$2 pass v n; shift 2
+  for pass in $(seq 1 "$passes"); do
+    for v in "$@"; do
+      n=$(basename "$v")
+      timeout 120 "$G" bench "$v.yaml" --shapes "$shapes" --rounds 20 > "$L/${n}_$pass.txt" 2>&1
+      echo "== pass $pass $n rc=$?" >> "$S"; table "$L/${n}_$pass.txt" >> "$S"
+    done
+  done
+}
+bench_auto() {
+  local name=$1 shape=$2 m n k; shift 2
+  IFS=x read -r m n k <<< "$shape"
+  timeout 60 "$G" bench auto --m "$m" --n "$n" --k "$k" --rounds 20 "$@" > "$L/auto_${name}_$shape.txt" 2>&1
+  echo "$name rc=$? $(table "$L/auto_${name}_$shape.txt") $(grep -o 'auto_[a-z0-9_]*' "$L/auto_${name}_$shape.txt" | head -1)" >> "$S"
 }
 gpu_tests() {
   timeout 330 "$C/gemmgen_gpu_tests" --gtest_filter="${1:-*}" > "$L/gpu_tests.log" 2>&1

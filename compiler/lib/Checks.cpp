@@ -631,8 +631,8 @@ void Checker::checkEpilogue() {
                 "columns mod 16\"); a chunk_n of 16 columns or more leaves in wider boxes");
   if (c % step != 0 || (chunksMayOverlap ? c > n : n % c != 0))
     error(e.chunkN.loc, "epilogue.chunk_n " + str(c) + " must be a multiple of " + str(step) +
-                            (chunksMayOverlap ? " up to tile.n (" : " that divides tile.n (") + str(n) +
-                            ")" +
+                            (chunksMayOverlap ? " up to tile.n (" : " that divides tile.n (") +
+                            str(n) + ")" +
                             (tma ? ": the TMA store writes slabs of at least " + str(step) +
                                        " columns"
                                  : std::string()) +

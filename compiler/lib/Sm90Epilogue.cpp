@@ -48,6 +48,8 @@ std::string biasOf(const ir::Kernel &k, const std::string &jj, const std::string
 std::string stmatrixOf(const ir::Kernel &k, unsigned mats) {
   return "stmatrix_x" + std::to_string(mats) + (k.plan.dColMajor ? "_trans" : "");
 }
+/// The registers r0.. a stmatrix / ldmatrix of `mats` matrices names.
+std::string stmatrixRegisters(unsigned mats) { return mats == 4 ? "r0, r1, r2, r3" : "r0, r1"; }
 std::string ldmatrixOf(const ir::Kernel &k, unsigned mats) {
   return "ldmatrix_x" + std::to_string(mats) + (k.plan.dColMajor ? "_trans" : "");
 }
@@ -303,18 +305,21 @@ void emitStore16Chain(CodeEmitter &e, const ir::Kernel &k, bool readsC, unsigned
                   residual ? "c[2 * q + 1]" : "0.f", biasOf(k, "2 * j2 + q / 2", "m", "q & 1", 0),
                   biasOf(k, "2 * j2 + q / 2", "m", "q & 1", 1));
   }
-  std::string packed;
-  for (unsigned q = 0; q < mats; ++q)
-    packed += ", pack2<ELEM>(v[" + std::to_string(2 * q) + "], v[" + std::to_string(2 * q + 1) + "])";
+  auto pair = [](unsigned q) {
+    return "pack2<ELEM>(v[" + std::to_string(2 * q) + "], v[" + std::to_string(2 * q + 1) + "])";
+  };
   if (!k.plan.chunksOverlap) {
+    std::string packed;
+    for (unsigned q = 0; q < mats; ++q)
+      packed += ", " + pair(q);
     e.line(stmatrixOf(k, mats) + "(addr" + packed + ");");
     return;
   }
+  // Named registers: the shared columns' values may replace them.
   for (unsigned q = 0; q < mats; ++q)
-    e.line("u32 r" + std::to_string(q) + " = pack2<ELEM>(v[" + std::to_string(2 * q) + "], v[" +
-           std::to_string(2 * q + 1) + "]);");
+    e.line("u32 r" + std::to_string(q) + " = " + pair(q) + ";");
   emitSharedBlocks(e, mats);
-  e.line(stmatrixOf(k, mats) + "(addr, " + (mats == 4 ? "r0, r1, r2, r3" : "r0, r1") + ");");
+  e.line(stmatrixOf(k, mats) + "(addr, " + stmatrixRegisters(mats) + ");");
 }
 
 /// The lane's row address for stmatrix / ldmatrix of n8 blocks 2 j2 (and
@@ -349,7 +354,7 @@ void emitStore16Matrices(CodeEmitter &e, const ir::Kernel &k, bool readsC, unsig
     return scale + "acc[m][4 * j + " + std::to_string(2 * q) + "], " + scale + "acc[m][4 * j + " +
            std::to_string(2 * q + 1) + "]";
   };
-  const std::string list = mats == 4 ? "r0, r1, r2, r3" : "r0, r1";
+  const std::string list = stmatrixRegisters(mats);
   if (!readsC) {
     const std::string decl = k.plan.chunksOverlap ? "u32 " : "const u32 ";
     for (unsigned q = 0; q < mats; ++q)

@@ -66,6 +66,8 @@ public:
       if (load && load->major == OperandMajor::MN)
         os << " " << toString(load->major) << " boxes=" << load->boxes << "x" << load->boxInner
            << "x" << load->boxOuter;
+      if (load && load->l2PromotionBytes)
+        os << " l2_promotion=" << load->l2PromotionBytes;
       os << "\n";
     }
     for (const Barrier &b : k.barriers) {

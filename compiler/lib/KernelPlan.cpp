@@ -349,6 +349,7 @@ private:
       l.kStepBytes = p.mmaK * kSwizzleRowBytes; // mmaK K rows of one swizzle row each
     }
     l.boxBytes = l.boxInner * l.boxOuter * elem;
+    l.l2PromotionBytes = spec.pipeline.l2Promotion.value;
     return l;
   }
 

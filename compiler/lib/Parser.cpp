@@ -88,7 +88,7 @@ const Word<ScalingMode> kScalingModes[] = {{"per_tensor", ScalingMode::PerTensor
 const StringRef kLayoutKeys[] = {"a", "b", "d"};
 const StringRef kTileKeys[] = {"m", "n", "k"};
 const StringRef kClusterKeys[] = {"m", "n"};
-const StringRef kPipelineKeys[] = {"depth", "mma_in_flight"};
+const StringRef kPipelineKeys[] = {"depth", "mma_in_flight", "l2_promotion"};
 const StringRef kSchedulerKeys[] = {"kind",    "raster",    "group",      "grouped",
                                     "split_k", "consumers", "ctas_per_sm"};
 const StringRef kRoleKeys[] = {"warps", "warpgroups", "registers", "does", "warp", "first_warp"};
@@ -598,9 +598,18 @@ void SpecParser::parseTop(yaml::Node *root) {
         if (k == "depth")
           parseUnsigned(x, kl, "pipeline.depth", spec.pipeline.depth, 1, 16,
                         "stages in the SMEM ring");
-        else
+        else if (k == "mma_in_flight")
           parseUnsigned(x, kl, "pipeline.mma_in_flight", spec.pipeline.mmaInFlight, 0, 1,
                         "wgmma groups left running: wait_group 0 or 1");
+        else if (auto bytes = integer(x, "pipeline.l2_promotion", 64, 256,
+                                      "bytes the L2 fetches per operand load request")) {
+          if (*bytes == 64 || *bytes == 128 || *bytes == 256)
+            setGiven(spec.pipeline.l2Promotion, unsigned(*bytes), x, kl);
+          else
+            error(locOf(x), "pipeline.l2_promotion " + std::to_string(*bytes) +
+                                " is not a size TMA promotes to; use 64, 128 or 256 (or leave "
+                                "it out: 256 on rows that start on 128-byte lines, else 128)");
+        }
       });
     } else if (key == "consumers") {
       parseUnsigned(v, keyLoc, "consumers", spec.consumers, 1, 4, "MMA consumer warpgroups");
@@ -878,6 +887,7 @@ void SpecParser::fillDefaultLocations() {
   fill(spec.cluster.n, at("cluster"));
   fill(spec.pipeline.depth, at("pipeline"));
   fill(spec.pipeline.mmaInFlight, at("pipeline"));
+  fill(spec.pipeline.l2Promotion, at("pipeline"));
   fill(spec.consumers, spec.loc);
   fill(spec.scheduler.kind, at("scheduler"));
   fill(spec.scheduler.raster, at("scheduler"));

@@ -19,6 +19,9 @@ void gemmgen::emitLaunchContractComment(CodeEmitter &e, const KernelABI &abi) {
             ", B box " + str(abi.boxB.inner) + "x" + str(abi.boxB.outer) + ", D box " +
             str(abi.boxD.inner) + "x" + str(abi.boxD.outer) +
             " (elements, inner first), 128B swizzle;");
+  if (abi.boxA.l2PromotionBytes)
+    e.comment("  A's and B's maps promote " + str(abi.boxA.l2PromotionBytes) +
+              " bytes per L2 request (pipeline.l2_promotion).");
   e.comment("  M, N and K any (TMA zero-fills loads, clips stores); pointers and line strides "
             "16-byte multiples.");
   if (abi.layoutD == MatrixLayout::Col && abi.splitK <= 1)

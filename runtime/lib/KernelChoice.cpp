@@ -31,6 +31,7 @@ struct TileFamily {
   bool colMajorD = false; ///< layout.d: col (computes D^T = B·A^T for a row-major D)
   bool pingPong = false;  ///< scheduler.consumers: pingpong (each consumer its own tiles)
   int ctasPerSm = 1;      ///< scheduler.ctas_per_sm (2: consumers at 216 registers)
+  int l2Promotion = 0;    ///< pipeline.l2_promotion (0: the runtime's rule)
 };
 
 // The constants from `python3 bench/model/fit_cost_model.py` (2026-12-01).
@@ -108,9 +109,11 @@ constexpr TileFamily kDecode = {"decode", 64, 16, 64, 1, 8, 16, 1, "", 0, 1, tru
 // passes (bench/h200-decode-occ2.sh, 2026-12-03): 16x10240x8192 -6.5%,
 // 1x11008x4096 -4%, 8x14336x4096 -2.5%, 4x28672x4096 -1.6%, 16x8192x28672
 // and 1x6144x4096 level, 1x57344x8192 +0.5%. Split in K it was level at
-// 1x4096x14336 and is not used there.
+// 1x4096x14336 and is not used there. The operands' L2 requests of 128
+// bytes instead of 256: 0.5-4% faster at nine of ten shapes of 88-940 MB of
+// weights, level at the tenth (bench/h200-decode-l2promo.sh, 2026-12-04).
 constexpr TileFamily kDecodeTwoPerSm = {"decode", 64, 16, 64, 1, 8, 16, 1, "", 0,
-                                         1,        true, false, 2};
+                                         1,        true, false, 2, 128};
 constexpr TileFamily kDecodeDeep = {"decode_d16", 64, 16, 64, 1, 16, 16, 1, "", 0, 1, true};
 constexpr TileFamily kDecode32 = {"decode32", 64, 32, 64, 1, 12, 16, 1, "", 0, 1, true};
 constexpr long long kDecodeMaxTokens = 32, kDecode16MaxTokens = 16;
@@ -302,7 +305,9 @@ std::string specFor(const TileFamily &f, int split, const SpecTypes &t, const st
   s += "tile: { m: " + std::to_string(f.tileM) + ", n: " + std::to_string(f.tileN) +
        ", k: " + std::to_string(f.tileK) + " }\n";
   s += "pipeline: { depth: " + std::to_string(f.depth) +
-       ", mma_in_flight: " + std::to_string(f.mmaInFlight) + " }\n";
+       ", mma_in_flight: " + std::to_string(f.mmaInFlight) +
+       (f.l2Promotion ? ", l2_promotion: " + std::to_string(f.l2Promotion) : std::string()) +
+       " }\n";
   s += "consumers: " + std::to_string(f.consumers) + "\n";
   if (f.clusterM > 1)
     s += "cluster: { m: " + std::to_string(f.clusterM) + ", n: 1 }\n";

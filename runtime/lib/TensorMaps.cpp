@@ -15,14 +15,15 @@
 
 using namespace gemmgen;
 
-/// L2 sector promotion of a map whose rows are `strideBytes` apart. Rows on
-/// 128-byte lines take 256 B; rows that are not (a packed K = 4104: 16 B
-/// past a line) take 128 B: on the H200 4096x4096x4104 ran at 497 TFLOP/s
-/// with 256 B and 576 with 128 B, while 4096^3 ran the same with both
-/// (bench/results/2026-12-01_layouts_h200, docs/PERF.md).
-/// GEMMGEN_TMA_L2_PROMOTION = none, 64, 128 or 256 overrides it (a
+/// L2 sector promotion of a map whose rows are `strideBytes` apart: the
+/// kernel's own (`bytes`: pipeline.l2_promotion) where it has one, else by
+/// the rows. Rows on 128-byte lines take 256 B; rows that are not (a packed
+/// K = 4104: 16 B past a line) take 128 B: on the H200 4096x4096x4104 ran at
+/// 497 TFLOP/s with 256 B and 576 with 128 B, while 4096^3 ran the same with
+/// both (bench/results/2026-12-01_layouts_h200, docs/PERF.md).
+/// GEMMGEN_TMA_L2_PROMOTION = none, 64, 128 or 256 overrides both (a
 /// measurement knob, not an API).
-static CUtensorMapL2promotion l2Promotion(unsigned long long strideBytes) {
+static CUtensorMapL2promotion l2Promotion(unsigned long long strideBytes, unsigned bytes) {
   // Read once: prepare() runs on every launch by arguments.
   static const std::string s = [] {
     const char *v = getenv("GEMMGEN_TMA_L2_PROMOTION");
@@ -35,6 +36,12 @@ static CUtensorMapL2promotion l2Promotion(unsigned long long strideBytes) {
   if (s == "128")
     return CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
   if (s == "256")
+    return CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+  if (bytes == 64)
+    return CU_TENSOR_MAP_L2_PROMOTION_L2_64B;
+  if (bytes == 128)
+    return CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
+  if (bytes == 256)
     return CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
   return strideBytes % 128 == 0 ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B
                                 : CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
@@ -79,7 +86,7 @@ Status gemmgen::encodeTensorMap(const DriverApi &drv, void *out, CUdeviceptr bas
       : isFp8(t)        ? CU_TENSOR_MAP_DATA_TYPE_UINT8 // TMA moves fp8 as bytes
                         : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
       (cuuint32_t)rank, reinterpret_cast<void *>(base), dims, strides, boxDim, elemStrides,
-      CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, l2Promotion(strides[0]),
+      CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, l2Promotion(strides[0], box.l2PromotionBytes),
       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     return Status::error(ErrorCode::InvalidArgument,

@@ -201,7 +201,7 @@ CUresult cuOccupancyMaxActiveClusters(int *n, CUfunction, const CUlaunchConfig *
 CUresult cuTensorMapEncodeTiled(CUtensorMap *, CUtensorMapDataType, cuuint32_t rank, void *,
                                 const cuuint64_t *dims, const cuuint64_t *strides,
                                 const cuuint32_t *box, const cuuint32_t *, CUtensorMapInterleave,
-                                CUtensorMapSwizzle, CUtensorMapL2promotion,
+                                CUtensorMapSwizzle, CUtensorMapL2promotion l2,
                                 CUtensorMapFloatOOBfill) {
   if (CUresult r = needContext(); r != CUDA_SUCCESS)
     return r;
@@ -214,8 +214,18 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *, CUtensorMapDataType, cuuint32_t r
                         (unsigned long long)dims[1], (unsigned long long)dims[0],
                         (unsigned long long)strides[0]);
   if (rank == 3 && dims[2] > 1)
-    std::snprintf(line + n, sizeof line - n, " batch=%llu bstride=%llu",
-                  (unsigned long long)dims[2], (unsigned long long)strides[1]);
+    n += std::snprintf(line + n, sizeof line - n, " batch=%llu bstride=%llu",
+                       (unsigned long long)dims[2], (unsigned long long)strides[1]);
+  // The L2 promotion only where it is not what rows of this stride get by
+  // default (256 B on 128-byte lines, else 128 B): a kernel's own.
+  const CUtensorMapL2promotion byRows = strides[0] % 128 == 0 ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B
+                                                              : CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
+  if (l2 != byRows)
+    std::snprintf(line + n, sizeof line - n, " l2=%s",
+                  l2 == CU_TENSOR_MAP_L2_PROMOTION_NONE     ? "none"
+                  : l2 == CU_TENSOR_MAP_L2_PROMOTION_L2_64B  ? "64"
+                  : l2 == CU_TENSOR_MAP_L2_PROMOTION_L2_128B ? "128"
+                                                             : "256");
   logLine(line);
   return CUDA_SUCCESS;
 }

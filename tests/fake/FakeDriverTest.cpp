@@ -396,6 +396,30 @@ TEST(FakeDriver, AKernelThatStoresDColumnMajorComputesARowMajorDTransposed) {
             "b: row } (SpecOverrides, `--layout`)");
 }
 
+TEST(FakeDriver, AKernelsL2PromotionReachesItsOperandMapsOnly) {
+  // Spec 25 (pipeline.l2_promotion: 128): A's and B's maps request 128
+  // bytes where rows on 128-byte lines would get 256; D's keeps the rule.
+  REQUIRE_FAKE();
+  Expected<Kernel> k = fake.rt->compileFile(
+      std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/25_decode_two_ctas_f16.yaml",
+      CompileOptions{});
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  GemmArgs a = args(4, 6144, 4096, 6144);
+  fake.clear();
+  ASSERT_TRUE(k->launch(a, nullptr).ok()) << fake.log();
+  ASSERT_GE(fake.lines().size(), 3u) << fake.log();
+  EXPECT_EQ(fake.lines()[0], "encode rows=6144 cols=4096 stride=8192 l2=128");
+  EXPECT_EQ(fake.lines()[1], "encode rows=4 cols=4096 stride=8192 l2=128");
+  EXPECT_EQ(fake.lines()[2], "encode rows=4 cols=6144 stride=12288");
+  // Spec 23, the same kernel without the key: the rule's 256 (not logged).
+  Expected<Kernel> k23 = fake.rt->compileFile(
+      std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/23_decode_col_d_f16.yaml", CompileOptions{});
+  ASSERT_TRUE(k23.ok()) << k23.status().message();
+  fake.clear();
+  ASSERT_TRUE(k23->launch(a, nullptr).ok()) << fake.log();
+  EXPECT_EQ(fake.lines()[0], "encode rows=6144 cols=4096 stride=8192");
+}
+
 TEST(FakeDriver, AColumnMajorDKernelThatSplitsKReducesIntoDTransposed) {
   // Spec 24 (spec 23 with split_k 4) on 1x2112x7168: the kernel's problem
   // is D^T = W·X^T (M = 2112 weights, N = 1 token), its 4 slices of 1792

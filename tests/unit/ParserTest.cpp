@@ -287,7 +287,8 @@ epilog: { store: tma }
   std::vector<std::string> want = {
       "5:13: error: unknown key 'dept' in 'pipeline'; did you mean 'depth'?",
       "5:22: error: unknown key 'stages' in 'pipeline'; did you mean 'depth'?",
-      "5:33: error: unknown key 'x' in 'pipeline'; the keys are 'depth' and 'mma_in_flight'",
+      "5:33: error: unknown key 'x' in 'pipeline'; the keys are 'depth', 'mma_in_flight' and "
+      "'l2_promotion'",
       "6:1: error: unknown key 'epilog' in the spec; did you mean 'epilogue'?"};
   EXPECT_EQ(p.diags, want);
 }
@@ -309,6 +310,39 @@ types: { a: { x: 1 } }
       "7:22: error: expected true or false for 'epilogue.overlap', got 'maybe'",
       "8:13: error: expected one of f16, bf16, f32, e4m3, e5m2 for 'types.a', got a mapping"};
   EXPECT_EQ(p.diags, want);
+}
+
+TEST(Parser, L2PromotionTakesTheSizesTmaPromotesTo) {
+  for (unsigned bytes : {64u, 128u, 256u}) {
+    DiagnosticEngine engine(nullptr);
+    Parsed p = parse(std::string(kMinimal) + "pipeline: { depth: 4, l2_promotion: " +
+                         std::to_string(bytes) + " }\n",
+                     engine);
+    ASSERT_TRUE(p.spec) << bytes;
+    EXPECT_EQ(p.spec->pipeline.l2Promotion.value, bytes);
+    EXPECT_TRUE(p.spec->pipeline.l2Promotion.given);
+  }
+  DiagnosticEngine engine(nullptr);
+  Parsed p = parse(std::string(kMinimal) + "pipeline: { depth: 4 }\n", engine);
+  ASSERT_TRUE(p.spec);
+  EXPECT_EQ(p.spec->pipeline.l2Promotion.value, 0u); // unset: the runtime's rule
+  struct Bad {
+    const char *value, *diag;
+  } bad[] = {
+      {"100", "5:37: error: pipeline.l2_promotion 100 is not a size TMA promotes to; use 64, 128 "
+              "or 256 (or leave it out: 256 on rows that start on 128-byte lines, else 128)"},
+      {"512", "5:37: error: pipeline.l2_promotion must be between 64 and 256 (bytes the L2 "
+              "fetches per operand load request), got 512"},
+      {"big", "5:37: error: expected an integer for 'pipeline.l2_promotion', got 'big'"},
+  };
+  for (const Bad &b : bad) {
+    DiagnosticEngine e(nullptr);
+    Parsed q = parse(std::string(kMinimal) + "pipeline: { depth: 4, l2_promotion: " + b.value +
+                         " }\n",
+                     e);
+    EXPECT_FALSE(q.spec) << b.value;
+    EXPECT_EQ(q.diags, std::vector<std::string>{b.diag}) << b.value;
+  }
 }
 
 TEST(Parser, MalformedYamlReportsOnlyTheSyntaxError) {

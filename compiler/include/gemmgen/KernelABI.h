@@ -46,6 +46,9 @@ struct TmaBox {
   unsigned inner = 0;        ///< elements along the contiguous dimension
   unsigned outer = 0;        ///< rows
   unsigned swizzleBytes = 0; ///< 0 (none), 32, 64 or 128
+  /// Bytes the L2 fetches per request of this map (64, 128, 256; 0: the
+  /// runtime's rule by the rows' alignment). A's and B's: pipeline.l2_promotion.
+  unsigned l2PromotionBytes = 0;
 };
 
 struct KernelABI {

@@ -93,6 +93,7 @@ struct OperandLoadPlan {
   unsigned boxes = 1;                ///< TMA loads per stage
   unsigned boxBytes = 0;             ///< bytes of one box in shared memory
   unsigned kStepBytes = 0;           ///< descriptor advance per wgmma k-step
+  unsigned l2PromotionBytes = 0;     ///< pipeline.l2_promotion (0: the runtime's rule)
 };
 
 /// The barriers of the protocols, by what they do (their names vary: the

@@ -133,6 +133,10 @@ struct PipelineSpec {
   Located<unsigned> depth{4};
   /// wgmma groups left in flight before a stage is released (wait_group N).
   Located<unsigned> mmaInFlight{1};
+  /// pipeline.l2_promotion: bytes the L2 fetches per request of A's and B's
+  /// TMA loads (64, 128 or 256; 0, unset: the runtime's rule, 256 on rows
+  /// that start on 128-byte lines, else 128).
+  Located<unsigned> l2Promotion{0};
 };
 
 struct SchedulerSpec {

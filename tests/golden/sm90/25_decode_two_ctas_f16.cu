@@ -8,6 +8,7 @@
 // Launch contract: 256 threads, 85248 bytes of dynamic shared memory, cluster (1,1,1),
 //   persistent grid (a multiple of the cluster, at most one CTA per SM);
 //   tensor maps: A box 64x64, B box 64x16, D box 64x16 (elements, inner first), 128B swizzle;
+//   A's and B's maps promote 128 bytes per L2 request (pipeline.l2_promotion).
 //   M, N and K any (TMA zero-fills loads, clips stores); pointers and line strides 16-byte multiples.
 //   D (and C) column-major: N lines of M, the map's inner dimension M.
 //   batched: int batch after K; 3-D tensor maps, the batch entry outermost (stride: the batch stride).

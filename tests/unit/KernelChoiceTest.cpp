@@ -157,9 +157,11 @@ TEST(KernelChoice, ChoicesByShapeClass) {
     EXPECT_EQ(k->specYaml.find("d: col") != std::string::npos, decode) << k->specYaml;
     EXPECT_EQ(k->specYaml.find("consumers: pingpong") != std::string::npos, pingPong)
         << k->specYaml;
-    // Two decode CTAs per SM request 128 bytes per L2 fetch (a measured rule); no other family.
-    const bool twoPerSm = k->specYaml.find("ctas_per_sm: 2") != std::string::npos;
-    EXPECT_EQ(k->specYaml.find("l2_promotion: 128") != std::string::npos, twoPerSm)
+    // The unsplit 16-token decode tiles request 128 bytes per L2 fetch (a measured rule); no
+    // other family.
+    const bool unsplit16 = c.family == std::string("decode") && k->splitK == 1;
+    EXPECT_EQ(k->specYaml.find("l2_promotion: 128") != std::string::npos,
+              unsplit16 || c.family == std::string("decode_d16"))
         << k->specYaml;
     if (!defaultIsPadding) {
       EXPECT_LE(k->predictedUs, k->defaultUs) << shape;

@@ -144,10 +144,13 @@ private:
       e.line("constexpr int EPI_COLS = " + str(k.epilogueChunkN) +
              ";   // epilogue.chunk_n: output columns staged per chunk");
       if (k.plan.chunksOverlap) {
-        e.line("constexpr int EPI_CHUNKS = (BN + EPI_COLS - 1) / EPI_COLS;  // the last ends at the "
-               "tile's edge, storing again " + str(k.epilogueChunkN - k.tileN % k.epilogueChunkN) +
+        const unsigned chunks = k.plan.epilogueChunks();
+        e.line("constexpr int EPI_CHUNKS = " + str(chunks) + ";  // the last ends at the tile's "
+               "edge, storing again " + str(k.epilogueChunkN - k.tileN % k.epilogueChunkN) +
                " columns of the one before");
-        e.line("constexpr int KEPT_FIRST = (BN - EPI_COLS) / 8;  // the first n8 block both store");
+        e.line("constexpr int LAST_CHUNK_COL0 = " + str(k.plan.chunkFirstColumn(chunks - 1)) +
+               ";  // the last chunk's first tile column");
+        e.line("constexpr int KEPT_FIRST = LAST_CHUNK_COL0 / 8;  // the first n8 block both store");
         e.line("constexpr int KEPT_BLOCKS = (EPI_CHUNKS - 1) * EPI_COLS / 8 - KEPT_FIRST;");
       }
       const std::string slab = str(k.plan.dSlabBytes);
@@ -580,7 +583,7 @@ private:
       e.line("#pragma unroll");
       CodeEmitter::Block loop(e, "for (int chunk = 0; chunk < EPI_CHUNKS; ++chunk)",
                               "epilogue chunk");
-      e.line("const int chunk_col0 = chunk + 1 < EPI_CHUNKS ? chunk * EPI_COLS : BN - EPI_COLS;");
+      e.line("const int chunk_col0 = chunk + 1 < EPI_CHUNKS ? chunk * EPI_COLS : LAST_CHUNK_COL0;");
       return emitOps(op.body);
     }
     case OpKind::IfNotFirstK: {

@@ -116,6 +116,10 @@ TEST(KernelPlan, ATileOfEightColumnsModSixteenOverlapsItsLastChunk) {
   KernelPlan p = derivePlan(spec);
   EXPECT_TRUE(p.chunksOverlap);
   EXPECT_EQ(p.epilogueChunkN, 32u);
+  EXPECT_EQ(p.epilogueChunks(), 5u);
+  const unsigned firstColumns[] = {0, 32, 64, 96, 120};
+  for (unsigned c = 0; c < 5; ++c)
+    EXPECT_EQ(p.chunkFirstColumn(c), firstColumns[c]) << c;
   EXPECT_EQ(p.dSlabBytes, 64u);
   EXPECT_EQ(outputSlabSwizzleBytes(p.dSlabBytes), 64u);
   const BufferPlan *d = p.findBuffer("smemD");
@@ -139,9 +143,12 @@ TEST(KernelPlan, ATileOfEightColumnsModSixteenOverlapsItsLastChunk) {
   spec.epilogue.chunkN.value = 48;
   EXPECT_EQ(derivePlan(spec).dSlabBytes, 32u);
   EXPECT_TRUE(derivePlan(spec).chunksOverlap);
+  EXPECT_EQ(derivePlan(spec).chunkFirstColumn(2), 80u);
   // Chunks that divide tile.n do not overlap.
   spec.epilogue.chunkN.value = 64;
   EXPECT_FALSE(derivePlan(spec).chunksOverlap);
+  EXPECT_EQ(derivePlan(spec).epilogueChunks(), 2u);
+  EXPECT_EQ(derivePlan(spec).chunkFirstColumn(1), 64u);
   EXPECT_EQ(derivePlan(spec).dSlabBytes, 128u);
 }
 

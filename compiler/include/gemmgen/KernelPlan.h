@@ -221,6 +221,14 @@ struct KernelPlan {
   /// as wide as the chunks (a narrower last chunk needs boxes that divide
   /// both widths: 16-byte ones at 256x152, 17% slower, docs/PERF.md).
   bool chunksOverlap = false;
+  /// Epilogue chunks per tile, and chunk `c`'s first tile column: c × chunk_n,
+  /// the last one's tile.n − chunk_n where chunks overlap (what the printer
+  /// prints and the simulator walks).
+  unsigned chunkWidth() const { return epilogueChunkN ? epilogueChunkN : tileN; }
+  unsigned epilogueChunks() const { return (tileN + chunkWidth() - 1) / chunkWidth(); }
+  unsigned chunkFirstColumn(unsigned c) const {
+    return chunksOverlap && c + 1 == epilogueChunks() ? tileN - chunkWidth() : c * chunkWidth();
+  }
   /// Bytes of one row of an output staging slab: one TMA store box row, with
   /// the swizzle of the same span (outputSlabBytes).
   unsigned dSlabBytes = 128;

@@ -147,15 +147,11 @@ private:
   unsigned rowsSm100(const TileRef &t, unsigned inst, unsigned rank) const {
     return ((t.tm * k.consumers + inst) * pairSize() + rank) * k.tileM;
   }
-  unsigned chunkWidth() const { return k.epilogueChunkN ? k.epilogueChunkN : k.tileN; }
-  unsigned chunkCount() const { return (k.tileN + chunkWidth() - 1) / chunkWidth(); }
-  /// First tile column of the actor's current epilogue chunk (where chunks
-  /// overlap, the last one's ends at the tile's edge).
+  unsigned chunkWidth() const { return k.plan.chunkWidth(); }
+  unsigned chunkCount() const { return k.plan.epilogueChunks(); }
+  /// First tile column of the actor's current epilogue chunk (the plan's).
   unsigned chunkCol0(const Actor &a) const {
-    if (a.chunk < 0)
-      return 0;
-    const unsigned col0 = unsigned(a.chunk) * chunkWidth();
-    return k.plan.chunksOverlap ? std::min(col0, k.tileN - chunkWidth()) : col0;
+    return a.chunk < 0 ? 0 : k.plan.chunkFirstColumn(unsigned(a.chunk));
   }
 
   //===--- Reports.cpp: names, deadlock report, result check ---------------===//

@@ -70,8 +70,9 @@ constexpr u32 STAGE_TX_BYTES = 52224;  // full barrier: bytes landing per stage,
 constexpr u32 SMEM_A = 0;  // smemA[STAGES]
 constexpr u32 SMEM_B = 131072;  // smemB[STAGES]
 constexpr int EPI_COLS = 32;   // epilogue.chunk_n: output columns staged per chunk
-constexpr int EPI_CHUNKS = (BN + EPI_COLS - 1) / EPI_COLS;  // the last ends at the tile's edge, storing again 8 columns of the one before
-constexpr int KEPT_FIRST = (BN - EPI_COLS) / 8;  // the first n8 block both store
+constexpr int EPI_CHUNKS = 5;  // the last ends at the tile's edge, storing again 8 columns of the one before
+constexpr int LAST_CHUNK_COL0 = 120;  // the last chunk's first tile column
+constexpr int KEPT_FIRST = LAST_CHUNK_COL0 / 8;  // the first n8 block both store
 constexpr int KEPT_BLOCKS = (EPI_CHUNKS - 1) * EPI_COLS / 8 - KEPT_FIRST;
 constexpr int D_SLAB_COLS = 32;  // output columns of one 64-byte swizzled row (f16)
 constexpr u32 D_SLAB_BYTES = WG_ROWS * 64;  // D_SLAB_COLS columns x WG_ROWS rows
@@ -259,7 +260,7 @@ gemm_sm90_wave_fit_n152_f16(const __grid_constant__ TensorMap tmA, const __grid_
       u32 kept[WG_MMAS][KEPT_BLOCKS][2];  // the packed pairs of the columns the last two chunks share
       #pragma unroll
       for (int chunk = 0; chunk < EPI_CHUNKS; ++chunk) {
-        const int chunk_col0 = chunk + 1 < EPI_CHUNKS ? chunk * EPI_COLS : BN - EPI_COLS;
+        const int chunk_col0 = chunk + 1 < EPI_CHUNKS ? chunk * EPI_COLS : LAST_CHUNK_COL0;
         if (leader) {
           bulk_wait_group_read<0>();  // staging tile free again
         }

@@ -206,6 +206,31 @@ TEST(TuneVariant, SplitKIsTunable) {
   EXPECT_NE(q.errors[0].find("split_k"), std::string::npos) << q.errors[0];
 }
 
+TEST(TuneVariant, L2PromotionIsTunableAndChecked) {
+  // Spec 25's decode kernel with each promotion: 64/128/256 parse into the
+  // spec; another value is pruned with the parser's located error.
+  std::string base = readFile(specPath("25_decode_two_ctas_f16.yaml"));
+  std::vector<Candidate> cs = enumerate(space({"pipeline.l2_promotion=64,128,256,100"}));
+  ASSERT_EQ(cs.size(), 4u);
+  for (const Candidate &c : cs) {
+    auto v = applyCandidate(base, c);
+    ASSERT_TRUE(bool(v)) << llvm::toString(v.takeError());
+    PruneResult p = checkVariant(*v);
+    const std::string value = *c.value("pipeline.l2_promotion");
+    if (value == "100") {
+      EXPECT_FALSE(p.ok) << v->yaml;
+      ASSERT_FALSE(p.errors.empty());
+      EXPECT_NE(p.errors[0].find("use 64, 128 or 256"), std::string::npos) << p.errors[0];
+      continue;
+    }
+    EXPECT_TRUE(p.ok) << (p.errors.empty() ? "" : p.errors[0]) << "\n" << v->yaml;
+    DiagnosticEngine diags(nullptr);
+    auto spec = parseSpec(v->yaml, "v.yaml", diags);
+    ASSERT_TRUE(spec.has_value());
+    EXPECT_EQ(std::to_string(spec->pipeline.l2Promotion.value), value);
+  }
+}
+
 TEST(TuneVariant, UnknownRoleIsAnError) {
   std::string base = readFile(specPath("01_ws_1consumer.yaml"));
   Candidate c = enumerate(space({"roles.writer.registers=100"}))[0];

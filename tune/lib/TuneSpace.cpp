@@ -68,7 +68,7 @@ std::string SearchSpace::str() const {
 const std::vector<std::string> &tune::tunableKeys() {
   static const std::vector<std::string> keys = {
       "tile.m",           "tile.n",
-      "pipeline.depth",   "pipeline.mma_in_flight",
+      "pipeline.depth",   "pipeline.mma_in_flight", "pipeline.l2_promotion",
       "consumers",        "cluster.m",
       "cluster.n",        "scheduler.kind",
       "scheduler.raster", "scheduler.group",

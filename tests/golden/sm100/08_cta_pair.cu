@@ -8,7 +8,7 @@
 //   STATUS: compile-verified only (NVRTC/nvcc, sm_100a); never run: no Blackwell GPU
 //   was available. See docs/BLACKWELL.md.
 // Launch contract: 256 threads, 164992 bytes of dynamic shared memory, cluster (2,1,1),
-//   persistent grid (a multiple of the cluster, at most one CTA per SM);
+//   persistent grid (a multiple of the cluster, at most the CTAs the GPU holds at once);
 //   tensor maps: A box 64x128, B box 64x128, D box 64x128 (elements, inner first), 128B swizzle;
 //   M, N and K any (TMA zero-fills loads, clips stores); pointers and line strides 16-byte multiples.
 // ===----------------------------------------------------------------------===

@@ -6,7 +6,7 @@
 //   D[M,N] = A[M,K] * B[N,K]^T, A/B f16 K-major, D f32 row-major, f32 accumulate
 //   tile 64x128x64, 8 stages, 1 consumer warpgroup(s), cluster 1x1
 // Launch contract: 256 threads, 214272 bytes of dynamic shared memory, cluster (1,1,1),
-//   persistent grid (a multiple of the cluster, at most one CTA per SM);
+//   persistent grid (a multiple of the cluster, at most the CTAs the GPU holds at once);
 //   tensor maps: A box 64x64, B box 64x128, D box 32x64 (elements, inner first), 128B swizzle;
 //   M, N and K any (TMA zero-fills loads, clips stores); pointers and line strides 16-byte multiples.
 //   batched: int batch after K; 3-D tensor maps, the batch entry outermost (stride: the batch stride).

@@ -6,7 +6,7 @@
 //   D[M,N] = (alpha * scale_a * scale_b) * A[M,K] * B[N,K]^T + beta * C, A e4m3, B e4m3 K-major, D f32 row-major, f32 accumulate
 //   tile 128x128x128, 6 stages, 2 consumer warpgroup(s), cluster 1x1
 // Launch contract: 384 threads, 218240 bytes of dynamic shared memory, cluster (1,1,1),
-//   persistent grid (a multiple of the cluster, at most one CTA per SM);
+//   persistent grid (a multiple of the cluster, at most the CTAs the GPU holds at once);
 //   tensor maps: A box 128x128, B box 128x128, D box 32x64 (elements, inner first), 128B swizzle;
 //   M, N and K any (TMA zero-fills loads, clips stores); pointers and line strides 16-byte multiples.
 //   batched: int batch after K; 3-D tensor maps, the batch entry outermost (stride: the batch stride).

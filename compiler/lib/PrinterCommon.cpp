@@ -14,7 +14,8 @@ void gemmgen::emitLaunchContractComment(CodeEmitter &e, const KernelABI &abi) {
   e.comment("Launch contract: " + str(abi.threadsPerBlock) + " threads, " +
             str(abi.sharedMemBytes) + " bytes of dynamic shared memory, cluster (" +
             str(abi.clusterM) + ",1,1),");
-  e.comment("  persistent grid (a multiple of the cluster, at most the CTAs the GPU holds at once);");
+  e.comment("  persistent grid (a multiple of the cluster, at most the CTAs the GPU holds at "
+            "once);");
   e.comment("  tensor maps: A box " + str(abi.boxA.inner) + "x" + str(abi.boxA.outer) +
             ", B box " + str(abi.boxB.inner) + "x" + str(abi.boxB.outer) + ", D box " +
             str(abi.boxD.inner) + "x" + str(abi.boxD.outer) +

@@ -23,28 +23,27 @@ using namespace gemmgen;
 /// both (bench/results/2026-12-01_layouts_h200, docs/PERF.md).
 /// GEMMGEN_TMA_L2_PROMOTION = none, 64, 128 or 256 overrides both (a
 /// measurement knob, not an API).
+static CUtensorMapL2promotion promotionOf(unsigned bytes) {
+  switch (bytes) {
+  case 0: return CU_TENSOR_MAP_L2_PROMOTION_NONE;
+  case 64: return CU_TENSOR_MAP_L2_PROMOTION_L2_64B;
+  case 128: return CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
+  default: return CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+  }
+}
+
 static CUtensorMapL2promotion l2Promotion(unsigned long long strideBytes, unsigned bytes) {
-  // Read once: prepare() runs on every launch by arguments.
-  static const std::string s = [] {
-    const char *v = getenv("GEMMGEN_TMA_L2_PROMOTION");
-    return std::string(v ? v : "");
+  // Read once: prepare() runs on every launch by arguments. -1: not forced.
+  static const int forced = [] {
+    const char *env = getenv("GEMMGEN_TMA_L2_PROMOTION");
+    const std::string v = env ? env : "";
+    return v == "none" ? 0 : v == "64" ? 64 : v == "128" ? 128 : v == "256" ? 256 : -1;
   }();
-  if (s == "none")
-    return CU_TENSOR_MAP_L2_PROMOTION_NONE;
-  if (s == "64")
-    return CU_TENSOR_MAP_L2_PROMOTION_L2_64B;
-  if (s == "128")
-    return CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
-  if (s == "256")
-    return CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
-  if (bytes == 64)
-    return CU_TENSOR_MAP_L2_PROMOTION_L2_64B;
-  if (bytes == 128)
-    return CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
-  if (bytes == 256)
-    return CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
-  return strideBytes % 128 == 0 ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B
-                                : CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
+  if (forced >= 0)
+    return promotionOf(unsigned(forced));
+  if (bytes)
+    return promotionOf(bytes);
+  return promotionOf(strideBytes % 128 == 0 ? 256 : 128);
 }
 
 Status gemmgen::encodeTensorMap(const DriverApi &drv, void *out, CUdeviceptr base, DType t,

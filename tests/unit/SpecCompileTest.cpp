@@ -111,17 +111,17 @@ std::string specName(const ::testing::TestParamInfo<std::string> &info) {
 INSTANTIATE_TEST_SUITE_P(Specs, SpecCompileTest, ::testing::ValuesIn(specFiles()), specName);
 
 // The benchmark's variant and family specs (bench/*-variants, bench/families,
-// bench/variants, bench/decode-swap, bench/decode-col, bench/decode-occ2, bench/wave-fit): what
-// a measurement compares must compile as the shipped specs do, without
-// spills and without ptxas performance notes, or the
+// bench/variants, bench/decode-swap, bench/decode-col, bench/decode-occ2, bench/wave-fit,
+// bench/cluster-fit): what a measurement compares must compile as the shipped
+// specs do, without spills and without ptxas performance notes, or the
 // figure measures something else (the two-partials blockwise variant was
 // measured for a day with every wgmma serialised). A variant known to draw a
 // note is listed with it, and must still draw it.
 std::vector<std::string> benchSpecFiles() {
   std::vector<std::string> specs;
-  for (const char *dir : {"chain-variants", "decode-col", "decode-occ2", "decode-swap",
-                          "epilogue-variants", "families", "pingpong-variants", "splitk-variants",
-                          "variants", "wave-fit"})
+  for (const char *dir : {"chain-variants", "cluster-fit", "decode-col", "decode-occ2",
+                          "decode-swap", "epilogue-variants", "families", "pingpong-variants",
+                          "splitk-variants", "variants", "wave-fit"})
     for (std::string &f : yamlFilesUnder(std::string("bench/") + dir))
       specs.push_back(std::move(f));
   return specs;

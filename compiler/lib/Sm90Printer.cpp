@@ -146,7 +146,7 @@ private:
       if (k.plan.chunksOverlap) {
         const unsigned chunks = k.plan.epilogueChunks();
         e.line("constexpr int EPI_CHUNKS = " + str(chunks) + ";  // the last ends at the tile's "
-               "edge, storing again " + str(k.epilogueChunkN - k.tileN % k.epilogueChunkN) +
+               "edge, storing again " + str(chunks * k.plan.chunkWidth() - k.tileN) +
                " columns of the one before");
         e.line("constexpr int LAST_CHUNK_COL0 = " + str(k.plan.chunkFirstColumn(chunks - 1)) +
                ";  // the last chunk's first tile column");

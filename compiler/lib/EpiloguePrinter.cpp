@@ -47,14 +47,25 @@ void gemmgen::emitEpilogueChainFunction(CodeEmitter &e, const ir::Kernel &k) {
   auto both = [&](const std::string &fn) {
     e.line("v0 = epi::" + fn + "(v0); v1 = epi::" + fn + "(v1);");
   };
-  for (const EpilogueStep &s : k.epilogueChain) {
+  const ChainEntryPlan &entry = k.plan.chainEntry;
+  if (entry.halved())
+    e.comment("v0, v1 enter halved (alpha" + std::string(entry.halvesBias ? ", the bias" : "") +
+              (entry.halvesC ? ", beta" : "") + " carry the 1/2) up to step " +
+              std::to_string(entry.halfGeluStep + 1) + "'s gelu_tanh.");
+  for (size_t at = 0; at < k.epilogueChain.size(); ++at) {
+    const EpilogueStep &s = k.epilogueChain[at];
     e.comment(describe(s));
     switch (s.kind) {
     case EpilogueOpKind::Bias: // loaded by the store's prefetch (emitBiasPrefetch)
-      e.line("v0 += b0; v1 += b1;");
+      if (at == 0 && entry.biasInAlpha)
+        e.comment("  added in alpha's FMA, before the chain");
+      else
+        e.line("v0 += b0; v1 += b1;");
       break;
     case EpilogueOpKind::Relu: both("relu"); break;
-    case EpilogueOpKind::GeluTanh: both("gelu_tanh_fast"); break;
+    case EpilogueOpKind::GeluTanh:
+      both(int(at) == entry.halfGeluStep ? "gelu_tanh_half_fast" : "gelu_tanh_fast");
+      break;
     case EpilogueOpKind::GeluErf: both("gelu_erf"); break;
     case EpilogueOpKind::Silu: both("silu_fast"); break;
     case EpilogueOpKind::Residual:

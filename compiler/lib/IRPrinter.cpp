@@ -49,6 +49,13 @@ public:
        << (k.plan.dProblemColMajor ? " d=col_major" : "") << "\n";
     if (!k.epilogueChain.empty())
       os << "  epilogue chain " << describeChain(k.epilogueChain) << "\n";
+    if (const ChainEntryPlan &entry = k.plan.chainEntry; entry.biasInAlpha || entry.halved()) {
+      os << "  epilogue entry bias_in_alpha_fma=" << (entry.biasInAlpha ? 1 : 0);
+      if (entry.halved())
+        os << " halved_into_step=" << entry.halfGeluStep + 1
+           << " halves=alpha" << (entry.halvesBias ? ",bias" : "") << (entry.halvesC ? ",beta" : "");
+      os << "\n";
+    }
     os << "  launch threads=" << k.threadsPerBlock() << " smem=" << k.sharedMemBytes() << "\n";
     if (k.tmemColumns)
       os << "  tmem columns=" << k.tmemColumns << " per_consumer=" << k.tmemColumnsPerConsumer

@@ -78,12 +78,46 @@ public:
     layOut();
     deriveOperandLoads();
     deriveSchedule();
+    deriveChainEntry();
     return std::move(p);
   }
 
 private:
   bool sm100() const { return spec.target.value == Target::SM100a; }
   unsigned elemA() const { return sizeInBytes(spec.types.a.value); }
+
+  // --- the chain's entry -----------------------------------------------------
+
+  /// ChainEntryPlan: on sm_90a kernels with alpha and beta (the C path),
+  /// which the chain's entry folds; sm_100a's writeback applies the chain as
+  /// written.
+  void deriveChainEntry() {
+    if (sm100() || !p.findBarrier(ProtocolBarrier::CLoad))
+      return;
+    const std::vector<EpilogueStep> steps = spec.epilogue.steps(spec.types.d.value);
+    if (steps.empty())
+      return;
+    ChainEntryPlan &entry = p.chainEntry;
+    entry.biasInAlpha = steps[0].kind == EpilogueOpKind::Bias;
+    // Without a residual step beta·C joins before the chain.
+    bool biasSeen = false, cSeen = !chainHas(steps, EpilogueOpKind::Residual);
+    for (size_t s = 0; s < steps.size(); ++s) {
+      const EpilogueOpKind kind = steps[s].kind;
+      if (kind == EpilogueOpKind::GeluTanh) {
+        entry.halfGeluStep = int(s);
+        entry.halvesBias = biasSeen;
+        entry.halvesC = cSeen;
+        return;
+      }
+      // Halving commutes with adds of halved terms and with a scale; not
+      // with a clamp's bounds or another activation.
+      if (kind != EpilogueOpKind::Bias && kind != EpilogueOpKind::Residual &&
+          kind != EpilogueOpKind::Scale)
+        return;
+      biasSeen = biasSeen || kind == EpilogueOpKind::Bias;
+      cSeen = cSeen || kind == EpilogueOpKind::Residual;
+    }
+  }
 
   // --- buffers ---------------------------------------------------------------
 

@@ -43,6 +43,20 @@ void emitPairValues(CodeEmitter &e, const ir::Kernel &k, bool readsC, const std:
 std::string biasOf(const ir::Kernel &k, const std::string &jj, const std::string &m,
                    const std::string &h, int e01);
 
+/// The names the chain's entry multiplies by (KernelPlan::chainEntry): the
+/// halved copies of alpha and beta where what they scale joins the chain
+/// before a gelu_tanh that takes D's value halved.
+std::string entryAlpha(const ir::Kernel &k) { return k.plan.chainEntry.halved() ? "chain_alpha" : "alpha"; }
+std::string entryBeta(const ir::Kernel &k) { return k.plan.chainEntry.halvesC ? "chain_beta" : "beta"; }
+
+/// The chain's entry value of accumulator `acc`: alpha·acc, with the chain's
+/// leading bias `bias` in the same FMA where the plan folds it there.
+std::string entryValue(const ir::Kernel &k, const std::string &acc, const std::string &bias) {
+  if (k.plan.chainEntry.biasInAlpha)
+    return "fmaf(" + entryAlpha(k) + ", " + acc + ", " + bias + ")";
+  return entryAlpha(k) + " * " + acc;
+}
+
 /// The 16-bit store's matrix instructions of `mats` 8x8 matrices (4 or 2):
 /// transposed for a column-major D (which has no odd n8 blocks).
 std::string stmatrixOf(const ir::Kernel &k, unsigned mats) {
@@ -108,21 +122,28 @@ void emitStoreF32(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
 void emitPairValues(CodeEmitter &e, const ir::Kernel &k, bool readsC, const std::string &scale,
                     const std::string &loadC) {
   const bool residual = chainHas(k.epilogueChain, EpilogueOpKind::Residual);
-  e.line("float v0 = " + scale + "acc[m][4 * j + 2 * h], v1 = " + scale +
-         "acc[m][4 * j + 2 * h + 1];");
+  const bool entry = !k.epilogueChain.empty() && readsC;  // alpha and beta are the chain entry's
+  if (entry)
+    e.line("float v0 = " + entryValue(k, "acc[m][4 * j + 2 * h]", biasOf(k, "jj", "m", "h", 0)) +
+           ", v1 = " + entryValue(k, "acc[m][4 * j + 2 * h + 1]", biasOf(k, "jj", "m", "h", 1)) +
+           ";");
+  else
+    e.line("float v0 = " + scale + "acc[m][4 * j + 2 * h], v1 = " + scale +
+           "acc[m][4 * j + 2 * h + 1];");
   if (residual)
     e.line("float c0 = 0.f, c1 = 0.f;  // beta * C, added at the chain's residual step");
   if (readsC) {
+    const std::string beta = entry ? entryBeta(k) : "beta";
     CodeEmitter::Block ifc(e, "if (beta != 0.f)");
     if (!residual)
       e.line("float c0, c1;");
     e.line(loadC);
     if (residual) {
-      e.line("c0 *= beta;");
-      e.line("c1 *= beta;");
+      e.line("c0 *= " + beta + ";");
+      e.line("c1 *= " + beta + ";");
     } else {
-      e.line("v0 = fmaf(beta, c0, v0);");
-      e.line("v1 = fmaf(beta, c1, v1);");
+      e.line("v0 = fmaf(" + beta + ", c0, v0);");
+      e.line("v1 = fmaf(" + beta + ", c1, v1);");
     }
   }
   if (!k.epilogueChain.empty())
@@ -222,17 +243,19 @@ void emitBiasPrefetch(CodeEmitter &e, const ir::Kernel &k) {
   if (!b)
     return;
   const std::string t = biasTypeName(b->biasType);
+  const bool halved = k.plan.chainEntry.halvesBias;
   e.comment("the chain's bias for this thread's " +
             std::string(b->axis == BiasAxis::Column ? "columns" : "rows") +
-            " of the chunk, loaded together before the stores");
+            " of the chunk, loaded together before the stores" + (halved ? ", halved" : ""));
+  const std::string load = halved ? "0.5f * epi::load_bias(bias, " : "epi::load_bias(bias, ";
   if (b->axis == BiasAxis::Column) {
     e.line("float bias_v[EPI_COLS / 8][2];  // columns 8jj + 2(lane % 4) (+1) of the chunk");
     e.line("#pragma unroll");
     CodeEmitter::Block js(e, "for (int jj = 0; jj < EPI_COLS / 8; ++jj)");
     e.line("const int col = tile_n * BN + " + sm90::chunkOrigin(k) + " + 8 * jj + 2 * (lane % 4);");
     e.line("const long long at = (long long)entry * bias_stride + col;");
-    e.line("bias_v[jj][0] = col < N ? epi::load_bias(bias, " + t + ", at) : 0.f;");
-    e.line("bias_v[jj][1] = col + 1 < N ? epi::load_bias(bias, " + t + ", at + 1) : 0.f;");
+    e.line("bias_v[jj][0] = col < N ? " + load + t + ", at) : 0.f;");
+    e.line("bias_v[jj][1] = col + 1 < N ? " + load + t + ", at + 1) : 0.f;");
     return;
   }
   e.line("float bias_v[WG_MMAS][2];  // rows 16w + lane / 4 (+8) of each m64 block");
@@ -242,8 +265,7 @@ void emitBiasPrefetch(CodeEmitter &e, const ir::Kernel &k) {
   CodeEmitter::Block hs(e, "for (int h = 0; h < 2; ++h)");
   e.line("const int row = " + sm90::consumerFirstRow(k) + " + m * 64 + warp_in_group * 16 + "
          "lane / 4 + 8 * h;");
-  e.line("bias_v[m][h] = row < M ? epi::load_bias(bias, " + t +
-         ", (long long)entry * bias_stride + row) : 0.f;");
+  e.line("bias_v[m][h] = row < M ? " + load + t + ", (long long)entry * bias_stride + row) : 0.f;");
 }
 
 /// Overlapping chunks (KernelPlan::chunksOverlap): the n8 blocks the last
@@ -271,15 +293,33 @@ void emitSharedBlocks(CodeEmitter &e, unsigned mats) {
 void emitStore16Chain(CodeEmitter &e, const ir::Kernel &k, bool readsC, unsigned mats) {
   const bool residual = chainHas(k.epilogueChain, EpilogueOpKind::Residual);
   const std::string vals = std::to_string(2 * mats), last = std::to_string(2 * mats - 1);
-  if (residual) {
-    e.line("float v[" + vals + "], c[" + vals + "];  // alpha * acc and beta * C of acc[m][4j .. 4j+" +
+  const std::string n = std::to_string(mats), beta = entryBeta(k);
+  const bool biasInAlpha = k.plan.chainEntry.biasInAlpha;
+  const std::string what = biasInAlpha ? "alpha * acc + bias" : "alpha * acc";
+  if (residual)
+    e.line("float v[" + vals + "], c[" + vals + "];  // " + what + " and beta * C of acc[m][4j .. 4j+" +
            last + "]");
-    e.line("#pragma unroll");
-    e.line("for (int q = 0; q < " + vals + "; ++q) { v[q] = alpha * acc[m][4 * j + q]; c[q] = 0.f; }");
+  else
+    e.line("float v[" + vals + "];  // " + what + " (+ beta * C) of acc[m][4j .. 4j+" + last + "]");
+  e.line("#pragma unroll");
+  if (biasInAlpha) {
+    // Pair q of the chain call below: the same bias.
+    CodeEmitter::Block qs(e, "for (int q = 0; q < " + n + "; ++q)");
+    for (int e01 = 0; e01 < 2; ++e01) {
+      const std::string at = "2 * q" + std::string(e01 ? " + 1" : "");
+      e.line("v[" + at + "] = " +
+             entryValue(k, "acc[m][4 * j + " + at + "]",
+                        biasOf(k, "2 * j2 + q / 2", "m", "q & 1", e01)) +
+             ";");
+    }
+    if (residual)
+      e.line("c[2 * q] = 0.f; c[2 * q + 1] = 0.f;");
+  } else if (residual) {
+    e.line("for (int q = 0; q < " + vals + "; ++q) { v[q] = " + entryValue(k, "acc[m][4 * j + q]", "") +
+           "; c[q] = 0.f; }");
   } else {
-    e.line("float v[" + vals + "];  // alpha * acc (+ beta * C) of acc[m][4j .. 4j+" + last + "]");
-    e.line("#pragma unroll");
-    e.line("for (int q = 0; q < " + vals + "; ++q) v[q] = alpha * acc[m][4 * j + q];");
+    e.line("for (int q = 0; q < " + vals + "; ++q) v[q] = " + entryValue(k, "acc[m][4 * j + q]", "") +
+           ";");
   }
   const std::string x = "_x" + std::to_string(mats);
   const std::string regs = mats == 4 ? "cr[0], cr[1], cr[2], cr[3]" : "cr[0], cr[1]";
@@ -288,13 +328,12 @@ void emitStore16Chain(CodeEmitter &e, const ir::Kernel &k, bool readsC, unsigned
     e.line("u32 cr[" + std::to_string(mats) + "];");
     e.line(ldmatrixOf(k, mats) + "(addr, " + regs + ");  // C's pairs, as stmatrix writes them");
     e.line("#pragma unroll");
-    const std::string n = std::to_string(mats);
     if (residual)
-      e.line("for (int q = 0; q < " + n + "; ++q) { c[2 * q] = beta * unpack_lo<ELEM>(cr[q]); "
-             "c[2 * q + 1] = beta * unpack_hi<ELEM>(cr[q]); }");
+      e.line("for (int q = 0; q < " + n + "; ++q) { c[2 * q] = " + beta + " * unpack_lo<ELEM>(cr[q]); "
+             "c[2 * q + 1] = " + beta + " * unpack_hi<ELEM>(cr[q]); }");
     else
-      e.line("for (int q = 0; q < " + n + "; ++q) { v[2 * q] = fmaf(beta, unpack_lo<ELEM>(cr[q]), "
-             "v[2 * q]); v[2 * q + 1] = fmaf(beta, unpack_hi<ELEM>(cr[q]), v[2 * q + 1]); }  // "
+      e.line("for (int q = 0; q < " + n + "; ++q) { v[2 * q] = fmaf(" + beta + ", unpack_lo<ELEM>(cr[q]), "
+             "v[2 * q]); v[2 * q + 1] = fmaf(" + beta + ", unpack_hi<ELEM>(cr[q]), v[2 * q + 1]); }  // "
              "beta * C before the chain");
   }
   e.line("#pragma unroll");

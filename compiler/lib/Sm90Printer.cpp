@@ -351,6 +351,13 @@ private:
       e.comment("per-tensor scales (device f32, null = 1): D = (alpha * sA * sB) * acc + beta * C");
       e.line("alpha = scaled_alpha(alpha, scale_a, scale_b);");
     }
+    if (k.plan.chainEntry.halved()) {
+      e.comment("the chain's gelu_tanh takes D's value halved (KernelPlan's chain entry): the 1/2");
+      e.comment("rides on what joins before it (alpha, the bias, beta), exactly: a power of two");
+      e.line("const float chain_alpha = 0.5f * alpha;");
+      if (k.plan.chainEntry.halvesC)
+        e.line("const float chain_beta = 0.5f * beta;");
+    }
     e.comment("warp-uniform role index, so that every role branch is taken by whole warps");
     e.line("const int warpgroup = __shfl_sync(0xffffffffu, (int)threadIdx.x / 128, 0);");
     e.line("const int warp_in_group = (threadIdx.x / 32) % 4;");

@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -157,9 +158,11 @@ TEST(EpilogueChainSpec, IRAndABIAndPrinterCarryTheChain) {
   EXPECT_NE(src.find("const void* __restrict__ bias, long long bias_stride, const float* "
                      "__restrict__ scale_d)"),
             std::string::npos);
-  EXPECT_NE(src.find("bias_v[jj][0] = col < N ? epi::load_bias(bias, epi::BIAS_BF16, at) : 0.f;"),
+  // The bias leads into a gelu_tanh: loaded halved, added in alpha's FMA (EpilogueChainEntry).
+  EXPECT_NE(src.find("bias_v[jj][0] = col < N ? 0.5f * epi::load_bias(bias, epi::BIAS_BF16, at) : "
+                     "0.f;"),
             std::string::npos);
-  EXPECT_NE(src.find("v0 = epi::gelu_tanh_fast(v0);"), std::string::npos);
+  EXPECT_NE(src.find("v0 = epi::gelu_tanh_half_fast(v0);"), std::string::npos);
   EXPECT_NE(src.find("epi::clamp(v0, -1.0f, 1.0f)"), std::string::npos);
   EXPECT_NE(src.find("apply_epilogue_chain(v[2 * q], v[2 * q + 1]"), std::string::npos);
   // A kernel without a chain is the kernel it was: no header, no parameters.
@@ -440,6 +443,132 @@ TEST(EpilogueChainSm100, CompilesWithoutSpillsAndSimulatesClean) {
   // No C path on sm_100a: a residual is a located error.
   DiagnosticEngine diags(nullptr);
   EXPECT_FALSE(compileSpecText(sm100WithChain("[relu, residual]"), "r.yaml", EmitOptions{}, diags));
+}
+
+} // namespace
+
+namespace {
+
+// The chain's entry (KernelPlan::chainEntry): which chains fold a leading
+// bias into alpha's FMA and feed a gelu_tanh its value halved, and what
+// carries the 1/2. Each row fails when the plan folds where it must not (a
+// clamp or another activation before the gelu, beta·C joining after it).
+struct EntryCase {
+  const char *chain;
+  bool biasInAlpha;
+  int halfGeluStep;
+  bool halvesBias, halvesC;
+};
+const EntryCase kEntryCases[] = {
+    {"[{bias: {type: bf16}}, gelu_tanh]", true, 1, true, true},
+    {"[gelu_tanh]", false, 0, false, true},
+    {"[{bias: {type: f32}}, relu]", true, -1, false, false},
+    {"[gelu_tanh, {bias: {type: f32}}]", false, 0, false, true},
+    {"[{bias: {type: f32}}, gelu_tanh, residual]", true, 1, true, false},
+    {"[residual, scale, gelu_tanh]", false, 2, false, true},
+    {"[relu, gelu_tanh]", false, -1, false, false},
+    {"[{clamp: {max: 2}}, gelu_tanh]", false, -1, false, false},
+    {"[{bias: {type: f32}}, silu, gelu_tanh]", true, -1, false, false},
+    {"[gelu_erf]", false, -1, false, false},
+};
+
+TEST(EpilogueChainEntry, PlanFoldsALeadingBiasAndHalvesIntoGeluTanh) {
+  for (const EntryCase &c : kEntryCases) {
+    auto k = compileWithEpilogue(std::string("epilogue: { chunk_n: 128, chain: ") + c.chain + " }\n");
+    ASSERT_TRUE(k) << c.chain;
+    const ChainEntryPlan &e = k->kernel.plan.chainEntry;
+    EXPECT_EQ(e.biasInAlpha, c.biasInAlpha) << c.chain;
+    EXPECT_EQ(e.halfGeluStep, c.halfGeluStep) << c.chain;
+    EXPECT_EQ(e.halvesBias, c.halvesBias) << c.chain;
+    EXPECT_EQ(e.halvesC, c.halvesC) << c.chain;
+  }
+  // sm_100a applies the chain as written.
+  DiagnosticEngine diags(nullptr);
+  auto sm100 = compileSpecText(sm100WithChain("[{bias: {per: column, type: bf16}}, gelu_tanh]"),
+                               "sm100_chain.yaml", EmitOptions{}, diags);
+  ASSERT_TRUE(sm100);
+  EXPECT_FALSE(sm100->kernel.plan.chainEntry.biasInAlpha);
+  EXPECT_FALSE(sm100->kernel.plan.chainEntry.halved());
+  EXPECT_NE(sm100->source.find("v0 += b0; v1 += b1;"), std::string::npos);
+  EXPECT_EQ(sm100->source.find("gelu_tanh_half_fast"), std::string::npos);
+}
+
+// What the sm_90a printer makes of the entry: the halved names where the
+// plan says, and nowhere else (a residual after the gelu takes beta whole).
+TEST(EpilogueChainEntry, PrinterTakesThePlansEntry) {
+  auto src = [](const char *chain) {
+    auto k = compileWithEpilogue(std::string("epilogue: { chunk_n: 128, chain: ") + chain + " }\n");
+    EXPECT_TRUE(k) << chain;
+    return k ? k->source : std::string();
+  };
+  auto has = [](const std::string &s, const char *what) { return s.find(what) != std::string::npos; };
+
+  const std::string biasGeluResidual = src("[{bias: {type: f32}}, gelu_tanh, residual]");
+  EXPECT_TRUE(has(biasGeluResidual, "const float chain_alpha = 0.5f * alpha;"));
+  EXPECT_FALSE(has(biasGeluResidual, "chain_beta"));
+  EXPECT_TRUE(has(biasGeluResidual, "c[2 * q] = beta * unpack_lo<ELEM>(cr[q])"));
+  EXPECT_TRUE(has(biasGeluResidual, "v[2 * q] = fmaf(chain_alpha, acc[m][4 * j + 2 * q], "
+                                    "bias_v[2 * j2 + q / 2][0]);"));
+  EXPECT_TRUE(has(biasGeluResidual, "0.5f * epi::load_bias(bias, epi::BIAS_F32, at)"));
+  EXPECT_TRUE(has(biasGeluResidual, "v0 = epi::gelu_tanh_half_fast(v0);"));
+  EXPECT_FALSE(has(biasGeluResidual, "v0 += b0;"));
+  EXPECT_TRUE(has(biasGeluResidual, "v0 += c0;"));
+
+  const std::string residualGelu = src("[residual, gelu_tanh]");
+  EXPECT_TRUE(has(residualGelu, "const float chain_beta = 0.5f * beta;"));
+  EXPECT_TRUE(has(residualGelu, "c[2 * q] = chain_beta * unpack_lo<ELEM>(cr[q])"));
+  EXPECT_TRUE(has(residualGelu, "v[q] = chain_alpha * acc[m][4 * j + q];"));
+
+  const std::string geluBias = src("[gelu_tanh, {bias: {type: f32}}]");
+  EXPECT_TRUE(has(geluBias, "v0 = epi::gelu_tanh_half_fast(v0);"));
+  EXPECT_TRUE(has(geluBias, "v0 += b0;"));
+  EXPECT_FALSE(has(geluBias, "0.5f * epi::load_bias"));
+  EXPECT_TRUE(has(geluBias, "fmaf(chain_beta, unpack_lo<ELEM>(cr[q]), v[2 * q])"));
+
+  const std::string reluGelu = src("[relu, gelu_tanh]");
+  EXPECT_FALSE(has(reluGelu, "chain_alpha"));
+  EXPECT_FALSE(has(reluGelu, "gelu_tanh_half_fast"));
+  EXPECT_TRUE(has(reluGelu, "v[q] = alpha * acc[m][4 * j + q];"));
+
+  const std::string biasRelu = src("[{bias: {type: f32}}, relu]");
+  EXPECT_TRUE(has(biasRelu, "fmaf(alpha, acc[m][4 * j + 2 * q], bias_v[2 * j2 + q / 2][0])"));
+  EXPECT_FALSE(has(biasRelu, "v0 += b0;"));
+  EXPECT_FALSE(has(biasRelu, "chain_alpha"));
+}
+
+// The halved gelu is the same function bit for bit on normal values: its
+// constants are the full form's times powers of two, so every rounding is the
+// same one scaled (on the host both use tanhf; the device's tanh.approx takes
+// the same argument u in both).
+TEST(EpilogueChainEntry, HalvedGeluIsTheSameFunctionBitForBit) {
+  int checked = 0;
+  for (float mag = 1e-6f; mag < 40.f; mag *= 1.0137f)
+    for (float x : {mag, -mag}) {
+      const float full = epi::gelu_tanh_fast(x), half = epi::gelu_tanh_half_fast(0.5f * x);
+      ASSERT_EQ(std::memcmp(&full, &half, sizeof full), 0)
+          << x << ": " << full << " vs " << half;
+      ++checked;
+    }
+  EXPECT_GT(checked, 2000);
+  // And the entry value: fmaf(alpha/2, acc, bias/2) is fmaf(alpha, acc, bias) halved.
+  for (float acc : {-3.75f, 0.1f, 17.0f, 1234.5f})
+    for (float bias : {-0.3f, 0.0f, 2.5f}) {
+      const float alpha = 0.7f;
+      EXPECT_EQ(std::fmaf(0.5f * alpha, acc, 0.5f * bias), 0.5f * std::fmaf(alpha, acc, bias));
+    }
+}
+
+// The folded forms compile for sm_90a without spills (NVRTC; the GPU tests
+// run them against the reference: Sm90/Epilogue.MatchesReference).
+TEST(EpilogueChainEntry, FoldedChainsCompileWithoutSpills) {
+  for (const char *chain : {"[{bias: {type: f32}}, gelu_tanh, residual]", "[residual, gelu_tanh]"}) {
+    auto c = compileWithEpilogue(std::string("epilogue: { chunk_n: 128, chain: ") + chain + " }\n");
+    ASSERT_TRUE(c) << chain;
+    Expected<CubinResult> cubin =
+        compileCudaSource(c->source, "chain_entry.cu", "sm_90a", c->abi.kernelName);
+    ASSERT_TRUE(cubin.ok()) << chain << ": " << cubin.status().message();
+    EXPECT_FALSE(cubin->usage.hasSpills()) << chain;
+  }
 }
 
 } // namespace

@@ -162,6 +162,27 @@ struct SchedulePlan {
   long long unitsN(long long N) const { return N <= 0 ? 0 : (N + unitCols - 1) / unitCols; }
 };
 
+/// How D's value enters epilogue.chain on sm_90a: the instructions a chain
+/// shares with alpha·acc. A leading bias joins alpha's multiply in one FMA,
+/// and a gelu_tanh after only linear steps (bias, residual, scale) takes the
+/// value halved, which saves its own halving: alpha, beta and the bias carry
+/// the 1/2 (exact: a power of two). Bias + gelu_tanh: 6 instructions per
+/// element where they took 8 (docs/PERF.md, "Chain entry").
+struct ChainEntryPlan {
+  /// The chain's first step is its bias: v = fmaf(alpha, acc, bias), and
+  /// beta·C (unless placed by a residual step) joins after it.
+  bool biasInAlpha = false;
+  /// The gelu_tanh step that takes the value halved
+  /// (epi::gelu_tanh_half_fast), or -1: none.
+  int halfGeluStep = -1;
+  /// The bias step comes before halfGeluStep: its vector is loaded halved.
+  bool halvesBias = false;
+  /// beta·C joins before halfGeluStep (no residual step: before the chain;
+  /// else at the residual step): it is taken with beta halved.
+  bool halvesC = false;
+  bool halved() const { return halfGeluStep >= 0; }
+};
+
 /// Every derived fact of one (spec, target).
 struct KernelPlan {
   Target target = Target::SM90a;
@@ -242,6 +263,8 @@ struct KernelPlan {
   /// Not with split_k: the slices' f32 partial sums are stored row-major and
   /// the runtime's reduction writes D column-major.
   bool dColMajor = false;
+  /// sm_90a kernels with a chain and a C path (alpha, beta); otherwise none.
+  ChainEntryPlan chainEntry;
   /// Staging tiles per consumer (epilogue.buffers): chunk c uses c % buffers.
   unsigned epilogueBuffers = 1;
   /// Tile rows one consumer computes: tile.m / consumers, or all of tile.m

@@ -87,10 +87,11 @@ __device__ __forceinline__ void apply_epilogue_chain(float& v0, float& v1, float
                                                      float scale_d)
 {
   (void)c0; (void)c1; (void)b0; (void)b1; (void)scale_d;
+  // v0, v1 enter halved (alpha, the bias, beta carry the 1/2) up to step 2's gelu_tanh.
   // bias(column, bf16)
-  v0 += b0; v1 += b1;
+  //   added in alpha's FMA, before the chain
   // gelu_tanh
-  v0 = epi::gelu_tanh_fast(v0); v1 = epi::gelu_tanh_fast(v1);
+  v0 = epi::gelu_tanh_half_fast(v0); v1 = epi::gelu_tanh_half_fast(v1);
 }
 
 } // namespace
@@ -108,6 +109,10 @@ gemm_sm90_bf16_bias_gelu(const __grid_constant__ TensorMap tmA, const __grid_con
   const u32 empty_bar = smem + SMEM_EMPTY_BAR;
   const u32 cload_bar = smem + SMEM_CLOAD_BAR;
   const float chain_scale = 1.f;  // (the chain has no scale step)
+  // the chain's gelu_tanh takes D's value halved (KernelPlan's chain entry): the 1/2
+  // rides on what joins before it (alpha, the bias, beta), exactly: a power of two
+  const float chain_alpha = 0.5f * alpha;
+  const float chain_beta = 0.5f * beta;
   // warp-uniform role index, so that every role branch is taken by whole warps
   const int warpgroup = __shfl_sync(0xffffffffu, (int)threadIdx.x / 128, 0);
   const int warp_in_group = (threadIdx.x / 32) % 4;
@@ -267,14 +272,14 @@ gemm_sm90_bf16_bias_gelu(const __grid_constant__ TensorMap tmA, const __grid_con
         // m64nN fragment: thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8
         // block j, columns 8j + 2(l%4) (+1) in acc[.][4j .. 4j+3].
         const u32 staging = smem + SMEM_D + consumer * D_STAGE_BYTES;
-        // the chain's bias for this thread's columns of the chunk, loaded together before the stores
+        // the chain's bias for this thread's columns of the chunk, loaded together before the stores, halved
         float bias_v[EPI_COLS / 8][2];  // columns 8jj + 2(lane % 4) (+1) of the chunk
         #pragma unroll
         for (int jj = 0; jj < EPI_COLS / 8; ++jj) {
           const int col = tile_n * BN + chunk * EPI_COLS + 8 * jj + 2 * (lane % 4);
           const long long at = (long long)entry * bias_stride + col;
-          bias_v[jj][0] = col < N ? epi::load_bias(bias, epi::BIAS_BF16, at) : 0.f;
-          bias_v[jj][1] = col + 1 < N ? epi::load_bias(bias, epi::BIAS_BF16, at + 1) : 0.f;
+          bias_v[jj][0] = col < N ? 0.5f * epi::load_bias(bias, epi::BIAS_BF16, at) : 0.f;
+          bias_v[jj][1] = col + 1 < N ? 0.5f * epi::load_bias(bias, epi::BIAS_BF16, at + 1) : 0.f;
         }
         #pragma unroll
         for (int m = 0; m < WG_MMAS; ++m) {
@@ -285,14 +290,17 @@ gemm_sm90_bf16_bias_gelu(const __grid_constant__ TensorMap tmA, const __grid_con
             const int row = m * 64 + warp_in_group * 16 + (mat & 1) * 8 + (lane & 7);
             const int col16 = j2 * 2 + (mat >> 1);  // 16-byte column inside the chunk
             const u32 addr = staging + (col16 / 8) * D_SLAB_BYTES + row * 128 + (((col16 & 7) ^ (row & 7)) << 4);
-            float v[8];  // alpha * acc (+ beta * C) of acc[m][4j .. 4j+7]
+            float v[8];  // alpha * acc + bias (+ beta * C) of acc[m][4j .. 4j+7]
             #pragma unroll
-            for (int q = 0; q < 8; ++q) v[q] = alpha * acc[m][4 * j + q];
+            for (int q = 0; q < 4; ++q) {
+              v[2 * q] = fmaf(chain_alpha, acc[m][4 * j + 2 * q], bias_v[2 * j2 + q / 2][0]);
+              v[2 * q + 1] = fmaf(chain_alpha, acc[m][4 * j + 2 * q + 1], bias_v[2 * j2 + q / 2][1]);
+            }
             if (beta != 0.f) {
               u32 cr[4];
               ldmatrix_x4(addr, cr[0], cr[1], cr[2], cr[3]);  // C's pairs, as stmatrix writes them
               #pragma unroll
-              for (int q = 0; q < 4; ++q) { v[2 * q] = fmaf(beta, unpack_lo<ELEM>(cr[q]), v[2 * q]); v[2 * q + 1] = fmaf(beta, unpack_hi<ELEM>(cr[q]), v[2 * q + 1]); }  // beta * C before the chain
+              for (int q = 0; q < 4; ++q) { v[2 * q] = fmaf(chain_beta, unpack_lo<ELEM>(cr[q]), v[2 * q]); v[2 * q + 1] = fmaf(chain_beta, unpack_hi<ELEM>(cr[q]), v[2 * q + 1]); }  // beta * C before the chain
             }
             #pragma unroll
             for (int q = 0; q < 4; ++q) {

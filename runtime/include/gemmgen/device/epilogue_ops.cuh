@@ -91,6 +91,14 @@ GEMMGEN_EPI_HD float gelu_tanh_fast(float x) {
   const float hx = 0.5f * x;
   return fmaf(hx, tanh_fast(u), hx);
 }
+// gelu_tanh_fast(2h) from h = x/2, for a kernel whose alpha, beta and bias carry the 1/2
+// (KernelPlan's chain entry): u = h·(2c0 + 8c1·h²) and h·(1 + tanh u). The constants are
+// gelu_tanh_fast's times powers of two, so for a normal h every rounding is the same one
+// scaled: the result is bit for bit gelu_tanh_fast(2h), one multiply fewer.
+GEMMGEN_EPI_HD float gelu_tanh_half_fast(float h) {
+  const float u = h * fmaf(8.f * 0.0356774081f, h * h, 2.f * 0.7978845608f);
+  return fmaf(h, tanh_fast(u), h);
+}
 GEMMGEN_EPI_HD float silu_fast(float x) {
 #if defined(__CUDA_ARCH__)
   return __fdividef(x, 1.f + __expf(-x));  // x / inf (x << 0) gives -0, silu's limit

@@ -32,6 +32,17 @@ struct TileFamily {
   bool pingPong = false;  ///< scheduler.consumers: pingpong (each consumer its own tiles)
   int ctasPerSm = 1;      ///< scheduler.ctas_per_sm (2: consumers at 216 registers)
   int l2Promotion = 0;    ///< pipeline.l2_promotion (0: the runtime's rule)
+
+  // The optional fields by name: {"decode", 64, 16, ...}.withColMajorD().withCtasPerSm(2).
+  constexpr TileFamily withClusterM(int m) const { TileFamily f = *this; f.clusterM = m; return f; }
+  constexpr TileFamily withColMajorD() const { TileFamily f = *this; f.colMajorD = true; return f; }
+  constexpr TileFamily withPingPong() const { TileFamily f = *this; f.pingPong = true; return f; }
+  constexpr TileFamily withCtasPerSm(int n) const { TileFamily f = *this; f.ctasPerSm = n; return f; }
+  constexpr TileFamily withL2Promotion(int bytes) const {
+    TileFamily f = *this;
+    f.l2Promotion = bytes;
+    return f;
+  }
 };
 
 // The constants from `python3 bench/model/fit_cost_model.py` (2026-12-01).
@@ -79,8 +90,8 @@ constexpr TileFamily kWaveFit152 = {"fit256x152", 256, 152, 64, 2, 4, 16, 1, "32
 // replaced 256x160 it ran 1.02-1.07 of cuBLAS against 0.94-0.98
 // (3000x5000x2048 / 4096, 2048x5000x2048, 6000x5000x2048; 3000x5000x8192
 // 0.993-0.997 against 0.985-0.987); elsewhere it was behind (0.55-0.96).
-constexpr TileFamily kPingPong152 = {"pingpong152", 128, 152, 64, 2, 5, 16, 1, "32", 0,
-                                     1,             false, true};
+constexpr TileFamily kPingPong152 =
+    TileFamily{"pingpong152", 128, 152, 64, 2, 5, 16, 1, "32", 0}.withPingPong();
 
 // The default with B multicast across a 2x1 cluster (bench/variants/
 // cluster2_group16.yaml): where packed K-major rows start 16 bytes past a
@@ -88,7 +99,8 @@ constexpr TileFamily kPingPong152 = {"pingpong152", 128, 152, 64, 2, 5, 16, 1, "
 // (8192x8192x8200) of cuBLAS, where the default read them at 0.82-0.87 and
 // 0.81-0.93 after the staging copy (2026-12-03_kres_cluster_h200); on
 // aligned rows it is ~2% slower than the default, so only those shapes take it.
-constexpr TileFamily kLargeMulticast = {"large_c2", 128, 256, 64, 2, 4, 16, 1, "128", 0.6905, 2};
+constexpr TileFamily kLargeMulticast =
+    TileFamily{"large_c2", 128, 256, 64, 2, 4, 16, 1, "128", 0.6905}.withClusterM(2);
 
 // Decode (few tokens, many weights): spec 23's kernel, which stores D
 // column-major, so that a row-major D = X·W^T is computed as D^T = W·X^T
@@ -103,7 +115,7 @@ constexpr TileFamily kLargeMulticast = {"large_c2", 128, 256, 64, 2, 4, 16, 1, "
 // 17-32 tokens: 64x32, 12 stages (bench/decode-col/m64n32_d12.yaml): 0.93-1.07
 // of cuBLAS on ten weight shapes against the small family's 0.86-1.03
 // (bench/h200-decode-col32.sh).
-constexpr TileFamily kDecode = {"decode", 64, 16, 64, 1, 8, 16, 1, "", 0, 1, true};
+constexpr TileFamily kDecode = TileFamily{"decode", 64, 16, 64, 1, 8, 16, 1, "", 0}.withColMajorD();
 // Unsplit, two CTAs per SM (85 KB of shared memory each; consumers at 216
 // registers): two k-block chains per SM. Against one per SM, same call, two
 // passes (bench/h200-decode-occ2.sh, 2026-12-03): 16x10240x8192 -6.5%,
@@ -112,14 +124,14 @@ constexpr TileFamily kDecode = {"decode", 64, 16, 64, 1, 8, 16, 1, "", 0, 1, tru
 // 1x4096x14336 and is not used there. The operands' L2 requests of 128
 // bytes instead of 256: 0.5-4% faster at nine of ten shapes of 88-940 MB of
 // weights, level at the tenth (bench/h200-decode-l2promo.sh, 2026-12-04).
-constexpr TileFamily kDecodeTwoPerSm = {"decode", 64, 16, 64, 1, 8, 16, 1, "", 0,
-                                         1,        true, false, 2, 128};
+constexpr TileFamily kDecodeTwoPerSm = kDecode.withCtasPerSm(2).withL2Promotion(128);
 // 64-95 tiles with 128-byte L2 requests too: 1-2.5% faster at three of four
 // shapes, level at the fourth (bench/h200-decode-l2promo2.sh); decode32,
 // decode64 and the split kernels were mixed or behind with them and keep 256.
-constexpr TileFamily kDecodeDeep = {"decode_d16", 64, 16, 64, 1, 16, 16, 1, "", 0,
-                                    1,            true, false, 1, 128};
-constexpr TileFamily kDecode32 = {"decode32", 64, 32, 64, 1, 12, 16, 1, "", 0, 1, true};
+constexpr TileFamily kDecodeDeep =
+    TileFamily{"decode_d16", 64, 16, 64, 1, 16, 16, 1, "", 0}.withColMajorD().withL2Promotion(128);
+constexpr TileFamily kDecode32 =
+    TileFamily{"decode32", 64, 32, 64, 1, 12, 16, 1, "", 0}.withColMajorD();
 constexpr long long kDecodeMaxTokens = 32, kDecode16MaxTokens = 16;
 // 33-64 tokens: 64x64, 12 stages (bench/decode-col/m64n64_d12.yaml), for
 // 40-128 tiles of 64 weights and less than 96 MiB of 16-bit weights: on 22
@@ -128,7 +140,8 @@ constexpr long long kDecodeMaxTokens = 32, kDecode16MaxTokens = 16;
 // 2026-12-03). Outside it behind: 33 tiles (2112 weights: 0.78 against
 // 0.91), 136 and 172 tiles (0.86-0.94 against 0.97-0.99), 96 MiB and more
 // (40x6144x8192: 0.87 against 0.94; 64x4096x14336: 0.94 against 1.02).
-constexpr TileFamily kDecode64 = {"decode64", 64, 64, 64, 1, 12, 16, 1, "", 0, 1, true};
+constexpr TileFamily kDecode64 =
+    TileFamily{"decode64", 64, 64, 64, 1, 12, 16, 1, "", 0}.withColMajorD();
 constexpr long long kDecode64MaxTokens = 64, kDecode64MinTiles = 40, kDecode64MaxTiles = 128;
 constexpr long long kDecode64BelowWeightBytes = 96LL << 20;
 constexpr long long kDecodeMinTiles = 64, kDecodeDeepBelowTiles = 96;
@@ -151,7 +164,8 @@ constexpr long long kDecodeSplitAboveK = 8192;
 // against 0.94), at K = 1024 1-6%, at K = 2048 1-2% behind
 // (bench/h200-worst-shapes.sh, 2026-12-03_worst_shapes_h200). K whole k-blocks
 // only (every shape measured was a multiple of 512).
-constexpr TileFamily kPingPong = {"pingpong", 128, 128, 64, 2, 6, 16, 1, "64", 0, 1, false, true};
+constexpr TileFamily kPingPong =
+    TileFamily{"pingpong", 128, 128, 64, 2, 6, 16, 1, "64", 0}.withPingPong();
 constexpr long long kPingPongMaxK = 1024, kPingPongMinTiles = 1024;
 
 /// Packed K-major rows of `elemBytes` elements that start 16 bytes past a

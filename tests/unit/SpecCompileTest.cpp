@@ -112,7 +112,7 @@ INSTANTIATE_TEST_SUITE_P(Specs, SpecCompileTest, ::testing::ValuesIn(specFiles()
 
 // The benchmark's variant and family specs (bench/*-variants, bench/families,
 // bench/variants, bench/decode-swap, bench/decode-col, bench/decode-occ2, bench/wave-fit,
-// bench/cluster-fit): what a measurement compares must compile as the shipped
+// bench/cluster-fit, bench/narrow-n): what a measurement compares must compile as the shipped
 // specs do, without spills and without ptxas performance notes, or the
 // figure measures something else (the two-partials blockwise variant was
 // measured for a day with every wgmma serialised). A variant known to draw a
@@ -120,8 +120,8 @@ INSTANTIATE_TEST_SUITE_P(Specs, SpecCompileTest, ::testing::ValuesIn(specFiles()
 std::vector<std::string> benchSpecFiles() {
   std::vector<std::string> specs;
   for (const char *dir : {"chain-variants", "cluster-fit", "decode-col", "decode-occ2",
-                          "decode-swap", "epilogue-variants", "families", "pingpong-variants",
-                          "splitk-variants", "variants", "wave-fit"})
+                          "decode-swap", "epilogue-variants", "families", "narrow-n",
+                          "pingpong-variants", "splitk-variants", "variants", "wave-fit"})
     for (std::string &f : yamlFilesUnder(std::string("bench/") + dir))
       specs.push_back(std::move(f));
   return specs;

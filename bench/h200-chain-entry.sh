@@ -1,25 +1,30 @@
 #!/usr/bin/env bash
 # The chain's entry (KernelPlan::chainEntry; issue 12's bias + GELU): a leading bias joins
 # alpha's multiply in one FMA and gelu_tanh takes the value halved (alpha, the bias and beta carry
-# the 1/2). Correctness first: every epilogue test, specs 14 and 21 and the fp8 chains through
-# every suite, then memcheck over the Epilogue suite. Then spec 21 and spec 14 at 4096^3 bf16
+# the 1/2). Correctness first: every GPU test (the Epilogue suite, ZeroK, specs 14 and 21 in
+# every suite), then memcheck over the Epilogue suite. Then specs 21, 14, 05 and 20 at 4096^3
 # with OLD's binary (cd04d05, the chain as written) and NEW's, three passes alternating order,
 # each against cuBLASLt's fused GELU_BIAS and the unfused pair in the same process.
 # Prediction (static SASS, bench/results/2026-12-04_chain_entry_sass): the chain's instructions
 # per element 8 -> 6.25 (FMUL 4 -> 2.25, FADD 1 -> 0, FFMA 2 -> 3), 26.45 M warp instructions at
 # 4096^3 -> ~25.3 M (-4.3%); spec 21 is clock-bound (1.52-1.54 GHz against cuBLASLt's 1.59), so
 # 1-3% less time: 0.973-0.987 of GELU_BIAS -> 0.99-1.01. Spec 14 the same direction.
+# NEW also zeroes an empty tile's accumulators under a real branch (zero_acc_reg): one FSEL per
+# accumulator register per tile gone from every sm_90a kernel (bench/results/
+# 2026-12-04_zero_acc_sass; 128 per consumer thread per tile, ~3% of a warp's instructions at
+# 4096^3); specs 05 and 20 have only that change: predicted 0-0.5% less time (the selects issue
+# once per tile, after the k-loop).
 #   usage (device): bash bench/h200-chain-entry.sh OLD NEW   (OLD: gemmgen; NEW: gemmgen, gemmgen_gpu_tests)
 source "$(dirname "$0")/lib.sh"
 OLD=$PWD/$1
 bench_init chain_entry "$2"
-gpu_tests '*Epilogue*:*14_fast_bf16_bias_gelu*:*21_pingpong_bf16_bias_gelu*:*Chain*'
+gpu_tests  # every GPU test: the zeroing change reaches every sm_90a kernel
 memcheck '*Epilogue.*'
 for pass in 1 2 3; do
   for v in old new; do
     [ $pass = 2 ] && v=$([ $v = old ] && echo new || echo old)
     bin=$OLD; [ $v = new ] && bin=$C
-    for spec in 21_pingpong_bf16_bias_gelu 14_fast_bf16_bias_gelu; do
+    for spec in 21_pingpong_bf16_bias_gelu 14_fast_bf16_bias_gelu 05_fast_f16 20_pingpong_f16; do
       log=$L/${v}_${pass}_$spec.txt
       GEMMGEN_CACHE_DIR=$bin/cache timeout 120 "$bin/gemmgen" bench specs/sm90/$spec.yaml \
         --shapes 4096x4096x4096 --rounds 20 > "$log" 2>&1

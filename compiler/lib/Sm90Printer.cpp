@@ -613,7 +613,10 @@ private:
       e.comment("K = 0: no wgmma ran, and only a tile's first one overwrites the accumulators");
       CodeEmitter::Block cond(e, streamK() ? "if (kb_end == kb_begin)" : "if (k_blocks == 0)",
                               "K = 0");
-      return emitOps(op.body);
+      underNoK = true;
+      llvm::Error err = emitOps(op.body);
+      underNoK = false;
+      return err;
     }
     case OpKind::IfSkPartial: {
       e.comment("this share starts inside the unit: hand the partial sum to the CTA holding its "
@@ -633,7 +636,9 @@ private:
       e.line("#pragma unroll");
       CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
       e.line("#pragma unroll");
-      e.line("for (int i = 0; i < BN / 2; ++i) acc[m][i] = 0.f;");
+      // Under the K = 0 branch, zero_acc_reg keeps it a branch (not a select on every tile).
+      e.line(underNoK ? "for (int i = 0; i < BN / 2; ++i) zero_acc_reg(acc[m][i]);"
+                      : "for (int i = 0; i < BN / 2; ++i) acc[m][i] = 0.f;");
       break;
     }
     case OpKind::Wait: emitWait(op); break;
@@ -1128,6 +1133,7 @@ private:
   bool isProducer = false;
   int depthInTileLoop = 0;
   bool inLeaderGuard = false;
+  bool underNoK = false; ///< emitting the K = 0 branch's body
 };
 
 } // namespace

@@ -119,3 +119,36 @@ TEST(Printer, Sm90CursorsHaveTheIRsDepth) {
     EXPECT_GE(oneSlot, 1u) << "the cload cursor is one slot deep";
   }
 }
+
+namespace {
+
+/// The K = 0 branch zeroes the accumulators with zero_acc_reg (volatile), so
+/// that it stays a branch: a plain `acc = 0.f` there became one FSEL per
+/// accumulator register on every tile (128 per consumer thread of spec 05,
+/// bench/results/2026-12-04_zero_acc_sass). Blockwise kernels also zero at
+/// each tile's start, unconditionally: that one stays plain.
+TEST(Printer, Sm90ZeroesTheAccumulatorsOfAnEmptyTileUnderItsBranch) {
+  auto emitted = [](const char *rel) {
+    ir::Kernel k = lowered(rel);
+    std::string out;
+    llvm::raw_string_ostream os(out);
+    EXPECT_FALSE(bool(emitSm90(k, EmitOptions{}, os))) << rel;
+    os.flush();
+    return out;
+  };
+  for (const char *rel : {"sm90/05_fast_f16.yaml", "sm90/20_pingpong_f16.yaml",
+                          "sm90/18_streamk_f16.yaml", "sm90/15_blockwise_e4m3.yaml"}) {
+    SCOPED_TRACE(rel);
+    const std::string out = emitted(rel);
+    const size_t branch = out.find("K = 0: no wgmma ran");
+    ASSERT_NE(branch, std::string::npos);
+    const size_t zero = out.find("zero_acc_reg(acc[m][i]);", branch);
+    ASSERT_NE(zero, std::string::npos);
+    EXPECT_LT(zero, out.find("} // K = 0", branch));
+  }
+  const std::string blockwise = emitted("sm90/15_blockwise_e4m3.yaml");
+  EXPECT_NE(blockwise.find("for (int i = 0; i < BN / 2; ++i) acc[m][i] = 0.f;"), std::string::npos);
+  EXPECT_EQ(emitted("sm90/05_fast_f16.yaml").find("acc[m][i] = 0.f;"), std::string::npos);
+}
+
+} // namespace

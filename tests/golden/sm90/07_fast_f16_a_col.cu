@@ -230,7 +230,7 @@ gemm_sm90_fast_f16_a_col(const __grid_constant__ TensorMap tmA, const __grid_con
         #pragma unroll
         for (int m = 0; m < WG_MMAS; ++m) {
           #pragma unroll
-          for (int i = 0; i < BN / 2; ++i) acc[m][i] = 0.f;
+          for (int i = 0; i < BN / 2; ++i) zero_acc_reg(acc[m][i]);
         }
       } // K = 0
       #pragma unroll

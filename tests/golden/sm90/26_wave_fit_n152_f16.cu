@@ -254,7 +254,7 @@ gemm_sm90_wave_fit_n152_f16(const __grid_constant__ TensorMap tmA, const __grid_
         #pragma unroll
         for (int m = 0; m < WG_MMAS; ++m) {
           #pragma unroll
-          for (int i = 0; i < BN / 2; ++i) acc[m][i] = 0.f;
+          for (int i = 0; i < BN / 2; ++i) zero_acc_reg(acc[m][i]);
         }
       } // K = 0
       u32 kept[WG_MMAS][KEPT_BLOCKS][2];  // the packed pairs of the columns the last two chunks share

@@ -441,6 +441,13 @@ __device__ __forceinline__ void fence_operand(float& r) {
   asm volatile("" : "+f"(r) :: "memory");
 }
 
+// An accumulator register set to 0 under a branch that rarely runs (a tile without k-blocks):
+// volatile, so the compiler keeps the branch. A plain `acc = 0.f` under `if (k_blocks == 0)`
+// becomes a select per register that every tile executes (128 FSEL per thread at 128x128).
+__device__ __forceinline__ void zero_acc_reg(float& r) {
+  asm volatile("mov.f32 %0, 0f00000000;" : "=f"(r));
+}
+
 // wgmma m64nNk16 with f32 accumulators in registers, A and B from shared memory (descriptors):
 // D (+)= A * B; scale_d = 0 overwrites D (the first k16 step of a tile). TA / TB are the
 // instruction's imm-trans-a / imm-trans-b: 0 reads the operand K-major, 1 M-major (A) or

@@ -11,7 +11,7 @@
 # 1-3% less time: 0.973-0.987 of GELU_BIAS -> 0.99-1.01. Spec 14 the same direction.
 # NEW also zeroes an empty tile's accumulators under a real branch (zero_acc_reg): one FSEL per
 # accumulator register per tile gone from every sm_90a kernel (bench/results/
-# 2026-12-04_zero_acc_sass; 128 per consumer thread per tile, ~3% of a warp's instructions at
+# 2026-12-04_zero_acc_sass; 128 per consumer thread per tile, an estimated ~3% of a warp's instructions at
 # 4096^3); specs 05 and 20 have only that change: predicted 0-0.5% less time (the selects issue
 # once per tile, after the k-loop).
 #   usage (device): bash bench/h200-chain-entry.sh OLD NEW   (OLD: gemmgen; NEW: gemmgen, gemmgen_gpu_tests)

@@ -12,8 +12,9 @@
 # NEW also zeroes an empty tile's accumulators under a real branch (zero_acc_reg): one FSEL per
 # accumulator register per tile gone from every sm_90a kernel (bench/results/
 # 2026-12-04_zero_acc_sass; 128 per consumer thread per tile, an estimated ~3% of a warp's instructions at
-# 4096^3); specs 05 and 20 have only that change: predicted 0-0.5% less time (the selects issue
-# once per tile, after the k-loop).
+# 4096^3), and stores D = acc (alpha 1, beta 0) without a multiply and a branch per 8 values
+# (bench/results/2026-12-04_plain_store_sass). Specs 05 and 20 have only those two changes:
+# predicted spec 05 0.5-2.5% less time at 4096^3 (its epilogue is not under wgmmas), spec 20 0-1%.
 #   usage (device): bash bench/h200-chain-entry.sh OLD NEW   (OLD: gemmgen; NEW: gemmgen, gemmgen_gpu_tests)
 source "$(dirname "$0")/lib.sh"
 OLD=$PWD/$1

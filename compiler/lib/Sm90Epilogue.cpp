@@ -94,12 +94,27 @@ std::string slabAddress(const ir::Kernel &k, const std::string &row, const std::
 /// f32 output: no stmatrix (16-bit only); each thread writes its pairs as
 /// float2 into the swizzled slabs (D_SLAB_COLS columns each), reading C's
 /// pair at the same address first when beta != 0.
+void emitStoreF32Pairs(CodeEmitter &e, const ir::Kernel &k, bool readsC);
+
 void emitStoreF32(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   e.comment("accumulators -> f32 staging: a float2 per n8 block and half-row. m64nN fragment:");
   e.comment("thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8 block j, columns");
   e.comment("8j + 2(l%4) (+1) in acc[.][4j .. 4j+1] (row +8: 4j+2 .. 4j+3).");
   e.line("const u32 staging = " + stagingTile(k) + ";");
   emitBiasPrefetch(e, k);
+  if (!readsC || !k.epilogueChain.empty())
+    return emitStoreF32Pairs(e, k, readsC);
+  {
+    CodeEmitter::Block plain(e, "if (alpha == 1.f && beta == 0.f)");
+    e.comment("D = acc, once per chunk: no multiply and no branch per pair");
+    emitStoreF32Pairs(e, k, false);
+  }
+  CodeEmitter::Block general(e, "else", "D = alpha * acc + beta * C");
+  emitStoreF32Pairs(e, k, true);
+}
+
+/// The chunk's float2 stores (with C's pairs read first where `readsC`).
+void emitStoreF32Pairs(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   e.line("#pragma unroll");
   CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
   e.line("#pragma unroll");
@@ -421,13 +436,8 @@ void emitStore16Matrices(CodeEmitter &e, const ir::Kernel &k, bool readsC, unsig
   e.line(stmatrixOf(k, mats) + "(addr, " + list + ");");
 }
 
-void emitStore16(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
-  e.comment("accumulators -> " + Twine(toString(k.dType)) +
-            " -> stmatrix into the staging slabs (D_SLAB_COLS columns each).");
-  e.comment("m64nN fragment: thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8");
-  e.comment("block j, columns 8j + 2(l%4) (+1) in acc[.][4j .. 4j+3].");
-  e.line("const u32 staging = " + stagingTile(k) + ";");
-  emitBiasPrefetch(e, k);
+/// The chunk's stmatrix stores: the n8 blocks in pairs, then an odd last one.
+void emitStore16Blocks(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   e.line("#pragma unroll");
   CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
   {
@@ -442,6 +452,27 @@ void emitStore16(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   e.line("const int j2 = (EPI_COLS - 8) / 16;");
   emitStore16Address(e, k);
   emitStore16Matrices(e, k, readsC, 2);
+}
+
+void emitStore16(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
+  e.comment("accumulators -> " + Twine(toString(k.dType)) +
+            " -> stmatrix into the staging slabs (D_SLAB_COLS columns each).");
+  e.comment("m64nN fragment: thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8");
+  e.comment("block j, columns 8j + 2(l%4) (+1) in acc[.][4j .. 4j+3].");
+  e.line("const u32 staging = " + stagingTile(k) + ";");
+  emitBiasPrefetch(e, k);
+  if (!readsC || !k.epilogueChain.empty())
+    return emitStore16Blocks(e, k, readsC);
+  // D = acc (alpha 1, beta 0: the common launch) tested once per chunk: the
+  // stores then convert and store, with no multiply and no branch per 8
+  // values (1·x is x: the same bits). bench/results/2026-12-04_plain_store_sass.
+  {
+    CodeEmitter::Block plain(e, "if (alpha == 1.f && beta == 0.f)");
+    e.comment("D = acc, once per chunk: no multiply and no branch per 8 values");
+    emitStore16Blocks(e, k, false);
+  }
+  CodeEmitter::Block general(e, "else", "D = alpha * acc + beta * C");
+  emitStore16Blocks(e, k, true);
 }
 
 } // namespace

@@ -152,3 +152,40 @@ TEST(Printer, Sm90ZeroesTheAccumulatorsOfAnEmptyTileUnderItsBranch) {
 }
 
 } // namespace
+
+namespace {
+
+/// D = acc (alpha 1, beta 0), tested once per epilogue chunk: the stores
+/// then only convert (16-bit: pack2 and stmatrix; f32: float2 stores), with
+/// no multiply and no branch per 8 values; alpha·acc + beta·C stays in the
+/// else branch. A chain keeps its one path (it has its own entry, above).
+TEST(Printer, Sm90StoresDEqualsAccWithoutAMultiply) {
+  auto emitted = [](const char *rel) {
+    ir::Kernel k = lowered(rel);
+    std::string out;
+    llvm::raw_string_ostream os(out);
+    EXPECT_FALSE(bool(emitSm90(k, EmitOptions{}, os))) << rel;
+    os.flush();
+    return out;
+  };
+  for (const char *rel : {"sm90/05_fast_f16.yaml", "sm90/20_pingpong_f16.yaml",
+                          "sm90/26_wave_fit_n152_f16.yaml", "sm90/23_decode_col_d_f16.yaml",
+                          "sm90/10_fast_f16_out_f32.yaml"}) {
+    SCOPED_TRACE(rel);
+    const std::string out = emitted(rel);
+    const size_t plain = out.find("if (alpha == 1.f && beta == 0.f) {");
+    ASSERT_NE(plain, std::string::npos);
+    const size_t general = out.find("} // D = alpha * acc + beta * C", plain);
+    ASSERT_NE(general, std::string::npos);
+    const std::string plainPath = out.substr(plain, out.find("else {", plain) - plain);
+    EXPECT_EQ(plainPath.find("alpha *"), std::string::npos) << plainPath;
+    EXPECT_EQ(plainPath.find("beta"), plainPath.find("beta == 0.f")) << "C is not read there";
+    const std::string generalPath = out.substr(plain, general - plain);
+    EXPECT_NE(generalPath.find("alpha * acc"), std::string::npos);
+    EXPECT_NE(generalPath.find("if (beta != 0.f)"), std::string::npos);
+  }
+  EXPECT_EQ(emitted("sm90/14_fast_bf16_bias_gelu.yaml").find("alpha == 1.f"), std::string::npos);
+  EXPECT_EQ(emitted("sm90/21_pingpong_bf16_bias_gelu.yaml").find("alpha == 1.f"), std::string::npos);
+}
+
+} // namespace

@@ -3,7 +3,8 @@
 # alpha's multiply in one FMA and gelu_tanh takes the value halved (alpha, the bias and beta carry
 # the 1/2). Correctness first: every GPU test (the Epilogue suite, ZeroK, specs 14 and 21 in
 # every suite), then memcheck over the Epilogue suite. Then specs 21, 14, 05 and 20 at 4096^3
-# with OLD's binary (cd04d05, the chain as written) and NEW's, three passes alternating order,
+# with OLD's binary (cd04d05, the chain as written; .devrun/old holds 7b7318a's, whose kernels are
+# the same but for comment lines) and NEW's, three passes alternating order,
 # each against cuBLASLt's fused GELU_BIAS and the unfused pair in the same process.
 # Prediction (static SASS, bench/results/2026-12-04_chain_entry_sass): the chain's instructions
 # per element 8 -> 6.25 (FMUL 4 -> 2.25, FADD 1 -> 0, FFMA 2 -> 3), 26.45 M warp instructions at

@@ -4,8 +4,9 @@ source is compiled to an sm_90a cubin with nvcc under NVRTC's options (-std=c++1
 headers; the same ptxas, so the same SASS as `gemmgen compile`) and disassembled with cuobjdump.
 A source is a .cu file or REV:PATH, a file of a commit (a golden of the kernel as it was:
 `cd04d05:tests/golden/sm90/21_pingpong_bf16_bias_gelu.cu`). Counts are of the code, not of what
-runs: a loop body counts once. cuobjdump: $CUOBJDUMP, else on PATH (`pip install
-nvidia-cuda-cuobjdump` brings one on a machine without it).
+runs: a loop body counts once. cuobjdump (and the nvdisasm it runs, from its folder or PATH):
+$CUOBJDUMP, else on PATH (`pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm` brings both
+on a machine without them).
 
     python3 bench/sass_static.py [--ops FMUL,FFMA,...] SOURCE...
 """
@@ -37,7 +38,10 @@ def opcode_counts(text, cuobjdump, work):
     open(cu, 'w').write(text)
     subprocess.run(['nvcc', '-cubin', '-arch=sm_90a', '-std=c++17', '-I', os.path.join(ROOT, 'runtime/include'),
                     '-diag-suppress', '177', '-o', cubin, cu], check=True, capture_output=True, text=True)
-    sass = subprocess.run([cuobjdump, '-sass', cubin], check=True, capture_output=True, text=True).stdout
+    # cuobjdump runs nvdisasm, from its own folder where the wheels put both.
+    env = dict(os.environ, PATH=os.path.dirname(cuobjdump) + os.pathsep + os.environ.get('PATH', ''))
+    sass = subprocess.run([cuobjdump, '-sass', cubin], check=True, capture_output=True, text=True,
+                          env=env).stdout
     counts = collections.Counter()
     for line in sass.splitlines():
         m = INSTR.match(line)
@@ -54,7 +58,7 @@ def main(argv):
         sys.exit(__doc__)
     cuobjdump = os.environ.get('CUOBJDUMP') or shutil.which('cuobjdump')
     if not cuobjdump:
-        sys.exit('no cuobjdump: set CUOBJDUMP or put one on PATH (pip install nvidia-cuda-cuobjdump)')
+        sys.exit('no cuobjdump: set CUOBJDUMP or put one on PATH (pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)')
     print(f"{'source':<70} {'total':>6} " + ' '.join(f'{o:>6}' for o in ops))
     with tempfile.TemporaryDirectory() as work:
         for src in argv:

@@ -20,4 +20,7 @@ if [ ! -x build/venv/bin/python ]; then
   "$PY" -m venv build/venv
 fi
 build/venv/bin/python -m pip install -q --disable-pip-version-check pytest numpy
+# cuobjdump and the nvdisasm it runs, for tests/sass (the toolkit here ships neither).
+build/venv/bin/python -m pip install -q --disable-pip-version-check \
+  "nvidia-cuda-cuobjdump>=13,<14" "nvidia-cuda-nvdisasm>=13,<14"
 build/venv/bin/python -m pip install -q --disable-pip-version-check .

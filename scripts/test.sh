@@ -10,3 +10,5 @@ ctest --test-dir build --output-on-failure -j"$(nproc)"
 # that need PyTorch or a GPU skip with the reason where there is none).
 bash scripts/setup-python.sh
 build/venv/bin/python -m pytest -q python/tests
+# What the shipped sm_90a kernels compile to (their goldens' SASS; no GPU needed).
+build/venv/bin/python -m pytest -q tests/sass

@@ -46,8 +46,12 @@ std::string biasOf(const ir::Kernel &k, const std::string &jj, const std::string
 /// The names the chain's entry multiplies by (KernelPlan::chainEntry): the
 /// halved copies of alpha and beta where what they scale joins the chain
 /// before a gelu_tanh that takes D's value halved.
-std::string entryAlpha(const ir::Kernel &k) { return k.plan.chainEntry.halved() ? "chain_alpha" : "alpha"; }
-std::string entryBeta(const ir::Kernel &k) { return k.plan.chainEntry.halvesC ? "chain_beta" : "beta"; }
+std::string entryAlpha(const ir::Kernel &k) {
+  return k.plan.chainEntry.halved() ? "chain_alpha" : "alpha";
+}
+std::string entryBeta(const ir::Kernel &k) {
+  return k.plan.chainEntry.halvesC ? "chain_beta" : "beta";
+}
 
 /// The chain's entry value of accumulator `acc`: alpha·acc, with the chain's
 /// leading bias `bias` in the same FMA where the plan folds it there.
@@ -91,11 +95,12 @@ std::string slabAddress(const ir::Kernel &k, const std::string &row, const std::
          std::to_string(bytes) + " + (((" + col16 + " & " + mask + ") ^ " + rowBits + ") << 4)";
 }
 
-/// f32 output: no stmatrix (16-bit only); each thread writes its pairs as
-/// float2 into the swizzled slabs (D_SLAB_COLS columns each), reading C's
-/// pair at the same address first when beta != 0.
 void emitStoreF32Pairs(CodeEmitter &e, const ir::Kernel &k, bool readsC);
 
+/// f32 output: no stmatrix (16-bit only); each thread writes its pairs as
+/// float2 into the swizzled slabs (D_SLAB_COLS columns each), reading C's
+/// pair at the same address first when beta != 0; D = acc (alpha 1, beta 0)
+/// tested once per chunk, as for 16-bit D.
 void emitStoreF32(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   e.comment("accumulators -> f32 staging: a float2 per n8 block and half-row. m64nN fragment:");
   e.comment("thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8 block j, columns");
@@ -311,11 +316,11 @@ void emitStore16Chain(CodeEmitter &e, const ir::Kernel &k, bool readsC, unsigned
   const std::string n = std::to_string(mats), beta = entryBeta(k);
   const bool biasInAlpha = k.plan.chainEntry.biasInAlpha;
   const std::string what = biasInAlpha ? "alpha * acc + bias" : "alpha * acc";
+  const std::string of = " of acc[m][4j .. 4j+" + last + "]";
   if (residual)
-    e.line("float v[" + vals + "], c[" + vals + "];  // " + what + " and beta * C of acc[m][4j .. 4j+" +
-           last + "]");
+    e.line("float v[" + vals + "], c[" + vals + "];  // " + what + " and beta * C" + of);
   else
-    e.line("float v[" + vals + "];  // " + what + " (+ beta * C) of acc[m][4j .. 4j+" + last + "]");
+    e.line("float v[" + vals + "];  // " + what + " (+ beta * C)" + of);
   e.line("#pragma unroll");
   if (biasInAlpha) {
     // Pair q of the chain call below: the same bias.
@@ -329,12 +334,10 @@ void emitStore16Chain(CodeEmitter &e, const ir::Kernel &k, bool readsC, unsigned
     }
     if (residual)
       e.line("c[2 * q] = 0.f; c[2 * q + 1] = 0.f;");
-  } else if (residual) {
-    e.line("for (int q = 0; q < " + vals + "; ++q) { v[q] = " + entryValue(k, "acc[m][4 * j + q]", "") +
-           "; c[q] = 0.f; }");
   } else {
-    e.line("for (int q = 0; q < " + vals + "; ++q) v[q] = " + entryValue(k, "acc[m][4 * j + q]", "") +
-           ";");
+    const std::string value = entryValue(k, "acc[m][4 * j + q]", "");
+    e.line("for (int q = 0; q < " + vals + "; ++q) " +
+           (residual ? "{ v[q] = " + value + "; c[q] = 0.f; }" : "v[q] = " + value + ";"));
   }
   const std::string x = "_x" + std::to_string(mats);
   const std::string regs = mats == 4 ? "cr[0], cr[1], cr[2], cr[3]" : "cr[0], cr[1]";
@@ -343,13 +346,14 @@ void emitStore16Chain(CodeEmitter &e, const ir::Kernel &k, bool readsC, unsigned
     e.line("u32 cr[" + std::to_string(mats) + "];");
     e.line(ldmatrixOf(k, mats) + "(addr, " + regs + ");  // C's pairs, as stmatrix writes them");
     e.line("#pragma unroll");
+    const std::string loop = "for (int q = 0; q < " + n + "; ++q) ";
     if (residual)
-      e.line("for (int q = 0; q < " + n + "; ++q) { c[2 * q] = " + beta + " * unpack_lo<ELEM>(cr[q]); "
-             "c[2 * q + 1] = " + beta + " * unpack_hi<ELEM>(cr[q]); }");
+      e.line(loop + "{ c[2 * q] = " + beta + " * unpack_lo<ELEM>(cr[q]); c[2 * q + 1] = " + beta +
+             " * unpack_hi<ELEM>(cr[q]); }");
     else
-      e.line("for (int q = 0; q < " + n + "; ++q) { v[2 * q] = fmaf(" + beta + ", unpack_lo<ELEM>(cr[q]), "
-             "v[2 * q]); v[2 * q + 1] = fmaf(" + beta + ", unpack_hi<ELEM>(cr[q]), v[2 * q + 1]); }  // "
-             "beta * C before the chain");
+      e.line(loop + "{ v[2 * q] = fmaf(" + beta + ", unpack_lo<ELEM>(cr[q]), v[2 * q]); " +
+             "v[2 * q + 1] = fmaf(" + beta + ", unpack_hi<ELEM>(cr[q]), v[2 * q + 1]); }  " +
+             "// beta * C before the chain");
   }
   e.line("#pragma unroll");
   {

@@ -351,11 +351,13 @@ private:
       e.comment("per-tensor scales (device f32, null = 1): D = (alpha * sA * sB) * acc + beta * C");
       e.line("alpha = scaled_alpha(alpha, scale_a, scale_b);");
     }
-    if (k.plan.chainEntry.halved()) {
+    if (const ChainEntryPlan &entry = k.plan.chainEntry; entry.halved()) {
       e.comment("the chain's gelu_tanh takes D's value halved (KernelPlan's chain entry): the 1/2");
-      e.comment("rides on what joins before it (alpha, the bias, beta), exactly: a power of two");
+      e.comment("rides on what joins before it (alpha" +
+                std::string(entry.halvesBias ? ", the bias" : "") +
+                (entry.halvesC ? ", beta" : "") + "), exactly: a power of two");
       e.line("const float chain_alpha = 0.5f * alpha;");
-      if (k.plan.chainEntry.halvesC)
+      if (entry.halvesC)
         e.line("const float chain_beta = 0.5f * beta;");
     }
     e.comment("warp-uniform role index, so that every role branch is taken by whole warps");

@@ -33,10 +33,19 @@ def source_text(src):
     sys.exit(f'{src}: neither a file nor REV:PATH')
 
 
+def find_nvcc():
+    """nvcc on PATH, else the toolkit's usual place (scripts/setup.sh puts it on PATH only for
+    itself)."""
+    found = shutil.which('nvcc') or '/usr/local/cuda/bin/nvcc'
+    if not os.path.exists(found):
+        sys.exit('no nvcc: install the CUDA toolkit under /usr/local/cuda or put nvcc on PATH')
+    return found
+
+
 def opcode_counts(text, cuobjdump, work):
     cu, cubin = os.path.join(work, 'k.cu'), os.path.join(work, 'k.cubin')
     open(cu, 'w').write(text)
-    subprocess.run(['nvcc', '-cubin', '-arch=sm_90a', '-std=c++17', '-I', os.path.join(ROOT, 'runtime/include'),
+    subprocess.run([find_nvcc(), '-cubin', '-arch=sm_90a', '-std=c++17', '-I', os.path.join(ROOT, 'runtime/include'),
                     '-diag-suppress', '177', '-o', cubin, cu], check=True, capture_output=True, text=True)
     # cuobjdump runs nvdisasm, from its own folder where the wheels put both.
     env = dict(os.environ, PATH=os.path.dirname(cuobjdump) + os.pathsep + os.environ.get('PATH', ''))

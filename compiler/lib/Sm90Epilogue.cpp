@@ -95,7 +95,7 @@ std::string slabAddress(const ir::Kernel &k, const std::string &row, const std::
          std::to_string(bytes) + " + (((" + col16 + " & " + mask + ") ^ " + rowBits + ") << 4)";
 }
 
-void emitStoreF32Pairs(CodeEmitter &e, const ir::Kernel &k, bool readsC);
+void emitStoreF32Pairs(CodeEmitter &e, const ir::Kernel &k, bool readsC, const std::string &scale);
 
 /// f32 output: no stmatrix (16-bit only); each thread writes its pairs as
 /// float2 into the swizzled slabs (D_SLAB_COLS columns each), reading C's
@@ -108,18 +108,24 @@ void emitStoreF32(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   e.line("const u32 staging = " + stagingTile(k) + ";");
   emitBiasPrefetch(e, k);
   if (!readsC || !k.epilogueChain.empty())
-    return emitStoreF32Pairs(e, k, readsC);
+    return emitStoreF32Pairs(e, k, readsC, readsC ? "alpha * " : "");
   {
     CodeEmitter::Block plain(e, "if (alpha == 1.f && beta == 0.f)");
-    e.comment("D = acc, once per chunk: no multiply and no branch per pair");
-    emitStoreF32Pairs(e, k, false);
+    e.comment("D = acc: store");
+    emitStoreF32Pairs(e, k, false, "");
+  }
+  {
+    CodeEmitter::Block scaled(e, "else if (beta == 0.f)");
+    e.comment("D = alpha * acc: C is not read");
+    emitStoreF32Pairs(e, k, false, "alpha * ");
   }
   CodeEmitter::Block general(e, "else", "D = alpha * acc + beta * C");
-  emitStoreF32Pairs(e, k, true);
+  emitStoreF32Pairs(e, k, true, "alpha * ");
 }
 
-/// The chunk's float2 stores (with C's pairs read first where `readsC`).
-void emitStoreF32Pairs(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
+/// The chunk's float2 stores of `scale`·acc (with C's pairs read first where
+/// `readsC`).
+void emitStoreF32Pairs(CodeEmitter &e, const ir::Kernel &k, bool readsC, const std::string &scale) {
   e.line("#pragma unroll");
   CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
   e.line("#pragma unroll");
@@ -130,7 +136,7 @@ void emitStoreF32Pairs(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   CodeEmitter::Block hs(e, "for (int h = 0; h < 2; ++h)");
   e.line("const int row = m * 64 + warp_in_group * 16 + lane / 4 + 8 * h;");
   e.line("const u32 addr = staging + " + slabAddress(k, "row", "(col / 4)") + " + (col % 4) * 4;");
-  emitPairValues(e, k, readsC, readsC ? "alpha * " : "",
+  emitPairValues(e, k, readsC, scale,
                  "ld_shared_f32x2(addr, c0, c1);  // C's pair, loaded into the staging tile");
   e.line("st_shared_f32x2(addr, v0, v1);");
 }
@@ -398,9 +404,17 @@ void emitStore16Address(CodeEmitter &e, const ir::Kernel &k) {
   }
 }
 
+/// What a chunk's stores compute in a kernel without a chain, tested once
+/// per chunk (alpha and beta are the launch's): D = acc (alpha 1, beta 0, the
+/// common launch: 1·x is x, the same bits), alpha·acc (beta 0: C not read),
+/// or alpha·acc + beta·C. Each form's stores have no branch per 8 values;
+/// bench/results/2026-12-04_plain_store_sass.
+enum class PlainForm { Acc, AlphaAcc, AlphaAccBetaC };
+
 /// The stores of `mats` 8x8 matrices at `addr`: 4 (n8 blocks j and j + 1,
 /// both half-rows) or 2 (block j alone: acc[m][4j .. 4j+3]).
-void emitStore16Matrices(CodeEmitter &e, const ir::Kernel &k, bool readsC, unsigned mats) {
+void emitStore16Matrices(CodeEmitter &e, const ir::Kernel &k, bool readsC, PlainForm form,
+                         unsigned mats) {
   if (!k.epilogueChain.empty()) {
     emitStore16Chain(e, k, readsC, mats);
     return;
@@ -413,27 +427,17 @@ void emitStore16Matrices(CodeEmitter &e, const ir::Kernel &k, bool readsC, unsig
            std::to_string(2 * q + 1) + "]";
   };
   const std::string list = stmatrixRegisters(mats);
-  if (!readsC) {
-    const std::string decl = k.plan.chunksOverlap ? "u32 " : "const u32 ";
-    for (unsigned q = 0; q < mats; ++q)
-      e.line(decl + r[q] + " = pack2<ELEM>(" + accPair(q, "") + ");");
-    if (k.plan.chunksOverlap)
-      emitSharedBlocks(e, mats);
-    e.line(stmatrixOf(k, mats) + "(addr, " + list + ");");
-    return;
-  }
-  e.line("u32 " + list + ";");
-  {
-    CodeEmitter::Block ifc(e, "if (beta != 0.f)");
+  if (form == PlainForm::AlphaAccBetaC) {
     e.comment("C's pairs, in the layout stmatrix writes back to the same addresses");
+    e.line("u32 " + list + ";");
     e.line(ldmatrixOf(k, mats) + "(addr, " + list + ");");
     for (unsigned q = 0; q < mats; ++q)
       e.line(r[q] + " = axpby2<ELEM>(alpha, " + accPair(q, "") + ", beta, " + r[q] + ");");
-  }
-  {
-    CodeEmitter::Block els(e, "else");
+  } else {
+    const std::string decl = k.plan.chunksOverlap ? "u32 " : "const u32 ";
+    const std::string scale = form == PlainForm::AlphaAcc ? "alpha * " : "";
     for (unsigned q = 0; q < mats; ++q)
-      e.line(r[q] + " = pack2<ELEM>(" + accPair(q, "alpha * ") + ");");
+      e.line(decl + r[q] + " = pack2<ELEM>(" + accPair(q, scale) + ");");
   }
   if (k.plan.chunksOverlap)
     emitSharedBlocks(e, mats);
@@ -441,21 +445,21 @@ void emitStore16Matrices(CodeEmitter &e, const ir::Kernel &k, bool readsC, unsig
 }
 
 /// The chunk's stmatrix stores: the n8 blocks in pairs, then an odd last one.
-void emitStore16Blocks(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
+void emitStore16Blocks(CodeEmitter &e, const ir::Kernel &k, bool readsC, PlainForm form) {
   e.line("#pragma unroll");
   CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
   {
     e.line("#pragma unroll");
     CodeEmitter::Block js(e, "for (int j2 = 0; j2 < EPI_COLS / 16; ++j2)");
     emitStore16Address(e, k);
-    emitStore16Matrices(e, k, readsC, 4);
+    emitStore16Matrices(e, k, readsC, form, 4);
   }
   if (k.epilogueChunkN % 16 == 0)
     return;
   CodeEmitter::Block odd(e, "", "the chunk's last, odd n8 block");
   e.line("const int j2 = (EPI_COLS - 8) / 16;");
   emitStore16Address(e, k);
-  emitStore16Matrices(e, k, readsC, 2);
+  emitStore16Matrices(e, k, readsC, form, 2);
 }
 
 void emitStore16(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
@@ -465,18 +469,21 @@ void emitStore16(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
   e.comment("block j, columns 8j + 2(l%4) (+1) in acc[.][4j .. 4j+3].");
   e.line("const u32 staging = " + stagingTile(k) + ";");
   emitBiasPrefetch(e, k);
+  // No C path (no alpha either): the accumulators; a chain: its own entry.
   if (!readsC || !k.epilogueChain.empty())
-    return emitStore16Blocks(e, k, readsC);
-  // D = acc (alpha 1, beta 0: the common launch) tested once per chunk: the
-  // stores then convert and store, with no multiply and no branch per 8
-  // values (1·x is x: the same bits). bench/results/2026-12-04_plain_store_sass.
+    return emitStore16Blocks(e, k, readsC, PlainForm::Acc);
   {
     CodeEmitter::Block plain(e, "if (alpha == 1.f && beta == 0.f)");
-    e.comment("D = acc, once per chunk: no multiply and no branch per 8 values");
-    emitStore16Blocks(e, k, false);
+    e.comment("D = acc: convert and store");
+    emitStore16Blocks(e, k, false, PlainForm::Acc);
+  }
+  {
+    CodeEmitter::Block scaled(e, "else if (beta == 0.f)");
+    e.comment("D = alpha * acc: C is not read");
+    emitStore16Blocks(e, k, false, PlainForm::AlphaAcc);
   }
   CodeEmitter::Block general(e, "else", "D = alpha * acc + beta * C");
-  emitStore16Blocks(e, k, true);
+  emitStore16Blocks(e, k, true, PlainForm::AlphaAccBetaC);
 }
 
 } // namespace

@@ -155,11 +155,11 @@ TEST(Printer, Sm90ZeroesTheAccumulatorsOfAnEmptyTileUnderItsBranch) {
 
 namespace {
 
-/// D = acc (alpha 1, beta 0), tested once per epilogue chunk: the stores
-/// then only convert (16-bit: pack2 and stmatrix; f32: float2 stores), with
-/// no multiply and no branch per 8 values; alpha·acc + beta·C stays in the
-/// else branch. A chain keeps its one path (it has its own entry, above).
-TEST(Printer, Sm90StoresDEqualsAccWithoutAMultiply) {
+/// What a chunk stores in a kernel without a chain, tested once per chunk:
+/// D = acc (alpha 1, beta 0: convert and store, no multiply), alpha·acc
+/// (beta 0: C not read), or alpha·acc + beta·C (C read, no test of beta per
+/// 8 values). A chain keeps its one path (it has its own entry, above).
+TEST(Printer, Sm90ChoosesTheStoreFormOncePerChunk) {
   auto emitted = [](const char *rel) {
     ir::Kernel k = lowered(rel);
     std::string out;
@@ -168,22 +168,39 @@ TEST(Printer, Sm90StoresDEqualsAccWithoutAMultiply) {
     os.flush();
     return out;
   };
+  auto between = [](const std::string &s, size_t from, size_t to) {
+    return from == std::string::npos || to == std::string::npos ? std::string()
+                                                                 : s.substr(from, to - from);
+  };
   for (const char *rel : {"sm90/05_fast_f16.yaml", "sm90/20_pingpong_f16.yaml",
                           "sm90/26_wave_fit_n152_f16.yaml", "sm90/23_decode_col_d_f16.yaml",
-                          "sm90/10_fast_f16_out_f32.yaml"}) {
+                          "sm90/10_fast_f16_out_f32.yaml", "sm90/13_fast_e4m3.yaml"}) {
     SCOPED_TRACE(rel);
     const std::string out = emitted(rel);
     const size_t plain = out.find("if (alpha == 1.f && beta == 0.f) {");
-    ASSERT_NE(plain, std::string::npos);
-    const size_t general = out.find("} // D = alpha * acc + beta * C", plain);
-    ASSERT_NE(general, std::string::npos);
-    const std::string plainPath = out.substr(plain, out.find("else {", plain) - plain);
+    const size_t scaled = out.find("else if (beta == 0.f) {", plain);
+    const size_t general = out.find("else {", scaled);
+    const size_t end = out.find("} // D = alpha * acc + beta * C", general);
+    ASSERT_NE(end, std::string::npos);
+    const std::string plainPath = between(out, plain, scaled);
+    const std::string scaledPath = between(out, scaled, general);
+    const std::string generalPath = between(out, general, end);
     EXPECT_EQ(plainPath.find("alpha *"), std::string::npos) << plainPath;
-    EXPECT_EQ(plainPath.find("beta"), plainPath.find("beta == 0.f")) << "C is not read there";
-    const std::string generalPath = out.substr(plain, general - plain);
-    EXPECT_NE(generalPath.find("alpha * acc"), std::string::npos);
-    EXPECT_NE(generalPath.find("if (beta != 0.f)"), std::string::npos);
+    EXPECT_EQ(plainPath.rfind("beta"), plainPath.find("beta == 0.f")) << "C is not read there";
+    EXPECT_NE(scaledPath.find("alpha * acc"), std::string::npos) << scaledPath;
+    EXPECT_EQ(scaledPath.find("ldmatrix"), std::string::npos);
+    EXPECT_EQ(scaledPath.find("ld_shared_f32x2"), std::string::npos);
+    EXPECT_EQ(scaledPath.rfind("beta"), scaledPath.find("beta == 0.f")) << "nor here";
+    EXPECT_NE(generalPath.find("beta"), std::string::npos);
+    EXPECT_TRUE(generalPath.find("ldmatrix") != std::string::npos ||
+                generalPath.find("ld_shared_f32x2") != std::string::npos)
+        << generalPath;
   }
+  // The 16-bit general form reads C without testing beta per 8 values.
+  const std::string spec05 = emitted("sm90/05_fast_f16.yaml");
+  const size_t general = spec05.find("else {", spec05.find("else if (beta == 0.f) {"));
+  EXPECT_EQ(between(spec05, general, spec05.find("} // D = alpha * acc", general)).find("if (beta"),
+            std::string::npos);
   EXPECT_EQ(emitted("sm90/14_fast_bf16_bias_gelu.yaml").find("alpha == 1.f"), std::string::npos);
   EXPECT_EQ(emitted("sm90/21_pingpong_bf16_bias_gelu.yaml").find("alpha == 1.f"), std::string::npos);
 }

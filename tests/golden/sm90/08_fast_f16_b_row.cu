@@ -258,7 +258,7 @@ gemm_sm90_fast_f16_b_row(const __grid_constant__ TensorMap tmA, const __grid_con
         // block j, columns 8j + 2(l%4) (+1) in acc[.][4j .. 4j+3].
         const u32 staging = smem + SMEM_D + consumer * D_STAGE_BYTES;
         if (alpha == 1.f && beta == 0.f) {
-          // D = acc, once per chunk: no multiply and no branch per 8 values
+          // D = acc: convert and store
           #pragma unroll
           for (int m = 0; m < WG_MMAS; ++m) {
             #pragma unroll
@@ -276,6 +276,25 @@ gemm_sm90_fast_f16_b_row(const __grid_constant__ TensorMap tmA, const __grid_con
             }
           }
         }
+        else if (beta == 0.f) {
+          // D = alpha * acc: C is not read
+          #pragma unroll
+          for (int m = 0; m < WG_MMAS; ++m) {
+            #pragma unroll
+            for (int j2 = 0; j2 < EPI_COLS / 16; ++j2) {
+              const int j = chunk * (EPI_COLS / 8) + 2 * j2;  // first of two n8 blocks
+              const int mat = lane / 8;  // the 8x8 matrix whose row address this lane supplies
+              const int row = m * 64 + warp_in_group * 16 + (mat & 1) * 8 + (lane & 7);
+              const int col16 = j2 * 2 + (mat >> 1);  // 16-byte column inside the chunk
+              const u32 addr = staging + (col16 / 8) * D_SLAB_BYTES + row * 128 + (((col16 & 7) ^ (row & 7)) << 4);
+              const u32 r0 = pack2<ELEM>(alpha * acc[m][4 * j + 0], alpha * acc[m][4 * j + 1]);
+              const u32 r1 = pack2<ELEM>(alpha * acc[m][4 * j + 2], alpha * acc[m][4 * j + 3]);
+              const u32 r2 = pack2<ELEM>(alpha * acc[m][4 * j + 4], alpha * acc[m][4 * j + 5]);
+              const u32 r3 = pack2<ELEM>(alpha * acc[m][4 * j + 6], alpha * acc[m][4 * j + 7]);
+              stmatrix_x4(addr, r0, r1, r2, r3);
+            }
+          }
+        }
         else {
           #pragma unroll
           for (int m = 0; m < WG_MMAS; ++m) {
@@ -286,21 +305,13 @@ gemm_sm90_fast_f16_b_row(const __grid_constant__ TensorMap tmA, const __grid_con
               const int row = m * 64 + warp_in_group * 16 + (mat & 1) * 8 + (lane & 7);
               const int col16 = j2 * 2 + (mat >> 1);  // 16-byte column inside the chunk
               const u32 addr = staging + (col16 / 8) * D_SLAB_BYTES + row * 128 + (((col16 & 7) ^ (row & 7)) << 4);
+              // C's pairs, in the layout stmatrix writes back to the same addresses
               u32 r0, r1, r2, r3;
-              if (beta != 0.f) {
-                // C's pairs, in the layout stmatrix writes back to the same addresses
-                ldmatrix_x4(addr, r0, r1, r2, r3);
-                r0 = axpby2<ELEM>(alpha, acc[m][4 * j + 0], acc[m][4 * j + 1], beta, r0);
-                r1 = axpby2<ELEM>(alpha, acc[m][4 * j + 2], acc[m][4 * j + 3], beta, r1);
-                r2 = axpby2<ELEM>(alpha, acc[m][4 * j + 4], acc[m][4 * j + 5], beta, r2);
-                r3 = axpby2<ELEM>(alpha, acc[m][4 * j + 6], acc[m][4 * j + 7], beta, r3);
-              }
-              else {
-                r0 = pack2<ELEM>(alpha * acc[m][4 * j + 0], alpha * acc[m][4 * j + 1]);
-                r1 = pack2<ELEM>(alpha * acc[m][4 * j + 2], alpha * acc[m][4 * j + 3]);
-                r2 = pack2<ELEM>(alpha * acc[m][4 * j + 4], alpha * acc[m][4 * j + 5]);
-                r3 = pack2<ELEM>(alpha * acc[m][4 * j + 6], alpha * acc[m][4 * j + 7]);
-              }
+              ldmatrix_x4(addr, r0, r1, r2, r3);
+              r0 = axpby2<ELEM>(alpha, acc[m][4 * j + 0], acc[m][4 * j + 1], beta, r0);
+              r1 = axpby2<ELEM>(alpha, acc[m][4 * j + 2], acc[m][4 * j + 3], beta, r1);
+              r2 = axpby2<ELEM>(alpha, acc[m][4 * j + 4], acc[m][4 * j + 5], beta, r2);
+              r3 = axpby2<ELEM>(alpha, acc[m][4 * j + 6], acc[m][4 * j + 7], beta, r3);
               stmatrix_x4(addr, r0, r1, r2, r3);
             }
           }

@@ -250,7 +250,7 @@ gemm_sm90_fast_f16_out_f32(const __grid_constant__ TensorMap tmA, const __grid_c
         // 8j + 2(l%4) (+1) in acc[.][4j .. 4j+1] (row +8: 4j+2 .. 4j+3).
         const u32 staging = smem + SMEM_D + consumer * D_STAGE_BYTES;
         if (alpha == 1.f && beta == 0.f) {
-          // D = acc, once per chunk: no multiply and no branch per pair
+          // D = acc: store
           #pragma unroll
           for (int m = 0; m < WG_MMAS; ++m) {
             #pragma unroll
@@ -262,6 +262,24 @@ gemm_sm90_fast_f16_out_f32(const __grid_constant__ TensorMap tmA, const __grid_c
                 const int row = m * 64 + warp_in_group * 16 + lane / 4 + 8 * h;
                 const u32 addr = staging + ((col / 4) / 8) * D_SLAB_BYTES + row * 128 + ((((col / 4) & 7) ^ (row & 7)) << 4) + (col % 4) * 4;
                 float v0 = acc[m][4 * j + 2 * h], v1 = acc[m][4 * j + 2 * h + 1];
+                st_shared_f32x2(addr, v0, v1);
+              }
+            }
+          }
+        }
+        else if (beta == 0.f) {
+          // D = alpha * acc: C is not read
+          #pragma unroll
+          for (int m = 0; m < WG_MMAS; ++m) {
+            #pragma unroll
+            for (int jj = 0; jj < EPI_COLS / 8; ++jj) {
+              const int j = chunk * (EPI_COLS / 8) + jj;  // n8 block of the tile
+              const int col = jj * 8 + 2 * (lane % 4);       // column inside the chunk
+              #pragma unroll
+              for (int h = 0; h < 2; ++h) {
+                const int row = m * 64 + warp_in_group * 16 + lane / 4 + 8 * h;
+                const u32 addr = staging + ((col / 4) / 8) * D_SLAB_BYTES + row * 128 + ((((col / 4) & 7) ^ (row & 7)) << 4) + (col % 4) * 4;
+                float v0 = alpha * acc[m][4 * j + 2 * h], v1 = alpha * acc[m][4 * j + 2 * h + 1];
                 st_shared_f32x2(addr, v0, v1);
               }
             }

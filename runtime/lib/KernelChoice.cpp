@@ -145,6 +145,18 @@ constexpr TileFamily kDecode64 =
 constexpr long long kDecode64MaxTokens = 64, kDecode64MinTiles = 40, kDecode64MaxTiles = 128;
 constexpr long long kDecode64BelowWeightBytes = 96LL << 20;
 constexpr long long kDecodeMinTiles = 64, kDecodeDeepBelowTiles = 96;
+// Many rows and at most 16 columns (57344x16x8192): the same 64x16 tile
+// with D row-major, the problem's rows on the MMA's M side (the large
+// families pad 16 columns to 112-256: 0.47-0.81 of cuBLAS). Measured the
+// decode rule's way round (bench/h200-narrow-n.sh, 2026-12-05, f16, A row-
+// and B column-major): >= 96 tiles of 64 rows, two CTAs per SM (0.97-1.03
+// at 96-896 tiles against 16 stages' 0.92-1.01), 64-95 tiles 16 stages
+// (1.06-1.13 against 0.93-0.95); fewer rows, an f32 D or other layouts were
+// not measured and stay the model's.
+constexpr TileFamily kNarrowTwoPerSm =
+    TileFamily{"narrow_n16", 64, 16, 64, 1, 8, 16, 1, "", 0}.withCtasPerSm(2).withL2Promotion(128);
+constexpr TileFamily kNarrowDeep = TileFamily{"narrow_n16_d16", 64, 16, 64, 1, 16, 16, 1, "", 0};
+constexpr long long kNarrowMaxColumns = 16;
 // With K split (spec 24: the slices' f32 partial sums row-major, the
 // reduction writes D column-major; bench/h200-decode-col-split*.sh,
 // 2026-12-03): at 1-8 tokens and 24-63 tiles, 4 slices where tiles x 4 fill
@@ -243,6 +255,16 @@ DecodePick pickDecode(long long M, long long N, long long K) {
       return {&kDecode, split};
   }
   return {};
+}
+
+/// The measured narrow rule: a row-major-D 64x16 family for M rows of at
+/// most 16 columns, where one applies.
+const TileFamily *pickNarrow(long long M, long long N, const ChoiceOptions &o) {
+  const long long tiles = ceilDiv(M, kNarrowTwoPerSm.tileM);
+  if (N > kNarrowMaxColumns || tiles < kDecodeMinTiles || o.f32Out || o.a != Layout::Row ||
+      o.b != Layout::Col)
+    return nullptr;
+  return tiles >= kDecodeDeepBelowTiles ? &kNarrowTwoPerSm : &kNarrowDeep;
 }
 
 /// The measured short-K rule: ping-pong consumers for M×N×K, where it applies.
@@ -512,6 +534,11 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
              " columns on the MMA's M side and the " + std::to_string(M) +
              " rows on its N side, for M <= " +
              std::to_string(d.family == &kDecode64 ? kDecode64MaxTokens : kDecodeMaxTokens);
+  } else if (const TileFamily *narrow = pickNarrow(M, N, options)) {
+    r.best = narrow, r.split = 1, r.us = 0;
+    r.rule = ": its " + std::to_string(M) + " rows on the MMA's M side in tiles of 64 and the " +
+             std::to_string(N) + " columns on its N side, for N <= " +
+             std::to_string(kNarrowMaxColumns) + " (the default pads them to 256)";
   } else if (pickPingPong(M, N, K) && fitsOptions(kPingPong, options)) {
     r.best = &kPingPong, r.split = 1, r.us = 0;
     r.rule = ": one consumer's epilogue runs while the other's wgmmas do, for K <= " +

@@ -1157,7 +1157,10 @@ const ChosenCase kChosenCases[] = {
     {4096, 4096, 512, DType::F16}, {4100, 4000, 960, DType::BF16},
     // 152-column tiles on ping-pong consumers, their last epilogue chunk
     // overlapping the one before; a residue in M.
-    {3000, 5000, 2048, DType::F16}, {2000, 5000, 2048, DType::BF16}};
+    {3000, 5000, 2048, DType::F16}, {2000, 5000, 2048, DType::BF16},
+    // Many rows, at most 16 columns: the 64x16 tile with D row-major, two CTAs
+    // per SM (>= 96 tiles) or 16 stages; residues in M, N and K.
+    {8200, 13, 520, DType::F16}, {6080, 16, 1000, DType::BF16}, {4096, 1, 4100, DType::F16}};
 
 class ChosenKernel : public ::testing::TestWithParam<ChosenCase> {};
 

@@ -38,6 +38,13 @@ struct TileFamily {
   constexpr TileFamily withColMajorD() const { TileFamily f = *this; f.colMajorD = true; return f; }
   constexpr TileFamily withPingPong() const { TileFamily f = *this; f.pingPong = true; return f; }
   constexpr TileFamily withCtasPerSm(int n) const { TileFamily f = *this; f.ctasPerSm = n; return f; }
+  /// The same tile storing D row-major: the problem's rows on the MMA's M side.
+  constexpr TileFamily rowMajorTwin(const char *twinName) const {
+    TileFamily f = *this;
+    f.name = twinName;
+    f.colMajorD = false;
+    return f;
+  }
   constexpr TileFamily withL2Promotion(int bytes) const {
     TileFamily f = *this;
     f.l2Promotion = bytes;
@@ -145,18 +152,6 @@ constexpr TileFamily kDecode64 =
 constexpr long long kDecode64MaxTokens = 64, kDecode64MinTiles = 40, kDecode64MaxTiles = 128;
 constexpr long long kDecode64BelowWeightBytes = 96LL << 20;
 constexpr long long kDecodeMinTiles = 64, kDecodeDeepBelowTiles = 96;
-// Many rows and at most 16 columns (57344x16x8192): the same 64x16 tile
-// with D row-major, the problem's rows on the MMA's M side (the large
-// families pad 16 columns to 112-256: 0.47-0.81 of cuBLAS). Measured the
-// decode rule's way round (bench/h200-narrow-n.sh, 2026-12-05, f16, A row-
-// and B column-major): >= 96 tiles of 64 rows, two CTAs per SM (0.97-1.03
-// at 96-896 tiles against 16 stages' 0.92-1.01), 64-95 tiles 16 stages
-// (1.06-1.13 against 0.93-0.95); fewer rows, an f32 D or other layouts were
-// not measured and stay the model's.
-constexpr TileFamily kNarrowTwoPerSm =
-    TileFamily{"narrow_n16", 64, 16, 64, 1, 8, 16, 1, "", 0}.withCtasPerSm(2).withL2Promotion(128);
-constexpr TileFamily kNarrowDeep = TileFamily{"narrow_n16_d16", 64, 16, 64, 1, 16, 16, 1, "", 0};
-constexpr long long kNarrowMaxColumns = 16;
 // With K split (spec 24: the slices' f32 partial sums row-major, the
 // reduction writes D column-major; bench/h200-decode-col-split*.sh,
 // 2026-12-03): at 1-8 tokens and 24-63 tiles, 4 slices where tiles x 4 fill
@@ -167,6 +162,30 @@ constexpr long long kNarrowMaxColumns = 16;
 // 8192 16 stages unsplit stay level or ahead).
 constexpr long long kDecodeSplitMaxTokens = 8, kDecodeSplitMinTiles = 24;
 constexpr long long kDecodeSplitAboveK = 8192;
+
+// Many rows and at most 64 columns (57344x16x8192; a column-major D at decode
+// shapes is this problem transposed): the decode rule on the transposed
+// problem, with each decode family's twin storing D row-major, so that the
+// M rows stream through the MMA's M side as the weights do in decode (the
+// model's 128-row families pad 16 columns to 112-256: 0.47-0.81 of cuBLAS).
+// Measured (bench/h200-narrow-n.sh, -narrow-rule.sh, 2026-12-05; f16 and
+// bf16, A row- and B column-major): at <= 16 columns `tall` 0.97-1.07 of
+// cuBLAS from 96 tiles of 64 rows, `tall_d16` 1.02-1.12 at 64 tiles (its spec
+// without 128-byte L2 requests, as measured). An f32 D and other layouts
+// were not measured and stay the model's.
+constexpr TileFamily kTall = kDecode.rowMajorTwin("tall");
+constexpr TileFamily kTallTwoPerSm = kDecodeTwoPerSm.rowMajorTwin("tall");
+constexpr TileFamily kTallDeep = kDecodeDeep.rowMajorTwin("tall_d16").withL2Promotion(0);
+constexpr TileFamily kTall32 = kDecode32.rowMajorTwin("tall32");
+constexpr TileFamily kTall64 = kDecode64.rowMajorTwin("tall64");
+struct Twin {
+  const TileFamily *decode, *tall;
+};
+constexpr Twin kTallTwins[] = {{&kDecode, &kTall},
+                               {&kDecodeTwoPerSm, &kTallTwoPerSm},
+                               {&kDecodeDeep, &kTallDeep},
+                               {&kDecode32, &kTall32},
+                               {&kDecode64, &kTall64}};
 
 // Short K with many tiles: spec 20's ping-pong consumers (each computes its
 // own 128x128 tiles, one's epilogue running while the other's wgmmas do). A
@@ -257,14 +276,17 @@ DecodePick pickDecode(long long M, long long N, long long K) {
   return {};
 }
 
-/// The measured narrow rule: a row-major-D 64x16 family for M rows of at
-/// most 16 columns, where one applies.
-const TileFamily *pickNarrow(long long M, long long N, const ChoiceOptions &o) {
-  const long long tiles = ceilDiv(M, kNarrowTwoPerSm.tileM);
-  if (N > kNarrowMaxColumns || tiles < kDecodeMinTiles || o.f32Out || o.a != Layout::Row ||
-      o.b != Layout::Col)
-    return nullptr;
-  return tiles >= kDecodeDeepBelowTiles ? &kNarrowTwoPerSm : &kNarrowDeep;
+/// The decode rule on the transposed problem: a row-major-D twin of a decode
+/// family and its split for M rows of N <= 64 columns (K deep), where one
+/// applies and the kernel's layouts and D are the measured ones.
+DecodePick pickTall(long long M, long long N, long long K, const ChoiceOptions &o) {
+  if (o.f32Out || o.a != Layout::Row || o.b != Layout::Col)
+    return {};
+  const DecodePick d = pickDecode(N, M, K);
+  for (const Twin &t : kTallTwins)
+    if (d.family == t.decode)
+      return {t.tall, d.split};
+  return {};
 }
 
 /// The measured short-K rule: ping-pong consumers for M×N×K, where it applies.
@@ -534,11 +556,12 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
              " columns on the MMA's M side and the " + std::to_string(M) +
              " rows on its N side, for M <= " +
              std::to_string(d.family == &kDecode64 ? kDecode64MaxTokens : kDecodeMaxTokens);
-  } else if (const TileFamily *narrow = pickNarrow(M, N, options)) {
-    r.best = narrow, r.split = 1, r.us = 0;
+  } else if (const DecodePick tall = pickTall(M, N, K, options); tall.family) {
+    r.best = tall.family, r.split = tall.split, r.us = 0;
     r.rule = ": its " + std::to_string(M) + " rows on the MMA's M side in tiles of 64 and the " +
              std::to_string(N) + " columns on its N side, for N <= " +
-             std::to_string(kNarrowMaxColumns) + " (the default pads them to 256)";
+             std::to_string(tall.family == &kTall64 ? kDecode64MaxTokens : kDecodeMaxTokens) +
+             " (the decode rule with the problem transposed)";
   } else if (pickPingPong(M, N, K) && fitsOptions(kPingPong, options)) {
     r.best = &kPingPong, r.split = 1, r.us = 0;
     r.rule = ": one consumer's epilogue runs while the other's wgmmas do, for K <= " +

@@ -1158,9 +1158,11 @@ const ChosenCase kChosenCases[] = {
     // 152-column tiles on ping-pong consumers, their last epilogue chunk
     // overlapping the one before; a residue in M.
     {3000, 5000, 2048, DType::F16}, {2000, 5000, 2048, DType::BF16},
-    // Many rows, at most 16 columns: the 64x16 tile with D row-major, two CTAs
-    // per SM (>= 96 tiles) or 16 stages; residues in M, N and K.
-    {8200, 13, 520, DType::F16}, {6080, 16, 1000, DType::BF16}, {4096, 1, 4100, DType::F16}};
+    // Many rows, at most 64 columns: the decode families' row-major twins
+    // (two CTAs per SM, 16 stages, 64x32, 64x64, K in 4 slices); residues
+    // in M, N and K.
+    {8200, 13, 520, DType::F16}, {6080, 16, 1000, DType::BF16}, {4096, 1, 4100, DType::F16},
+    {4100, 30, 1000, DType::BF16}, {3000, 50, 2000, DType::F16}, {1601, 8, 2048, DType::BF16}};
 
 class ChosenKernel : public ::testing::TestWithParam<ChosenCase> {};
 

@@ -137,14 +137,19 @@ TEST(KernelChoice, ChoicesByShapeClass) {
       {4096, 3968, 512, "large", 1, 1},      // 992 tiles: the model's
       {8192, 8192, 2048, "large", 1, 1},     // K = 2048: 1-2% behind the default
       {8192, 8192, 1008, "large", 1, 1},     // not whole k-blocks (not measured)
-      // Many rows, at most 16 columns: the 64x16 tile with D row-major, a
-      // measured rule (>= 96 tiles of 64 rows two CTAs per SM, 64-95 16 stages).
-      {57344, 16, 8192, "narrow_n16", 1, 1},
-      {6144, 16, 4096, "narrow_n16", 1, 1},   // 96 tiles
-      {8200, 13, 520, "narrow_n16", 1, 1},
-      {4096, 16, 4096, "narrow_n16_d16", 1, 1},
-      {4096, 8, 14336, "narrow_n16_d16", 1, 1},
-      {6080, 1, 4096, "narrow_n16_d16", 1, 1}, // 95 tiles
+      // Many rows, at most 64 columns: the decode rule on the transposed
+      // problem, each decode family's twin storing D row-major.
+      {57344, 16, 8192, "tall", 1, 1},       // >= 96 tiles of 64 rows: two CTAs per SM
+      {6144, 16, 4096, "tall", 1, 1},        // 96 tiles
+      {8200, 13, 520, "tall", 1, 1},
+      {4096, 16, 4096, "tall_d16", 1, 1},    // 64-95 tiles: 16 stages
+      {6080, 1, 4096, "tall_d16", 1, 1},     // 95 tiles
+      {4096, 8, 14336, "tall", 2, 2},        // 64-95 tiles, K > 8192: 2 slices
+      {2112, 1, 7168, "tall", 4, 4},         // 33 tiles: 4 slices fill 132 SMs
+      {3072, 4, 4096, "tall", 2, 2},         // 48 tiles
+      {57344, 32, 8192, "tall32", 1, 1},     // 17-32 columns: 64x32
+      {4096, 64, 4096, "tall64", 1, 1},      // 33-64 columns of 40-128 tiles: 64x64
+      {4032, 16, 8192, "medium", 1, 8},      // 63 tiles, 9-16 columns: the model's
   };
   for (const Case &c : cases) {
     Expected<KernelChoice> k = chooseKernel(c.M, c.N, c.K, DType::F16);
@@ -157,7 +162,7 @@ TEST(KernelChoice, ChoicesByShapeClass) {
     const bool defaultIsPadding = c.M < 64;
     const bool decode = k->family.rfind("decode", 0) == 0;
     const bool pingPong = k->family.rfind("pingpong", 0) == 0;
-    const bool narrow = k->family.rfind("narrow_n16", 0) == 0;
+    const bool narrow = k->family.rfind("tall", 0) == 0;
     if (decode || pingPong || narrow) {
       EXPECT_EQ(k->predictedUs, 0) << shape << ": a measured rule, not the model's time";
       EXPECT_NE(k->reason.find("a measured rule, not the model's"), std::string::npos)
@@ -166,12 +171,12 @@ TEST(KernelChoice, ChoicesByShapeClass) {
     EXPECT_EQ(k->specYaml.find("d: col") != std::string::npos, decode) << k->specYaml;
     EXPECT_EQ(k->specYaml.find("consumers: pingpong") != std::string::npos, pingPong)
         << k->specYaml;
-    // The unsplit 16-token decode tiles and their row-major twin request 128 bytes per L2 fetch
-    // (a measured rule); no other family.
-    const bool unsplit16 = c.family == std::string("decode") && k->splitK == 1;
+    // The unsplit 16-token decode tiles and the two-CTA one's row-major twin request 128 bytes
+    // per L2 fetch (a measured rule); no other family.
+    const bool unsplit16 = (c.family == std::string("decode") || c.family == std::string("tall")) &&
+                           k->splitK == 1;
     EXPECT_EQ(k->specYaml.find("l2_promotion: 128") != std::string::npos,
-              unsplit16 || c.family == std::string("decode_d16") ||
-                  c.family == std::string("narrow_n16"))
+              unsplit16 || c.family == std::string("decode_d16"))
         << k->specYaml;
     if (!defaultIsPadding) {
       EXPECT_LE(k->predictedUs, k->defaultUs) << shape;
@@ -276,19 +281,17 @@ TEST(KernelChoice, ChoicesFitTheLayoutAndOutput) {
   EXPECT_EQ(chooseKernel(16, 6144, 4096, DType::F16)->family, "decode");
   EXPECT_EQ(chooseKernel(16, 6144, 4096, DType::F16, aCol)->family.rfind("decode", 0),
             std::string::npos);
-  // The narrow rule was measured with a 16-bit D, A row- and B column-major only.
-  EXPECT_EQ(chooseKernel(57344, 16, 8192, DType::F16)->family, "narrow_n16");
+  // The tall rule was measured with a 16-bit D, A row- and B column-major only.
+  EXPECT_EQ(chooseKernel(57344, 16, 8192, DType::F16)->family, "tall");
   for (const ChoiceOptions &o : {f32, aCol})
-    EXPECT_EQ(chooseKernel(57344, 16, 8192, DType::F16, o)->family.rfind("narrow", 0),
+    EXPECT_EQ(chooseKernel(57344, 16, 8192, DType::F16, o)->family.rfind("tall", 0),
               std::string::npos);
   ChoiceOptions bRow;
   bRow.b = Layout::Row;
-  EXPECT_EQ(chooseKernel(57344, 16, 8192, DType::F16, bRow)->family.rfind("narrow", 0),
+  EXPECT_EQ(chooseKernel(57344, 16, 8192, DType::F16, bRow)->family.rfind("tall", 0),
             std::string::npos);
-  // 17 columns, 63 tiles of rows: the model's.
-  EXPECT_EQ(chooseKernel(57344, 17, 8192, DType::F16)->family.rfind("narrow", 0),
-            std::string::npos);
-  EXPECT_EQ(chooseKernel(4032, 16, 8192, DType::F16)->family.rfind("narrow", 0),
+  // 65 columns: the model's.
+  EXPECT_EQ(chooseKernel(57344, 65, 8192, DType::F16)->family.rfind("tall", 0),
             std::string::npos);
 }
 
@@ -301,7 +304,7 @@ TEST(KernelChoice, EveryChoiceFitsEveryLayout) {
       {16, 2112, 7168}, {1024, 6144, 4096}, {7168, 2048, 4096}, {2304, 4608, 4608},
       {3000, 5000, 2048}, {768, 3072, 3072}, {4096, 2112, 7168}, {3072, 768, 3072},
       {1024, 7168, 18432}, {512, 7168, 2048}, {4096, 4096, 4096}, {57344, 16, 8192},
-      {4096, 8, 14336}};
+      {4096, 8, 14336}, {57344, 32, 8192}, {4096, 64, 4096}, {2112, 1, 7168}};
   std::set<std::string> families;
   for (const auto &sh : shapes)
     for (Layout a : {Layout::Row, Layout::Col})
@@ -399,9 +402,9 @@ TEST(KernelChoice, FamiliesAreTheMeasuredSpecs) {
   expectSameKernelAs(1, 2112, 7168, DType::F16, "decode",
                      "specs/sm90/24_decode_col_d_split_f16.yaml");
   expectSameKernelAs(1, 4096, 14336, DType::F16, "decode", "bench/decode-col/m64n16_d8_s2.yaml");
-  expectSameKernelAs(57344, 16, 8192, DType::F16, "narrow_n16",
+  expectSameKernelAs(57344, 16, 8192, DType::F16, "tall",
                      "bench/narrow-n/m64n16_c2_rowd.yaml");
-  expectSameKernelAs(4096, 16, 4096, DType::F16, "narrow_n16_d16",
+  expectSameKernelAs(4096, 16, 4096, DType::F16, "tall_d16",
                      "bench/narrow-n/m64n16_d16_rowd.yaml");
   expectSameKernelAs(32, 4096, 4096, DType::F16, "decode32", "bench/decode-col/m64n32_d12.yaml");
   expectSameKernelAs(64, 4096, 4096, DType::F16, "decode64", "bench/decode-col/m64n64_d12.yaml");

@@ -19,7 +19,7 @@ gpu_tests '*ChosenKernel*'
 memcheck '*ChosenKernel*/4100x30x1000*:*ChosenKernel*/3000x50x2000*:*ChosenKernel*/1601x8x2048*'
 verify tall32_beta auto 4100x30x1000 --beta 0.5 --c-in-place
 verify tall64_beta auto 3000x50x2000 --beta 0.5 --dtype bf16
-verify tall_s4_beta auto 2112x5x7168 --beta 0.5
+verify tall_s4_beta auto 2112x8x7168 --beta 0.5
 verify tall_s2 auto 4096x8x14336
 ab_bench "$OLD" "$C" "57344x32x8192 28672x32x4096 14336x24x8192 4096x32x14336 10240x32x8192 \
   4096x64x4096 6144x48x4096 8192x64x4096 5120x64x8192 3072x40x4096 2112x1x7168 3072x4x4096 \

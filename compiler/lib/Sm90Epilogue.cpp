@@ -15,6 +15,7 @@
 #include "llvm/ADT/Twine.h"
 
 #include <cstdio>
+#include <functional>
 #include <vector>
 
 using namespace gemmgen;
@@ -31,11 +32,45 @@ std::string stagingTile(const ir::Kernel &k) {
   return "smem + SMEM_D + consumer * D_STAGE_BYTES";
 }
 
+/// What a chunk's stores compute in a kernel without a chain, tested once
+/// per chunk (alpha and beta are the launch's): D = acc (alpha 1, beta 0, the
+/// common launch: 1·x is x, the same bits), alpha·acc (beta 0: C not read),
+/// or alpha·acc + beta·C. Each form's stores have no branch per 8 values;
+/// bench/results/2026-12-04_plain_store_sass.
+enum class PlainForm { Acc, AlphaAcc, AlphaAccBetaC };
+
+/// The multiplier a form's values take before C joins ("": D = acc).
+std::string formScale(PlainForm form) { return form == PlainForm::Acc ? "" : "alpha * "; }
+bool formReadsC(PlainForm form) { return form == PlainForm::AlphaAccBetaC; }
+
+/// A kernel with a C path and no chain: alpha and beta tested once per chunk,
+/// `storesOf(form)` emitting each form's stores under its branch.
+void emitPlainForms(CodeEmitter &e, const std::function<void(PlainForm)> &storesOf) {
+  {
+    CodeEmitter::Block plain(e, "if (alpha == 1.f && beta == 0.f)");
+    e.comment("D = acc: store");
+    storesOf(PlainForm::Acc);
+  }
+  {
+    CodeEmitter::Block scaled(e, "else if (beta == 0.f)");
+    e.comment("D = alpha * acc: C is not read");
+    storesOf(PlainForm::AlphaAcc);
+  }
+  CodeEmitter::Block general(e, "else", "D = alpha * acc + beta * C");
+  storesOf(PlainForm::AlphaAccBetaC);
+}
+
+/// The one form a kernel without that test runs: a chain (its own entry, C
+/// read where the kernel has a C path) or no C path (the accumulators).
+PlainForm wholeKernelForm(bool hasCPath) {
+  return hasCPath ? PlainForm::AlphaAccBetaC : PlainForm::Acc;
+}
+
 void emitChainCall(CodeEmitter &e, const std::string &v0, const std::string &v1,
                    const std::string &c0, const std::string &c1, const std::string &b0,
                    const std::string &b1);
 void emitBiasPrefetch(CodeEmitter &e, const ir::Kernel &k);
-void emitPairValues(CodeEmitter &e, const ir::Kernel &k, bool readsC, const std::string &scale,
+void emitPairValues(CodeEmitter &e, const ir::Kernel &k, PlainForm form,
                     const std::string &loadC);
 /// The bias of a fragment value: chain without a bias "0.f", else bias_v at
 /// the n8 block `jj` of the chunk (column bias) or the m block and half-row
@@ -95,37 +130,25 @@ std::string slabAddress(const ir::Kernel &k, const std::string &row, const std::
          std::to_string(bytes) + " + (((" + col16 + " & " + mask + ") ^ " + rowBits + ") << 4)";
 }
 
-void emitStoreF32Pairs(CodeEmitter &e, const ir::Kernel &k, bool readsC, const std::string &scale);
+void emitStoreF32Pairs(CodeEmitter &e, const ir::Kernel &k, PlainForm form);
 
 /// f32 output: no stmatrix (16-bit only); each thread writes its pairs as
 /// float2 into the swizzled slabs (D_SLAB_COLS columns each), reading C's
-/// pair at the same address first when beta != 0; D = acc (alpha 1, beta 0)
+/// pair at the same address first when beta != 0; the form (PlainForm)
 /// tested once per chunk, as for 16-bit D.
-void emitStoreF32(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
+void emitStoreF32(CodeEmitter &e, const ir::Kernel &k, bool hasCPath) {
   e.comment("accumulators -> f32 staging: a float2 per n8 block and half-row. m64nN fragment:");
   e.comment("thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8 block j, columns");
   e.comment("8j + 2(l%4) (+1) in acc[.][4j .. 4j+1] (row +8: 4j+2 .. 4j+3).");
   e.line("const u32 staging = " + stagingTile(k) + ";");
   emitBiasPrefetch(e, k);
-  if (!readsC || !k.epilogueChain.empty())
-    return emitStoreF32Pairs(e, k, readsC, readsC ? "alpha * " : "");
-  {
-    CodeEmitter::Block plain(e, "if (alpha == 1.f && beta == 0.f)");
-    e.comment("D = acc: store");
-    emitStoreF32Pairs(e, k, false, "");
-  }
-  {
-    CodeEmitter::Block scaled(e, "else if (beta == 0.f)");
-    e.comment("D = alpha * acc: C is not read");
-    emitStoreF32Pairs(e, k, false, "alpha * ");
-  }
-  CodeEmitter::Block general(e, "else", "D = alpha * acc + beta * C");
-  emitStoreF32Pairs(e, k, true, "alpha * ");
+  if (!hasCPath || !k.epilogueChain.empty())
+    return emitStoreF32Pairs(e, k, wholeKernelForm(hasCPath));
+  emitPlainForms(e, [&](PlainForm form) { emitStoreF32Pairs(e, k, form); });
 }
 
-/// The chunk's float2 stores of `scale`·acc (with C's pairs read first where
-/// `readsC`).
-void emitStoreF32Pairs(CodeEmitter &e, const ir::Kernel &k, bool readsC, const std::string &scale) {
+/// The chunk's float2 stores of one form's values.
+void emitStoreF32Pairs(CodeEmitter &e, const ir::Kernel &k, PlainForm form) {
   e.line("#pragma unroll");
   CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
   e.line("#pragma unroll");
@@ -136,18 +159,21 @@ void emitStoreF32Pairs(CodeEmitter &e, const ir::Kernel &k, bool readsC, const s
   CodeEmitter::Block hs(e, "for (int h = 0; h < 2; ++h)");
   e.line("const int row = m * 64 + warp_in_group * 16 + lane / 4 + 8 * h;");
   e.line("const u32 addr = staging + " + slabAddress(k, "row", "(col / 4)") + " + (col % 4) * 4;");
-  emitPairValues(e, k, readsC, scale,
+  emitPairValues(e, k, form,
                  "ld_shared_f32x2(addr, c0, c1);  // C's pair, loaded into the staging tile");
   e.line("st_shared_f32x2(addr, v0, v1);");
 }
 
 /// One fragment pair's values v0, v1 (D's row, columns col and col + 1 of
-/// n8 block jj): `scale`·acc, beta·C read by `loadC` into c0, c1 (before the
-/// chain, or at its residual step), then the chain. For the f32 and 8-bit
-/// stores, which handle a pair at a time (the 16-bit store, eight).
-void emitPairValues(CodeEmitter &e, const ir::Kernel &k, bool readsC, const std::string &scale,
+/// n8 block jj) in `form`: acc or alpha·acc (a chain's entry value where the
+/// form reads C), beta·C read by `loadC` into c0, c1 (before the chain, or at
+/// its residual step), then the chain. For the f32 and 8-bit stores, which
+/// handle a pair at a time (the 16-bit store, eight).
+void emitPairValues(CodeEmitter &e, const ir::Kernel &k, PlainForm form,
                     const std::string &loadC) {
   const bool residual = chainHas(k.epilogueChain, EpilogueOpKind::Residual);
+  const bool readsC = formReadsC(form);
+  const std::string scale = formScale(form);
   const bool entry = !k.epilogueChain.empty() && readsC;  // alpha and beta are the chain entry's
   if (entry)
     e.line("float v0 = " + entryValue(k, "acc[m][4 * j + 2 * h]", biasOf(k, "jj", "m", "h", 0)) +
@@ -214,7 +240,8 @@ void emitStoreFp8(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
     e.line("const int jj = 2 * jp + q, j = " + sm90::chunkFirstBlock(k) + " + jj;  // n8 block of the chunk, "
            "of the tile");
     e.line("const int col = jj * 8 + 2 * (lane % 4);  // v0's column inside the chunk");
-    emitPairValues(e, k, readsC, "alpha * ",
+    // fp8: alpha carries the per-tensor scales, so every form multiplies.
+    emitPairValues(e, k, readsC ? PlainForm::AlphaAccBetaC : PlainForm::AlphaAcc,
                    "unpack_fp8x2<ELEM>(ld_shared_u16(" + staged("col") +
                        "), c0, c1);  // C's pair, loaded into the staging tile");
     if (maskAmax) {
@@ -404,19 +431,11 @@ void emitStore16Address(CodeEmitter &e, const ir::Kernel &k) {
   }
 }
 
-/// What a chunk's stores compute in a kernel without a chain, tested once
-/// per chunk (alpha and beta are the launch's): D = acc (alpha 1, beta 0, the
-/// common launch: 1·x is x, the same bits), alpha·acc (beta 0: C not read),
-/// or alpha·acc + beta·C. Each form's stores have no branch per 8 values;
-/// bench/results/2026-12-04_plain_store_sass.
-enum class PlainForm { Acc, AlphaAcc, AlphaAccBetaC };
-
 /// The stores of `mats` 8x8 matrices at `addr`: 4 (n8 blocks j and j + 1,
 /// both half-rows) or 2 (block j alone: acc[m][4j .. 4j+3]).
-void emitStore16Matrices(CodeEmitter &e, const ir::Kernel &k, bool readsC, PlainForm form,
-                         unsigned mats) {
+void emitStore16Matrices(CodeEmitter &e, const ir::Kernel &k, PlainForm form, unsigned mats) {
   if (!k.epilogueChain.empty()) {
-    emitStore16Chain(e, k, readsC, mats);
+    emitStore16Chain(e, k, formReadsC(form), mats);
     return;
   }
   std::vector<std::string> r;
@@ -435,9 +454,8 @@ void emitStore16Matrices(CodeEmitter &e, const ir::Kernel &k, bool readsC, Plain
       e.line(r[q] + " = axpby2<ELEM>(alpha, " + accPair(q, "") + ", beta, " + r[q] + ");");
   } else {
     const std::string decl = k.plan.chunksOverlap ? "u32 " : "const u32 ";
-    const std::string scale = form == PlainForm::AlphaAcc ? "alpha * " : "";
     for (unsigned q = 0; q < mats; ++q)
-      e.line(decl + r[q] + " = pack2<ELEM>(" + accPair(q, scale) + ");");
+      e.line(decl + r[q] + " = pack2<ELEM>(" + accPair(q, formScale(form)) + ");");
   }
   if (k.plan.chunksOverlap)
     emitSharedBlocks(e, mats);
@@ -445,45 +463,33 @@ void emitStore16Matrices(CodeEmitter &e, const ir::Kernel &k, bool readsC, Plain
 }
 
 /// The chunk's stmatrix stores: the n8 blocks in pairs, then an odd last one.
-void emitStore16Blocks(CodeEmitter &e, const ir::Kernel &k, bool readsC, PlainForm form) {
+void emitStore16Blocks(CodeEmitter &e, const ir::Kernel &k, PlainForm form) {
   e.line("#pragma unroll");
   CodeEmitter::Block ms(e, "for (int m = 0; m < WG_MMAS; ++m)");
   {
     e.line("#pragma unroll");
     CodeEmitter::Block js(e, "for (int j2 = 0; j2 < EPI_COLS / 16; ++j2)");
     emitStore16Address(e, k);
-    emitStore16Matrices(e, k, readsC, form, 4);
+    emitStore16Matrices(e, k, form, 4);
   }
   if (k.epilogueChunkN % 16 == 0)
     return;
   CodeEmitter::Block odd(e, "", "the chunk's last, odd n8 block");
   e.line("const int j2 = (EPI_COLS - 8) / 16;");
   emitStore16Address(e, k);
-  emitStore16Matrices(e, k, readsC, form, 2);
+  emitStore16Matrices(e, k, form, 2);
 }
 
-void emitStore16(CodeEmitter &e, const ir::Kernel &k, bool readsC) {
+void emitStore16(CodeEmitter &e, const ir::Kernel &k, bool hasCPath) {
   e.comment("accumulators -> " + Twine(toString(k.dType)) +
             " -> stmatrix into the staging slabs (D_SLAB_COLS columns each).");
   e.comment("m64nN fragment: thread (warp w, lane l) holds rows 16w + l/4 (+8) and, for n8");
   e.comment("block j, columns 8j + 2(l%4) (+1) in acc[.][4j .. 4j+3].");
   e.line("const u32 staging = " + stagingTile(k) + ";");
   emitBiasPrefetch(e, k);
-  // No C path (no alpha either): the accumulators; a chain: its own entry.
-  if (!readsC || !k.epilogueChain.empty())
-    return emitStore16Blocks(e, k, readsC, PlainForm::Acc);
-  {
-    CodeEmitter::Block plain(e, "if (alpha == 1.f && beta == 0.f)");
-    e.comment("D = acc: convert and store");
-    emitStore16Blocks(e, k, false, PlainForm::Acc);
-  }
-  {
-    CodeEmitter::Block scaled(e, "else if (beta == 0.f)");
-    e.comment("D = alpha * acc: C is not read");
-    emitStore16Blocks(e, k, false, PlainForm::AlphaAcc);
-  }
-  CodeEmitter::Block general(e, "else", "D = alpha * acc + beta * C");
-  emitStore16Blocks(e, k, true, PlainForm::AlphaAccBetaC);
+  if (!hasCPath || !k.epilogueChain.empty())
+    return emitStore16Blocks(e, k, wholeKernelForm(hasCPath));
+  emitPlainForms(e, [&](PlainForm form) { emitStore16Blocks(e, k, form); });
 }
 
 } // namespace

@@ -122,33 +122,36 @@ TEST(Printer, Sm90CursorsHaveTheIRsDepth) {
 
 namespace {
 
+/// The sm_90a CUDA source of a shipped spec (`rel` under specs/), emitted
+/// with the default options.
+std::string emittedSm90(const char *rel) {
+  ir::Kernel k = lowered(rel);
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  EXPECT_FALSE(bool(emitSm90(k, EmitOptions{}, os))) << rel;
+  os.flush();
+  return out;
+}
+
 /// The K = 0 branch zeroes the accumulators with zero_acc_reg (volatile), so
 /// that it stays a branch: a plain `acc = 0.f` there became one FSEL per
 /// accumulator register on every tile (128 per consumer thread of spec 05,
 /// bench/results/2026-12-04_zero_acc_sass). Blockwise kernels also zero at
 /// each tile's start, unconditionally: that one stays plain.
 TEST(Printer, Sm90ZeroesTheAccumulatorsOfAnEmptyTileUnderItsBranch) {
-  auto emitted = [](const char *rel) {
-    ir::Kernel k = lowered(rel);
-    std::string out;
-    llvm::raw_string_ostream os(out);
-    EXPECT_FALSE(bool(emitSm90(k, EmitOptions{}, os))) << rel;
-    os.flush();
-    return out;
-  };
   for (const char *rel : {"sm90/05_fast_f16.yaml", "sm90/20_pingpong_f16.yaml",
                           "sm90/18_streamk_f16.yaml", "sm90/15_blockwise_e4m3.yaml"}) {
     SCOPED_TRACE(rel);
-    const std::string out = emitted(rel);
+    const std::string out = emittedSm90(rel);
     const size_t branch = out.find("K = 0: no wgmma ran");
     ASSERT_NE(branch, std::string::npos);
     const size_t zero = out.find("zero_acc_reg(acc[m][i]);", branch);
     ASSERT_NE(zero, std::string::npos);
     EXPECT_LT(zero, out.find("} // K = 0", branch));
   }
-  const std::string blockwise = emitted("sm90/15_blockwise_e4m3.yaml");
+  const std::string blockwise = emittedSm90("sm90/15_blockwise_e4m3.yaml");
   EXPECT_NE(blockwise.find("for (int i = 0; i < BN / 2; ++i) acc[m][i] = 0.f;"), std::string::npos);
-  EXPECT_EQ(emitted("sm90/05_fast_f16.yaml").find("acc[m][i] = 0.f;"), std::string::npos);
+  EXPECT_EQ(emittedSm90("sm90/05_fast_f16.yaml").find("acc[m][i] = 0.f;"), std::string::npos);
 }
 
 } // namespace
@@ -160,14 +163,6 @@ namespace {
 /// (beta 0: C not read), or alpha·acc + beta·C (C read, no test of beta per
 /// 8 values). A chain keeps its one path (it has its own entry, above).
 TEST(Printer, Sm90ChoosesTheStoreFormOncePerChunk) {
-  auto emitted = [](const char *rel) {
-    ir::Kernel k = lowered(rel);
-    std::string out;
-    llvm::raw_string_ostream os(out);
-    EXPECT_FALSE(bool(emitSm90(k, EmitOptions{}, os))) << rel;
-    os.flush();
-    return out;
-  };
   auto between = [](const std::string &s, size_t from, size_t to) {
     return from == std::string::npos || to == std::string::npos ? std::string()
                                                                  : s.substr(from, to - from);
@@ -176,7 +171,7 @@ TEST(Printer, Sm90ChoosesTheStoreFormOncePerChunk) {
                           "sm90/26_wave_fit_n152_f16.yaml", "sm90/23_decode_col_d_f16.yaml",
                           "sm90/10_fast_f16_out_f32.yaml", "sm90/13_fast_e4m3.yaml"}) {
     SCOPED_TRACE(rel);
-    const std::string out = emitted(rel);
+    const std::string out = emittedSm90(rel);
     const size_t plain = out.find("if (alpha == 1.f && beta == 0.f) {");
     const size_t scaled = out.find("else if (beta == 0.f) {", plain);
     const size_t general = out.find("else {", scaled);
@@ -197,12 +192,12 @@ TEST(Printer, Sm90ChoosesTheStoreFormOncePerChunk) {
         << generalPath;
   }
   // The 16-bit general form reads C without testing beta per 8 values.
-  const std::string spec05 = emitted("sm90/05_fast_f16.yaml");
+  const std::string spec05 = emittedSm90("sm90/05_fast_f16.yaml");
   const size_t general = spec05.find("else {", spec05.find("else if (beta == 0.f) {"));
   EXPECT_EQ(between(spec05, general, spec05.find("} // D = alpha * acc", general)).find("if (beta"),
             std::string::npos);
-  EXPECT_EQ(emitted("sm90/14_fast_bf16_bias_gelu.yaml").find("alpha == 1.f"), std::string::npos);
-  EXPECT_EQ(emitted("sm90/21_pingpong_bf16_bias_gelu.yaml").find("alpha == 1.f"), std::string::npos);
+  EXPECT_EQ(emittedSm90("sm90/14_fast_bf16_bias_gelu.yaml").find("alpha == 1.f"), std::string::npos);
+  EXPECT_EQ(emittedSm90("sm90/21_pingpong_bf16_bias_gelu.yaml").find("alpha == 1.f"), std::string::npos);
 }
 
 } // namespace

@@ -258,7 +258,7 @@ gemm_sm90_ws_2consumers_bf16(const __grid_constant__ TensorMap tmA, const __grid
         // block j, columns 8j + 2(l%4) (+1) in acc[.][4j .. 4j+3].
         const u32 staging = smem + SMEM_D + consumer * D_STAGE_BYTES;
         if (alpha == 1.f && beta == 0.f) {
-          // D = acc: convert and store
+          // D = acc: store
           #pragma unroll
           for (int m = 0; m < WG_MMAS; ++m) {
             #pragma unroll

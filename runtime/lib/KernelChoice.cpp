@@ -163,9 +163,8 @@ constexpr long long kDecodeMinTiles = 64, kDecodeDeepBelowTiles = 96;
 constexpr long long kDecodeSplitMaxTokens = 8, kDecodeSplitMinTiles = 24;
 constexpr long long kDecodeSplitAboveK = 8192;
 
-// Many rows and at most 64 columns (57344x16x8192; a column-major D at decode
-// shapes is this problem transposed): the decode rule on the transposed
-// problem, with each decode family's twin storing D row-major, so that the
+// Many rows and at most 64 columns with D row-major (57344x16x8192): the
+// decode rule on the transposed problem, with each decode family's twin storing D row-major, so that the
 // M rows stream through the MMA's M side as the weights do in decode (the
 // model's 128-row families pad 16 columns to 112-256: 0.47-0.81 of cuBLAS).
 // Measured (bench/h200-narrow-n.sh, -narrow-rule.sh, 2026-12-05; f16 and

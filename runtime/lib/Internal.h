@@ -180,9 +180,11 @@ inline ScalarType toScalarType(DType t) {
 /// split-K kernel, whose reduction then writes KernelInfo::outType).
 inline DType kernelOutType(const Kernel::Impl &k) { return toDType(k.abi.dType); }
 /// D's partial last 16-byte chunk goes through the staging path (the copy's
-/// padding takes the whole chunk) instead of the tail kernel: fp8 kernels and
-/// kernels that store D column-major.
-bool storesWholeChunks(const KernelABI &abi);
+/// padding takes the whole chunk) instead of the tail kernel: fp8 kernels,
+/// kernels that store D column-major, and a problem (`kernelN` columns as
+/// the kernel computes it, D in `out`) with no whole chunk at all, whose
+/// every column the SIMT tail would compute (28672x4x4096: 0.69 of cuBLAS).
+bool storesWholeChunks(const KernelABI &abi, long long kernelN, DType out);
 /// kernelProblem for the layout of D the kernel stores (KernelABI::layoutD).
 GemmArgs kernelProblem(const GemmArgs &args, const KernelABI &abi);
 /// Whether the staging path copies K-major rows that straddle L2 sectors for

@@ -178,11 +178,13 @@ Status Kernel::check(const GemmArgs &a) const {
   return checkGemmArgs(impl_->abi, impl_->info.epilogue, impl_->rt->info, a);
 }
 
-bool gemmgen::storesWholeChunks(const KernelABI &abi) {
+bool gemmgen::storesWholeChunks(const KernelABI &abi, long long kernelN, DType out) {
   // The tail kernel reads 16-bit operands only, and computes columns of a
   // row-major D: a column-major D's partial chunk (M % 8 != 0) is padded in
-  // a staged copy instead.
-  return abi.perTensorScales || abi.layoutD == MatrixLayout::Col;
+  // a staged copy instead. So is a D of fewer columns than one chunk holds:
+  // the tail is a SIMT kernel for a few last columns, not for all of them.
+  return abi.perTensorScales || abi.layoutD == MatrixLayout::Col ||
+         tmaStoreColumns(kernelN, out) == 0;
 }
 
 GemmArgs gemmgen::kernelProblem(const GemmArgs &a, const KernelABI &abi) {
@@ -395,9 +397,11 @@ std::size_t Kernel::workspaceBytes(const GemmArgs &args) const {
     return groupedWorkspaceBytes(args, impl_->info.dtype, kernelOutType(*impl_));
   if (impl_->abi.splitK > 1)
     return splitKWorkspaceBytes(impl_->abi, impl_->info.dtype, args);
+  const GemmArgs problem = kernelProblem(args, impl_->abi);
+  const DType out = kernelOutType(*impl_);
   return (std::size_t)(streamKWorkspaceBytes(*impl_) +
-                       stagingWorkspaceBytes(kernelProblem(args, impl_->abi), impl_->info.dtype,
-                                             impl_->info.outType, storesWholeChunks(impl_->abi),
+                       stagingWorkspaceBytes(problem, impl_->info.dtype, out,
+                                             storesWholeChunks(impl_->abi, problem.N, out),
                                              stagingCopiesStraddling(impl_->abi)));
 }
 
@@ -463,7 +467,8 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
   // unaligned operands replaced by their aligned copies in the workspace.
   GemmArgs a;
   std::string staged;
-  const bool wholeChunks = storesWholeChunks(abi);
+  const GemmArgs problem = kernelProblem(args, abi);
+  const bool wholeChunks = storesWholeChunks(abi, problem.N, out);
   // Stream-K's partial sums and flags lead the workspace; the staging
   // path's copies follow.
   const long long sk = streamKWorkspaceBytes(*impl_);
@@ -475,7 +480,7 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
                            " (Kernel::launch(args, stream) allocates one when none is given)");
   if (sk && args.workspace % 256 != 0)
     return invalidArgument("the workspace must be 256-byte aligned (cuMemAlloc's are)");
-  if (Status s = planStaging(kernelProblem(args, abi), t, out,
+  if (Status s = planStaging(problem, t, out,
                              args.workspace ? args.workspace + (CUdeviceptr)sk : 0,
                              args.workspace ? args.workspaceBytes - (std::size_t)sk : 0, a, p,
                              staged, wholeChunks, stagingCopiesStraddling(abi));

@@ -106,7 +106,7 @@ Expected<PreparedLaunch> gemmgen::prepareSplitK(const Kernel &kernel, const Kern
   // fp8 and column-major-D kernels store whole chunks (the tail kernel reads
   // 16-bit operands, and computes a row-major D): W's rows are padded to 16
   // bytes, so a chunk past N stays inside them.
-  const bool wholeChunks = storesWholeChunks(abi);
+  const bool wholeChunks = storesWholeChunks(abi, g.N, DType::F32);
   const long long stored = wholeChunks ? g.N : tmaStoreColumns(g.N, DType::F32);
   if (Status st = encodeProblemMaps(drv, abi, g, t, DType::F32, stored, p.tmA, p.tmB, p.tmD,
                                     p.tmC);

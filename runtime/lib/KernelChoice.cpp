@@ -170,8 +170,10 @@ constexpr long long kDecodeSplitAboveK = 8192;
 // Measured (bench/h200-narrow-n.sh, -narrow-rule.sh, 2026-12-05; f16 and
 // bf16, A row- and B column-major): at <= 16 columns `tall` 0.97-1.07 of
 // cuBLAS from 96 tiles of 64 rows, `tall_d16` 1.02-1.12 at 64 tiles (its spec
-// without 128-byte L2 requests, as measured). An f32 D and other layouts
-// were not measured and stay the model's.
+// without 128-byte L2 requests, as measured, and unsplit at K > 8192: decode's
+// split there ran 4-5% behind it); `tall32` 0.96-1.07 and `tall64` 0.92-1.09
+// where the model's families ran 0.51-0.80, `tall` split 2-4 at 24-63 tiles
+// 0.93-1.46. An f32 D and other layouts were not measured and stay the model's.
 constexpr TileFamily kTall = kDecode.rowMajorTwin("tall");
 constexpr TileFamily kTallTwoPerSm = kDecodeTwoPerSm.rowMajorTwin("tall");
 constexpr TileFamily kTallDeep = kDecodeDeep.rowMajorTwin("tall_d16").withL2Promotion(0);
@@ -282,6 +284,11 @@ DecodePick pickTall(long long M, long long N, long long K, const ChoiceOptions &
   if (o.f32Out || o.a != Layout::Row || o.b != Layout::Col)
     return {};
   const DecodePick d = pickDecode(N, M, K);
+  // 64-95 tiles with K > 8192: decode splits K in 2, but its twin ran 4-5%
+  // behind the unsplit 16-stage one (4096x8x14336, 4096x16x14336;
+  // bench/h200-tall-rule.sh).
+  if (d.family == &kDecode && ceilDiv(M, kTall.tileM) >= kDecodeMinTiles)
+    return {&kTallDeep, 1};
   for (const Twin &t : kTallTwins)
     if (d.family == t.decode)
       return {t.tall, d.split};

@@ -152,45 +152,66 @@ gg_splitk_reduce(const float *w, long long slices, long long m, long long n, lon
   }
 }
 
+// The staging path's copy of lines in words of T: `batch` entries (`ss` /
+// `ds` words apart) of `lines` runs of `run` words, `sl` / `dl` words apart.
+// Long runs: a block per line, its threads along it (no division per word);
+// short ones (a narrow D's few columns): one word per thread.
+template <typename T>
+__device__ __forceinline__ void copy_lines(const void *src, long long sl, void *dst, long long dl,
+                                           long long lines, long long run, long long batch,
+                                           long long ss, long long ds) {
+  const T *s = (const T *)src;
+  T *d = (T *)dst;
+  const long long rows = batch * lines;
+  if (run >= 64) {
+    for (long long r = blockIdx.x; r < rows; r += gridDim.x) {
+      const long long b = r / lines, l = r - b * lines;
+      const T *from = s + b * ss + l * sl;
+      T *to = d + b * ds + l * dl;
+      for (long long w = threadIdx.x; w < run; w += blockDim.x)
+        to[w] = from[w];
+    }
+    return;
+  }
+  const long long all = rows * run;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < all;
+       i += (long long)gridDim.x * blockDim.x) {
+    const long long r = i / run, w = i - r * run, b = r / lines, l = r - b * lines;
+    d[b * ds + l * dl + w] = s[b * ss + l * sl + w];
+  }
+}
+
 // The staging path's copy: `batch` entries (`src_stride` / `dst_stride`
 // elements apart) of `lines` runs of `length` elements of `elem_bytes` (1, 2
-// or 4), `src_ld` / `dst_ld` elements apart; any alignment. Where every
-// address and run is a whole number of 16-byte words (the copies that give
-// straddling rows 128-byte pitches), it moves 16-byte words: the element
-// loop ran at ~1.1 TB/s on the H200 (bench/h200-straddle.sh).
+// or 4), `src_ld` / `dst_ld` elements apart; any alignment. It moves the
+// widest words (16, 8, 4, 2 or 1 bytes) that every address, pitch and run
+// is a whole number of: element by element, with two 64-bit divisions per
+// element, the copy ran at ~1.1 TB/s with 16-byte lines (bench/h200-straddle.sh)
+// and 4096x1x4100's A (rows of 8200 bytes) took ~0.09 ms (bench/h200-tall-rule.sh).
 extern "C" __global__ void __launch_bounds__(256)
 gg_copy2d(const void *src, long long src_ld, void *dst, long long dst_ld, long long lines,
           long long length, int elem_bytes, long long batch, long long src_stride,
           long long dst_stride) {
   const long long eb = elem_bytes;
-  const bool words = ((unsigned long long)src | (unsigned long long)dst) % 16 == 0 &&
-                     (src_ld * eb) % 16 == 0 && (dst_ld * eb) % 16 == 0 &&
-                     (length * eb) % 16 == 0 && (src_stride * eb) % 16 == 0 &&
-                     (dst_stride * eb) % 16 == 0;
-  if (words) {
-    const long long run = length * eb / 16, per = lines * run, all = batch * per;
-    const long long sl = src_ld * eb / 16, dl = dst_ld * eb / 16;
-    const long long ss = src_stride * eb / 16, ds = dst_stride * eb / 16;
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < all;
-         i += (long long)gridDim.x * blockDim.x) {
-      const long long b = i / per, r = i - b * per, l = r / run, w = r - l * run;
-      ((uint4 *)dst)[b * ds + l * dl + w] = ((const uint4 *)src)[b * ss + l * sl + w];
-    }
-    return;
-  }
-  const long long per_entry = lines * length, total = batch * per_entry;
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
-       i += (long long)gridDim.x * blockDim.x) {
-    const long long b = i / per_entry, r = i - b * per_entry;
-    const long long l = r / length, e = r - l * length;
-    const long long s = b * src_stride + l * src_ld + e, d = b * dst_stride + l * dst_ld + e;
-    if (elem_bytes == 4)
-      ((float *)dst)[d] = ((const float *)src)[s];
-    else if (elem_bytes == 1)
-      ((unsigned char *)dst)[d] = ((const unsigned char *)src)[s];
-    else
-      ((u16 *)dst)[d] = ((const u16 *)src)[s];
-  }
+  const unsigned long long all_bits =
+      (unsigned long long)src | (unsigned long long)dst | (unsigned long long)(src_ld * eb) |
+      (unsigned long long)(dst_ld * eb) | (unsigned long long)(length * eb) |
+      (unsigned long long)(src_stride * eb) | (unsigned long long)(dst_stride * eb);
+  long long w = 16;
+  while (w > 1 && all_bits % w != 0)
+    w /= 2;
+  const long long sl = src_ld * eb / w, dl = dst_ld * eb / w, run = length * eb / w;
+  const long long ss = src_stride * eb / w, ds = dst_stride * eb / w;
+  if (w == 16)
+    copy_lines<uint4>(src, sl, dst, dl, lines, run, batch, ss, ds);
+  else if (w == 8)
+    copy_lines<uint2>(src, sl, dst, dl, lines, run, batch, ss, ds);
+  else if (w == 4)
+    copy_lines<u32>(src, sl, dst, dl, lines, run, batch, ss, ds);
+  else if (w == 2)
+    copy_lines<u16>(src, sl, dst, dl, lines, run, batch, ss, ds);
+  else
+    copy_lines<unsigned char>(src, sl, dst, dl, lines, run, batch, ss, ds);
 }
 )CUDA";
 

@@ -144,7 +144,8 @@ TEST(KernelChoice, ChoicesByShapeClass) {
       {8200, 13, 520, "tall", 1, 1},
       {4096, 16, 4096, "tall_d16", 1, 1},    // 64-95 tiles: 16 stages
       {6080, 1, 4096, "tall_d16", 1, 1},     // 95 tiles
-      {4096, 8, 14336, "tall", 2, 2},        // 64-95 tiles, K > 8192: 2 slices
+      {4096, 8, 14336, "tall_d16", 1, 1},    // 64-95 tiles, K > 8192: unsplit (decode splits)
+      {4096, 16, 14336, "tall_d16", 1, 1},
       {2112, 1, 7168, "tall", 4, 4},         // 33 tiles: 4 slices fill 132 SMs
       {3072, 4, 4096, "tall", 2, 2},         // 48 tiles
       {57344, 32, 8192, "tall32", 1, 1},     // 17-32 columns: 64x32

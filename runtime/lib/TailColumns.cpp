@@ -154,9 +154,8 @@ gg_splitk_reduce(const float *w, long long slices, long long m, long long n, lon
 
 // The staging path's copy of lines in words of T: `batch` entries (`ss` /
 // `ds` words apart) of `lines` runs of `run` words, `sl` / `dl` words apart.
-// Long runs: each line in as many equal segments as keep every block busy
-// (a block per segment, its threads along it: divisions per segment, not
-// per word); short ones (a narrow D's few columns): one word per thread.
+// Long runs: a block per line, its threads along it (no division per word);
+// short ones (a narrow D's few columns): one word per thread.
 template <typename T>
 __device__ __forceinline__ void copy_lines(const void *src, long long sl, void *dst, long long dl,
                                            long long lines, long long run, long long batch,
@@ -165,15 +164,11 @@ __device__ __forceinline__ void copy_lines(const void *src, long long sl, void *
   T *d = (T *)dst;
   const long long rows = batch * lines;
   if (run >= 64) {
-    const long long per_row = rows >= gridDim.x ? 1 : (gridDim.x + rows - 1) / rows;
-    const long long seg = (run + per_row - 1) / per_row;
-    for (long long t = blockIdx.x; t < rows * per_row; t += gridDim.x) {
-      const long long r = t / per_row, first = (t - r * per_row) * seg;
-      const long long end = first + seg < run ? first + seg : run;
+    for (long long r = blockIdx.x; r < rows; r += gridDim.x) {
       const long long b = r / lines, l = r - b * lines;
       const T *from = s + b * ss + l * sl;
       T *to = d + b * ds + l * dl;
-      for (long long w = first + threadIdx.x; w < end; w += blockDim.x)
+      for (long long w = threadIdx.x; w < run; w += blockDim.x)
         to[w] = from[w];
     }
     return;
@@ -193,8 +188,10 @@ __device__ __forceinline__ void copy_lines(const void *src, long long sl, void *
 // is a whole number of: element by element, with two 64-bit divisions per
 // element, the copy ran at ~1.1 TB/s with 16-byte lines (bench/h200-straddle.sh)
 // and 4096x1x4100's A (rows of 8200 bytes) took ~0.09 ms (bench/h200-tall-rule.sh);
-// in words, 0.05 (bench/h200-copy-words.sh). A block per line left most blocks
-// idle where lines are fewer than blocks (1000x1000x1001: 0.029 -> 0.037 ms).
+// in words, a block per line, 0.05 ms (bench/h200-copy-words.sh). With fewer
+// lines than blocks a block per line left blocks idle, and 1000x1000x1001 ran
+// 0.029 -> 0.037 ms; cutting lines into segments for every block was slower
+// still (0.046 ms; bench/h200-copy-segments.sh): not understood, not kept.
 extern "C" __global__ void __launch_bounds__(256)
 gg_copy2d(const void *src, long long src_ld, void *dst, long long dst_ld, long long lines,
           long long length, int elem_bytes, long long batch, long long src_stride,

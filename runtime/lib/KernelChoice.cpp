@@ -164,9 +164,10 @@ constexpr long long kDecodeSplitMaxTokens = 8, kDecodeSplitMinTiles = 24;
 constexpr long long kDecodeSplitAboveK = 8192;
 
 // Many rows and at most 64 columns with D row-major (57344x16x8192): the
-// decode rule on the transposed problem, with each decode family's twin storing D row-major, so that the
-// M rows stream through the MMA's M side as the weights do in decode (the
-// model's 128-row families pad 16 columns to 112-256: 0.47-0.81 of cuBLAS).
+// decode rule on the transposed problem, with each decode family's twin
+// storing D row-major, so that the M rows stream through the MMA's M side as
+// the weights do in decode (the model's 128-row families pad 16 columns to
+// 112-256: 0.47-0.81 of cuBLAS).
 // Measured (bench/h200-narrow-n.sh, -narrow-rule.sh, 2026-12-05; f16 and
 // bf16, A row- and B column-major): at <= 16 columns `tall` 0.97-1.07 of
 // cuBLAS from 96 tiles of 64 rows, `tall_d16` 1.02-1.12 at 64 tiles (its spec

@@ -154,8 +154,13 @@ gg_splitk_reduce(const float *w, long long slices, long long m, long long n, lon
 
 // The staging path's copy of lines in words of T: `batch` entries (`ss` /
 // `ds` words apart) of `lines` runs of `run` words, `sl` / `dl` words apart.
-// Long runs: a block per line, its threads along it (no division per word);
-// short ones (a narrow D's few columns): one word per thread.
+// Long runs: a block per line, its threads along it (no division per word),
+// each thread's kWordsInFlight loads issued before its stores: one word per
+// trip left a 1001-element line four round trips long where the element-wise
+// copy before it had one (1000x1000x1001 0.029 -> 0.037 ms). Short runs (a
+// narrow D's few columns): one word per thread.
+constexpr int kWordsInFlight = 4;
+
 template <typename T>
 __device__ __forceinline__ void copy_lines(const void *src, long long sl, void *dst, long long dl,
                                            long long lines, long long run, long long batch,
@@ -164,12 +169,22 @@ __device__ __forceinline__ void copy_lines(const void *src, long long sl, void *
   T *d = (T *)dst;
   const long long rows = batch * lines;
   if (run >= 64) {
+    const long long step = (long long)blockDim.x * kWordsInFlight;
     for (long long r = blockIdx.x; r < rows; r += gridDim.x) {
       const long long b = r / lines, l = r - b * lines;
       const T *from = s + b * ss + l * sl;
       T *to = d + b * ds + l * dl;
-      for (long long w = threadIdx.x; w < run; w += blockDim.x)
-        to[w] = from[w];
+      for (long long w0 = threadIdx.x; w0 < run; w0 += step) {
+        T word[kWordsInFlight];
+#pragma unroll
+        for (int u = 0; u < kWordsInFlight; ++u)
+          if (w0 + u * (long long)blockDim.x < run)
+            word[u] = from[w0 + u * (long long)blockDim.x];
+#pragma unroll
+        for (int u = 0; u < kWordsInFlight; ++u)
+          if (w0 + u * (long long)blockDim.x < run)
+            to[w0 + u * (long long)blockDim.x] = word[u];
+      }
     }
     return;
   }
@@ -188,10 +203,11 @@ __device__ __forceinline__ void copy_lines(const void *src, long long sl, void *
 // is a whole number of: element by element, with two 64-bit divisions per
 // element, the copy ran at ~1.1 TB/s with 16-byte lines (bench/h200-straddle.sh)
 // and 4096x1x4100's A (rows of 8200 bytes) took ~0.09 ms (bench/h200-tall-rule.sh);
-// in words, a block per line, 0.05 ms (bench/h200-copy-words.sh). With fewer
-// lines than blocks a block per line left blocks idle, and 1000x1000x1001 ran
-// 0.029 -> 0.037 ms; cutting lines into segments for every block was slower
-// still (0.046 ms; bench/h200-copy-segments.sh): not understood, not kept.
+// in words, a block per line, 0.05 ms (bench/h200-copy-words.sh), 0.045 with
+// four words in flight per thread (bench/h200-decode-deep.sh). 1000x1000x1001
+// ran 0.029 ms element-wise, 0.037 a word per trip, 0.034 four in flight;
+// cutting lines into segments for every block was slower (0.046 ms;
+// bench/h200-copy-segments.sh, not kept).
 extern "C" __global__ void __launch_bounds__(256)
 gg_copy2d(const void *src, long long src_ld, void *dst, long long dst_ld, long long lines,
           long long length, int elem_bytes, long long batch, long long src_stride,

@@ -157,11 +157,12 @@ constexpr long long kDecodeMinTiles = 64, kDecodeDeepBelowTiles = 96;
 // 2026-12-03): at 1-8 tokens and 24-63 tiles, 4 slices where tiles x 4 fill
 // at most the 132 SMs, else 2 (1x2112x7168 0.99 against the split small
 // tile's 0.90, 1x3072x4096 0.97 against 0.89; at 16 tokens level or behind,
-// 16 tiles mixed); at 64-95 tiles with K > 8192 (4096x14336), 8 stages and
-// 2 slices at 1-16 tokens (0.95-1.04 against 16 stages' 0.90-0.99; at K <=
-// 8192 16 stages unsplit stay level or ahead).
+// 16 tiles mixed). 64-95 tiles stay unsplit at any K: at K > 8192 2 slices
+// of 8 stages had led the 16-stage kernel (0.95-1.04 against 0.90-0.99,
+// 2026-12-03), but the kernels since run it unsplit at 0.99-1.10 of cuBLAS
+// against the split's 0.93-1.05 on eight shapes of 1-16 tokens and K 11008-
+// 28672, ahead at each (bench/h200-decode-deep.sh, 2026-12-05).
 constexpr long long kDecodeSplitMaxTokens = 8, kDecodeSplitMinTiles = 24;
-constexpr long long kDecodeSplitAboveK = 8192;
 
 // Many rows and at most 64 columns with D row-major (57344x16x8192): the
 // decode rule on the transposed problem, with each decode family's twin
@@ -171,8 +172,8 @@ constexpr long long kDecodeSplitAboveK = 8192;
 // Measured (bench/h200-narrow-n.sh, -narrow-rule.sh, 2026-12-05; f16 and
 // bf16, A row- and B column-major): at <= 16 columns `tall` 0.97-1.07 of
 // cuBLAS from 96 tiles of 64 rows, `tall_d16` 1.02-1.12 at 64 tiles (its spec
-// without 128-byte L2 requests, as measured, and unsplit at K > 8192: decode's
-// split there ran 4-5% behind it); `tall32` 0.96-1.07 and `tall64` 0.92-1.09
+// without 128-byte L2 requests, as measured; at K > 8192 too, where the split
+// then chosen for decode ran 4-5% behind it); `tall32` 0.96-1.07 and `tall64` 0.92-1.09
 // where the model's families ran 0.51-0.80, `tall` split 2-4 at 24-63 tiles
 // 0.93-1.46. An f32 D and other layouts were not measured and stay the model's.
 constexpr TileFamily kTall = kDecode.rowMajorTwin("tall");
@@ -255,7 +256,6 @@ struct DecodePick {
 /// tokens of N weights (K deep), where one applies.
 DecodePick pickDecode(long long M, long long N, long long K) {
   const long long tiles = ceilDiv(N, kDecode.tileM);
-  auto slicesAsAsked = [&](int split) { return splitKSlices(K, kDecode.tileK, split) == split; };
   if (M > kDecodeMaxTokens) {
     const bool fits = M <= kDecode64MaxTokens && tiles >= kDecode64MinTiles &&
                       tiles <= kDecode64MaxTiles && N * K * 2 < kDecode64BelowWeightBytes;
@@ -264,15 +264,11 @@ DecodePick pickDecode(long long M, long long N, long long K) {
   if (tiles >= kDecodeMinTiles) {
     if (M > kDecode16MaxTokens)
       return {&kDecode32, 1};
-    if (tiles >= kDecodeDeepBelowTiles)
-      return {&kDecodeTwoPerSm, 1};
-    if (K > kDecodeSplitAboveK && slicesAsAsked(2))
-      return {&kDecode, 2};
-    return {&kDecodeDeep, 1};
+    return {tiles >= kDecodeDeepBelowTiles ? &kDecodeTwoPerSm : &kDecodeDeep, 1};
   }
   if (M <= kDecodeSplitMaxTokens && tiles >= kDecodeSplitMinTiles) {
     const int split = tiles * 4 <= kSms ? 4 : 2; // 4 slices where they fit one wave
-    if (slicesAsAsked(split))
+    if (splitKSlices(K, kDecode.tileK, split) == split)
       return {&kDecode, split};
   }
   return {};
@@ -285,11 +281,6 @@ DecodePick pickTall(long long M, long long N, long long K, const ChoiceOptions &
   if (o.f32Out || o.a != Layout::Row || o.b != Layout::Col)
     return {};
   const DecodePick d = pickDecode(N, M, K);
-  // 64-95 tiles with K > 8192: decode splits K in 2, but its twin ran 4-5%
-  // behind the unsplit 16-stage one (4096x8x14336, 4096x16x14336;
-  // bench/h200-tall-rule.sh).
-  if (d.family == &kDecode && ceilDiv(M, kTall.tileM) >= kDecodeMinTiles)
-    return {&kTallDeep, 1};
   for (const Twin &t : kTallTwins)
     if (d.family == t.decode)
       return {t.tall, d.split};

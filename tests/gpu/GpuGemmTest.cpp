@@ -1141,9 +1141,9 @@ const ChosenCase kChosenCases[] = {
     // on packed rows that straddle 32-byte sectors (large_c2, no copy).
     {256, 7168, 7168, DType::F16},  {3072, 768, 3072, DType::BF16}, {4096, 4096, 4104, DType::F16},
     {1000, 3000, 2056, DType::BF16}, {512, 7168, 2048, DType::BF16}, // fit224
-    // Decode with D column-major (16x4096x4096 above too): 4100 weights,
-    // not whole 16-byte chunks of the kernel's M, staged; with K split
-    // (1x2112x7168 and 1x4096x14336 above too): 1601 weights in 4 slices.
+    // Decode with D column-major (16x4096x4096 and 1x4096x14336 above too):
+    // 4100 weights, not whole 16-byte chunks of the kernel's M, staged; with
+    // K split (1x2112x7168 above too): 1601 weights in 4 slices.
     {7, 4100, 1000, DType::BF16}, {32, 4096, 4096, DType::F16}, {21, 6000, 520, DType::BF16},
     {5, 1601, 2048, DType::BF16}, {16, 4096, 9216, DType::F16},
     // 33-64 tokens (decode64): 64 tokens, and 37 of 3000 weights (a residue

@@ -117,15 +117,18 @@ TEST(KernelChoice, ChoicesByShapeClass) {
       {1, 57344, 8192, "decode", 1, 1},
       {4, 28672, 4096, "decode", 1, 1},
       // With K split (spec 24): 1-8 tokens of 24-63 tiles, 4 slices where
-      // tiles x 4 <= 132, else 2; 64-95 tiles with K > 8192, 2 slices.
+      // tiles x 4 <= 132, else 2.
       {1, 2112, 7168, "decode", 4, 4},
       {8, 1536, 7168, "decode", 4, 4},
       {1, 4032, 14336, "decode", 2, 2},      // 63 tiles
       {4, 3072, 4096, "decode", 2, 2},
       {3, 3000, 4160, "small", 1, 8},        // 65 k-blocks: no 2 slices of whole blocks
-      {1, 4096, 14336, "decode", 2, 2},
-      {16, 4096, 14336, "decode", 2, 2},
-      {16, 4096, 8192, "decode_d16", 1, 1},  // K <= 8192: unsplit
+      // 64-95 tiles unsplit at any K (K > 8192 was split in 2 until
+      // bench/h200-decode-deep.sh).
+      {1, 4096, 14336, "decode_d16", 1, 1},
+      {16, 4096, 14336, "decode_d16", 1, 1},
+      {1, 5120, 28672, "decode_d16", 1, 1},
+      {16, 4096, 8192, "decode_d16", 1, 1},
       // Short K, many tiles: spec 20's ping-pong consumers, a measured rule
       // (K <= 1024, at least 1024 tiles of 128x128, whole k-blocks).
       {16384, 32768, 512, "pingpong", 1, 1},
@@ -144,7 +147,7 @@ TEST(KernelChoice, ChoicesByShapeClass) {
       {8200, 13, 520, "tall", 1, 1},
       {4096, 16, 4096, "tall_d16", 1, 1},    // 64-95 tiles: 16 stages
       {6080, 1, 4096, "tall_d16", 1, 1},     // 95 tiles
-      {4096, 8, 14336, "tall_d16", 1, 1},    // 64-95 tiles, K > 8192: unsplit (decode splits)
+      {4096, 8, 14336, "tall_d16", 1, 1},    // 64-95 tiles, K > 8192: unsplit
       {4096, 16, 14336, "tall_d16", 1, 1},
       {2112, 1, 7168, "tall", 4, 4},         // 33 tiles: 4 slices fill 132 SMs
       {3072, 4, 4096, "tall", 2, 2},         // 48 tiles
@@ -402,7 +405,7 @@ TEST(KernelChoice, FamiliesAreTheMeasuredSpecs) {
   expectSameKernelAs(1, 4096, 7168, DType::F16, "decode_d16", "bench/decode-col/m64n16_d16.yaml");
   expectSameKernelAs(1, 2112, 7168, DType::F16, "decode",
                      "specs/sm90/24_decode_col_d_split_f16.yaml");
-  expectSameKernelAs(1, 4096, 14336, DType::F16, "decode", "bench/decode-col/m64n16_d8_s2.yaml");
+  expectSameKernelAs(1, 4096, 14336, DType::F16, "decode_d16", "bench/decode-col/m64n16_d16.yaml");
   expectSameKernelAs(57344, 16, 8192, DType::F16, "tall",
                      "bench/narrow-n/m64n16_c2_rowd.yaml");
   expectSameKernelAs(4096, 16, 4096, DType::F16, "tall_d16",

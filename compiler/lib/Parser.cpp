@@ -596,7 +596,7 @@ void SpecParser::parseTop(yaml::Node *root) {
     } else if (key == "pipeline") {
       walkMapping(v, "pipeline", kPipelineKeys, [&](StringRef k, SMLoc kl, yaml::Node *x) {
         if (k == "depth")
-          parseUnsigned(x, kl, "pipeline.depth", spec.pipeline.depth, 1, 16,
+          parseUnsigned(x, kl, "pipeline.depth", spec.pipeline.depth, 1, 32,
                         "stages in the SMEM ring");
         else if (k == "mma_in_flight")
           parseUnsigned(x, kl, "pipeline.mma_in_flight", spec.pipeline.mmaInFlight, 0, 1,

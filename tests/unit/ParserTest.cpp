@@ -312,6 +312,20 @@ types: { a: { x: 1 } }
   EXPECT_EQ(p.diags, want);
 }
 
+// Up to 32 stages parse (the decode tile fits 22 in shared memory, which
+// the checks bound); 33 is a located range error.
+TEST(Parser, DepthUpTo32Stages) {
+  DiagnosticEngine engine(nullptr);
+  Parsed p = parse(std::string(kMinimal) + "pipeline: { depth: 32 }\n", engine);
+  ASSERT_TRUE(p.spec);
+  EXPECT_EQ(p.spec->pipeline.depth.value, 32u);
+  DiagnosticEngine e(nullptr);
+  Parsed q = parse(std::string(kMinimal) + "pipeline: { depth: 33 }\n", e);
+  EXPECT_FALSE(q.spec);
+  EXPECT_EQ(q.diags, std::vector<std::string>{"5:20: error: pipeline.depth must be between 1 and "
+                                              "32 (stages in the SMEM ring), got 33"});
+}
+
 TEST(Parser, L2PromotionTakesTheSizesTmaPromotesTo) {
   for (unsigned bytes : {64u, 128u, 256u}) {
     DiagnosticEngine engine(nullptr);

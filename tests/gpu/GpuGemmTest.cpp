@@ -1146,6 +1146,9 @@ const ChosenCase kChosenCases[] = {
     // K split (1x2112x7168 above too): 1601 weights in 4 slices.
     {7, 4100, 1000, DType::BF16}, {32, 4096, 4096, DType::F16}, {21, 6000, 520, DType::BF16},
     {5, 1601, 2048, DType::BF16}, {16, 4096, 9216, DType::F16},
+    // 64-95 tiles at K > 8192, unsplit since bench/h200-decode-deep.sh: 71
+    // tiles (4500 weights, D staged), K not whole k-blocks.
+    {3, 4500, 9000, DType::F16},
     // 33-64 tokens (decode64): 64 tokens, and 37 of 3000 weights (a residue
     // in both).
     {64, 4096, 4096, DType::F16}, {37, 3000, 4100, DType::BF16},

@@ -173,9 +173,10 @@ constexpr long long kDecodeSplitMaxTokens = 8, kDecodeSplitMinTiles = 24;
 // bf16, A row- and B column-major): at <= 16 columns `tall` 0.97-1.07 of
 // cuBLAS from 96 tiles of 64 rows, `tall_d16` 1.02-1.12 at 64 tiles (its spec
 // without 128-byte L2 requests, as measured; at K > 8192 too, where the split
-// then chosen for decode ran 4-5% behind it); `tall32` 0.96-1.07 and `tall64` 0.92-1.09
-// where the model's families ran 0.51-0.80, `tall` split 2-4 at 24-63 tiles
-// 0.93-1.46. An f32 D and other layouts were not measured and stay the model's.
+// then chosen for decode ran 4-5% behind it); `tall32` 0.96-1.07 and
+// `tall64` 0.92-1.09 where the model's families ran 0.51-0.80, `tall` split
+// 2-4 at 24-63 tiles 0.93-1.46. An f32 D and other layouts were not measured
+// and stay the model's.
 constexpr TileFamily kTall = kDecode.rowMajorTwin("tall");
 constexpr TileFamily kTallTwoPerSm = kDecodeTwoPerSm.rowMajorTwin("tall");
 constexpr TileFamily kTallDeep = kDecodeDeep.rowMajorTwin("tall_d16").withL2Promotion(0);

@@ -59,24 +59,6 @@ struct BenchOptions {
   int device = 0;
 };
 
-std::optional<std::vector<std::array<long long, 3>>> parseShapes(const std::string &s) {
-  std::vector<std::array<long long, 3>> out;
-  llvm::SmallVector<llvm::StringRef, 8> items;
-  llvm::StringRef(s).split(items, ',', -1, false);
-  for (llvm::StringRef item : items) {
-    llvm::SmallVector<llvm::StringRef, 3> dims;
-    item.trim().split(dims, 'x');
-    if (dims.size() != 3)
-      return std::nullopt;
-    std::array<long long, 3> shape;
-    for (int i = 0; i < 3; ++i)
-      if (dims[i].trim().getAsInteger(10, shape[i]))
-        return std::nullopt;
-    out.push_back(shape);
-  }
-  return out;
-}
-
 /// Writes `write`'s output to `path`; false (and an error) if it cannot.
 template <typename F> bool writeFile(const std::string &path, F write) {
   std::error_code ec;

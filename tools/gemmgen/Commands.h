@@ -1,4 +1,4 @@
-//===- Commands.h - GPU verbs: run, bench -----------------------*- C++ -*-===//
+//===- Commands.h - GPU verbs: run, bench; choose ---------------*- C++ -*-===//
 #ifndef GEMMGEN_TOOLS_COMMANDS_H
 #define GEMMGEN_TOOLS_COMMANDS_H
 
@@ -24,6 +24,11 @@ void registerRunCommand(CLI::App &app);
 /// `gemmgen bench SPEC [--m --n --k | --shapes MxNxK,...] [--dtype f16|bf16]
 /// [--json FILE] [--csv FILE]`: side by side with cuBLAS (DESIGN.md §10).
 void registerBenchCommand(CLI::App &app);
+
+/// `gemmgen choose --m M --n N --k K | --shapes MxNxK,... [--dtype T]
+/// [--spec | -o FILE]`: the kernel `auto` would compile for each shape, and
+/// why; no GPU needed.
+void registerChooseCommand(CLI::App &app);
 
 /// --dtype and --scaling, as run and bench both take them (one help text).
 void addTypeOptions(CLI::App *cmd, std::string &dtype, std::string &scaling);

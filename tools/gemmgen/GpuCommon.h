@@ -10,6 +10,8 @@
 #include "gemmgen/tune/TuneDB.h"
 #include "gemmgen/gemmgen.h"
 
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -63,20 +65,45 @@ inline std::optional<DType> parseDType(const std::string &s) {
   return std::nullopt;
 }
 
-/// The spec argument `auto`: the spec the cost model picks for the shape
-/// (chooseKernel; chooseFp8Kernel for e4m3/e5m2 operands, `blockwise` saying
-/// which scales, D in bf16), written under the kernel cache (chosen/NAME.yaml)
-/// so that the rest of the command reads it like any spec file. "" after an
-/// error.
-inline std::string writeChosenSpec(long long M, long long N, long long K, DType t,
-                                   bool blockwise, std::optional<DType> out = {},
-                                   const ChoiceOptions &choice = {}) {
+/// `--shapes MxNxK[,MxNxK...]`; nullopt when an entry is not three integers.
+inline std::optional<std::vector<std::array<long long, 3>>> parseShapes(const std::string &s) {
+  std::vector<std::array<long long, 3>> out;
+  llvm::SmallVector<llvm::StringRef, 8> items;
+  llvm::StringRef(s).split(items, ',', -1, false);
+  for (llvm::StringRef item : items) {
+    llvm::SmallVector<llvm::StringRef, 3> dims;
+    item.trim().split(dims, 'x');
+    if (dims.size() != 3)
+      return std::nullopt;
+    std::array<long long, 3> shape;
+    for (int i = 0; i < 3; ++i)
+      if (dims[i].trim().getAsInteger(10, shape[i]))
+        return std::nullopt;
+    out.push_back(shape);
+  }
+  return out;
+}
+
+/// What `auto` (and `gemmgen choose`) takes for M×N×K: chooseKernel, or
+/// chooseFp8Kernel for e4m3/e5m2 operands (`blockwise` saying which scales,
+/// D in `out`, bf16 when empty).
+inline Expected<KernelChoice> chooseFor(long long M, long long N, long long K, DType t,
+                                        bool blockwise, std::optional<DType> out = {},
+                                        const ChoiceOptions &choice = {}) {
   Fp8Problem fp8;
   fp8.a = fp8.b = t;
   fp8.blockwise = blockwise;
   fp8.out = out.value_or(DType::BF16);
-  Expected<KernelChoice> c =
-      isFp8(t) ? chooseFp8Kernel(M, N, K, fp8) : chooseKernel(M, N, K, t, choice);
+  return isFp8(t) ? chooseFp8Kernel(M, N, K, fp8) : chooseKernel(M, N, K, t, choice);
+}
+
+/// The spec argument `auto`: the spec the cost model picks for the shape
+/// (chooseFor), written under the kernel cache (chosen/NAME.yaml) so that
+/// the rest of the command reads it like any spec file. "" after an error.
+inline std::string writeChosenSpec(long long M, long long N, long long K, DType t,
+                                   bool blockwise, std::optional<DType> out = {},
+                                   const ChoiceOptions &choice = {}) {
+  Expected<KernelChoice> c = chooseFor(M, N, K, t, blockwise, out, choice);
   if (!c) {
     llvm::errs() << "gemmgen: error: " << c.status().message() << "\n";
     return "";

@@ -31,6 +31,7 @@ int main(int argc, char **argv) {
   gemmgen::cli::registerCompileCommand(app);
   gemmgen::cli::registerRunCommand(app);
   gemmgen::cli::registerBenchCommand(app);
+  gemmgen::cli::registerChooseCommand(app);
   gemmgen::cli::registerSimulateCommand(app);
   gemmgen::cli::registerTuneCommand(app);
 

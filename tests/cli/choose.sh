@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# `gemmgen choose` (no GPU): what `auto` compiles for a shape. Each family the
+# shape classes reach shows in its row (the same rules KernelChoiceTest pins
+# through the library), `--spec` prints exactly what `-o` writes and that spec
+# passes the checks, the output is the same twice, and bad input gets its
+# message and exit code 3.
+# Usage: choose.sh GEMMGEN
+set -u
+G=$1; W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
+fails=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# shape, then the family and split its row must show.
+while read -r shape family split; do
+  row=$("$G" choose --shapes "$shape" 2>&1 | awk -v s="$shape" '$1 == s')
+  set -- $row
+  if [ "${3:-}" = "$family" ] && [ "${4:-}" = "$split" ]; then ok "choose $shape: $family split $split"
+  else bad "choose $shape: want $family split $split, got '$row'"; fi
+done <<'CASES'
+4096x4096x4096 large 1
+1x4096x14336 decode_d16 1
+16x6144x4096 decode 1
+1x2112x7168 decode 4
+32x4096x4096 decode32 1
+64x4096x4096 decode64 1
+4096x8x14336 tall_d16 1
+57344x16x8192 tall 1
+8192x8192x512 pingpong 1
+3000x5000x2048 pingpong152 1
+128x4096x11008 small 2
+CASES
+
+# fp8: the blockwise family at a DeepSeek-V3 shape, an 8-bit D named in the kernel.
+out=$("$G" choose --m 128 --n 7168 --k 2048 --dtype e4m3 --scaling blockwise 2>&1)
+[[ "$out" == *"_e4m3_blockwise_bf16"* ]] && ok "choose e4m3 blockwise" || bad "choose e4m3 blockwise: $out"
+out=$("$G" choose --m 4096 --n 4096 --k 4096 --dtype e4m3 --out-dtype e4m3 2>&1)
+[[ "$out" == *"_e4m3_tensor_e4m3"* ]] && ok "choose e4m3 -> e4m3" || bad "choose e4m3 -> e4m3: $out"
+
+# One shape: a `why` line; --spec is the file -o writes, and it checks clean.
+out=$("$G" choose --m 1 --n 4096 --k 14336 -o "$W/chosen.yaml" 2>&1)
+[[ "$out" == *"why: decode_d16 64x16 tile storing D column-major"* && "$out" == *"spec: $W/chosen.yaml"* ]] &&
+  ok "choose -o: why and spec lines" || bad "choose -o: $out"
+if "$G" choose --m 1 --n 4096 --k 14336 --spec | cmp -s - "$W/chosen.yaml" &&
+   "$G" check "$W/chosen.yaml" >/dev/null 2>&1; then ok "--spec = -o, checks clean"
+else bad "--spec differs from -o, or the spec does not check"; fi
+a=$("$G" choose --shapes 1x2112x7168,4096x4096x4104,512x7168x2048 2>&1)
+b=$("$G" choose --shapes 1x2112x7168,4096x4096x4104,512x7168x2048 2>&1)
+[ "$a" = "$b" ] && ok "the same output twice" || bad "output differs between runs"
+
+expect() { # expected-rc stderr-substring -- arguments...
+  local rc_want=$1 msg=$2; shift 3
+  local err rc
+  err=$(timeout 60 "$G" choose "$@" 2>&1 >/dev/null); rc=$?
+  if [ $rc -ne "$rc_want" ] || [[ "$err" != *"$msg"* ]]; then
+    bad "choose $* -> rc $rc (want $rc_want), stderr: ${err:0:300}"
+  else ok "rc=$rc choose $*"; fi
+}
+expect 3 "gemmgen: error: give a shape: --m M --n N --k K, or --shapes MxNxK[,MxNxK...]" --
+expect 3 "gemmgen: error: give all of --m, --n and --k (or --shapes MxNxK,...)" -- --m 5
+expect 3 "gemmgen: error: chooseKernel needs M, N and K of at least 1 (got 0x5x5)" -- --m 0 --n 5 --k 5
+expect 3 "gemmgen: error: --shapes wants MxNxK[,MxNxK...] (got '1x2')" -- --shapes 1x2
+expect 3 "gemmgen: error: --spec writes one spec: give one shape" -- --shapes 1x2x3,4x5x6 --spec
+expect 3 "gemmgen: error: -o writes one spec: give one shape" -- --shapes 1x2x3,4x5x6 -o "$W/x.yaml"
+expect 3 "gemmgen: error: --dtype must be f16, bf16, e4m3 or e5m2 (got 'f8')" -- --m 1 --n 1 --k 1 --dtype f8
+expect 3 "gemmgen: error: --scaling needs fp8 operands: add --dtype e4m3 (or e5m2) (got --scaling blockwise)" -- --m 1 --n 1 --k 1 --scaling blockwise
+expect 3 "(got 'row,diag')" -- --m 1 --n 1 --k 1 --layout row,diag
+expect 3 "gemmgen: error: cannot write '$W/no/dir/x.yaml': No such file or directory" -- --m 1 --n 2 --k 3 -o "$W/no/dir/x.yaml"
+out=$("$G" choose --m 1 --n 2 --k 3 -o "$W/no/dir/x.yaml" 2>/dev/null)
+[ -z "$out" ] && ok "a failed -o prints no table" || bad "a failed -o printed: $out"
+[ $fails -eq 0 ] && echo "choose: all cases passed" || { echo "$fails case(s) failed"; exit 1; }

@@ -1,0 +1,137 @@
+//===- ChooseCommand.cpp - `gemmgen choose` ---------------------------------===//
+//
+//   gemmgen choose --m M --n N --k K | --shapes MxNxK,...  [--dtype T]
+//                  [--scaling S] [--out-dtype T] [--layout A,B[,D]]
+//                  [--spec | -o FILE]
+//
+// What `run auto` / `bench auto` would compile for each shape, without a GPU:
+// the family, its K split, the model's time against the default's, the
+// kernel's name, and (one shape) why; --spec prints the spec, -o writes it.
+// The same call as `auto` (gpu::chooseFor), so a table of it is the table
+// of what `auto` runs.
+//
+//===----------------------------------------------------------------------===//
+#include "GpuCommon.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <CLI/CLI.hpp>
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace gemmgen;
+using namespace gemmgen::cli;
+
+namespace {
+
+struct ChooseOptions {
+  std::optional<long long> m, n, k;
+  std::string shapes;
+  std::string dtype, scaling, outDtype, layout;
+  bool printSpec = false;
+  std::string output;
+};
+
+void error(const std::string &message) {
+  llvm::errs() << "gemmgen: error: " << message << "\n";
+  setExitCode(ExitFailure);
+}
+
+/// A model time in µs, or "rule" where a measured rule chose (predictedUs 0).
+std::string micros(double us) { return us > 0 ? llvm::formatv("{0:f1}", us).str() : "rule"; }
+
+void runChoose(const ChooseOptions &o) {
+  using namespace gpu;
+  std::optional<DType> dtype;
+  if (!parseDTypeOption(o.dtype, dtype))
+    return;
+  std::optional<DType> outDtype;
+  if (!parseOutDTypeOption(o.outDtype, outDtype, "auto", dtype))
+    return;
+  bool blockwise = false;
+  if (!parseScalingOption(o.scaling, "auto", dtype, blockwise))
+    return;
+  LayoutOption layout;
+  if (!parseLayoutOption(o.layout, layout))
+    return;
+  std::vector<std::array<long long, 3>> shapes;
+  if (!o.shapes.empty()) {
+    auto parsed = parseShapes(o.shapes);
+    if (!parsed || parsed->empty())
+      return error("--shapes wants MxNxK[,MxNxK...] (got '" + o.shapes + "')");
+    shapes = *parsed;
+  }
+  if (o.m || o.n || o.k) {
+    if (!o.m || !o.n || !o.k)
+      return error("give all of --m, --n and --k (or --shapes MxNxK,...)");
+    shapes.push_back({*o.m, *o.n, *o.k});
+  }
+  if (shapes.empty())
+    return error("give a shape: --m M --n N --k K, or --shapes MxNxK[,MxNxK...]");
+  if ((o.printSpec || !o.output.empty()) && shapes.size() != 1)
+    return error(std::string(o.printSpec ? "--spec" : "-o") + " writes one spec: give one shape");
+
+  const DType t = dtype.value_or(DType::F16);
+  const ChoiceOptions choice = choiceOptionsFor(layout, outDtype);
+  std::vector<KernelChoice> chosen;
+  for (const auto &s : shapes) {
+    Expected<KernelChoice> c = chooseFor(s[0], s[1], s[2], t, blockwise, outDtype, choice);
+    if (!c)
+      return fail(c.status());
+    chosen.push_back(*c);
+  }
+  if (!o.output.empty()) { // before any output: a failed write leaves none
+    std::error_code ec;
+    llvm::raw_fd_ostream f(o.output, ec, llvm::sys::fs::OF_Text);
+    if (ec)
+      return error("cannot write '" + o.output + "': " + ec.message());
+    f << chosen[0].specYaml;
+  }
+  if (o.printSpec) {
+    llvm::outs() << chosen[0].specYaml;
+    return;
+  }
+  llvm::outs() << llvm::formatv("{0,-20} {1,-5} {2,-12} {3,5} {4,10} {5,11}  {6}\n", "shape",
+                                "dtype", "family", "split", "model us", "default us", "kernel");
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    const KernelChoice &c = chosen[i];
+    const std::string shape = std::to_string(shapes[i][0]) + "x" + std::to_string(shapes[i][1]) +
+                              "x" + std::to_string(shapes[i][2]);
+    llvm::outs() << llvm::formatv("{0,-20} {1,-5} {2,-12} {3,5} {4,10} {5,11}  {6}\n", shape,
+                                  toString(t), c.family, std::to_string(c.splitK),
+                                  micros(c.predictedUs), micros(c.defaultUs), c.name);
+  }
+  if (shapes.size() == 1)
+    llvm::outs() << "why: " << chosen[0].reason << "\n";
+  if (!o.output.empty())
+    llvm::outs() << "spec: " << o.output << "\n";
+}
+
+} // namespace
+
+void gemmgen::cli::registerChooseCommand(CLI::App &app) {
+  auto opts = std::make_shared<ChooseOptions>();
+  CLI::App *cmd = app.add_subcommand(
+      "choose", "Print the kernel `run auto` / `bench auto` would compile for each shape (the "
+                "family, its K split, the model's time, why), or its spec; no GPU needed");
+  cmd->add_option("--m", opts->m, "M of a single shape");
+  cmd->add_option("--n", opts->n, "N of a single shape");
+  cmd->add_option("--k", opts->k, "K of a single shape");
+  cmd->add_option("--shapes", opts->shapes, "Comma-separated MxNxK list");
+  cmd->add_option("--dtype", opts->dtype, "f16 (the default), bf16, e4m3 or e5m2");
+  cmd->add_option("--scaling", opts->scaling,
+                  "per_tensor (the default) or blockwise: the fp8 kernel's scales");
+  cmd->add_option("--out-dtype", opts->outDtype,
+                  "f32 for 16-bit operands; with --dtype e4m3|e5m2 also bf16 (the default), "
+                  "f16, e4m3 or e5m2");
+  cmd->add_option("--layout", opts->layout,
+                  "Operand layouts A,B[,D] (each row or col; default row,col,row)");
+  cmd->add_flag("--spec", opts->printSpec, "Print the chosen spec (YAML) instead of the table");
+  cmd->add_option("-o,--output", opts->output, "Also write the chosen spec to FILE");
+  cmd->callback([opts] { runChoose(*opts); });
+}

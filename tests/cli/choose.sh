@@ -2,11 +2,12 @@
 # `gemmgen choose` (no GPU): what `auto` compiles for a shape. Each family the
 # shape classes reach shows in its row (the same rules KernelChoiceTest pins
 # through the library), `--spec` prints exactly what `-o` writes and that spec
-# passes the checks, the output is the same twice, and bad input gets its
-# message and exit code 3.
-# Usage: choose.sh GEMMGEN
+# passes the checks, --tuned takes the tuned-defaults entry where there is one,
+# the output is the same twice, and bad input gets its message and exit code 3.
+# Usage: choose.sh GEMMGEN SOURCE_DIR
 set -u
-G=$1; W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
+G=$1; SRC=$2; W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
+export GEMMGEN_TUNED_DEFAULTS=$SRC/specs/tuned/defaults.yaml
 fails=0
 ok() { echo "ok   $*"; }
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
@@ -44,6 +45,15 @@ out=$("$G" choose --m 1 --n 4096 --k 14336 -o "$W/chosen.yaml" 2>&1)
 if "$G" choose --m 1 --n 4096 --k 14336 --spec | cmp -s - "$W/chosen.yaml" &&
    "$G" check "$W/chosen.yaml" >/dev/null 2>&1; then ok "--spec = -o, checks clean"
 else bad "--spec differs from -o, or the spec does not check"; fi
+# --tuned: the entry for exactly 2048^3 f16 (its spec printed by --spec), the
+# model's choice where the file has none.
+out=$("$G" choose --tuned --shapes 2048x2048x2048,1x4096x14336 2>&1)
+if [[ "$out" == *"2048x2048x2048       f16   tuned "*"/specs/tuned/nvidia_h200/f16_2048x2048x2048.yaml"* &&
+      "$out" == *"1x4096x14336         f16   decode_d16 "* ]]; then ok "choose --tuned"
+else bad "choose --tuned: $out"; fi
+"$G" choose --tuned --m 2048 --n 2048 --k 2048 --spec |
+  cmp -s - "$SRC/specs/tuned/nvidia_h200/f16_2048x2048x2048.yaml" &&
+  ok "choose --tuned --spec is the tuned file" || bad "choose --tuned --spec differs from the tuned file"
 a=$("$G" choose --shapes 1x2112x7168,4096x4096x4104,512x7168x2048 2>&1)
 b=$("$G" choose --shapes 1x2112x7168,4096x4096x4104,512x7168x2048 2>&1)
 [ "$a" = "$b" ] && ok "the same output twice" || bad "output differs between runs"
@@ -66,6 +76,9 @@ expect 3 "gemmgen: error: --dtype must be f16, bf16, e4m3 or e5m2 (got 'f8')" --
 expect 3 "gemmgen: error: --scaling needs fp8 operands: add --dtype e4m3 (or e5m2) (got --scaling blockwise)" -- --m 1 --n 1 --k 1 --scaling blockwise
 expect 3 "(got 'row,diag')" -- --m 1 --n 1 --k 1 --layout row,diag
 expect 3 "gemmgen: error: cannot write '$W/no/dir/x.yaml': No such file or directory" -- --m 1 --n 2 --k 3 -o "$W/no/dir/x.yaml"
+printf 'garbage: [\n' > "$W/defaults.yaml"
+GEMMGEN_TUNED_DEFAULTS=$W/defaults.yaml expect 3 "gemmgen: error: $W/defaults.yaml:1:11: Could not find closing ]!" -- --tuned --m 1 --n 2 --k 3
+GEMMGEN_TUNED_DEFAULTS=$W/none.yaml expect 3 "gemmgen: error: cannot read tuned defaults '$W/none.yaml': No such file or directory" -- --tuned --m 1 --n 2 --k 3
 out=$("$G" choose --m 1 --n 2 --k 3 -o "$W/no/dir/x.yaml" 2>/dev/null)
 [ -z "$out" ] && ok "a failed -o prints no table" || bad "a failed -o printed: $out"
 [ $fails -eq 0 ] && echo "choose: all cases passed" || { echo "$fails case(s) failed"; exit 1; }

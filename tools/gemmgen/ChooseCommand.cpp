@@ -2,11 +2,12 @@
 //
 //   gemmgen choose --m M --n N --k K | --shapes MxNxK,...  [--dtype T]
 //                  [--scaling S] [--out-dtype T] [--layout A,B[,D]]
-//                  [--spec | -o FILE]
+//                  [--tuned] [--spec | -o FILE]
 //
 // What `run auto` / `bench auto` would compile for each shape, without a GPU:
 // the family, its K split, the model's time against the default's, the
-// kernel's name, and (one shape) why; --spec prints the spec, -o writes it.
+// kernel's name, and (one shape) why; --spec prints the spec, -o writes it;
+// --tuned: what `tuned` would take (a tuned-defaults entry first).
 // The same call as `auto` (gpu::chooseFor), so a table of it is the table
 // of what `auto` runs.
 //
@@ -14,6 +15,7 @@
 #include "GpuCommon.h"
 
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <CLI/CLI.hpp>
@@ -33,6 +35,7 @@ struct ChooseOptions {
   std::optional<long long> m, n, k;
   std::string shapes;
   std::string dtype, scaling, outDtype, layout;
+  bool tuned = false; ///< what `tuned` takes: a tuned-defaults entry first
   bool printSpec = false;
   std::string output;
 };
@@ -41,6 +44,11 @@ void error(const std::string &message) {
   llvm::errs() << "gemmgen: error: " << message << "\n";
   setExitCode(ExitFailure);
 }
+
+/// One shape's row: what was chosen, the spec, and why.
+struct Row {
+  std::string shape, family, split, model, defaultUs, kernel, why, specYaml;
+};
 
 /// A model time in µs, or "rule" where a measured rule chose (predictedUs 0).
 std::string micros(double us) { return us > 0 ? llvm::formatv("{0:f1}", us).str() : "rule"; }
@@ -78,36 +86,56 @@ void runChoose(const ChooseOptions &o) {
 
   const DType t = dtype.value_or(DType::F16);
   const ChoiceOptions choice = choiceOptionsFor(layout, outDtype);
-  std::vector<KernelChoice> chosen;
+  std::vector<Row> rows;
   for (const auto &s : shapes) {
+    Row r;
+    r.shape = std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" + std::to_string(s[2]);
+    if (o.tuned) { // `tuned`: the tuned-defaults entry for exactly this shape, if any
+      llvm::Expected<std::optional<TunedSpec>> tuned = tunedSpecFor(s[0], s[1], s[2], t);
+      if (!tuned)
+        return error(llvm::toString(tuned.takeError()));
+      if (*tuned) {
+        auto text = llvm::MemoryBuffer::getFile((*tuned)->path);
+        if (!text)
+          return error("cannot read the tuned spec '" + (*tuned)->path + "': " +
+                       text.getError().message());
+        r.family = "tuned", r.split = r.model = r.defaultUs = "-", r.kernel = (*tuned)->path;
+        r.why = "tuned for " + (*tuned)->tunedFor + " (" + tune::defaultTunedDefaultsPath() + ")";
+        r.specYaml = (*text)->getBuffer().str();
+        rows.push_back(r);
+        continue;
+      }
+    }
     Expected<KernelChoice> c = chooseFor(s[0], s[1], s[2], t, blockwise, outDtype, choice);
     if (!c)
       return fail(c.status());
-    chosen.push_back(*c);
+    r.family = c->family, r.split = std::to_string(c->splitK), r.kernel = c->name;
+    r.model = micros(c->predictedUs), r.defaultUs = micros(c->defaultUs);
+    r.why = c->reason, r.specYaml = c->specYaml;
+    rows.push_back(r);
   }
   if (!o.output.empty()) { // before any output: a failed write leaves none
     std::error_code ec;
     llvm::raw_fd_ostream f(o.output, ec, llvm::sys::fs::OF_Text);
     if (ec)
       return error("cannot write '" + o.output + "': " + ec.message());
-    f << chosen[0].specYaml;
+    f << rows[0].specYaml;
   }
   if (o.printSpec) {
-    llvm::outs() << chosen[0].specYaml;
+    llvm::outs() << rows[0].specYaml;
     return;
   }
-  llvm::outs() << llvm::formatv("{0,-20} {1,-5} {2,-12} {3,5} {4,10} {5,11}  {6}\n", "shape",
-                                "dtype", "family", "split", "model us", "default us", "kernel");
-  for (size_t i = 0; i < shapes.size(); ++i) {
-    const KernelChoice &c = chosen[i];
-    const std::string shape = std::to_string(shapes[i][0]) + "x" + std::to_string(shapes[i][1]) +
-                              "x" + std::to_string(shapes[i][2]);
+  auto line = [](const std::string &shape, const std::string &dtype, const std::string &family,
+                 const std::string &split, const std::string &model, const std::string &def,
+                 const std::string &kernel) {
     llvm::outs() << llvm::formatv("{0,-20} {1,-5} {2,-12} {3,5} {4,10} {5,11}  {6}\n", shape,
-                                  toString(t), c.family, std::to_string(c.splitK),
-                                  micros(c.predictedUs), micros(c.defaultUs), c.name);
-  }
-  if (shapes.size() == 1)
-    llvm::outs() << "why: " << chosen[0].reason << "\n";
+                                  dtype, family, split, model, def, kernel);
+  };
+  line("shape", "dtype", "family", "split", "model us", "default us", "kernel");
+  for (const Row &r : rows)
+    line(r.shape, toString(t), r.family, r.split, r.model, r.defaultUs, r.kernel);
+  if (rows.size() == 1)
+    llvm::outs() << "why: " << rows[0].why << "\n";
   if (!o.output.empty())
     llvm::outs() << "spec: " << o.output << "\n";
 }
@@ -131,6 +159,9 @@ void gemmgen::cli::registerChooseCommand(CLI::App &app) {
                   "f16, e4m3 or e5m2");
   cmd->add_option("--layout", opts->layout,
                   "Operand layouts A,B[,D] (each row or col; default row,col,row)");
+  cmd->add_flag("--tuned", opts->tuned,
+                 "What `tuned` takes: the spec tuned for exactly the shape (16-bit), else the "
+                 "cost model's choice");
   cmd->add_flag("--spec", opts->printSpec, "Print the chosen spec (YAML) instead of the table");
   cmd->add_option("-o,--output", opts->output, "Also write the chosen spec to FILE");
   cmd->callback([opts] { runChoose(*opts); });

@@ -126,6 +126,32 @@ inline std::string writeChosenSpec(long long M, long long N, long long K, DType 
   return path;
 }
 
+/// A spec from the tuned-defaults file: its path and the entry it is
+/// ("4096x4096x4096 f16").
+struct TunedSpec {
+  std::string path, tunedFor;
+};
+
+/// The spec tuned for exactly M×N×K in 16-bit `t` in the tuned-defaults file
+/// ($GEMMGEN_TUNED_DEFAULTS, or the one installed with gemmgen); nullopt
+/// where there is none (no file, no entry, or fp8: no tuned specs); an error
+/// when the file cannot be read.
+inline llvm::Expected<std::optional<TunedSpec>> tunedSpecFor(long long M, long long N,
+                                                             long long K, DType t) {
+  const std::string path = tune::defaultTunedDefaultsPath();
+  if (path.empty() || (t != DType::F16 && t != DType::BF16))
+    return std::optional<TunedSpec>();
+  llvm::Expected<tune::TunedDefaults> defaults = tune::loadTunedDefaults(path);
+  if (!defaults)
+    return defaults.takeError();
+  const tune::TunedEntry *e = defaults->lookup(M, N, K, toString(t), /*exactOnly=*/true);
+  if (!e)
+    return std::optional<TunedSpec>();
+  return std::optional<TunedSpec>(TunedSpec{
+      defaults->specPath(*e), std::to_string(e->M) + "x" + std::to_string(e->N) + "x" +
+                                  std::to_string(e->K) + " " + e->dtype});
+}
+
 /// The spec argument `tuned` means: the spec tuned for exactly this shape
 /// and dtype in the tuned-defaults file ($GEMMGEN_TUNED_DEFAULTS, or the
 /// one installed with gemmgen), else the cost model's choice (`auto`; fp8
@@ -140,21 +166,16 @@ inline std::string resolveSpecArg(const std::string &spec, long long M, long lon
                                   const ChoiceOptions &choice = {}) {
   if (spec != "tuned" && spec != "auto")
     return spec;
-  if (spec == "auto" || (t != DType::F16 && t != DType::BF16))
-    return writeChosenSpec(M, N, K, t, blockwise, out, choice);
-  const std::string dtype = toString(t);
-  std::string path = tune::defaultTunedDefaultsPath();
-  if (!path.empty()) {
-    llvm::Expected<tune::TunedDefaults> defaults = tune::loadTunedDefaults(path);
-    if (!defaults) {
-      llvm::errs() << "gemmgen: error: " << llvm::toString(defaults.takeError()) << "\n";
+  if (spec == "tuned") {
+    llvm::Expected<std::optional<TunedSpec>> tuned = tunedSpecFor(M, N, K, t);
+    if (!tuned) {
+      llvm::errs() << "gemmgen: error: " << llvm::toString(tuned.takeError()) << "\n";
       return "";
     }
-    if (const tune::TunedEntry *e = defaults->lookup(M, N, K, dtype, /*exactOnly=*/true)) {
-      std::string chosen = defaults->specPath(*e);
-      llvm::outs() << "tuned defaults: " << chosen << " (tuned for " << e->M << "x" << e->N
-                   << "x" << e->K << " " << e->dtype << ")\n";
-      return chosen;
+    if (*tuned) {
+      llvm::outs() << "tuned defaults: " << (*tuned)->path << " (tuned for " << (*tuned)->tunedFor
+                   << ")\n";
+      return (*tuned)->path;
     }
   }
   return writeChosenSpec(M, N, K, t, blockwise, out, choice);

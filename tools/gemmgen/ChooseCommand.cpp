@@ -100,7 +100,7 @@ void runChoose(const ChooseOptions &o) {
           return error("cannot read the tuned spec '" + (*tuned)->path + "': " +
                        text.getError().message());
         r.family = "tuned", r.split = r.model = r.defaultUs = "-", r.kernel = (*tuned)->path;
-        r.why = "tuned for " + (*tuned)->tunedFor + " (" + tune::defaultTunedDefaultsPath() + ")";
+        r.why = "tuned for " + (*tuned)->tunedFor + " (" + (*tuned)->defaultsFile + ")";
         r.specYaml = (*text)->getBuffer().str();
         rows.push_back(r);
         continue;

@@ -1,4 +1,4 @@
-//===- GpuCommon.h - Shared by the GPU verbs (run, bench) -------*- C++ -*-===//
+//===- GpuCommon.h - Shared by run, bench and choose ------------*- C++ -*-===//
 #ifndef GEMMGEN_TOOLS_GPUCOMMON_H
 #define GEMMGEN_TOOLS_GPUCOMMON_H
 
@@ -126,10 +126,10 @@ inline std::string writeChosenSpec(long long M, long long N, long long K, DType 
   return path;
 }
 
-/// A spec from the tuned-defaults file: its path and the entry it is
-/// ("4096x4096x4096 f16").
+/// A spec from the tuned-defaults file: its path, the entry it is
+/// ("4096x4096x4096 f16") and the file that lists it.
 struct TunedSpec {
-  std::string path, tunedFor;
+  std::string path, tunedFor, defaultsFile;
 };
 
 /// The spec tuned for exactly M×N×K in 16-bit `t` in the tuned-defaults file
@@ -148,8 +148,10 @@ inline llvm::Expected<std::optional<TunedSpec>> tunedSpecFor(long long M, long l
   if (!e)
     return std::optional<TunedSpec>();
   return std::optional<TunedSpec>(TunedSpec{
-      defaults->specPath(*e), std::to_string(e->M) + "x" + std::to_string(e->N) + "x" +
-                                  std::to_string(e->K) + " " + e->dtype});
+      defaults->specPath(*e),
+      std::to_string(e->M) + "x" + std::to_string(e->N) + "x" + std::to_string(e->K) + " " +
+          e->dtype,
+      path});
 }
 
 /// The spec argument `tuned` means: the spec tuned for exactly this shape

@@ -105,6 +105,9 @@ else
 fi
 expect 3 "gemmgen: error: 'tile.q' is not a tunable spec key; did you mean 'tile.m'? (tunable: tile.m, tile.n," -- "$G" tune "$S" tile.q=1 --compile-only
 expect 1 "gemmgen: error: --shapes takes MxNxK[,MxNxK...] with sizes from 0 to 4294967295, got '12x'" -- "$G" simulate "$S" --shapes 12x
+expect 1 "gemmgen: error: --shapes takes MxNxK[,MxNxK...] with sizes from 0 to 4294967295, got '4294967296x2x3'" -- "$G" simulate "$S" --shapes 4294967296x2x3
+expect 1 "gemmgen: error: --shapes takes MxNxK[,MxNxK...] with sizes from 0 to 4294967295, got '64x64x64,'" -- "$G" simulate "$S" --shapes 64x64x64,
+expect 3 "gemmgen: error: --shapes wants MxNxK[,MxNxK...] (got '64x64x64,,128x128x128')" -- "$G" bench "$S" --shapes 64x64x64,,128x128x128
 expect 1 "depth_1.yaml:11:20: error: pipeline.depth 1 cannot overlap the TMA load of the next k-block with the MMA of this one (the producer waits until the only stage is released); use depth: 2 or more (4 is typical)" -- "$G" simulate "$SRC/tests/sim_bugs/depth_1.yaml"
 # --version names the build (bench logs and sweeps record it).
 out=$("$G" --version); rc=$?

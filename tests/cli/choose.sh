@@ -70,6 +70,10 @@ expect 3 "gemmgen: error: give a shape: --m M --n N --k K, or --shapes MxNxK[,Mx
 expect 3 "gemmgen: error: give all of --m, --n and --k (or --shapes MxNxK,...)" -- --m 5
 expect 3 "gemmgen: error: chooseKernel needs M, N and K of at least 1 (got 0x5x5)" -- --m 0 --n 5 --k 5
 expect 3 "gemmgen: error: --shapes wants MxNxK[,MxNxK...] (got '1x2')" -- --shapes 1x2
+# The list parser simulate and bench share: no empty entry, no sign (a -1 must not wrap).
+expect 3 "gemmgen: error: --shapes wants MxNxK[,MxNxK...] (got '4x4x4,,')" -- --shapes 4x4x4,,
+expect 3 "gemmgen: error: --shapes wants MxNxK[,MxNxK...] (got '-1x4x4')" -- --shapes -1x4x4
+expect 3 "gemmgen: error: --shapes wants MxNxK[,MxNxK...] (got '4x+4x4')" -- --shapes 4x+4x4
 expect 3 "gemmgen: error: --spec writes one spec: give one shape" -- --shapes 1x2x3,4x5x6 --spec
 expect 3 "gemmgen: error: -o writes one spec: give one shape" -- --shapes 1x2x3,4x5x6 -o "$W/x.yaml"
 expect 3 "gemmgen: error: --dtype must be f16, bf16, e4m3 or e5m2 (got 'f8')" -- --m 1 --n 1 --k 1 --dtype f8

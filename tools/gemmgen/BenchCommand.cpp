@@ -175,8 +175,8 @@ void runBench(BenchOptions o) {
   }
   std::vector<std::array<long long, 3>> shapes;
   if (!o.shapes.empty()) {
-    auto parsed = parseShapes(o.shapes);
-    if (!parsed || parsed->empty()) {
+    auto parsed = parseShapeList(o.shapes, LLONG_MAX);
+    if (!parsed) {
       llvm::errs() << "gemmgen: error: --shapes wants MxNxK[,MxNxK...] (got '" << o.shapes
                    << "')\n";
       setExitCode(ExitFailure);

@@ -69,8 +69,8 @@ void runChoose(const ChooseOptions &o) {
     return;
   std::vector<std::array<long long, 3>> shapes;
   if (!o.shapes.empty()) {
-    auto parsed = parseShapes(o.shapes);
-    if (!parsed || parsed->empty())
+    auto parsed = parseShapeList(o.shapes, LLONG_MAX);
+    if (!parsed)
       return error("--shapes wants MxNxK[,MxNxK...] (got '" + o.shapes + "')");
     shapes = *parsed;
   }

@@ -4,7 +4,7 @@
 
 #include "Commands.h"
 #include "CompilerCommands.h"
-#include "GroupsFile.h"
+#include "ProblemLists.h"
 
 #include "gemmgen/Pipeline.h"
 #include "gemmgen/tune/TuneDB.h"
@@ -63,25 +63,6 @@ inline std::optional<DType> parseDType(const std::string &s) {
   if (s == "e5m2")
     return DType::E5M2;
   return std::nullopt;
-}
-
-/// `--shapes MxNxK[,MxNxK...]`; nullopt when an entry is not three integers.
-inline std::optional<std::vector<std::array<long long, 3>>> parseShapes(const std::string &s) {
-  std::vector<std::array<long long, 3>> out;
-  llvm::SmallVector<llvm::StringRef, 8> items;
-  llvm::StringRef(s).split(items, ',', -1, false);
-  for (llvm::StringRef item : items) {
-    llvm::SmallVector<llvm::StringRef, 3> dims;
-    item.trim().split(dims, 'x');
-    if (dims.size() != 3)
-      return std::nullopt;
-    std::array<long long, 3> shape;
-    for (int i = 0; i < 3; ++i)
-      if (dims[i].trim().getAsInteger(10, shape[i]))
-        return std::nullopt;
-    out.push_back(shape);
-  }
-  return out;
 }
 
 /// What `auto` (and `gemmgen choose`) takes for M×N×K: chooseKernel, or

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "SimulateCommand.h"
-#include "GroupsFile.h"
+#include "ProblemLists.h"
 #include "CompilerCommands.h"
 
 #include "gemmgen/Pipeline.h"
@@ -73,29 +73,6 @@ std::optional<ir::Kernel> loadKernel(const std::string &path, bool protocolCheck
   return lowerToIR(*spec);
 }
 
-/// "MxNxK[,MxNxK...]": each size a decimal integer from 0 to 2^32 - 1 (no
-/// sign: a stream would read "-1" as 4294967295).
-bool parseShapes(const std::string &text, std::vector<Shape> &out) {
-  llvm::SmallVector<llvm::StringRef, 8> items;
-  llvm::StringRef(text).split(items, ',');
-  for (llvm::StringRef item : items) {
-    llvm::SmallVector<llvm::StringRef, 3> dims;
-    item.trim().split(dims, 'x');
-    if (dims.size() != 3)
-      return false;
-    unsigned v[3];
-    for (int i = 0; i < 3; ++i) {
-      uint64_t x;
-      if (dims[i].empty() || !std::isdigit((unsigned char)dims[i][0]) ||
-          dims[i].getAsInteger(10, x) || x > UINT32_MAX)
-        return false;
-      v[i] = unsigned(x);
-    }
-    out.push_back({v[0], v[1], v[2]});
-  }
-  return !out.empty();
-}
-
 void runSimulate(const SimulateCliOptions &opts) {
   DiagnosticEngine diags;
   std::optional<ir::Kernel> kernel =
@@ -110,12 +87,15 @@ void runSimulate(const SimulateCliOptions &opts) {
   }
   std::vector<Shape> shapes;
   if (!opts.shapes.empty()) {
-    if (!parseShapes(opts.shapes, shapes)) {
+    auto parsed = cli::parseShapeList(opts.shapes, UINT32_MAX);
+    if (!parsed) {
       llvm::errs() << "gemmgen: error: --shapes takes MxNxK[,MxNxK...] with sizes from 0 to "
                    << UINT32_MAX << ", got '" << opts.shapes << "'\n";
       cli::setExitCode(cli::ExitSpecError);
       return;
     }
+    for (const auto &s : *parsed)
+      shapes.push_back({unsigned(s[0]), unsigned(s[1]), unsigned(s[2])});
   } else {
     // Default: 2x2 tiles (per CTA of the cluster along M) and 4 k-blocks.
     shapes.push_back({opts.m.value_or(2 * kernel->clusterM * kernel->tileM),

@@ -1,20 +1,51 @@
-//===- GroupsFile.h - The --groups FILE of run, bench, simulate -*- C++ -*-===//
-#ifndef GEMMGEN_TOOLS_GROUPSFILE_H
-#define GEMMGEN_TOOLS_GROUPSFILE_H
+//===- ProblemLists.h - The verbs' --shapes and --groups FILE --*- C++ -*-===//
+#ifndef GEMMGEN_TOOLS_PROBLEMLISTS_H
+#define GEMMGEN_TOOLS_PROBLEMLISTS_H
 
 #include "CompilerCommands.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
+#include <climits>
 #include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace gemmgen::cli {
+
+/// `--shapes MxNxK[,MxNxK...]` (simulate, bench, choose): one entry or more,
+/// each three decimal sizes from 0 to `maxSize` — digits only, so no sign
+/// (a "-1" must not wrap) and no empty entry. nullopt otherwise; the verb
+/// prints its own message.
+inline std::optional<std::vector<std::array<long long, 3>>>
+parseShapeList(llvm::StringRef text, unsigned long long maxSize) {
+  std::vector<std::array<long long, 3>> out;
+  llvm::SmallVector<llvm::StringRef, 8> items;
+  text.split(items, ',');
+  for (llvm::StringRef item : items) {
+    llvm::SmallVector<llvm::StringRef, 3> dims;
+    item.trim().split(dims, 'x');
+    if (dims.size() != 3)
+      return std::nullopt;
+    std::array<long long, 3> shape;
+    for (int i = 0; i < 3; ++i) {
+      llvm::StringRef digits = dims[i].trim();
+      unsigned long long v;
+      if (digits.empty() || !llvm::all_of(digits, llvm::isDigit) ||
+          digits.getAsInteger(10, v) || v > maxSize || v > (unsigned long long)LLONG_MAX)
+        return std::nullopt;
+      shape[i] = (long long)v;
+    }
+    out.push_back(shape);
+  }
+  return out;
+}
 
 /// A --groups FILE: one problem per line, `M` or `M N K` (N and K default to
 /// `n` and `k`, the command's --n/--k); `#` starts a comment. Errors are
@@ -64,4 +95,4 @@ readGroupsFile(const std::string &path, long long n, long long k) {
 
 } // namespace gemmgen::cli
 
-#endif // GEMMGEN_TOOLS_GROUPSFILE_H
+#endif // GEMMGEN_TOOLS_PROBLEMLISTS_H

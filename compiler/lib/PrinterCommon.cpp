@@ -65,13 +65,17 @@ void gemmgen::emitDeviceHeader(CodeEmitter &e, const EmitOptions &opts, llvm::St
                                llvm::StringRef text, llvm::StringRef ns, bool epilogueOps) {
   if (opts.debugHangs)
     e.line("#define GEMMGEN_DEBUG_HANGS 1");
+  // common_ptx.cuh is the target header's own include: inlined ahead of it
+  // by --standalone (whose guard then skips the #include), not named otherwise.
   struct {
     llvm::StringRef header, text;
-  } headers[] = {{header, text},
+  } headers[] = {{"common_ptx.cuh", commonPtxDeviceHeader()},
+                 {header, text},
                  {"tile_schedule.cuh", tileScheduleDeviceHeader()},
                  {"epilogue_ops.cuh", epilogueOpsDeviceHeader()}};
   for (const auto &h : headers) {
-    if (h.header == "epilogue_ops.cuh" && !epilogueOps)
+    if ((h.header == "epilogue_ops.cuh" && !epilogueOps) ||
+        (h.header == "common_ptx.cuh" && !opts.standalone))
       continue;
     if (opts.standalone) {
       e.comment("---- gemmgen/device/" + h.header + " (inlined by --standalone) ----");

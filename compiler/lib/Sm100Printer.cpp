@@ -567,11 +567,11 @@ private:
     if (op.scope == CtaScope::Leader && pair()) {
       e.comment("every thread of both CTAs arrives on the leader's barrier [" + op.barrier +
                 "_cta0.arrive]");
-      return e.line("mbar_arrive_remote(" + slotAddr(op) + ", 0);");
+      return e.line("mbar_arrive_remote_release(" + slotAddr(op) + ", 0);");
     }
     if (op.scope == CtaScope::Cluster) {
       CodeEmitter::Block loop(e, "for (u32 r = 0; r < CTA_GROUP; ++r)");
-      return e.line("mbar_arrive_remote(" + slotAddr(op) + ", r);");
+      return e.line("mbar_arrive_remote_release(" + slotAddr(op) + ", r);");
     }
     e.line("mbar_arrive(" + slotAddr(op) + ");");
   }

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "gemmgen/Checks.h"
+#include "gemmgen/DeviceHeaders.h"
 #include "gemmgen/IR.h"
 #include "gemmgen/Lowering.h"
 #include "gemmgen/Parser.h"
@@ -198,7 +199,7 @@ TEST_P(Sm100Step, EmitsTheTcgen05Operations) {
     has("tma_load_2d_pair(");
     has("mapa_shared(tma2mma_bar, 0)");
     has("if (cta_rank == 0) mbar_arrive_expect_tx(");
-    has("mbar_arrive_remote(ld2mma_bar + 8 * consumer, 0);");
+    has("mbar_arrive_remote_release(ld2mma_bar + 8 * consumer, 0);");
     has("cluster_sync();");
   } else {
     has("tcgen05_commit<CTA_GROUP>(mma2tma_bar + 8 * mma_ps.stage);");
@@ -229,6 +230,34 @@ TEST(Sm100, StandaloneInlinesTheSm100Header) {
   EXPECT_NE(c->source.find("tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster"
                            ".multicast::cluster.b64"),
             std::string::npos);
+  // The shared wrappers (common_ptx.cuh) are inlined once, ahead of the
+  // target header, whose guarded #include then names no file.
+  const size_t common = c->source.find("namespace ptx {");
+  const size_t target = c->source.find("namespace sm100 {");
+  ASSERT_NE(common, std::string::npos);
+  ASSERT_NE(target, std::string::npos);
+  EXPECT_LT(common, target);
+  EXPECT_EQ(c->source.find("namespace ptx {", common + 1), std::string::npos);
+  EXPECT_NE(c->source.find("mbarrier.arrive.release.cluster.shared::cluster.b64"),
+            std::string::npos);
+}
+
+// Without --standalone the kernel names only the target header; that header
+// includes common_ptx.cuh, which the runtime hands NVRTC with the others.
+TEST(Sm100, CommonWrappersComeThroughTheTargetHeader) {
+  DiagnosticEngine diags(nullptr);
+  auto c = compileSpecFile(specPath("09_two_consumers"), EmitOptions{}, diags);
+  ASSERT_TRUE(c);
+  EXPECT_NE(c->source.find("#include \"gemmgen/device/sm100_ptx.cuh\""), std::string::npos);
+  EXPECT_EQ(c->source.find("common_ptx.cuh"), std::string::npos);
+  bool embedded = false;
+  for (const DeviceHeader &h : deviceHeaders())
+    embedded |= h.includeName == "gemmgen/device/common_ptx.cuh" && h.text == commonPtxDeviceHeader();
+  EXPECT_TRUE(embedded);
+  EXPECT_NE(sm100DeviceHeader().find("#include \"gemmgen/device/common_ptx.cuh\""),
+            llvm::StringRef::npos);
+  EXPECT_NE(sm90DeviceHeader().find("#include \"gemmgen/device/common_ptx.cuh\""),
+            llvm::StringRef::npos);
 }
 
 //===----------------------------------------------------------------------===//

@@ -22,6 +22,10 @@ struct DeviceHeader {
 /// Every embedded device header.
 llvm::ArrayRef<DeviceHeader> deviceHeaders();
 
+/// The PTX wrappers both targets share, "gemmgen/device/common_ptx.cuh"
+/// (sm90_ptx.cuh and sm100_ptx.cuh include it).
+llvm::StringRef commonPtxDeviceHeader();
+
 /// The sm_90a PTX wrapper header, "gemmgen/device/sm90_ptx.cuh".
 llvm::StringRef sm90DeviceHeader();
 

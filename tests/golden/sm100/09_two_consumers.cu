@@ -261,7 +261,7 @@ gemm_sm100_step9_2consumers(const __grid_constant__ TensorMap tmA, const __grid_
       } // EPI_N chunk
       tcgen05_fence_before_thread_sync();
       // every thread of both CTAs arrives on the leader's barrier [ld2mma_cta0.arrive]
-      mbar_arrive_remote(ld2mma_bar + 8 * consumer, 0);
+      mbar_arrive_remote_release(ld2mma_bar + 8 * consumer, 0);
     } // tile
   } // roles
 

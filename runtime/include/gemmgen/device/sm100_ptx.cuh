@@ -1,9 +1,10 @@
 // gemmgen/device/sm100_ptx.cuh — device-side PTX wrappers for sm_100a kernels emitted by gemmgen.
 //
 // Each PTX instruction lives in one small named __device__ __forceinline__ wrapper with a one-line
-// comment; generated sm_100a kernels use only these wrappers. The header compiles under NVRTC: it
-// includes nothing. Shared-memory operands are 32-bit shared-window addresses (u32); TMEM
-// addresses are the 32-bit values tcgen05.alloc writes (lane in bits 16-31, column in 0-15).
+// comment; generated sm_100a kernels use only these wrappers and those of common_ptx.cuh (what
+// both targets share). The header compiles under NVRTC: it includes only common_ptx.cuh.
+// Shared-memory operands are 32-bit shared-window addresses (u32); TMEM addresses are the 32-bit
+// values tcgen05.alloc writes (lane in bits 16-31, column in 0-15).
 //
 // Status: compile-verified (NVRTC and nvcc, sm_100a); NOT run — no Blackwell GPU was available
 // when this was written. Spellings follow the PTX ISA 8.6+ tcgen05 chapter.
@@ -21,66 +22,20 @@
 #define GEMMGEN_HANG_TIMEOUT_NS 2000000000ull
 #endif
 
+// The shared wrappers (mbarrier, TMA 2D, cluster barriers, packing). Guarded so that
+// `emit --standalone`, which inlines common_ptx.cuh first, needs no include path.
+#ifndef GEMMGEN_DEVICE_COMMON_PTX_CUH
+#include "gemmgen/device/common_ptx.cuh"
+#endif
+
 namespace gemmgen {
 namespace sm100 {
 
-typedef unsigned short u16;
-typedef unsigned int u32;
-typedef unsigned long long u64;
-
-// Opaque 128-byte TMA descriptor, passed by value as a `const __grid_constant__` kernel parameter.
-struct __align__(64) TensorMap {
-  u64 opaque[16];
-};
-
-// Element kinds of the 16-bit operands.
-enum ElemKind : int { ELEM_F16 = 0, ELEM_BF16 = 1 };
+using namespace gemmgen::ptx;  // common_ptx.cuh's wrappers, types and ElemKind
 
 // ---------------------------------------------------------------------------------------------
-// Addresses, ids, timers
+// Shared-memory words
 // ---------------------------------------------------------------------------------------------
-
-// Generic pointer into shared memory -> 32-bit shared-window address (cvta.to.shared).
-__device__ __forceinline__ u32 smem_addr(const void* p) {
-  u32 a;
-  asm volatile("{\n.reg .u64 t;\ncvta.to.shared.u64 t, %1;\ncvt.u32.u64 %0, t;\n}\n" : "=r"(a) : "l"(p));
-  return a;
-}
-
-// This CTA's rank inside its cluster (%cluster_ctarank).
-__device__ __forceinline__ u32 cluster_ctarank() {
-  u32 r;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
-  return r;
-}
-
-// Global nanosecond timer (%globaltimer).
-__device__ __forceinline__ u64 globaltimer() {
-  u64 t;
-  asm volatile("mov.u64 %0, %%globaltimer;\n" : "=l"(t));
-  return t;
-}
-
-// Elect one lane of the (fully active) warp: true in exactly one lane (elect.sync).
-__device__ __forceinline__ bool elect_one_sync() {
-  u32 pred;
-  asm volatile(
-      "{\n.reg .pred p;\n.reg .b32 l;\n"
-      "elect.sync l|p, 0xffffffff;\n"
-      "selp.u32 %0, 1, 0, p;\n}\n"
-      : "=r"(pred));
-  return pred != 0;
-}
-
-// Abort the kernel (trap).
-__device__ __forceinline__ void trap() { asm volatile("trap;\n"); }
-
-// Map a local shared address to the same offset in cluster CTA `rank` (mapa.shared::cluster).
-__device__ __forceinline__ u32 mapa_shared(u32 addr, u32 rank) {
-  u32 r;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(r) : "r"(addr), "r"(rank));
-  return r;
-}
 
 // Load a 32-bit word from shared memory (ld.shared.b32), e.g. the TMEM address tcgen05.alloc wrote.
 __device__ __forceinline__ u32 ld_shared_u32(u32 addr) {
@@ -98,47 +53,6 @@ __device__ __forceinline__ void st_shared_v4(u32 addr, u32 a, u32 b, u32 c, u32 
 // ---------------------------------------------------------------------------------------------
 // mbarrier
 // ---------------------------------------------------------------------------------------------
-
-// Initialise an mbarrier with an expected arrival count (mbarrier.init).
-__device__ __forceinline__ void mbar_init(u32 bar, u32 count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" :: "r"(bar), "r"(count) : "memory");
-}
-
-// Make mbarrier inits visible to the async proxy and to the cluster (fence.mbarrier_init).
-__device__ __forceinline__ void fence_mbarrier_init() {
-  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-}
-
-// Arrive once on a local mbarrier (mbarrier.arrive, release.cta).
-__device__ __forceinline__ void mbar_arrive(u32 bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" :: "r"(bar) : "memory");
-}
-
-// Arrive once on a local mbarrier and add `bytes` to its expected transaction count.
-__device__ __forceinline__ void mbar_arrive_expect_tx(u32 bar, u32 bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" :: "r"(bar), "r"(bytes) : "memory");
-}
-
-// Arrive once, release at cluster scope, on an mbarrier given by a shared::cluster address.
-__device__ __forceinline__ void mbar_arrive_cluster(u32 cluster_bar) {
-  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" :: "r"(cluster_bar) : "memory");
-}
-
-// Arrive once on the mbarrier at local offset `bar` in cluster CTA `rank` (mapa + remote arrive).
-__device__ __forceinline__ void mbar_arrive_remote(u32 bar, u32 rank) {
-  mbar_arrive_cluster(mapa_shared(bar, rank));
-}
-
-// Test once whether the phase with parity `parity` has completed (mbarrier.try_wait.parity).
-__device__ __forceinline__ bool mbar_try_wait(u32 bar, u32 parity) {
-  u32 done;
-  asm volatile(
-      "{\n.reg .pred p;\n"
-      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-      "selp.u32 %0, 1, 0, p;\n}\n"
-      : "=r"(done) : "r"(bar), "r"(parity) : "memory");
-  return done != 0;
-}
 
 // Block until the phase with parity `parity` of `bar` has completed (try_wait loop). bar_id and
 // slot only name the wait for the GEMMGEN_DEBUG_HANGS report.
@@ -160,52 +74,8 @@ __device__ __forceinline__ void mbar_wait(u32 bar, u32 parity, int bar_id, int s
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fences, CTA and cluster barriers
-// ---------------------------------------------------------------------------------------------
-
-// Order this thread's generic-proxy shared-memory writes before later async-proxy (TMA) reads.
-__device__ __forceinline__ void fence_proxy_async_smem() {
-  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-}
-
-// Cluster barrier arrive with release semantics (barrier.cluster.arrive.release).
-__device__ __forceinline__ void cluster_arrive() {
-  asm volatile("barrier.cluster.arrive.release.aligned;\n" ::: "memory");
-}
-
-// Cluster barrier wait with acquire semantics (barrier.cluster.wait.acquire).
-__device__ __forceinline__ void cluster_wait() {
-  asm volatile("barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
-}
-
-// Full cluster-wide barrier: every thread of every CTA of the cluster (arrive + wait).
-__device__ __forceinline__ void cluster_sync() {
-  cluster_arrive();
-  cluster_wait();
-}
-
-// Named barrier: wait until `count` threads (multiple of 32) reached barrier `id` (bar.sync).
-__device__ __forceinline__ void named_barrier_sync(u32 id, u32 count) {
-  asm volatile("bar.sync %0, %1;\n" :: "r"(id), "r"(count) : "memory");
-}
-
-// ---------------------------------------------------------------------------------------------
 // TMA (cp.async.bulk.tensor)
 // ---------------------------------------------------------------------------------------------
-
-// Prefetch a tensor map (kernel parameter) into the descriptor cache (prefetch.tensormap).
-__device__ __forceinline__ void prefetch_tensormap(const TensorMap* tm) {
-  asm volatile("prefetch.tensormap [%0];\n" :: "l"(tm) : "memory");
-}
-
-// TMA 2D tile load global -> local smem `dst`, completing tx bytes on local mbarrier `bar`.
-// Coordinates are innermost first: c0 = column (contiguous dim), c1 = row.
-__device__ __forceinline__ void tma_load_2d(u32 dst, const TensorMap* tm, u32 bar, int c0, int c1) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-      " [%0], [%1, {%3, %4}], [%2];\n"
-      :: "r"(dst), "l"(tm), "r"(bar), "r"(c0), "r"(c1) : "memory");
-}
 
 // TMA 2D tile load into this CTA's smem `dst` whose tx bytes complete on an mbarrier of either
 // CTA of the pair (`cluster_bar`, a shared::cluster address, e.g. the leader's) (.cta_group::2).
@@ -214,24 +84,6 @@ __device__ __forceinline__ void tma_load_2d_pair(u32 dst, const TensorMap* tm, u
       "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2"
       " [%0], [%1, {%3, %4}], [%2];\n"
       :: "r"(dst), "l"(tm), "r"(cluster_bar), "r"(c0), "r"(c1) : "memory");
-}
-
-// TMA 2D tile store local smem `src` -> global box at (c0, c1); out-of-bounds parts are clipped.
-__device__ __forceinline__ void tma_store_2d(const TensorMap* tm, u32 src, int c0, int c1) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%2, %3}], [%1];\n"
-      :: "l"(tm), "r"(src), "r"(c0), "r"(c1) : "memory");
-}
-
-// Close the current group of bulk async stores (cp.async.bulk.commit_group).
-__device__ __forceinline__ void bulk_commit_group() {
-  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
-}
-
-// Wait until at most N bulk groups are pending, their global writes included (cp.async.bulk.wait_group).
-template <int N>
-__device__ __forceinline__ void bulk_wait_group() {
-  asm volatile("cp.async.bulk.wait_group %0;\n" :: "n"(N) : "memory");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -380,30 +232,6 @@ __device__ __forceinline__ void tcgen05_commit_multicast(u32 bar, u16 cta_mask) 
   else
     asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%0], %1;\n"
                  :: "r"(bar), "h"(cta_mask) : "memory");
-}
-
-// ---------------------------------------------------------------------------------------------
-// Epilogue helpers
-// ---------------------------------------------------------------------------------------------
-
-// Two f32 -> packed f16x2 (round to nearest even); `lo` goes to bits 0-15 (cvt.rn.f16x2.f32).
-__device__ __forceinline__ u32 pack_f16x2(float lo, float hi) {
-  u32 r;
-  asm("cvt.rn.f16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(hi), "f"(lo));
-  return r;
-}
-
-// Two f32 -> packed bf16x2 (round to nearest even); `lo` goes to bits 0-15 (cvt.rn.bf16x2.f32).
-__device__ __forceinline__ u32 pack_bf16x2(float lo, float hi) {
-  u32 r;
-  asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(hi), "f"(lo));
-  return r;
-}
-
-// Two f32 -> packed 16-bit pair of element kind E.
-template <int E>
-__device__ __forceinline__ u32 pack2(float lo, float hi) {
-  return E == ELEM_BF16 ? pack_bf16x2(lo, hi) : pack_f16x2(lo, hi);
 }
 
 }  // namespace sm100

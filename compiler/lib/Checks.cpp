@@ -28,6 +28,8 @@
 // the seed's Blackwell kernel instead.
 //
 //===----------------------------------------------------------------------===//
+#include "ChecksCommon.h"
+
 #include "gemmgen/Checks.h"
 #include "gemmgen/KernelPlan.h"
 
@@ -43,7 +45,6 @@ using llvm::SMLoc;
 
 namespace gemmgen {
 /// The sm_100a checks (ChecksSm100.cpp).
-bool checkSpecSm100(const KernelSpec &spec, DiagnosticEngine &diags, const CheckOptions &options);
 } // namespace gemmgen
 using llvm::StringRef;
 
@@ -94,7 +95,9 @@ private:
   bool pingpong() const;
   void checkEpilogueBuffers();
   void checkBarrier(const BarrierSpec &b, ProtocolBarrier which, const BarrierPlan &want);
-  bool checkRoleName(const Located<std::string> &ref, const std::string &path);
+  bool checkRoleName(const Located<std::string> &ref, const std::string &path) {
+    return checks::checkRoleName(spec, diags, ref, path);
+  }
 
   const KernelSpec &spec;
   DiagnosticEngine &diags;
@@ -109,22 +112,8 @@ SMLoc rolesAnchor(const KernelSpec &spec) {
   return spec.rolesLoc.isValid() ? spec.rolesLoc : spec.loc;
 }
 
-const Located<RoleTask> *findTask(const RoleSpec &r, RoleTask t) {
-  for (const Located<RoleTask> &x : r.does)
-    if (x.value == t)
-      return &x;
-  return nullptr;
-}
-
-std::string roleList(const KernelSpec &spec) {
-  std::string s;
-  for (size_t i = 0; i < spec.roles.size(); ++i) {
-    if (i)
-      s += i + 1 == spec.roles.size() ? " and " : ", ";
-    s += "'" + spec.roles[i].name.value + "'";
-  }
-  return s;
-}
+using checks::findTask;
+using checks::roleList;
 
 unsigned producerRegisters(const RoleSpec &r) {
   return r.registers.value ? r.registers.value : kDefaultProducerRegisters;
@@ -725,21 +714,6 @@ void Checker::checkSharedMemory() {
                 " tile; use depth: 3 or more (3 fits in shared memory)");
 }
 
-bool Checker::checkRoleName(const Located<std::string> &ref, const std::string &path) {
-  if (!ref.given || spec.findRole(ref.value))
-    return true;
-  std::string msg = "unknown role '" + ref.value + "' in '" + path + "'";
-  std::vector<StringRef> names;
-  for (const RoleSpec &r : spec.roles)
-    names.push_back(r.name.value);
-  if (std::optional<StringRef> best = closestMatch(ref.value, names))
-    msg += "; did you mean '" + best->str() + "'?";
-  else if (!spec.roles.empty())
-    msg += "; the roles are " + roleList(spec);
-  error(ref.loc, msg);
-  return false;
-}
-
 void Checker::checkBarriers() {
   const KernelPlan plan = derivePlan(spec, Declarations::Ignore);
   const BarrierSpec *seen[5] = {};
@@ -1027,10 +1001,7 @@ bool Checker::run() {
   if (options.protocol)
     checkBarriers();
   else
-    for (const BarrierSpec &b : spec.barriers) {
-      checkRoleName(b.from, "barriers." + b.name.value + ".from");
-      checkRoleName(b.to, "barriers." + b.name.value + ".to");
-    }
+    checks::checkBarrierEnds(spec, diags);
   return diags.errorCount() == before;
 }
 

@@ -25,6 +25,8 @@
 // key, saying what to write and, for barriers, what would go wrong.
 //
 //===----------------------------------------------------------------------===//
+#include "ChecksCommon.h"
+
 #include "gemmgen/Checks.h"
 #include "gemmgen/KernelPlan.h"
 
@@ -35,10 +37,6 @@
 using namespace gemmgen;
 using llvm::SMLoc;
 using llvm::StringRef;
-
-namespace gemmgen {
-bool checkSpecSm100(const KernelSpec &spec, DiagnosticEngine &diags, const CheckOptions &options);
-} // namespace gemmgen
 
 namespace {
 
@@ -76,12 +74,7 @@ ProtocolBarrier planBarrier(Bar b) {
   }
 }
 
-const Located<RoleTask> *findTask(const RoleSpec &r, RoleTask t) {
-  for (const Located<RoleTask> &x : r.does)
-    if (x.value == t)
-      return &x;
-  return nullptr;
-}
+using checks::findTask;
 
 class Sm100Checker {
 public:
@@ -102,10 +95,7 @@ public:
     if (options.protocol)
       checkBarriers();
     else
-      for (const BarrierSpec &b : spec.barriers) {
-        checkRoleName(b.from, "barriers." + b.name.value + ".from");
-        checkRoleName(b.to, "barriers." + b.name.value + ".to");
-      }
+      checks::checkBarrierEnds(spec, diags);
     return diags.errorCount() == before;
   }
 
@@ -406,13 +396,7 @@ private:
   }
 
   bool checkRoleName(const Located<std::string> &ref, const std::string &path) {
-    if (!ref.given || spec.findRole(ref.value))
-      return true;
-    std::string list;
-    for (size_t i = 0; i < spec.roles.size(); ++i)
-      list += (i ? ", '" : "'") + spec.roles[i].name.value + "'";
-    error(ref.loc, "unknown role '" + ref.value + "' in '" + path + "'; the roles are " + list);
-    return false;
+    return checks::checkRoleName(spec, diags, ref, path);
   }
 
   void checkBarriers() {

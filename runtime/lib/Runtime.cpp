@@ -150,6 +150,22 @@ Expected<Runtime> Runtime::open(int ordinal) {
 
 static Status emptyRuntime() { return emptyHandle("Runtime", "Runtime::open()"); }
 
+/// One driver call in `rt`'s context after the checks every such call makes
+/// (an empty handle; a context lost to a watchdog timeout). `call` gets the
+/// driver table and returns its CUresult; `what` names it in the error.
+template <class Call>
+static Status callInContext(const std::shared_ptr<Runtime::Impl> &rt, const std::string &what,
+                            Call &&call) {
+  if (!rt)
+    return emptyRuntime();
+  if (Status s = rt->checkUsable(); !s)
+    return s;
+  const DriverApi &drv = *rt->drv;
+  GG_CONTEXT_SCOPE(*rt);
+  GG_TRY_CU(call(drv), what);
+  return Status::success();
+}
+
 const DeviceInfo &Runtime::device() const {
   static const DeviceInfo none;
   return impl_ ? impl_->info : none;
@@ -452,16 +468,10 @@ Expected<Kernel> Runtime::compileString(const std::string &yaml, const std::stri
 
 Status Runtime::launchRaw(CUfunction f, unsigned gridX, unsigned gridY, unsigned blockX,
                           unsigned smemBytes, CUstream stream, void **params) const {
-  if (!impl_)
-    return emptyRuntime();
-  const DriverApi &drv = *impl_->drv;
-  if (Status s = impl_->checkUsable(); !s)
-    return s;
-  GG_CONTEXT_SCOPE(*impl_);
-  GG_TRY_CU(drv.cuLaunchKernel(f, gridX, gridY, 1, blockX, 1, 1, smemBytes, stream, params,
-                               nullptr),
-            "cuLaunchKernel");
-  return Status::success();
+  return callInContext(impl_, "cuLaunchKernel", [&](const DriverApi &drv) {
+    return drv.cuLaunchKernel(f, gridX, gridY, 1, blockX, 1, 1, smemBytes, stream, params,
+                              nullptr);
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -469,14 +479,11 @@ Status Runtime::launchRaw(CUfunction f, unsigned gridX, unsigned gridY, unsigned
 //===----------------------------------------------------------------------===//
 
 Expected<CUdeviceptr> Runtime::alloc(std::size_t bytes) const {
-  if (!impl_)
-    return emptyRuntime();
-  const DriverApi &drv = *impl_->drv;
-  if (Status s = impl_->checkUsable(); !s)
-    return s;
-  GG_CONTEXT_SCOPE(*impl_);
   CUdeviceptr p = 0;
-  GG_TRY_CU(drv.cuMemAlloc(&p, bytes), "cuMemAlloc(" + std::to_string(bytes) + " bytes)");
+  if (Status s = callInContext(impl_, "cuMemAlloc(" + std::to_string(bytes) + " bytes)",
+                               [&](const DriverApi &drv) { return drv.cuMemAlloc(&p, bytes); });
+      !s)
+    return s;
   return p;
 }
 
@@ -492,60 +499,37 @@ Status Runtime::free(CUdeviceptr p) const {
 }
 
 Status Runtime::copyToDevice(CUdeviceptr dst, const void *src, std::size_t bytes) const {
-  if (!impl_)
-    return emptyRuntime();
-  const DriverApi &drv = *impl_->drv;
-  if (Status s = impl_->checkUsable(); !s)
-    return s;
-  GG_CONTEXT_SCOPE(*impl_);
-  GG_TRY_CU(drv.cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD");
-  return Status::success();
+  return callInContext(impl_, "cuMemcpyHtoD",
+                       [&](const DriverApi &drv) { return drv.cuMemcpyHtoD(dst, src, bytes); });
 }
 
 Status Runtime::copyToHost(void *dst, CUdeviceptr src, std::size_t bytes) const {
-  if (!impl_)
-    return emptyRuntime();
-  const DriverApi &drv = *impl_->drv;
-  if (Status s = impl_->checkUsable(); !s)
-    return s;
-  GG_CONTEXT_SCOPE(*impl_);
-  GG_TRY_CU(drv.cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
-  return Status::success();
+  return callInContext(impl_, "cuMemcpyDtoH",
+                       [&](const DriverApi &drv) { return drv.cuMemcpyDtoH(dst, src, bytes); });
 }
 
 Status Runtime::fill16Async(CUdeviceptr dst, std::uint16_t value, std::size_t count,
                             CUstream s) const {
-  if (!impl_)
-    return emptyRuntime();
-  const DriverApi &drv = *impl_->drv;
-  if (Status st = impl_->checkUsable(); !st)
-    return st;
-  GG_CONTEXT_SCOPE(*impl_);
-  GG_TRY_CU(drv.cuMemsetD16Async(dst, value, count, s), "cuMemsetD16Async");
-  return Status::success();
+  return callInContext(impl_, "cuMemsetD16Async", [&](const DriverApi &drv) {
+    return drv.cuMemsetD16Async(dst, value, count, s);
+  });
 }
 
 Status Runtime::fill8Async(CUdeviceptr dst, std::uint8_t value, std::size_t count,
                            CUstream s) const {
-  if (!impl_)
-    return emptyRuntime();
-  const DriverApi &drv = *impl_->drv;
-  if (Status st = impl_->checkUsable(); !st)
-    return st;
-  GG_CONTEXT_SCOPE(*impl_);
-  GG_TRY_CU(drv.cuMemsetD8Async(dst, value, count, s), "cuMemsetD8Async");
-  return Status::success();
+  return callInContext(impl_, "cuMemsetD8Async", [&](const DriverApi &drv) {
+    return drv.cuMemsetD8Async(dst, value, count, s);
+  });
 }
 
 Expected<CUstream> Runtime::createStream() const {
-  if (!impl_)
-    return emptyRuntime();
-  const DriverApi &drv = *impl_->drv;
-  if (Status st = impl_->checkUsable(); !st)
-    return st;
-  GG_CONTEXT_SCOPE(*impl_);
   CUstream s = nullptr;
-  GG_TRY_CU(drv.cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  if (Status st = callInContext(impl_, "cuStreamCreate",
+                                [&](const DriverApi &drv) {
+                                  return drv.cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+                                });
+      !st)
+    return st;
   return s;
 }
 

@@ -88,23 +88,28 @@ def compiled(spec: str, layout: Layouts) -> Kernel:
     return kern
 
 
-def _kernel_layout(m: int, n: int, k: int, sa, sb, out_dims) -> Layouts:
-    """The layouts a kernel needs for these strides: the runtime's
-    rowMajorProblem rule, through the extension (one source of truth).
-    ``out_dims`` is out's (shape, strides), or None for the output a call
-    allocates."""
+def _kernel_problem(m: int, n: int, k: int, sa, sb, out_dims) -> Tuple[int, int, Layouts]:
+    """The problem with out row-major that a call makes (the runtime's
+    rowMajorProblem rule, through the extension: one source of truth): its
+    m and n (n×m for a column-major out, computed as out.T = b.T @ a.T) and
+    the (a, b) layouts a kernel needs. ``out_dims`` is out's (shape,
+    strides), or None for the output a call allocates."""
     if m == 0 or n == 0 or k == 0:
-        return DEFAULT_LAYOUT  # nothing is launched: any kernel does
+        return m, n, DEFAULT_LAYOUT  # nothing is launched: any kernel does
     if out_dims is None:
         (dm, dn), (ds0, ds1) = (m, n), (out_row_stride(m, n), 1)
     else:
         (dm, dn), (ds0, ds1) = out_dims
-    return _core.kernel_layout(m, k, sa[0], sa[1], k, n, sb[0], sb[1], dm, dn, ds0, ds1)
+    km, kn, layout = _core.kernel_problem(m, k, sa[0], sa[1], k, n, sb[0], sb[1], dm, dn, ds0, ds1)
+    return km, kn, tuple(layout)
 
 
 def operands(a: Any, b: Any, out: Any = None) -> Tuple[int, int, int, str, str, Optional[str], Layouts]:
     """(m, n, k, a's dtype, b's dtype, out's dtype or None, kernel layout)
-    of a call, for choosing its kernel; the kernel call checks the rest."""
+    of a call, for choosing its kernel, with m and n those of the problem
+    with out row-major (n×m for a column-major out): the cost model, its
+    rules and the tuned DB speak of that problem, and a kernel's layout is
+    its. The kernel call checks the rest."""
     torch = _arrays.torch_module()
     out_dtype = None
     if torch is not None and isinstance(a, torch.Tensor):
@@ -140,7 +145,7 @@ def operands(a: Any, b: Any, out: Any = None) -> Tuple[int, int, int, str, str, 
     if kb != k:
         layout = DEFAULT_LAYOUT  # the kernel call says the inner dimensions differ
     else:
-        layout = _kernel_layout(m, n, k, sa, sb, out_dims)
+        m, n, layout = _kernel_problem(m, n, k, sa, sb, out_dims)
     return m, n, k, dtype, dtype_b, out_dtype, layout
 
 

@@ -303,11 +303,16 @@ def recording(monkeypatch):
     return rec
 
 
+def row_major_shape(ld):
+    """The m×n the choice is made for: a column-major out runs as out.T = b.T @ a.T."""
+    return (M, N) if ld == "row" else (N, M)
+
+
 @pytest.mark.parametrize("la,lb,ld,need", CASES)
 def test_matmul_compiles_for_the_kernel_layout(la, lb, ld, need, recording):
     out = OUT[ld]
     assert gemmgen.matmul(A[la], B[lb], out) is out
-    spec = _matmul.spec_for(M, N, K, "f16")
+    spec = _matmul.spec_for(*row_major_shape(ld), K, "f16", need)
     assert recording.compiled == [(spec, need)]
     assert [c[0] for c in recording.calls] == [need]
     gemmgen.matmul(A[la], B[lb], out)  # cached: compiled once per spec and layout
@@ -315,11 +320,28 @@ def test_matmul_compiles_for_the_kernel_layout(la, lb, ld, need, recording):
 
 
 def test_matmul_caches_per_layout(recording):
-    spec = _matmul.spec_for(M, N, K, "f16")
     for la, lb, ld, _ in CASES:
         gemmgen.matmul(A[la], B[lb], OUT[ld])
-    assert sorted(recording.compiled) == sorted((spec, pair) for pair in PAIRS)
-    assert set(_matmul._kernels_by_shape) == {(M, N, K, "f16", pair) for pair in PAIRS}
+    want = {(*row_major_shape(ld), K, "f16", need) for _, _, ld, need in CASES}
+    assert set(_matmul._kernels_by_shape) == want
+    assert sorted(recording.compiled) == sorted(
+        {(_matmul.spec_for(m, n, k, t, pair), pair) for m, n, k, t, pair in want})
+
+
+def test_a_column_major_out_is_chosen_as_its_row_major_problem(recording):
+    """16 rows of a column-major out: the choice is the 4096×16 problem's (the
+    tall twin, which runs with the 4096 columns on the MMA's M side), not the
+    16×4096 decode kernel, which would run untransposed with 16 rows padded."""
+    a = FakeArray((16, 4096), strides=(4096, 1))
+    b = FakeArray((4096, 4096), strides=(1, 4096))       # w.t()
+    out_col = FakeArray((16, 4096), strides=(1, 16))     # y.t() of a 4096×16 buffer
+    gemmgen.matmul(a, b, out_col)
+    spec, layout = recording.compiled[-1]
+    assert layout == ("row", "col")
+    assert "gemm_sm90_auto_tall_d16_s1_f16" in spec, spec[:200]
+    out_row = FakeArray((16, 4096), strides=(4096, 1))
+    gemmgen.matmul(a, b, out_row)
+    assert "gemm_sm90_auto_decode_d16_s1_f16" in recording.compiled[-1][0]
 
 
 def test_matmul_without_out_and_with_empty_dimensions(recording):

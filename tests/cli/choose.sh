@@ -32,6 +32,19 @@ done <<'CASES'
 128x4096x11008 small 2
 CASES
 
+# A column-major D is chosen as the problem with D row-major (N×M): 16 rows
+# of D col-major take the tall twin, which the runtime runs transposed with the
+# 4096 columns on the MMA's M side; D row-major keeps decode_d16 (the same
+# orientation); the note says so.
+out=$("$G" choose --shapes 16x4096x4096 --layout row,col,col 2>&1)
+[[ "$out" == *"16x4096x4096         f16   tall_d16"* && "$out" == *"for 4096x16x4096"* &&
+   "$out" == *"D column-major: each shape MxNxK is chosen as the problem with D row-major"* ]] &&
+  ok "choose --layout row,col,col: the row-major problem's family" ||
+  bad "choose --layout row,col,col: $out"
+out=$("$G" choose --shapes 16x4096x4096 --layout row,col,row 2>&1)
+[[ "$out" == *"16x4096x4096         f16   decode_d16"* && "$out" != *"D column-major: each shape"* ]] &&
+  ok "choose --layout row,col,row: decode_d16" || bad "choose --layout row,col,row: $out"
+
 # fp8: the blockwise family at a DeepSeek-V3 shape, an 8-bit D named in the kernel.
 out=$("$G" choose --m 128 --n 7168 --k 2048 --dtype e4m3 --scaling blockwise 2>&1)
 [[ "$out" == *"_e4m3_blockwise_bf16"* ]] && ok "choose e4m3 blockwise" || bad "choose e4m3 blockwise: $out"

@@ -90,8 +90,10 @@ void runChoose(const ChooseOptions &o) {
   for (const auto &s : shapes) {
     Row r;
     r.shape = std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" + std::to_string(s[2]);
+    // The row-major problem's M and N (N×M for a column-major D), as run's.
+    const std::array<long long, 2> mn = choiceShape(layout, s[0], s[1]);
     if (o.tuned) { // `tuned`: the tuned-defaults entry for exactly this shape, if any
-      llvm::Expected<std::optional<TunedSpec>> tuned = tunedSpecFor(s[0], s[1], s[2], t);
+      llvm::Expected<std::optional<TunedSpec>> tuned = tunedSpecFor(mn[0], mn[1], s[2], t);
       if (!tuned)
         return error(llvm::toString(tuned.takeError()));
       if (*tuned) {
@@ -106,7 +108,7 @@ void runChoose(const ChooseOptions &o) {
         continue;
       }
     }
-    Expected<KernelChoice> c = chooseFor(s[0], s[1], s[2], t, blockwise, outDtype, choice);
+    Expected<KernelChoice> c = chooseFor(mn[0], mn[1], s[2], t, blockwise, outDtype, choice);
     if (!c)
       return fail(c.status());
     r.family = c->family, r.split = std::to_string(c->splitK), r.kernel = c->name;
@@ -134,6 +136,9 @@ void runChoose(const ChooseOptions &o) {
   line("shape", "dtype", "family", "split", "model us", "default us", "kernel");
   for (const Row &r : rows)
     line(r.shape, toString(t), r.family, r.split, r.model, r.defaultUs, r.kernel);
+  if (layout.d == Layout::Col)
+    llvm::outs() << "D column-major: each shape MxNxK is chosen as the problem with D row-major, "
+                    "D^T = B^T·A^T, NxMxK\n";
   if (rows.size() == 1)
     llvm::outs() << "why: " << rows[0].why << "\n";
   if (!o.output.empty())

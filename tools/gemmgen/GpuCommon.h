@@ -244,6 +244,22 @@ struct LayoutOption {
   std::optional<Layout> userA, userB; ///< as the user wrote them
 };
 
+/// The M and N `auto` / `tuned` choose for: those of the problem with D
+/// row-major (rowMajorProblem: N×M for a column-major D), the frame the cost
+/// model, its measured rules and the tuned DB speak in, as the layouts of
+/// choiceOptionsFor are. The runtime then runs a row-major-D family on that
+/// problem and a column-major-D one on its transpose, the user's own: each
+/// in the orientation the choice assumed.
+inline std::array<long long, 2> choiceShape(const LayoutOption &l, long long M, long long N) {
+  GemmArgs user;
+  user.M = M, user.N = N;
+  user.layoutA = l.userA.value_or(Layout::Row);
+  user.layoutB = l.userB.value_or(Layout::Col);
+  user.layoutD = l.d;
+  const GemmArgs rm = rowMajorProblem(user);
+  return {rm.M, rm.N};
+}
+
 /// What `auto` / `tuned` must choose within: the kernel's layouts (after
 /// the column-major-D transposition) and an f32 D.
 inline ChoiceOptions choiceOptionsFor(const LayoutOption &l, std::optional<DType> out) {

@@ -73,10 +73,12 @@ void runRun(const RunOptions &o) {
     setExitCode(ExitFailure);
     return;
   }
-  // `run tuned` / `run auto` choose a spec for --dtype (f16 without it).
+  // `run tuned` / `run auto` choose a spec for --dtype (f16 without it), in
+  // the row-major problem's frame (choiceShape: N×M for a column-major D).
+  const std::array<long long, 2> chosenFor = choiceShape(layout, o.m, o.n);
   std::string specPath =
-      resolveSpecArg(o.spec, o.m, o.n, o.k, dtype.value_or(DType::F16), blockwise, outDtype,
-                     choiceOptionsFor(layout, outDtype));
+      resolveSpecArg(o.spec, chosenFor[0], chosenFor[1], o.k, dtype.value_or(DType::F16),
+                     blockwise, outDtype, choiceOptionsFor(layout, outDtype));
   std::optional<CompiledSpec> compiled =
       specPath.empty() ? std::nullopt
                        : compileSpecForGpu(specPath, o.debugHangs, dtype, !o.noProtocolChecks,

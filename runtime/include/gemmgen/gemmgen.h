@@ -719,7 +719,9 @@ struct ChoiceOptions {
 
 /// The spec for D = A·Bᵀ (A row-major, B column-major: SpecOverrides give
 /// other layouts, within what `options` says) in 16-bit type t the model
-/// predicts fastest on an H200-class GPU. It leaves the default (large, no
+/// predicts fastest on an H200-class GPU. M×N is the problem with D
+/// row-major: for a column-major D pass rowMajorProblem's (N×M) and its
+/// layouts, the orientation the chosen kernel then runs in. It leaves the default (large, no
 /// split) only where it predicts at least 10% less time: the default is
 /// what was tuned on large shapes. Refuses non-positive sizes and types
 /// other than f16/bf16.

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# `auto` with a column-major D, chosen in the row-major problem's frame (choiceShape: N×M, as the
+# cost model, its rules and the tuned DB speak) against the old call (the user's M×N with the
+# row-major problem's layouts). At 16x4096x4096 --layout row,col,col OLD takes decode_d16, which
+# the runtime runs untransposed (kernel D column-major = the user's): 16 rows padded to the 64-row
+# tile, 256 tiles of 16 weight columns; NEW takes tall_d16, run transposed: the 4096 weight rows on
+# the MMA's M side, 64 tiles, as decode_d16 runs a row-major D. col,col,col: OLD decode_d16
+# untransposed, NEW the model's small 64x128 tile on 4096x16 (its tall twin needs B N-major in
+# 64-column boxes). Prediction: row,col,col NEW at least as fast as OLD at every shape (0-30%
+# ahead: a quarter of the tiles, no padded rows) and within 5% of the same shape with D row-major
+# (row,col,row, decode_d16: the same orientation); col,col,col not predicted (both pad).
+# Each run: `run auto --verify` (every element against the reference), then 200 timed launches;
+# two passes, the second in reverse order.
+#   usage (device): bash bench/h200-col-d-choice.sh OLD NEW   (carry folders with gemmgen)
+source "$(dirname "$0")/lib.sh"
+OLD=$PWD/$1
+bench_init col_d_choice "$2"
+run_one() { # pass, binary tag, shape, layout
+  local bin=$OLD m n k log; [ "$2" = new ] && bin=$C
+  IFS=x read -r m n k <<< "$3"
+  log=$L/${2}_$1_$3_${4//,/_}.txt
+  GEMMGEN_CACHE_DIR=$bin/cache timeout 90 "$bin/gemmgen" run auto --m "$m" --n "$n" --k "$k" \
+    --layout "$4" --verify --iters 200 > "$log" 2>&1
+  echo "pass $1 $2 $3 $4 rc=$? $(grep -Eo '(PASS|FAIL)[^,]*' "$log" | head -1) $(grep -o 'median [0-9.]* ms' "$log") $(grep -o 'auto_[a-z0-9_]*' "$log" | head -1)" >> "$S"
+}
+SHAPES="16x4096x4096 8x14336x4096 32x4096x4096 16x6144x4096 4x28672x4096 64x4096x4096 1x4096x14336"
+for pass in 1 2; do
+  for s in $SHAPES; do
+    for l in row,col,col col,col,col row,col,row; do
+      for v in old new; do
+        [ $pass = 2 ] && v=$([ $v = old ] && echo new || echo old)
+        run_one $pass $v "$s" "$l"
+      done
+    done
+  done
+done
+bench_finish

@@ -89,6 +89,16 @@ expect 1 "hashes.yaml:1:1: error: missing required key 'roles'" -- "$G" check "$
 expect 1 "error: kernel name 'gggggggggggggggggggggggggggggggggggggggg...' is 30000 characters long; use at most 200" -- "$G" compile "$W/name30000.yaml"
 expect 1 "error: kernel name 'gggggggggggggggggggggggggggggggggggggggg...' is 100000 characters long; use at most 200" -- "$G" compile "$W/name100000.yaml"
 expect 105 "--seeds: Value 4294967295 not in range 1 to 1000" -- "$G" check "$S" --seeds 4294967295
+# Scales that make every output NaN, counts of launches below what the loop needs: refused
+# before any GPU work (OptionChecks.h).
+expect 105 "--alpha: must be a finite number that fits a float (got 'nan')" -- "$G" run "$S" --m 64 --n 64 --k 64 --alpha nan
+expect 105 "--beta: must be a finite number that fits a float (got 'inf')" -- "$G" run "$S" --m 64 --n 64 --k 64 --beta inf
+expect 105 "--beta: must be a finite number that fits a float (got '1e39')" -- "$G" bench "$S" --m 64 --n 64 --k 64 --beta 1e39
+expect 105 "--alpha: must be a finite number that fits a float (got '2x')" -- "$G" simulate "$S" --alpha 2x
+expect 105 "--iters: Value -1 not in range 0 to 1073741824" -- "$G" run "$S" --m 64 --n 64 --k 64 --iters -1
+expect 105 "--warmup: Value -2 not in range 0 to 1073741824" -- "$G" run "$S" --m 64 --n 64 --k 64 --warmup -2
+expect 105 "--rounds: Value 0 not in range 1 to 1073741824" -- "$G" bench "$S" --m 64 --n 64 --k 64 --rounds 0
+expect 105 "--rounds: Value 0 not in range 1 to 1073741824" -- "$G" tune "$S" --rounds 0 --compile-only
 expect 1 "gemmgen: error: the shape 4294967295x256x256 has 67108864 output tiles of 128x128; the simulator runs at most 1024 tiles (each CTA's memory is simulated): use a smaller M or N" -- "$G" simulate "$S" --m 4294967295
 expect 1 "gemmgen: error: the shape 65536x65536x256 has 262144 output tiles of 128x128; the simulator runs at most 1024 tiles" -- "$G" simulate "$S" --m 65536 --n 65536
 expect 1 "gemmgen: error: a grid of 4294967295 CTAs is too large to simulate; use at most 1024 (the H200 runs one CTA per SM, 132)" -- "$G" simulate "$S" --ctas 4294967295

@@ -19,6 +19,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 #include "GpuCommon.h"
+#include "OptionChecks.h"
 
 #include "gemmgen/tune/BenchOutput.h"
 #include "gemmgen/tune/BuildInfo.h"
@@ -353,10 +354,13 @@ void cli::registerBenchCommand(CLI::App &app) {
                   "f32: D in f32 (cuBLAS: CUDA_R_32F output); the spec's epilogue.chunk_n keeps "
                   "its bytes; the fp8 kernel `auto` chooses also takes bf16 (its default), f16, "
                   "e4m3 or e5m2");
-  cmd->add_option("--alpha", o->alpha, "D = alpha·A·B + beta·D: alpha")->capture_default_str();
+  cmd->add_option("--alpha", o->alpha, "D = alpha·A·B + beta·D: alpha")
+      ->check(finiteNumber())
+      ->capture_default_str();
   cmd->add_option("--beta", o->beta,
                   "beta; non-zero: D starts as a random C and is updated in place, by gemmgen "
                   "and by cuBLAS")
+      ->check(finiteNumber())
       ->capture_default_str();
   cmd->add_option("--batch", o->batch,
                   "Strided batched GEMM: this many packed entries of each shape in one launch "
@@ -371,8 +375,10 @@ void cli::registerBenchCommand(CLI::App &app) {
                   "Operand layouts A,B (each row or col; default the spec's): cuBLAS gets the "
                   "matching transposes");
   cmd->add_option("--rounds", o->settings.rounds, "Timed interleaved rounds")
+      ->check(countFrom(1))
       ->capture_default_str();
   cmd->add_option("--warmup", o->settings.warmup, "Warm-up passes over all input sets")
+      ->check(countFrom(0))
       ->capture_default_str();
   cmd->add_option("--seed", o->settings.seed, "RNG seed (default random)")
       ->each([o](const std::string &) { o->seedGiven = true; });

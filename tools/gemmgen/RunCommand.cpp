@@ -18,6 +18,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 #include "GpuCommon.h"
+#include "OptionChecks.h"
 #include "RunOptions.h"
 
 #include "gemmgen/tune/Timing.h"
@@ -442,9 +443,12 @@ void cli::registerRunCommand(CLI::App &app) {
                   "rounded up to a multiple of 8)");
   cmd->add_option("--ldd", o->ldd,
                   "Leading dimension of D in elements (default N rounded up to a multiple of 8)");
-  cmd->add_option("--alpha", o->alpha, "D = alpha·A·B + beta·C: alpha")->capture_default_str();
+  cmd->add_option("--alpha", o->alpha, "D = alpha·A·B + beta·C: alpha")
+      ->check(finiteNumber())
+      ->capture_default_str();
   cmd->add_option("--beta", o->beta,
                   "beta; non-zero reads C (random, stored like D with D's leading dimension)")
+      ->check(finiteNumber())
       ->capture_default_str();
   cmd->add_flag("--c-in-place", o->cInPlace, "C is D itself (D holds C before the launch)");
   cmd->add_option("--scale-d", o->scaleD,
@@ -467,8 +471,12 @@ void cli::registerRunCommand(CLI::App &app) {
                 "was written");
   cmd->add_option("--tolerance", o->tolerance, "Relative Frobenius error allowed")
       ->capture_default_str();
-  cmd->add_option("--iters", o->iters, "Timed launches (0: no timing)")->capture_default_str();
-  cmd->add_option("--warmup", o->warmup, "Untimed launches before timing")->capture_default_str();
+  cmd->add_option("--iters", o->iters, "Timed launches (0: no timing)")
+      ->check(countFrom(0))
+      ->capture_default_str();
+  cmd->add_option("--warmup", o->warmup, "Untimed launches before timing")
+      ->check(countFrom(0))
+      ->capture_default_str();
   cmd->add_option("--seed", o->seed, "RNG seed for A and B (default: random, printed)");
   cmd->add_flag("--no-protocol-checks", o->noProtocolChecks,
                 "Emit a declared barrier protocol even where the checks say it deadlocks or "

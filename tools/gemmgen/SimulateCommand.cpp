@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "SimulateCommand.h"
+#include "OptionChecks.h"
 #include "ProblemLists.h"
 #include "CompilerCommands.h"
 
@@ -209,9 +210,12 @@ void cli::registerSimulateCommand(CLI::App &app) {
                   "Strided batch entries per shape (each its own A, B, D), walked as the "
                   "kernels walk them")
       ->capture_default_str();
-  cmd->add_option("--alpha", opts->alpha, "D = alpha·A·B + beta·C: alpha")->capture_default_str();
+  cmd->add_option("--alpha", opts->alpha, "D = alpha·A·B + beta·C: alpha")
+      ->check(cli::finiteNumber())
+      ->capture_default_str();
   cmd->add_option("--beta", opts->beta,
                   "beta; non-zero runs the kernel's C path (C loaded into the staging tile)")
+      ->check(cli::finiteNumber())
       ->capture_default_str();
   cmd->add_flag("--json", opts->json, "Machine-readable verdicts on stdout");
   cmd->add_flag("--all-seeds", opts->allSeeds, "Print a line for passing seeds too");

@@ -27,6 +27,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 #include "TuneCommand.h"
+#include "OptionChecks.h"
 #include "TuneCommon.h"
 #include "GpuCommon.h"
 
@@ -381,8 +382,11 @@ void cli::registerTuneCommand(CLI::App &app) {
   cmd->add_flag("--allow-spills", o->allowSpills, "Time candidates that spill registers too");
   cmd->add_flag("--no-cublas", o->noCublas, "Do not time cuBLAS for the shape");
   cmd->add_option("--rounds", o->rounds, "Timed interleaved rounds per candidate")
+      ->check(countFrom(1))
       ->capture_default_str();
-  cmd->add_option("--warmup", o->warmup, "Warm-up passes per candidate")->capture_default_str();
+  cmd->add_option("--warmup", o->warmup, "Warm-up passes per candidate")
+      ->check(countFrom(0))
+      ->capture_default_str();
   cmd->add_option("--seed", o->seed, "RNG seed (default random; candidate i uses seed + i)");
   cmd->add_option("--child-timeout", o->childTimeout,
                   "Seconds before a candidate's child process is killed (default 60 + 6 x "

@@ -47,6 +47,9 @@ std::string gemmgen::checkSimulationSize(const ir::Kernel &kernel,
   if (grouped && batch > 1)
     return "kernel '" + kernel.name + "' is grouped: give its problems (--groups FILE), not a "
            "batch";
+  if (o.seeds == 0)
+    return "simulating 0 interleavings checks nothing (a verdict of 'ok' over none); use at "
+           "least 1 seed (16 is the default)";
   if (o.seeds > kMaxSimulationSeeds)
     return "simulating " + str(o.seeds) + " interleavings is too many; use at most " +
            str(kMaxSimulationSeeds) + " (each seed is a full run)";

@@ -59,6 +59,18 @@ printf '300 136 136\n0\n129 264 0\n' > "$W/groups_ok.txt"; printf -- '-5\n' > "$
 expect 3 "gemmgen: error: $W/groups_bad.txt:1: a problem is \`M\` or \`M N K\` (got 2 fields)" -- "$G" run "$S" --groups "$W/groups_bad.txt"
 expect 3 "gemmgen: error: $W/groups_word.txt:2: 'x' is not a size between 0 and 2147483647" -- "$G" bench "$S" --groups "$W/groups_word.txt"
 expect 3 "gemmgen: error: $W/groups_neg.txt:1: '-5' is not a size between 0 and 2147483647" -- "$G" run "$S" --groups "$W/groups_neg.txt"
+# A binary line is quoted escaped and cut, not echoed raw to the terminal.
+printf '\001\377abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH\n' > "$W/groups_binary.txt"
+expect 3 "gemmgen: error: $W/groups_binary.txt:1: '\\x01\\xffabcdefghijklmnopqrstuvwxyz0123456789AB...' is not a size between 0 and 2147483647" -- "$G" run "$S" --groups "$W/groups_binary.txt"
+# A write that fails after the open (a full disk) is an error line and exit 3, not LLVM's
+# fatal "IO failure on output stream".
+if [ -w /dev/full ]; then
+  expect 3 "gemmgen: error: cannot write '/dev/full': No space left on device" -- "$G" emit "$S" -o /dev/full
+  expect 3 "gemmgen: error: cannot write '/dev/full': No space left on device" -- "$G" compile "$S" -o /dev/full
+  expect 3 "gemmgen: error: cannot write '/dev/full': No space left on device" -- "$G" choose --m 1 --n 2 --k 3 -o /dev/full
+else
+  echo "skip: no writable /dev/full here"
+fi
 expect 3 "gemmgen: error: $W/groups_none.txt: no problems (one per line: \`M\` or \`M N K\`)" -- "$G" simulate "$S" --groups "$W/groups_none.txt"
 expect 3 "gemmgen: error: $W/missing.txt: cannot read the --groups file" -- "$G" run "$S" --groups "$W/missing.txt"
 expect 3 "gemmgen: error: bench --groups times the mixture-of-experts layout (one N and K for all problems); $W/groups_mixed.txt mixes them (use \`gemmgen run --groups\` for problems of their own N and K)" -- "$G" bench "$S" --groups "$W/groups_mixed.txt"
@@ -104,6 +116,7 @@ expect 1 "gemmgen: error: the shape 65536x65536x256 has 262144 output tiles of 1
 expect 1 "gemmgen: error: a grid of 4294967295 CTAs is too large to simulate; use at most 1024 (the H200 runs one CTA per SM, 132)" -- "$G" simulate "$S" --ctas 4294967295
 expect 1 "gemmgen: error: --shapes takes MxNxK[,MxNxK...] with sizes from 0 to 4294967295, got '-1x2x3'" -- "$G" simulate "$S" --shapes -1x2x3
 expect 1 "gemmgen: error: simulating 5000 interleavings is too many; use at most 1000 (each seed is a full run)" -- "$G" simulate "$S" --seeds 5000
+expect 1 "gemmgen: error: simulating 0 interleavings checks nothing (a verdict of 'ok' over none); use at least 1 seed (16 is the default)" -- "$G" simulate "$S" --seeds 0
 if ldconfig -p 2>/dev/null | grep -q 'libcuda.so.1'; then
   echo "skip: this machine has a CUDA driver (the no-GPU cases run on machines without one)"
 else

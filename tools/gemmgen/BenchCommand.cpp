@@ -19,6 +19,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 #include "GpuCommon.h"
+#include "OutputFile.h"
 #include "OptionChecks.h"
 
 #include "gemmgen/tune/BenchOutput.h"
@@ -59,19 +60,6 @@ struct BenchOptions {
   bool seedGiven = false;
   int device = 0;
 };
-
-/// Writes `write`'s output to `path`; false (and an error) if it cannot.
-template <typename F> bool writeFile(const std::string &path, F write) {
-  std::error_code ec;
-  llvm::raw_fd_ostream f(path, ec, llvm::sys::fs::OF_Text);
-  if (ec) {
-    llvm::errs() << "gemmgen: error: cannot write '" << path << "': " << ec.message() << "\n";
-    setExitCode(ExitFailure);
-    return false;
-  }
-  write(f);
-  return true;
-}
 
 void printHeader(const tune::BenchRun &run, const tune::Cublas &cublas, bool lt) {
   const DeviceInfo &dev = run.device;
@@ -323,12 +311,12 @@ void runBench(BenchOptions o) {
     run.results.push_back(r);
   }
 
-  if (!o.jsonFile.empty() && !writeFile(o.jsonFile, [&](llvm::raw_ostream &f) {
+  if (!o.jsonFile.empty() && !writeOutputFile(o.jsonFile, [&](llvm::raw_ostream &f) {
         f << llvm::formatv("{0:2}", tune::benchJson(run)) << "\n";
       }))
     return;
   if (!o.csvFile.empty() &&
-      !writeFile(o.csvFile, [&](llvm::raw_ostream &f) { tune::writeBenchCsv(f, run); }))
+      !writeOutputFile(o.csvFile, [&](llvm::raw_ostream &f) { tune::writeBenchCsv(f, run); }))
     return;
   if (!allOk)
     setExitCode(ExitFailure);

@@ -1,5 +1,6 @@
 //===- CheckEmitCommands.cpp - `gemmgen check` and `gemmgen emit` ----------===//
 #include "CompilerCommands.h"
+#include "OutputFile.h"
 
 #include "gemmgen/Pipeline.h"
 #include "gemmgen/Simulator.h"
@@ -123,15 +124,7 @@ void runEmit(const EmitCliOptions &opts) {
     llvm::outs() << text;
     return;
   }
-  std::error_code ec;
-  llvm::raw_fd_ostream file(opts.output, ec, llvm::sys::fs::OF_None);
-  if (ec) {
-    llvm::errs() << "gemmgen: error: cannot write '" << opts.output << "': " << ec.message()
-                 << "\n";
-    cli::setExitCode(cli::ExitFailure);
-    return;
-  }
-  file << text;
+  cli::writeOutputFile(opts.output, text, /*binary=*/true);
 }
 } // namespace
 

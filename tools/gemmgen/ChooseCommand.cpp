@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "GpuCommon.h"
+#include "OutputFile.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -117,11 +118,8 @@ void runChoose(const ChooseOptions &o) {
     rows.push_back(r);
   }
   if (!o.output.empty()) { // before any output: a failed write leaves none
-    std::error_code ec;
-    llvm::raw_fd_ostream f(o.output, ec, llvm::sys::fs::OF_Text);
-    if (ec)
-      return error("cannot write '" + o.output + "': " + ec.message());
-    f << rows[0].specYaml;
+    if (!writeOutputFile(o.output, rows[0].specYaml))
+      return;
   }
   if (o.printSpec) {
     llvm::outs() << rows[0].specYaml;

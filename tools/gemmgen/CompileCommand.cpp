@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CompilerCommands.h"
+#include "OutputFile.h"
 
 #include "gemmgen/Pipeline.h"
 #include "gemmgen/gemmgen.h"
@@ -60,14 +61,9 @@ void runCompile(const CompileCliOptions &opts) {
     llvm::sys::path::replace_extension(path, ".cubin");
     out = std::string(path);
   }
-  std::error_code ec;
-  llvm::raw_fd_ostream file(out, ec, llvm::sys::fs::OF_None);
-  if (ec) {
-    llvm::errs() << "gemmgen: error: cannot write '" << out << "': " << ec.message() << "\n";
-    cli::setExitCode(cli::ExitFailure);
+  if (!cli::writeOutputFile(out, llvm::StringRef(cubin->cubin.data(), cubin->cubin.size()),
+                            /*binary=*/true))
     return;
-  }
-  file.write(cubin->cubin.data(), cubin->cubin.size());
 
   const ResourceUsage &u = cubin->usage;
   if (opts.json) {

@@ -97,6 +97,7 @@ inline std::string writeChosenSpec(long long M, long long N, long long K, DType 
     os << c->specYaml;
     os.close();
     ec = os.error();
+    os.clear_error(); // reported below, not by the stream's destructor
   }
   if (ec) {
     llvm::errs() << "gemmgen: error: cannot write the chosen spec to '" << path

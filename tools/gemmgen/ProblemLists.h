@@ -47,6 +47,22 @@ parseShapeList(llvm::StringRef text, unsigned long long maxSize) {
   return out;
 }
 
+/// `word` as a message quotes it: printable ASCII as is, any other byte as
+/// \xNN, at most 40 characters (a binary file's line is not echoed whole).
+inline std::string shownWord(llvm::StringRef word) {
+  std::string s;
+  for (unsigned char c : word.take_front(40)) {
+    if (c >= 0x20 && c < 0x7f) {
+      s += char(c);
+    } else {
+      s += "\\x";
+      s += llvm::hexdigit(c >> 4, true);
+      s += llvm::hexdigit(c & 15, true);
+    }
+  }
+  return word.size() > 40 ? s + "..." : s;
+}
+
 /// A --groups FILE: one problem per line, `M` or `M N K` (N and K default to
 /// `n` and `k`, the command's --n/--k); `#` starts a comment. Errors are
 /// printed as FILE:LINE (exit code set) and give std::nullopt.
@@ -83,7 +99,7 @@ readGroupsFile(const std::string &path, long long n, long long k) {
     for (size_t i = 0; i < words.size(); ++i)
       if (words[i].getAsInteger(10, p[i]) || p[i] < 0 || p[i] > 2147483647LL) {
         std::fclose(f);
-        return bad(where, "'" + words[i].str() + "' is not a size between 0 and 2147483647");
+        return bad(where, "'" + shownWord(words[i]) + "' is not a size between 0 and 2147483647");
       }
     out.push_back(p);
   }

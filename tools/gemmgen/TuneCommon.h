@@ -3,6 +3,7 @@
 #define GEMMGEN_TOOLS_TUNECOMMON_H
 
 #include "CompilerCommands.h"
+#include "OutputFile.h"
 
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FileSystem.h"
@@ -35,14 +36,7 @@ inline bool writeText(const std::string &path, llvm::StringRef text) {
   llvm::StringRef dir = llvm::sys::path::parent_path(path);
   if (!dir.empty())
     llvm::sys::fs::create_directories(dir);
-  std::error_code ec;
-  llvm::raw_fd_ostream f(path, ec, llvm::sys::fs::OF_Text);
-  if (ec) {
-    error("cannot write '" + path + "': " + ec.message(), ExitFailure);
-    return false;
-  }
-  f << text;
-  return true;
+  return writeOutputFile(path, text);
 }
 
 } // namespace gemmgen::cli::tunecli

@@ -11,6 +11,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 #include "TuneCommand.h"
+#include "OutputFile.h"
 #include "TuneCommon.h"
 
 #include "gemmgen/tune/Report.h"
@@ -100,11 +101,8 @@ void registerTuneDb(CLI::App &app) {
           return error(llvm::toString(std::move(e)), ExitFailure);
     }
     if (!ex->csv.empty()) {
-      std::error_code ec;
-      llvm::raw_fd_ostream f(ex->csv, ec, llvm::sys::fs::OF_Text);
-      if (ec)
-        return error("cannot write '" + ex->csv + "': " + ec.message(), ExitFailure);
-      writeCsv(f, recs);
+      if (!writeOutputFile(ex->csv, [&](llvm::raw_ostream &f) { writeCsv(f, recs); }))
+        return;
     }
     if (ex->csv.empty() && ex->jsonl.empty())
       writeCsv(llvm::outs(), recs);

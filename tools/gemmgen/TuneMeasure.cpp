@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "GpuCommon.h"
+#include "OutputFile.h"
 #include "TuneCommand.h"
 
 #include "gemmgen/tune/ChildRun.h"
@@ -42,13 +43,9 @@ struct MeasureOptions {
 };
 
 void writeResult(const MeasureOptions &o, llvm::json::Object obj) {
-  std::error_code ec;
-  llvm::raw_fd_ostream f(o.result, ec, llvm::sys::fs::OF_Text);
-  if (ec) {
-    llvm::errs() << "gemmgen: error: cannot write '" << o.result << "': " << ec.message() << "\n";
-    return;
-  }
-  f << llvm::json::Value(std::move(obj)) << "\n";
+  writeOutputFile(o.result, [&](llvm::raw_ostream &f) {
+    f << llvm::json::Value(std::move(obj)) << "\n";
+  });
 }
 
 /// The candidate, compiled under the name the tune gave it (not its file

@@ -188,8 +188,10 @@ Measurement tune::measureInChild(const ChildTiming &t, const CandidateState &c,
   {
     std::error_code ec;
     llvm::raw_fd_ostream f(specFile, ec, llvm::sys::fs::OF_Text);
-    if (!ec)
+    if (!ec) {
       f << c.variant.yaml;
+      f.close(); // a full disk shows at the flush
+    }
     if (ec || f.has_error()) {
       f.clear_error();
       Measurement m;

@@ -374,6 +374,12 @@ llvm::Error tune::writeReport(const std::string &dir, const std::vector<Record> 
     if (ec)
       return llvm::createStringError(ec, "cannot write '" + p + "'");
     fn(os);
+    os.close(); // a full disk shows at the flush
+    if (os.has_error()) {
+      ec = os.error();
+      os.clear_error();
+      return llvm::createStringError(ec, "cannot write '" + p + "': " + ec.message());
+    }
     return llvm::Error::success();
   };
   if (llvm::Error e = write("report.svg", [&](llvm::raw_ostream &os) {

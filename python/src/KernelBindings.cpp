@@ -92,15 +92,15 @@ nb::dict planBinding(std::uintptr_t ap, long long am, long long ak, long long as
   return argsDict(argsFor(ap, am, ak, as0, as1, bp, bk, bn, bs0, bs1, dp, dm, dn, ds0, ds1));
 }
 
-/// The problem with D row-major that these arrays make (rowMajorProblem):
-/// its M and N (N×M for a column-major out) and the (A, B) layouts a kernel
-/// needs — gemmgen.matmul's key, and the frame its choice is made in.
+/// What a choice is asked about for these arrays (choiceProblem: the problem
+/// with out row-major, N×M for a column-major out): its M and N and the
+/// (A, B) layouts a kernel needs — gemmgen.matmul's key.
 nb::tuple kernelProblemBinding(long long am, long long ak, long long as0, long long as1,
                                long long bk, long long bn, long long bs0, long long bs1,
                                long long dm, long long dn, long long ds0, long long ds1) {
-  const GemmArgs rm =
-      rowMajorProblem(argsFor(0, am, ak, as0, as1, 0, bk, bn, bs0, bs1, 0, dm, dn, ds0, ds1));
-  return nb::make_tuple(rm.M, rm.N, layoutPair({rm.layoutA, rm.layoutB}));
+  const ChoiceProblem p =
+      choiceProblem(argsFor(0, am, ak, as0, as1, 0, bk, bn, bs0, bs1, 0, dm, dn, ds0, ds1));
+  return nb::make_tuple(p.M, p.N, layoutPair({p.options.a, p.options.b}));
 }
 
 /// A call's extras as the binding takes them (_extras.Extras.flat()): alpha,

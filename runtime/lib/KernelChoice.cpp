@@ -537,6 +537,15 @@ double gemmgen::predictFp8KernelMicros(const std::string &family, bool blockwise
   return predict(*f, splitK, M, N, K, Bytes{1, 2});
 }
 
+ChoiceProblem gemmgen::choiceProblem(const GemmArgs &args, bool f32Out) {
+  const GemmArgs rm = rowMajorProblem(args);
+  ChoiceProblem p;
+  p.M = rm.M, p.N = rm.N, p.K = rm.K;
+  p.options.a = rm.layoutA, p.options.b = rm.layoutB;
+  p.options.f32Out = f32Out;
+  return p;
+}
+
 Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long K, DType t,
                                              const ChoiceOptions &options) {
   if (M <= 0 || N <= 0 || K <= 0)

@@ -647,6 +647,58 @@ INSTANTIATE_TEST_SUITE_P(
       return n + "_" + std::to_string(s.M) + "x" + std::to_string(s.N) + "x" + std::to_string(s.K);
     });
 
+/// `auto` with a column-major D: the kernel chosen for choiceProblem (the
+/// problem with D row-major: N×M and its layouts), compiled with those
+/// layouts, on the user's column-major D — run transposed (a row-major-D
+/// family: the tall twins) or not (a column-major-D one), as its D says.
+/// Fresh inputs, D and its padding poisoned, every element against the
+/// reference through the column-major index.
+struct ChosenColumnMajorDCase {
+  long long M, N, K;
+  Layout a, b; ///< as the user stores A and B
+  DType t;
+};
+class ChosenKernelColumnMajorD : public ::testing::TestWithParam<ChosenColumnMajorDCase> {};
+
+TEST_P(ChosenKernelColumnMajorD, MatchesReference) {
+  REQUIRE_GPU();
+  Gpu &gpu = Gpu::get();
+  const ChosenColumnMajorDCase &c = GetParam();
+  GemmArgs a;
+  a.M = c.M, a.N = c.N, a.K = c.K;
+  a.layoutA = c.a, a.layoutB = c.b, a.layoutD = Layout::Col;
+  const ChoiceProblem asked = choiceProblem(a);
+  Expected<KernelChoice> choice = chooseKernel(asked.M, asked.N, asked.K, c.t, asked.options);
+  ASSERT_TRUE(choice) << choice.status().message();
+  CompileOptions options;
+  options.spec.layoutA = asked.options.a, options.spec.layoutB = asked.options.b;
+  Expected<Kernel> k = gpu.rt->compileString(choice->specYaml, choice->name, options);
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  a.lda = roundUp(storedShape(a, 'A').length, 8);
+  a.ldb = roundUp(storedShape(a, 'B').length, 8);
+  a.ldd = roundUp(storedShape(a, 'D').length, 8);
+  expectMatchesReference(choice->name + " (" + choice->reason + ")", *k, a);
+}
+
+const ChosenColumnMajorDCase kChosenColumnMajorD[] = {
+    {16, 4096, 4096, Layout::Row, Layout::Col, DType::F16},   // tall_d16, transposed
+    {8, 14336, 4096, Layout::Row, Layout::Col, DType::BF16},  // tall (two CTAs per SM)
+    {32, 4096, 4100, Layout::Row, Layout::Col, DType::F16},   // tall32, a K residue
+    {64, 3000, 1000, Layout::Row, Layout::Col, DType::BF16},  // tall64, residues
+    {3, 4500, 9000, Layout::Row, Layout::Col, DType::F16},    // 3 rows: D staged
+    {16, 4096, 4096, Layout::Col, Layout::Col, DType::F16},   // the model's tile on 4096x16
+    {16, 4096, 4096, Layout::Row, Layout::Row, DType::BF16},  // kernel layouts col,col
+    {1000, 1001, 520, Layout::Row, Layout::Col, DType::F16},  // no decode: transposed as ever
+};
+
+INSTANTIATE_TEST_SUITE_P(Sm90, ChosenKernelColumnMajorD, ::testing::ValuesIn(kChosenColumnMajorD),
+                         [](const ::testing::TestParamInfo<ChosenColumnMajorDCase> &info) {
+                           const ChosenColumnMajorDCase &c = info.param;
+                           return std::to_string(c.M) + "x" + std::to_string(c.N) + "x" +
+                                  std::to_string(c.K) + "_" + toString(c.a) + "_" +
+                                  toString(c.b) + "_" + toString(c.t);
+                         });
+
 /// An M×N×K problem with D in `layoutD` that kernel `ki` computes, every
 /// line padded to 16 bytes: A and B in the layouts setUserLayouts gives.
 GemmArgs paddedArgsFor(const KernelInfo &ki, long long M, long long N, long long K,

@@ -416,6 +416,45 @@ TEST(KernelChoice, FamiliesAreTheMeasuredSpecs) {
   expectSameKernelAs(7168, 2048, 4096, DType::F16, "medium", "bench/families/medium_d6.yaml");
 }
 
+/// What a choice is asked about for each stored form of A, B and D: the
+/// problem with D row-major, its layouts, and for a column-major D its N×M.
+TEST(KernelChoice, ChoiceProblemIsTheRowMajorProblem) {
+  struct Case {
+    Layout a, b, d;
+    long long M, N;        ///< what the choice is asked about (user: 16x4096)
+    Layout kernelA, kernelB;
+  } cases[] = {
+      {Layout::Row, Layout::Col, Layout::Row, 16, 4096, Layout::Row, Layout::Col},
+      {Layout::Col, Layout::Row, Layout::Row, 16, 4096, Layout::Col, Layout::Row},
+      {Layout::Row, Layout::Col, Layout::Col, 4096, 16, Layout::Row, Layout::Col},
+      {Layout::Col, Layout::Col, Layout::Col, 4096, 16, Layout::Row, Layout::Row},
+      {Layout::Row, Layout::Row, Layout::Col, 4096, 16, Layout::Col, Layout::Col},
+      {Layout::Col, Layout::Row, Layout::Col, 4096, 16, Layout::Col, Layout::Row},
+  };
+  for (const Case &c : cases) {
+    GemmArgs user;
+    user.M = 16, user.N = 4096, user.K = 4100;
+    user.layoutA = c.a, user.layoutB = c.b, user.layoutD = c.d;
+    const std::string what = std::string(toString(c.a)) + "," + toString(c.b) + "," +
+                             toString(c.d);
+    const ChoiceProblem p = choiceProblem(user, c.d == Layout::Col);
+    EXPECT_EQ(p.M, c.M) << what;
+    EXPECT_EQ(p.N, c.N) << what;
+    EXPECT_EQ(p.K, 4100) << what;
+    EXPECT_EQ(p.options.a, c.kernelA) << what;
+    EXPECT_EQ(p.options.b, c.kernelB) << what;
+    EXPECT_EQ(p.options.f32Out, c.d == Layout::Col) << what;
+  }
+  // 16 rows of a column-major D: the tall twin (run transposed, the 4096
+  // columns on the MMA's M side), not decode_d16 (run untransposed there).
+  GemmArgs colD;
+  colD.M = 16, colD.N = 4096, colD.K = 4096, colD.layoutD = Layout::Col;
+  const ChoiceProblem p = choiceProblem(colD);
+  Expected<KernelChoice> k = chooseKernel(p.M, p.N, p.K, DType::F16, p.options);
+  ASSERT_TRUE(k) << k.status().message();
+  EXPECT_EQ(k->family, "tall_d16") << k->reason;
+}
+
 //===----------------------------------------------------------------------===//
 // fp8
 //===----------------------------------------------------------------------===//

@@ -215,9 +215,11 @@ void runBench(BenchOptions o) {
       setExitCode(ExitFailure);
       return;
     }
-    specPath = resolveSpecArg(o.spec, shapes[0][0], shapes[0][1], shapes[0][2],
-                              dtype.value_or(DType::F16), blockwise, outDtype,
-                              choiceOptionsFor(layout, outDtype));
+    // D is row-major here (bench refuses a column-major one): the shape as given.
+    const ChoiceProblem asked =
+        choiceProblemFor(layout, shapes[0][0], shapes[0][1], shapes[0][2], outDtype);
+    specPath = resolveSpecArg(o.spec, asked.M, asked.N, asked.K, dtype.value_or(DType::F16),
+                              blockwise, outDtype, asked.options);
   }
   std::optional<CompiledSpec> compiled =
       specPath.empty() ? std::nullopt

@@ -86,15 +86,15 @@ void runChoose(const ChooseOptions &o) {
     return error(std::string(o.printSpec ? "--spec" : "-o") + " writes one spec: give one shape");
 
   const DType t = dtype.value_or(DType::F16);
-  const ChoiceOptions choice = choiceOptionsFor(layout, outDtype);
   std::vector<Row> rows;
   for (const auto &s : shapes) {
     Row r;
     r.shape = std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" + std::to_string(s[2]);
-    // The row-major problem's M and N (N×M for a column-major D), as run's.
-    const std::array<long long, 2> mn = choiceShape(layout, s[0], s[1]);
+    // The row-major problem (N×M for a column-major D), as run asks about it.
+    const ChoiceProblem asked = choiceProblemFor(layout, s[0], s[1], s[2], outDtype);
     if (o.tuned) { // `tuned`: the tuned-defaults entry for exactly this shape, if any
-      llvm::Expected<std::optional<TunedSpec>> tuned = tunedSpecFor(mn[0], mn[1], s[2], t);
+      llvm::Expected<std::optional<TunedSpec>> tuned =
+          tunedSpecFor(asked.M, asked.N, asked.K, t);
       if (!tuned)
         return error(llvm::toString(tuned.takeError()));
       if (*tuned) {
@@ -109,7 +109,8 @@ void runChoose(const ChooseOptions &o) {
         continue;
       }
     }
-    Expected<KernelChoice> c = chooseFor(mn[0], mn[1], s[2], t, blockwise, outDtype, choice);
+    Expected<KernelChoice> c =
+        chooseFor(asked.M, asked.N, asked.K, t, blockwise, outDtype, asked.options);
     if (!c)
       return fail(c.status());
     r.family = c->family, r.split = std::to_string(c->splitK), r.kernel = c->name;

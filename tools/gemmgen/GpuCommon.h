@@ -245,30 +245,18 @@ struct LayoutOption {
   std::optional<Layout> userA, userB; ///< as the user wrote them
 };
 
-/// The M and N `auto` / `tuned` choose for: those of the problem with D
-/// row-major (rowMajorProblem: N×M for a column-major D), the frame the cost
-/// model, its measured rules and the tuned DB speak in, as the layouts of
-/// choiceOptionsFor are. The runtime then runs a row-major-D family on that
-/// problem and a column-major-D one on its transpose, the user's own: each
-/// in the orientation the choice assumed.
-inline std::array<long long, 2> choiceShape(const LayoutOption &l, long long M, long long N) {
+/// What `auto` / `tuned` are asked about for M×N×K under --layout and
+/// --out-dtype: the library's choiceProblem (rowMajorProblem's M, N and A/B
+/// layouts, N×M for a column-major D: the frame of the cost model, its rules
+/// and the tuned DB) with an f32 D.
+inline ChoiceProblem choiceProblemFor(const LayoutOption &l, long long M, long long N,
+                                      long long K, std::optional<DType> out) {
   GemmArgs user;
-  user.M = M, user.N = N;
+  user.M = M, user.N = N, user.K = K;
   user.layoutA = l.userA.value_or(Layout::Row);
   user.layoutB = l.userB.value_or(Layout::Col);
   user.layoutD = l.d;
-  const GemmArgs rm = rowMajorProblem(user);
-  return {rm.M, rm.N};
-}
-
-/// What `auto` / `tuned` must choose within: the kernel's layouts (after
-/// the column-major-D transposition) and an f32 D.
-inline ChoiceOptions choiceOptionsFor(const LayoutOption &l, std::optional<DType> out) {
-  ChoiceOptions c;
-  c.a = l.a == MatrixLayout::Col ? Layout::Col : Layout::Row;
-  c.b = l.b == MatrixLayout::Row ? Layout::Row : Layout::Col;
-  c.f32Out = out == DType::F32;
-  return c;
+  return choiceProblem(user, out == DType::F32);
 }
 
 /// The host API's name for a spec layout.

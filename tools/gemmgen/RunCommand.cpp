@@ -75,11 +75,11 @@ void runRun(const RunOptions &o) {
     return;
   }
   // `run tuned` / `run auto` choose a spec for --dtype (f16 without it), in
-  // the row-major problem's frame (choiceShape: N×M for a column-major D).
-  const std::array<long long, 2> chosenFor = choiceShape(layout, o.m, o.n);
-  std::string specPath =
-      resolveSpecArg(o.spec, chosenFor[0], chosenFor[1], o.k, dtype.value_or(DType::F16),
-                     blockwise, outDtype, choiceOptionsFor(layout, outDtype));
+  // the row-major problem's frame (N×M for a column-major D).
+  const ChoiceProblem asked = choiceProblemFor(layout, o.m, o.n, o.k, outDtype);
+  std::string specPath = resolveSpecArg(o.spec, asked.M, asked.N, asked.K,
+                                        dtype.value_or(DType::F16), blockwise, outDtype,
+                                        asked.options);
   std::optional<CompiledSpec> compiled =
       specPath.empty() ? std::nullopt
                        : compileSpecForGpu(specPath, o.debugHangs, dtype, !o.noProtocolChecks,

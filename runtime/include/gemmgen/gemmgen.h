@@ -717,11 +717,22 @@ struct ChoiceOptions {
   bool f32Out = false;
 };
 
+/// What a choice is asked about for a GEMM stored as `args` says (M, N, K
+/// and the layouts of A, B and D): rowMajorProblem's M, N, K and its A and B
+/// layouts — the frame of the cost model, its measured rules and the tuned
+/// DB. A kernel chosen for it and compiled with those layouts
+/// (SpecOverrides) then runs in the orientation the choice assumed: a
+/// row-major-D family on that problem, a column-major-D one on its transpose.
+struct ChoiceProblem {
+  long long M = 0, N = 0, K = 0;
+  ChoiceOptions options; ///< the kernel's layouts (and f32Out, as given)
+};
+ChoiceProblem choiceProblem(const GemmArgs &args, bool f32Out = false);
+
 /// The spec for D = A·Bᵀ (A row-major, B column-major: SpecOverrides give
 /// other layouts, within what `options` says) in 16-bit type t the model
 /// predicts fastest on an H200-class GPU. M×N is the problem with D
-/// row-major: for a column-major D pass rowMajorProblem's (N×M) and its
-/// layouts, the orientation the chosen kernel then runs in. It leaves the default (large, no
+/// row-major: for any other GEMM pass choiceProblem's. It leaves the default (large, no
 /// split) only where it predicts at least 10% less time: the default is
 /// what was tuned on large shapes. Refuses non-positive sizes and types
 /// other than f16/bf16.

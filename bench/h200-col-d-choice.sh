@@ -9,12 +9,14 @@
 # 64-column boxes). Prediction: row,col,col NEW at least as fast as OLD at every shape (0-30%
 # ahead: a quarter of the tiles, no padded rows) and within 5% of the same shape with D row-major
 # (row,col,row, decode_d16: the same orientation); col,col,col not predicted (both pad).
-# Each run: `run auto --verify` (every element against the reference), then 200 timed launches;
-# two passes, the second in reverse order.
-#   usage (device): bash bench/h200-col-d-choice.sh OLD NEW   (carry folders with gemmgen)
+# First the GPU tests of a column-major D (ChosenKernelColumnMajorD: the choice as run makes it,
+# eight cases; ColumnMajorD: every layout's spec). Each run: `run auto --verify` (every element
+# against the reference), then 200 timed launches; two passes, the second in reverse order.
+#   usage (device): bash bench/h200-col-d-choice.sh OLD NEW   (gemmgen; NEW also gemmgen_gpu_tests)
 source "$(dirname "$0")/lib.sh"
 OLD=$PWD/$1
 bench_init col_d_choice "$2"
+gpu_tests '*ChosenKernelColumnMajorD*:*ColumnMajorD*'
 run_one() { # pass, binary tag, shape, layout
   local bin=$OLD m n k log; [ "$2" = new ] && bin=$C
   IFS=x read -r m n k <<< "$3"

@@ -22,6 +22,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "gemmgen/Parser.h"
+
+#include "SpecParser.h"
+
 #include "gemmgen/Names.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -43,22 +46,15 @@
 #include <unistd.h>
 
 using namespace gemmgen;
+using namespace gemmgen::specparser;
 using llvm::SMLoc;
 using llvm::StringRef;
 namespace yaml = llvm::yaml;
 
 namespace {
 
-/// One accepted word of an enum-valued key.
-template <typename E> struct Word {
-  const char *word;
-  E value;
-};
 
 const Word<Target> kTargets[] = {{"sm_90a", Target::SM90a}, {"sm_100a", Target::SM100a}};
-const Word<ScalarType> kScalarTypes[] = {
-    {"f16", ScalarType::F16},   {"bf16", ScalarType::BF16}, {"f32", ScalarType::F32},
-    {"e4m3", ScalarType::E4M3}, {"e5m2", ScalarType::E5M2}};
 const Word<MatrixLayout> kLayouts[] = {{"row", MatrixLayout::Row}, {"col", MatrixLayout::Col}};
 const Word<SchedulerKind> kSchedulerKinds[] = {{"persistent", SchedulerKind::Persistent},
                                                {"data_parallel", SchedulerKind::DataParallel},
@@ -70,12 +66,6 @@ const Word<ConsumerMode> kConsumerModes[] = {{"cooperative", ConsumerMode::Coope
                                              {"pingpong", ConsumerMode::PingPong}};
 const Word<EpilogueStore> kStores[] = {{"tma", EpilogueStore::Tma},
                                        {"direct", EpilogueStore::Direct}};
-const Word<RoleTask> kTasks[] = {
-    {"tma_load", RoleTask::TmaLoad}, {"mma", RoleTask::Mma}, {"epilogue", RoleTask::Epilogue}};
-const Word<BarrierKind> kBarrierKinds[] = {{"tma", BarrierKind::Tma},
-                                           {"mbarrier", BarrierKind::Mbarrier},
-                                           {"commit", BarrierKind::Commit},
-                                           {"named", BarrierKind::Named}};
 
 /// Keys of each mapping, in the order docs/SPEC.md lists them.
 const StringRef kTopKeys[] = {"kernel",    "description", "target",    "types",
@@ -91,18 +81,7 @@ const StringRef kClusterKeys[] = {"m", "n"};
 const StringRef kPipelineKeys[] = {"depth", "mma_in_flight", "l2_promotion"};
 const StringRef kSchedulerKeys[] = {"kind",    "raster",    "group",      "grouped",
                                     "split_k", "consumers", "ctas_per_sm"};
-const StringRef kRoleKeys[] = {"warps", "warpgroups", "registers", "does", "warp", "first_warp"};
-const StringRef kBarrierKeys[] = {"from",          "to",       "kind",     "slots", "arrivals",
-                                  "phase",         "initial_phase", "tx_bytes", "cta_mask", "id"};
 const StringRef kEpilogueKeys[] = {"store", "overlap", "chunk_n", "buffers", "chain"};
-const Word<EpilogueOpKind> kEpilogueOps[] = {
-    {"bias", EpilogueOpKind::Bias},          {"relu", EpilogueOpKind::Relu},
-    {"gelu_tanh", EpilogueOpKind::GeluTanh}, {"gelu_erf", EpilogueOpKind::GeluErf},
-    {"silu", EpilogueOpKind::Silu},          {"residual", EpilogueOpKind::Residual},
-    {"clamp", EpilogueOpKind::Clamp},        {"scale", EpilogueOpKind::Scale}};
-const Word<BiasAxis> kBiasAxes[] = {{"row", BiasAxis::Row}, {"column", BiasAxis::Column}};
-const StringRef kBiasKeys[] = {"per", "type"};
-const StringRef kClampKeys[] = {"min", "max"};
 
 /// Words people coming from other GEMM code bases write for our keys
 /// (closestMatch suggests them even when far in edit distance).
@@ -129,114 +108,14 @@ std::string quotedList(llvm::ArrayRef<StringRef> words) {
   return s;
 }
 
+} // namespace
+
+namespace gemmgen::specparser {
+
 std::optional<StringRef> closest(StringRef word, llvm::ArrayRef<StringRef> candidates) {
   return closestMatch(word, candidates, kSynonyms);
 }
 
-class SpecParser {
-public:
-  explicit SpecParser(DiagnosticEngine &diags) : diags(diags) {}
-
-  std::optional<KernelSpec> run(llvm::MemoryBufferRef buffer);
-
-private:
-  using Handler = std::function<void(StringRef key, SMLoc keyLoc, yaml::Node *value)>;
-
-  // --- diagnostics ---------------------------------------------------------
-  static void onYamlDiag(const llvm::SMDiagnostic &d, void *ctx);
-  void error(SMLoc loc, const llvm::Twine &msg) { diags.error(loc, msg); }
-
-  // --- structure -----------------------------------------------------------
-  /// Calls `handle` for each key of `node` (which must be a mapping, else an
-  /// error names `path`). With `known` non-empty, other keys are reported as
-  /// unknown with a suggestion. Duplicate keys are warned about; both values
-  /// are handled in order, so the later one wins.
-  void walkMapping(yaml::Node *node, StringRef path, llvm::ArrayRef<StringRef> known,
-                   const Handler &handle);
-
-  // --- scalars -------------------------------------------------------------
-  /// Where a node starts. LLVM's collections start at their first entry;
-  /// a flow collection's diagnostics should point at its '{' or '['.
-  SMLoc locOf(yaml::Node *n) const {
-    SMLoc start = n->getSourceRange().Start;
-    if (!llvm::isa<yaml::MappingNode>(n) && !llvm::isa<yaml::SequenceNode>(n))
-      return start;
-    const char *p = start.getPointer();
-    if (!p || p < text.begin() || p >= text.end())
-      return start;
-    if (*p == '[' || *p == '{')
-      return start;
-    const char *q = p;
-    // Scan back over blanks to the opening bracket (bounded: a few lines,
-    // and never before the start of the text).
-    for (int i = 0; i < 256 && q > text.begin(); ++i) {
-      --q;
-      if (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
-        continue;
-      if (*q == '[' || *q == '{')
-        return SMLoc::getFromPointer(q);
-      break;
-    }
-    return start;
-  }
-  static std::string describe(yaml::Node *n);
-  /// The text of a plain or quoted scalar; otherwise an error "expected
-  /// `what` for 'path', got ...".
-  std::optional<std::string> scalarText(yaml::Node *n, StringRef path, StringRef what);
-
-  template <typename T> void setGiven(Located<T> &out, T v, yaml::Node *n, SMLoc keyLoc) {
-    out.value = std::move(v);
-    out.loc = locOf(n);
-    out.keyLoc = keyLoc;
-    out.given = true;
-  }
-
-  std::optional<int64_t> integer(yaml::Node *n, StringRef path, int64_t min, int64_t max,
-                                 StringRef why = "");
-  void parseUnsigned(yaml::Node *n, SMLoc keyLoc, StringRef path, Located<unsigned> &out,
-                     int64_t min, int64_t max, StringRef why = "");
-  void parseOptUnsigned(yaml::Node *n, SMLoc keyLoc, StringRef path,
-                        Located<std::optional<unsigned>> &out, int64_t min, int64_t max,
-                        StringRef why = "");
-  template <typename E, size_t N>
-  std::optional<E> enumWord(yaml::Node *n, StringRef path, const Word<E> (&words)[N]);
-  template <typename E, size_t N>
-  void parseEnum(yaml::Node *n, SMLoc keyLoc, StringRef path, Located<E> &out,
-                 const Word<E> (&words)[N]) {
-    if (auto v = enumWord(n, path, words))
-      setGiven(out, *v, n, keyLoc);
-  }
-  void parseBool(yaml::Node *n, SMLoc keyLoc, StringRef path, Located<bool> &out);
-  void parseFloat(yaml::Node *n, SMLoc keyLoc, StringRef path, Located<float> &out);
-  void parseIdentifier(yaml::Node *n, SMLoc keyLoc, StringRef path, StringRef what,
-                       Located<std::string> &out);
-  /// An identifier of at most kMaxNameLength; otherwise an error at `loc`.
-  bool checkName(SMLoc loc, StringRef what, StringRef name);
-
-  // --- sections ------------------------------------------------------------
-  void parseTop(yaml::Node *root);
-  void parseRoles(yaml::Node *node);
-  void parseRole(StringRef name, SMLoc nameLoc, yaml::Node *node);
-  void parseBarriers(yaml::Node *node);
-  void parseBarrier(StringRef name, SMLoc nameLoc, yaml::Node *node);
-  void parseChain(yaml::Node *node);
-  void parseChainOp(yaml::Node *node, unsigned index);
-  void fillDefaultLocations();
-  void resolveSymbolicSlots();
-
-  /// Walks every node without recursion and reports nesting deeper than
-  /// kMaxNesting; false when the text is malformed or nested too deeply.
-  bool checkSyntaxAndNesting(llvm::MemoryBufferRef buffer);
-
-  DiagnosticEngine &diags;
-  KernelSpec spec;
-  llvm::StringRef text;  ///< the whole spec text (locations point into it)
-  bool yamlFailed = false;
-  /// Where each top-level section key was written (for default locations).
-  llvm::StringMap<SMLoc> sectionLoc;
-  /// Parallel to spec.barriers: "depth"/"consumers" when slots was symbolic.
-  std::vector<std::string> slotSymbols;
-};
 
 void SpecParser::onYamlDiag(const llvm::SMDiagnostic &d, void *ctx) {
   auto *self = static_cast<SpecParser *>(ctx);
@@ -389,27 +268,6 @@ void SpecParser::parseOptUnsigned(yaml::Node *n, SMLoc keyLoc, StringRef path,
     setGiven(out, std::optional<unsigned>(unsigned(*v)), n, keyLoc);
 }
 
-template <typename E, size_t N>
-std::optional<E> SpecParser::enumWord(yaml::Node *n, StringRef path, const Word<E> (&words)[N]) {
-  llvm::SmallVector<StringRef, 8> accepted;
-  for (const Word<E> &w : words)
-    accepted.push_back(w.word);
-  std::string list;
-  for (size_t i = 0; i < N; ++i)
-    list += (i ? ", " : "") + accepted[i].str();
-  auto text = scalarText(n, path, "one of " + list);
-  if (!text)
-    return std::nullopt;
-  for (const Word<E> &w : words)
-    if (*text == w.word)
-      return w.value;
-  if (auto best = closest(*text, accepted))
-    error(locOf(n), "unknown value '" + *text + "' for '" + path + "'; did you mean '" + *best +
-                        "'? (accepted: " + list + ")");
-  else
-    error(locOf(n), "unknown value '" + *text + "' for '" + path + "'; use one of " + list);
-  return std::nullopt;
-}
 
 void SpecParser::parseBool(yaml::Node *n, SMLoc keyLoc, StringRef path, Located<bool> &out) {
   auto text = scalarText(n, path, "true or false");
@@ -436,80 +294,6 @@ void SpecParser::parseFloat(yaml::Node *n, SMLoc keyLoc, StringRef path, Located
     return;
   }
   setGiven(out, v, n, keyLoc);
-}
-
-/// epilogue.chain: a list whose entries are an op word (`relu`) or a
-/// one-key mapping of the op to its parameters (`bias: { per: row }`).
-void SpecParser::parseChain(yaml::Node *node) {
-  auto *seq = llvm::dyn_cast<yaml::SequenceNode>(node);
-  if (!seq) {
-    error(locOf(node), "expected a list for 'epilogue.chain', got " + describe(node) +
-                           "; write it as 'chain: [bias, gelu_tanh]'");
-    return;
-  }
-  unsigned index = 0;
-  for (yaml::Node &entry : *seq)
-    parseChainOp(&entry, index++);
-}
-
-void SpecParser::parseChainOp(yaml::Node *node, unsigned index) {
-  const std::string path = "epilogue.chain[" + std::to_string(index) + "]";
-  EpilogueOpSpec op;
-  op.loc = locOf(node);
-  // LLVM's YAML collections are read once, in order: an op's parameters are
-  // parsed while its key is current.
-  auto parseParams = [&](yaml::Node *params) {
-    if (!params || llvm::isa<yaml::NullNode>(params))
-      return;
-    const std::string name = toString(op.kind.value);
-    if (op.kind.value == EpilogueOpKind::Bias)
-      walkMapping(params, path + ".bias", kBiasKeys, [&](StringRef k, SMLoc kl, yaml::Node *x) {
-        if (k == "per")
-          parseEnum(x, kl, path + ".bias.per", op.per, kBiasAxes);
-        else
-          parseEnum(x, kl, path + ".bias.type", op.type, kScalarTypes);
-      });
-    else if (op.kind.value == EpilogueOpKind::Clamp)
-      walkMapping(params, path + ".clamp", kClampKeys,
-                  [&](StringRef k, SMLoc kl, yaml::Node *x) {
-                    parseFloat(x, kl, path + ".clamp." + k.str(), k == "min" ? op.min : op.max);
-                  });
-    else
-      error(locOf(params), "'" + name + "' takes no parameters; write it as '- " + name + "'");
-  };
-  bool ok = false;
-  if (auto *map = llvm::dyn_cast<yaml::MappingNode>(node)) {
-    unsigned keys = 0;
-    for (yaml::KeyValueNode &kv : *map) {
-      yaml::Node *key = kv.getKey();
-      if (!key)
-        continue;
-      if (++keys > 1) {
-        error(locOf(key), "an entry of 'epilogue.chain' names one op; put " + describe(key) +
-                              " in an entry of its own");
-        ok = false;
-        continue;
-      }
-      op.loc = locOf(key);
-      if (auto v = enumWord(key, path, kEpilogueOps)) {
-        setGiven(op.kind, *v, key, op.loc);
-        ok = true;
-        parseParams(kv.getValue());
-      }
-    }
-    if (!keys)
-      error(op.loc, "empty entry in 'epilogue.chain'; write an op such as 'relu'");
-  } else if (auto v = enumWord(node, path, kEpilogueOps)) {
-    setGiven(op.kind, *v, node, op.loc);
-    ok = true;
-  }
-  if (!ok)
-    return;
-  op.per.loc = op.per.given ? op.per.loc : op.loc;
-  op.type.loc = op.type.given ? op.type.loc : op.loc;
-  op.min.loc = op.min.given ? op.min.loc : op.loc;
-  op.max.loc = op.max.given ? op.max.loc : op.loc;
-  spec.epilogue.chain.push_back(op);
 }
 
 /// A name for messages: long names are cut (the caret shows where it is).
@@ -662,205 +446,6 @@ void SpecParser::parseTop(yaml::Node *root) {
   });
 }
 
-void SpecParser::parseRoles(yaml::Node *node) {
-  if (auto *map = llvm::dyn_cast<yaml::MappingNode>(node)) {
-    (void)map;
-    walkMapping(node, "roles", {}, [&](StringRef name, SMLoc nameLoc, yaml::Node *v) {
-      parseRole(name, nameLoc, v);
-    });
-    return;
-  }
-  error(locOf(node), "expected a mapping of role names for 'roles', got " + describe(node) +
-                         "; write e.g. 'roles: { producer: { warps: 1, does: tma_load }, ... }'");
-}
-
-void SpecParser::parseRole(StringRef name, SMLoc nameLoc, yaml::Node *node) {
-  RoleSpec role;
-  role.name.value = name.str();
-  role.name.loc = role.name.keyLoc = nameLoc;
-  role.name.given = true;
-  role.loc = nameLoc;
-  std::string path = "roles." + name.str();
-  checkName(nameLoc, "role name", name);
-  SMLoc warpLoc;  // where `warp`/`first_warp` was first given
-  bool sawTasks = false;
-  walkMapping(node, path, kRoleKeys, [&](StringRef k, SMLoc kl, yaml::Node *x) {
-    std::string p = path + "." + k.str();
-    if (k == "warps") {
-      parseUnsigned(x, kl, p, role.warps, 1, 32, "a CTA has at most 32 warps");
-    } else if (k == "warpgroups") {
-      parseUnsigned(x, kl, p, role.warpgroups, 1, 8, "a CTA has at most 8 warpgroups");
-    } else if (k == "registers") {
-      parseUnsigned(x, kl, p, role.registers, 24, 256, "setmaxnreg takes 24 to 256");
-    } else if (k == "warp" || k == "first_warp") {
-      if (warpLoc.isValid()) {
-        error(kl, "give either 'warp' or 'first_warp' for role '" + name +
-                      "', not both (they mean the same)");
-        return;
-      }
-      warpLoc = kl;
-      if (auto v = integer(x, p, 0, 31, "a CTA has at most 32 warps"))
-        setGiven(role.firstWarp, std::optional<unsigned>(unsigned(*v)), x, kl);
-    } else if (k == "does") {
-      sawTasks = true;
-      role.does.clear();
-      auto addTask = [&](yaml::Node *t) {
-        auto task = enumWord(t, p, kTasks);
-        if (!task)
-          return;
-        for (const Located<RoleTask> &prev : role.does)
-          if (prev.value == *task) {
-            diags.warning(locOf(t), "task '" + std::string(toString(*task)) +
-                                        "' is listed twice in '" + p + "'; remove one");
-            return;
-          }
-        Located<RoleTask> lt;
-        setGiven(lt, *task, t, kl);
-        role.does.push_back(lt);
-      };
-      if (auto *seq = llvm::dyn_cast<yaml::SequenceNode>(x)) {
-        unsigned count = 0;
-        for (yaml::Node &t : *seq) {
-          ++count;
-          addTask(&t);
-        }
-        if (count == 0)
-          error(locOf(x), "role '" + name + "' does nothing; list at least one of " +
-                              "tma_load, mma, epilogue in '" + p + "'");
-      } else {
-        addTask(x);
-      }
-    }
-  });
-  if (!llvm::isa<yaml::MappingNode>(node))
-    return;
-  if (role.warps.given && role.warpgroups.given)
-    error(std::max(role.warps.keyLoc.getPointer(), role.warpgroups.keyLoc.getPointer()) ==
-                  role.warps.keyLoc.getPointer()
-              ? role.warps.keyLoc
-              : role.warpgroups.keyLoc,
-          "give either 'warps' or 'warpgroups' for role '" + name +
-                                      "', not both");
-  else if (!role.warps.given && !role.warpgroups.given && !yamlFailed)
-    error(nameLoc, "role '" + name + "' needs 'warps' or 'warpgroups'; add e.g. " +
-                       "'warps: 1' (a producer) or 'warpgroups: 1' (an MMA consumer)");
-  if (!sawTasks && !yamlFailed)
-    error(nameLoc, "role '" + name + "' needs 'does'; add one of tma_load, mma, epilogue " +
-                       "(or a list such as '[mma, epilogue]')");
-  // Defaults point at the role's name.
-  for (Located<unsigned> *f : {&role.warps, &role.warpgroups, &role.registers})
-    if (!f->given)
-      f->loc = f->keyLoc = nameLoc;
-  if (!role.firstWarp.given)
-    role.firstWarp.loc = role.firstWarp.keyLoc = nameLoc;
-
-  for (RoleSpec &prev : spec.roles)
-    if (prev.name.value == role.name.value) {
-      prev = std::move(role);  // duplicate key: already warned, later wins
-      return;
-    }
-  spec.roles.push_back(std::move(role));
-}
-
-void SpecParser::parseBarriers(yaml::Node *node) {
-  if (!llvm::isa<yaml::MappingNode>(node)) {
-    error(locOf(node), "expected a mapping of barrier names for 'barriers', got " +
-                           describe(node) +
-                           "; write e.g. 'barriers: { full: { kind: tma, slots: depth } }'");
-    return;
-  }
-  walkMapping(node, "barriers", {}, [&](StringRef name, SMLoc nameLoc, yaml::Node *v) {
-    parseBarrier(name, nameLoc, v);
-  });
-}
-
-void SpecParser::parseBarrier(StringRef name, SMLoc nameLoc, yaml::Node *node) {
-  BarrierSpec bar;
-  bar.name.value = name.str();
-  bar.name.loc = bar.name.keyLoc = nameLoc;
-  bar.name.given = true;
-  bar.loc = nameLoc;
-  std::string symbol;
-  std::string path = "barriers." + name.str();
-  checkName(nameLoc, "barrier name", name);
-  SMLoc phaseLoc;
-  walkMapping(node, path, kBarrierKeys, [&](StringRef k, SMLoc kl, yaml::Node *x) {
-    std::string p = path + "." + k.str();
-    if (k == "from" || k == "to") {
-      parseIdentifier(x, kl, p, "role name", k == "from" ? bar.from : bar.to);
-    } else if (k == "kind") {
-      parseEnum(x, kl, p, bar.kind, kBarrierKinds);
-    } else if (k == "slots") {
-      if (auto *s = llvm::dyn_cast<yaml::ScalarNode>(x)) {
-        llvm::SmallString<16> storage;
-        StringRef t = s->getValue(storage);
-        if (t == "depth" || t == "consumers") {
-          symbol = t.str();
-          setGiven(bar.slots, std::optional<unsigned>(0u), x, kl);  // resolved at the end
-          return;
-        }
-        int64_t ignored;
-        if (t.getAsInteger(10, ignored)) {
-          error(locOf(x), "expected an integer, 'depth' or 'consumers' for '" + p + "', got '" +
-                              t + "'");
-          return;
-        }
-      }
-      symbol.clear();
-      parseOptUnsigned(x, kl, p, bar.slots, 1, 32);
-    } else if (k == "arrivals") {
-      parseOptUnsigned(x, kl, p, bar.arrivals, 1, (1 << 20) - 1,
-                       "an mbarrier counts at most 2^20 - 1 arrivals");
-    } else if (k == "phase" || k == "initial_phase") {
-      if (phaseLoc.isValid()) {
-        error(kl, "give either 'phase' or 'initial_phase' for barrier '" + name +
-                      "', not both (they mean the same)");
-        return;
-      }
-      phaseLoc = kl;
-      parseOptUnsigned(x, kl, p, bar.initialPhase, 0, 1, "a phase is a parity bit");
-    } else if (k == "tx_bytes") {
-      parseOptUnsigned(x, kl, p, bar.txBytes, 1, (1 << 20) - 1,
-                       "an mbarrier's transaction count is below 2^20");
-    } else if (k == "cta_mask") {
-      parseOptUnsigned(x, kl, p, bar.ctaMask, 0, 0xffff, "one bit per CTA of the cluster");
-    } else if (k == "id") {
-      parseOptUnsigned(x, kl, p, bar.id, 0, 15, "a CTA has 16 named barriers");
-    }
-  });
-  if (!llvm::isa<yaml::MappingNode>(node))
-    return;
-  for (Located<std::string> *f : {&bar.from, &bar.to})
-    if (!f->given)
-      f->loc = f->keyLoc = nameLoc;
-  if (!bar.kind.given)
-    bar.kind.loc = bar.kind.keyLoc = nameLoc;
-  for (auto *f : {&bar.slots, &bar.arrivals, &bar.initialPhase, &bar.txBytes, &bar.ctaMask,
-                  &bar.id})
-    if (!f->given)
-      f->loc = f->keyLoc = nameLoc;
-
-  for (size_t i = 0; i < spec.barriers.size(); ++i)
-    if (spec.barriers[i].name.value == bar.name.value) {
-      spec.barriers[i] = std::move(bar);
-      slotSymbols[i] = symbol;
-      return;
-    }
-  spec.barriers.push_back(std::move(bar));
-  slotSymbols.push_back(symbol);
-}
-
-/// `slots: depth` and `slots: consumers` name other keys of the spec, which
-/// may come later in the file; they are replaced by numbers once all is read.
-void SpecParser::resolveSymbolicSlots() {
-  for (size_t i = 0; i < spec.barriers.size(); ++i) {
-    if (slotSymbols[i] == "depth")
-      spec.barriers[i].slots.value = spec.pipeline.depth.value;
-    else if (slotSymbols[i] == "consumers")
-      spec.barriers[i].slots.value = spec.consumers.value;
-  }
-}
-
 /// Fields left at their default point at the enclosing mapping's key (or at
 /// the top of the spec when the whole section is absent).
 void SpecParser::fillDefaultLocations() {
@@ -916,8 +501,8 @@ bool SpecParser::checkSyntaxAndNesting(llvm::MemoryBufferRef buffer) {
     yaml::Node *node;  ///< a mapping, a sequence or one key: value entry
     bool started = false;
     unsigned kvStep = 0;  ///< key: value entries: 0 key next, 1 value next, 2 done
-    yaml::MappingNode::iterator mapIt;
-    yaml::SequenceNode::iterator seqIt;
+    yaml::MappingNode::iterator mapIt{};
+    yaml::SequenceNode::iterator seqIt{};
   };
   std::vector<Frame> stack;
   unsigned collections = 0;
@@ -1062,7 +647,7 @@ std::optional<KernelSpec> SpecParser::run(llvm::MemoryBufferRef buffer) {
   return std::move(spec);
 }
 
-} // namespace
+} // namespace gemmgen::specparser
 
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> gemmgen::readSpecFile(StringRef path) {
   auto fail = [&](const llvm::Twine &why) {
@@ -1107,7 +692,7 @@ std::optional<KernelSpec> gemmgen::parseSpec(StringRef text, StringRef bufferNam
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(text, bufferName);
   llvm::MemoryBufferRef ref = buffer->getMemBufferRef();
   diags.addBuffer(std::move(buffer));  // keeps the text alive for later diagnostics
-  SpecParser parser(diags);
+  specparser::SpecParser parser(diags);
   return parser.run(ref);
 }
 
@@ -1119,6 +704,6 @@ std::optional<KernelSpec> gemmgen::parseSpecFile(StringRef path, DiagnosticEngin
   }
   llvm::MemoryBufferRef ref = (*buffer)->getMemBufferRef();
   diags.addBuffer(std::move(*buffer));
-  SpecParser parser(diags);
+  specparser::SpecParser parser(diags);
   return parser.run(ref);
 }

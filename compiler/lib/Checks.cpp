@@ -42,10 +42,6 @@
 
 using namespace gemmgen;
 using llvm::SMLoc;
-
-namespace gemmgen {
-/// The sm_100a checks (ChecksSm100.cpp).
-} // namespace gemmgen
 using llvm::StringRef;
 
 namespace {

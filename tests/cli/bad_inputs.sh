@@ -101,6 +101,10 @@ expect 1 "hashes.yaml:1:1: error: missing required key 'roles'" -- "$G" check "$
 expect 1 "error: kernel name 'gggggggggggggggggggggggggggggggggggggggg...' is 30000 characters long; use at most 200" -- "$G" compile "$W/name30000.yaml"
 expect 1 "error: kernel name 'gggggggggggggggggggggggggggggggggggggggg...' is 100000 characters long; use at most 200" -- "$G" compile "$W/name100000.yaml"
 expect 105 "--seeds: Value 4294967295 not in range 1 to 1000" -- "$G" check "$S" --seeds 4294967295
+# A results DB with a torn line (an interrupted write): read, with a note on stderr (the CSV on
+# stdout stays clean), by tune-db as by tune.
+printf '{"gemmgen_tune_db":1}\n{"kind": "cand' > "$W/torn.jsonl"
+expect 0 "gemmgen: note: 1 unreadable line(s) in $W/torn.jsonl skipped (an interrupted write?)" -- "$G" tune-db export --db "$W/torn.jsonl"
 # Scales that make every output NaN, counts of launches below what the loop needs: refused
 # before any GPU work (OptionChecks.h).
 expect 105 "--alpha: must be a finite number that fits a float (got 'nan')" -- "$G" run "$S" --m 64 --n 64 --k 64 --alpha nan

@@ -187,9 +187,7 @@ void runTuneCommand(const TuneOptions &o) {
                                                : ResultsDB::open(o.db);
   if (!db)
     return error(llvm::toString(db.takeError()), ExitFailure);
-  if (db->skippedLines())
-    llvm::outs() << "note: " << db->skippedLines() << " unreadable line(s) in " << o.db
-                 << " skipped (an interrupted write?)\n";
+  noteSkippedLines(db->skippedLines(), o.db);
 
   // Where variant specs and child logs go: the report directory, else a
   // temporary one.

@@ -39,6 +39,15 @@ inline bool writeText(const std::string &path, llvm::StringRef text) {
   return writeOutputFile(path, text);
 }
 
+/// The note both tune and tune-db print when a results DB had lines it could
+/// not read (skipped on reading: a torn last line from an interrupted
+/// write), on stderr so that a CSV on stdout stays clean.
+inline void noteSkippedLines(size_t skipped, const std::string &path) {
+  if (skipped)
+    llvm::errs() << "gemmgen: note: " << skipped << " unreadable line(s) in " << path
+                 << " skipped (an interrupted write?)\n";
+}
+
 } // namespace gemmgen::cli::tunecli
 
 #endif // GEMMGEN_TOOLS_TUNECOMMON_H

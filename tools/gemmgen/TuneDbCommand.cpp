@@ -53,6 +53,7 @@ std::optional<ResultsDB> openDb(const DbOptions &o, bool mustExist = true) {
     error(llvm::toString(db.takeError()), ExitFailure);
     return std::nullopt;
   }
+  noteSkippedLines(db->skippedLines(), o.db);
   return std::move(*db);
 }
 

@@ -118,10 +118,15 @@ nb::dict checkSpecBinding(const SpecSource &src, bool runSimulation, unsigned se
     SimulationOptions opts;
     opts.seeds = seeds;
     opts.stopAtFirstFailure = true;
+    const ir::Kernel kernel = compiled ? compiled->kernel : lowerToIR(*spec);
+    // A size the simulator refuses (0 seeds, too many) is the caller's
+    // argument, not a protocol failure of the spec.
+    if (std::string why = checkSimulationSize(kernel, opts); !why.empty())
+      throw PyFacingError("ArgumentError", why + " (simulate=False skips the simulation)");
     SimulationResult sim;
     {
       nb::gil_scoped_release release;
-      sim = simulate(compiled ? compiled->kernel : lowerToIR(*spec), opts);
+      sim = simulate(kernel, opts);
     }
     if (!sim.ok()) {
       std::string text;

@@ -170,3 +170,15 @@ def test_protocol_error_from_the_simulation(bug, verdict):
     msg = str(info.value)
     assert msg.startswith(f"spec '{spec}': the simulated barrier protocol fails:\nsimulate bug_{bug}:")
     assert f"seed 1: {verdict}:" in msg
+
+
+@pytest.mark.parametrize("seeds,why", [(0, "simulating 0 interleavings checks nothing"),
+                                       (5000, "simulating 5000 interleavings is too many")])
+def test_check_refuses_a_simulation_size_as_an_argument(seeds, why):
+    """0 seeds would report 'ok' over no run, 5000 more than the simulator runs: the caller's
+    argument (ArgumentError), not a failing protocol (ProtocolError)."""
+    with pytest.raises(gemmgen.ArgumentError) as info:
+        gemmgen.check(SPECS / "sm90" / "05_fast_f16.yaml", seeds=seeds)
+    assert not isinstance(info.value, gemmgen.ProtocolError)
+    assert why in str(info.value) and "simulate=False skips the simulation" in str(info.value)
+    assert gemmgen.check(SPECS / "sm90" / "05_fast_f16.yaml", simulate=False, seeds=seeds) == []

@@ -72,6 +72,20 @@ inline void checkBarrierEnds(const KernelSpec &spec, DiagnosticEngine &diags) {
   }
 }
 
+/// One protocol barrier declared under two names (`full` and `tma2mma`):
+/// the first declaration counts, a later one is an error at its name.
+/// `first` is the slot for that barrier; true for the first declaration.
+inline bool firstDeclaration(const BarrierSpec *&first, const BarrierSpec &b,
+                             DiagnosticEngine &diags) {
+  if (first) {
+    diags.error(b.name.loc, "barrier '" + b.name.value + "' is the same barrier as '" +
+                                first->name.value + "'; declare it once");
+    return false;
+  }
+  first = &b;
+  return true;
+}
+
 } // namespace checks
 } // namespace gemmgen
 

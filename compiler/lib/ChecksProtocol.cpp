@@ -57,13 +57,8 @@ void Checker::checkBarriers() {
                         "with epilogue.store: tma; remove the declaration");
       continue;
     }
-    const BarrierSpec *&first = seen[int(which)];
-    if (first) {
-      error(b.name.loc, "barrier '" + b.name.value + "' is the same barrier as '" +
-                            first->name.value + "'; declare it once");
+    if (!firstDeclaration(seen[int(which)], b, diags))
       continue;
-    }
-    first = &b;
     if (fromOk && toOk && rolesOk && derived)
       checkBarrier(b, which, *derived);
   }

@@ -412,13 +412,8 @@ private:
                           "it");
         continue;
       }
-      const BarrierSpec *&first = seen[int(which)];
-      if (first) {
-        error(b.name.loc, "barrier '" + b.name.value + "' is the same barrier as '" +
-                              first->name.value + "'; declare it once");
+      if (!checks::firstDeclaration(seen[int(which)], b, diags))
         continue;
-      }
-      first = &b;
       if (ok && rolesOk)
         checkBarrier(b, which);
     }

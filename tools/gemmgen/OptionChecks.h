@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cerrno>
+#include <cfloat>
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -26,7 +27,7 @@ inline CLI::Validator finiteNumber() {
         char *end = nullptr;
         const double v = std::strtod(text.c_str(), &end);
         if (end == text.c_str() || *end != '\0' || errno == ERANGE || !std::isfinite(v) ||
-            std::fabs(v) > 3.4e38)
+            std::fabs(v) > FLT_MAX)
           return "must be a finite number that fits a float (got '" + text + "')";
         return "";
       },

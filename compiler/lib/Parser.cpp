@@ -411,7 +411,7 @@ void SpecParser::parseTop(yaml::Node *root) {
           parseUnsigned(x, kl, "scheduler.split_k", spec.scheduler.splitK, 1, 64,
                         "K slices summed after the GEMM");
         else if (k == "ctas_per_sm")
-          parseUnsigned(x, kl, "scheduler.ctas_per_sm", spec.scheduler.ctasPerSm, 1, 2,
+          parseUnsigned(x, kl, "scheduler.ctas_per_sm", spec.scheduler.ctasPerSm, 1, 4,
                         "CTAs resident on one SM");
         else
           parseUnsigned(x, kl, "scheduler.group", spec.scheduler.group, 1, 1024);

@@ -30,7 +30,7 @@ struct TileFamily {
   int clusterM = 1;       ///< CTAs along M sharing B by multicast
   bool colMajorD = false; ///< layout.d: col (computes D^T = B·A^T for a row-major D)
   bool pingPong = false;  ///< scheduler.consumers: pingpong (each consumer its own tiles)
-  int ctasPerSm = 1;      ///< scheduler.ctas_per_sm (2: consumers at 216 registers)
+  int ctasPerSm = 1;      ///< scheduler.ctas_per_sm (consumerRegisters: 216 for 2)
   int l2Promotion = 0;    ///< pipeline.l2_promotion (0: the runtime's rule)
 
   // The optional fields by name: {"decode", 64, 16, ...}.withColMajorD().withCtasPerSm(2).
@@ -348,6 +348,18 @@ std::string chunkFor(const TileFamily &f, DType d) {
 
 // One spec per family, split and types: the family's spec file with its
 // name, types and split filled in.
+/// The consumers' registers: 232 with one CTA per SM; with more, what a CTA
+/// is launched with when they share the SM's 65536 (per thread, in steps of
+/// 8) less the producer warpgroup's 128 x 40: 216 for two CTAs of 256
+/// threads, 120 for three, 88 for four (the checks' bound, Checks.cpp).
+int consumerRegisters(const TileFamily &f) {
+  if (f.ctasPerSm <= 1)
+    return 232;
+  const int threads = 128 * (1 + f.consumers);
+  const int launched = std::min(256, 65536 / (f.ctasPerSm * threads) / 8 * 8);
+  return std::min(232, (launched * threads - 128 * 40) / (128 * f.consumers) / 8 * 8);
+}
+
 std::string specFor(const TileFamily &f, int split, const SpecTypes &t, const std::string &name) {
   std::string s;
   s += "# Chosen by gemmgen's cost model (docs/RUNTIME.md, \"Choosing a kernel for a shape\")\n";
@@ -382,9 +394,8 @@ std::string specFor(const TileFamily &f, int split, const SpecTypes &t, const st
   // sub-partition; spec 15, docs/PERF.md "The producer over four warps").
   s += std::string("  producer: { warps: ") + (t.blockwise ? "4" : "1") +
        ", registers: 40, does: tma_load }\n";
-  // Two CTAs per SM share its 65536 registers: 128 x 40 + 128 x 216 each.
   s += "  consumer: { warpgroups: " + std::to_string(f.consumers) +
-       ", registers: " + (f.ctasPerSm > 1 ? "216" : "232") + ", does: [mma, epilogue] }\n";
+       ", registers: " + std::to_string(consumerRegisters(f)) + ", does: [mma, epilogue] }\n";
   const std::string chunk = chunkFor(f, t.d);
   s += std::string("epilogue: { store: tma") +
        (chunk.empty() ? std::string() : ", chunk_n: " + chunk) + ", overlap: true }\n";

@@ -135,6 +135,8 @@ constexpr TileFamily kDecodeTwoPerSm = kDecode.withCtasPerSm(2).withL2Promotion(
 // 64-95 tiles with 128-byte L2 requests too: 1-2.5% faster at three of four
 // shapes, level at the fourth (bench/h200-decode-l2promo2.sh); decode32,
 // decode64 and the split kernels were mixed or behind with them and keep 256.
+// Deeper rings, 20 and 22 stages, ran level to 7% behind 16 at 64-96 tiles
+// (bench/h200-decode-deep2.sh, 2026-12-05).
 constexpr TileFamily kDecodeDeep =
     TileFamily{"decode_d16", 64, 16, 64, 1, 16, 16, 1, "", 0}.withColMajorD().withL2Promotion(128);
 constexpr TileFamily kDecode32 =
@@ -161,7 +163,10 @@ constexpr long long kDecodeMinTiles = 64, kDecodeDeepBelowTiles = 96;
 // of 8 stages had led the 16-stage kernel (0.95-1.04 against 0.90-0.99,
 // 2026-12-03), but the kernels since run it unsplit at 0.99-1.10 of cuBLAS
 // against the split's 0.93-1.05 on eight shapes of 1-16 tokens and K 11008-
-// 28672, ahead at each (bench/h200-decode-deep.sh, 2026-12-05).
+// 28672, ahead at each (bench/h200-decode-deep.sh, 2026-12-05). The splits
+// with 16 stages instead of 8 ran behind at five of six shapes of 24-63
+// tiles (bench/h200-decode-deep2.sh); a 64x128 column-major tile for 65-128
+// tokens ran behind the model's families at all eight shapes measured.
 constexpr long long kDecodeSplitMaxTokens = 8, kDecodeSplitMinTiles = 24;
 
 // Many rows and at most 64 columns with D row-major (57344x16x8192): the

@@ -43,7 +43,7 @@ bool gemmgen::checkEpilogueChain(const KernelSpec &spec, DiagnosticEngine &diags
   if (spec.scheduler.grouped.value)
     diags.error(at, "epilogue.chain with scheduler.grouped: the problems' table has no bias or "
                     "scale per problem yet; remove the chain or grouped");
-  const EpilogueOpSpec *seen[8] = {};
+  const EpilogueOpSpec *seen[kEpilogueOpKinds] = {};
   for (const EpilogueOpSpec &op : chain) {
     const EpilogueOpKind kind = op.kind.value;
     const bool once = kind == EpilogueOpKind::Bias || kind == EpilogueOpKind::Residual ||

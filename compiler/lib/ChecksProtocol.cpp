@@ -26,7 +26,7 @@ namespace gemmgen::checks {
 
 void Checker::checkBarriers() {
   const KernelPlan plan = derivePlan(spec, Declarations::Ignore);
-  const BarrierSpec *seen[5] = {};
+  const BarrierSpec *seen[kProtocolBarriers] = {};
   for (const BarrierSpec &b : spec.barriers) {
     std::string path = "barriers." + b.name.value;
     bool fromOk = checkRoleName(b.from, path + ".from");
@@ -55,6 +55,12 @@ void Checker::checkBarriers() {
     if (which == ProtocolBarrier::Epilogue && !derived) {
       error(b.name.loc, "barrier 'epilogue' guards the output staging tile, which exists only "
                         "with epilogue.store: tma; remove the declaration");
+      continue;
+    }
+    if (which == ProtocolBarrier::Order && !derived) {
+      error(b.name.loc, "barrier 'order' hands the mainloop's turn from one ping-pong consumer to "
+                        "the other, which exists only with scheduler.consumers: pingpong; remove "
+                        "the declaration");
       continue;
     }
     if (!firstDeclaration(seen[int(which)], b, diags))

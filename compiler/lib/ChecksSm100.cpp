@@ -400,7 +400,7 @@ private:
   }
 
   void checkBarriers() {
-    const BarrierSpec *seen[5] = {};
+    const BarrierSpec *seen[kProtocolBarriers] = {};
     for (const BarrierSpec &b : spec.barriers) {
       std::string path = "barriers." + b.name.value;
       bool ok = checkRoleName(b.from, path + ".from") & checkRoleName(b.to, path + ".to");

@@ -109,6 +109,8 @@ enum class ProtocolBarrier {
   Order      ///< sm_90a ping-pong: consumer c's mainloop passed its last wait, the other's
              ///< may begin (named, slot c: c arrives, the other syncs)
 };
+/// How many ProtocolBarrier values there are (arrays indexed by one).
+constexpr unsigned kProtocolBarriers = unsigned(ProtocolBarrier::Order) + 1;
 
 /// One barrier array of the protocol.
 struct BarrierPlan {

@@ -59,6 +59,8 @@ enum class EpilogueOpKind {
   Clamp,     ///< min(max(v, lo), hi)
   Scale      ///< v *= *scaleD (a device f32 scalar of the launch; null = 1)
 };
+/// How many EpilogueOpKind values there are (arrays indexed by one).
+constexpr unsigned kEpilogueOpKinds = unsigned(EpilogueOpKind::Scale) + 1;
 enum class BiasAxis { Row, Column };
 enum class BarrierKind {
   Tma,       ///< mbarrier completed by TMA transaction bytes (+1 expect_tx arrival)

@@ -47,7 +47,6 @@ using llvm::StringRef;
 
 namespace {
 
-constexpr unsigned kRegistersPerSM = 65536;
 /// Shared memory of one SM (228 KB), of which each resident CTA reserves 1 KB.
 constexpr unsigned kSharedBytesPerSM = 233472, kReservedSharedBytesPerCta = 1024;
 constexpr unsigned kMaxThreads = 1024;
@@ -522,7 +521,7 @@ void Checker::checkRegisters() {
   // the CTA was launched with: per thread 65536 / (CTAs per SM × threads),
   // in whole steps of 8, at most 256.
   const unsigned ctas = std::max(1u, spec.scheduler.ctasPerSm.value);
-  const unsigned launched = std::min(256u, kRegistersPerSM / (ctas * threads) / 8 * 8);
+  const unsigned launched = launchedRegistersPerThread(ctas, threads);
   const unsigned pool = launched * threads;
   unsigned total = pThreads * preg + cThreads * creg;
   if (total > pool) {

@@ -556,6 +556,12 @@ unsigned gemmgen::tmemColumnsPerConsumer(const KernelSpec &spec) {
   return std::max(32u, nextPow2(spec.tile.n.value));
 }
 
+unsigned gemmgen::launchedRegistersPerThread(unsigned ctasPerSm, unsigned threads) {
+  constexpr unsigned kRegistersPerSM = 65536;
+  const unsigned perThread = kRegistersPerSM / (std::max(1u, ctasPerSm) * std::max(1u, threads));
+  return std::min(256u, perThread / 8 * 8);
+}
+
 const char *gemmgen::toString(MemSpace s) {
   switch (s) {
   case MemSpace::Shared: return "smem";

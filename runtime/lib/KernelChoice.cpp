@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Internal.h"
+#include "gemmgen/KernelPlan.h"
 
 #include <algorithm>
 #include <cmath>
@@ -351,19 +352,20 @@ std::string chunkFor(const TileFamily &f, DType d) {
   return std::to_string(chunk <= f.tileN && f.tileN % chunk == 0 ? chunk : chunk16);
 }
 
-// One spec per family, split and types: the family's spec file with its
-// name, types and split filled in.
-/// The consumers' registers: 232 with one CTA per SM; with more, what a CTA
-/// is launched with when they share the SM's 65536 (per thread, in steps of
-/// 8) less the producer warpgroup's 128 x 40: 216 for two CTAs of 256
-/// threads, 120 for three, 88 for four (the checks' bound, Checks.cpp).
+/// The consumers' registers: 232 with one CTA per SM; with more, the pool a
+/// CTA is launched with (launchedRegistersPerThread, the checks' bound) less
+/// the producer warpgroup's 128 x 40: 216 for two CTAs of 256 threads, 120
+/// for three, 88 for four.
 int consumerRegisters(const TileFamily &f) {
   if (f.ctasPerSm <= 1)
     return 232;
   const int threads = 128 * (1 + f.consumers);
-  const int launched = std::min(256, 65536 / (f.ctasPerSm * threads) / 8 * 8);
+  const int launched = (int)launchedRegistersPerThread(f.ctasPerSm, threads);
   return std::min(232, (launched * threads - 128 * 40) / (128 * f.consumers) / 8 * 8);
 }
+
+// One spec per family, split and types: the family's spec file with its
+// name, types and split filled in.
 
 std::string specFor(const TileFamily &f, int split, const SpecTypes &t, const std::string &name) {
   std::string s;

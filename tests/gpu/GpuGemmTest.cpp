@@ -309,8 +309,9 @@ void setUpProblem(const Kernel &k, ProblemOnGpu &p, long long offset,
   bufs.insert(bufs.end(), inputs->begin(), inputs->end());
   GemmArgs refArgs = a;
   refArgs.C = cPristine;
-  if (a.M > 0 && a.N > 0)
+  if (a.M > 0 && a.N > 0) {
     ASSERT_TRUE(gpu.ver->reference(refArgs, k.info(), p.ref, gpu.stream).ok());
+  }
 }
 
 /// After the launch: every element of every entry compared with the

@@ -58,8 +58,9 @@ TEST(CubinUsage, DamagedBytesAreInvalidNotACrash) {
   for (size_t cut : {size_t(16), size_t(64), good.size() / 2, good.size() - 1}) {
     std::vector<char> truncated(good.begin(), good.begin() + cut);
     ResourceUsage u = usageFromCubin(truncated, entry);
-    if (u.valid) // a cut after every record it reads may still parse: then it must agree
+    if (u.valid) { // a cut after every record it reads may still parse: then it must agree
       EXPECT_EQ(u.registers, c->usage.registers) << cut;
+    }
   }
   // Random byte flips: any answer but a crash (run under the sanitizers in CI).
   std::mt19937 rng(7);

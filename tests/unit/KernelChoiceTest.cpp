@@ -578,8 +578,9 @@ TEST(Fp8KernelChoice, EveryChoiceCompilesThroughTheChecks) {
                 Expected<KernelChoice> k = chooseFp8Kernel(M, N, K, p);
                 ASSERT_TRUE(k) << k.status().message();
                 expectReasonNamesTheSplit(*k);
-                if (isFp8(out))
+                if (isFp8(out)) {
                   EXPECT_EQ(k->splitK, 1) << k->reason << ": no split-K with an 8-bit D";
+                }
                 families.insert(std::string(blockwise ? "b/" : "t/") + k->family + "/" +
                                 std::to_string(k->splitK > 1));
                 if (!seen.insert(k->name).second)

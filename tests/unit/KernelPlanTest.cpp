@@ -383,3 +383,16 @@ TEST(KernelPlan, Fp8GeometryMatchesTheF16ByteGeometry) {
   EXPECT_EQ(tileKFor(ScalarType::BF16), 64u);
   EXPECT_EQ(mmaKFor(ScalarType::E4M3), 32u);
 }
+
+// The register pool per thread a CTA is launched with, shared by the checks'
+// bound and the chooser's specs: 65536 over CTAs x threads, in steps of 8,
+// at most 256.
+TEST(KernelPlan, LaunchedRegistersPerThread) {
+  EXPECT_EQ(launchedRegistersPerThread(1, 256), 256u); // 65536 / 256 = 256
+  EXPECT_EQ(launchedRegistersPerThread(1, 384), 168u); // 170.7 -> 168
+  EXPECT_EQ(launchedRegistersPerThread(1, 128), 256u); // capped
+  EXPECT_EQ(launchedRegistersPerThread(2, 256), 128u);
+  EXPECT_EQ(launchedRegistersPerThread(3, 256), 80u);  // 85.3 -> 80
+  EXPECT_EQ(launchedRegistersPerThread(4, 256), 64u);
+  EXPECT_EQ(launchedRegistersPerThread(0, 256), 256u); // 0 read as 1
+}

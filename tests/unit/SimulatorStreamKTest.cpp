@@ -86,10 +86,12 @@ TEST(SimulatorStreamK, SharesCoverEveryIterationOnceAndHandOverOnlyFirst) {
     for (size_t i = 0; i < walk.size(); ++i) {
       const ScheduledUnit &s = walk[i];
       ASSERT_LT(s.kBegin, s.kEnd);
-      if (s.kBegin > 0) // (no whole units here: 6 units for 7 CTAs are all shared)
+      if (s.kBegin > 0) { // (no whole units here: 6 units for 7 CTAs are all shared)
         EXPECT_EQ(i, 0u) << "a share starts inside at most its first unit";
-      if (s.kEnd < 5)
+      }
+      if (s.kEnd < 5) {
         EXPECT_EQ(i + 1, walk.size()) << "only a share's last unit ends early";
+      }
       for (int kb = s.kBegin; kb < s.kEnd; ++kb)
         seen[{s.slot, kb}]++;
     }

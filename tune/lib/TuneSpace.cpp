@@ -315,7 +315,7 @@ llvm::Expected<Variant> tune::applyCandidate(StringRef baseYaml, const Candidate
 
   for (const auto &[k, v] : cand.values)
     if (llvm::Error e = setPath(root, k, v))
-      return std::move(e);
+      return e;
   // consumers and the consumer role's warpgroups must agree.
   if (const std::string *c = cand.value("consumers")) {
     bool explicitWg = llvm::any_of(cand.values, [](const auto &kv) {
@@ -349,7 +349,7 @@ llvm::Expected<Variant> tune::applyCandidate(StringRef baseYaml, const Candidate
   if (!options.dtype.empty()) {
     for (const char *k : {"types.a", "types.b", "types.d"})
       if (llvm::Error e = setPath(root, k, options.dtype))
-        return std::move(e);
+        return e;
   }
   // The derived protocol fits every variant; declared barriers fit the base.
   root.erase("barriers");

@@ -370,6 +370,11 @@ unsigned tileNStep(const KernelSpec &spec);
 /// rounded up to a power of two (at least 32).
 unsigned tmemColumnsPerConsumer(const KernelSpec &spec);
 
+/// Registers per thread a CTA of `threads` is launched with when `ctasPerSm`
+/// of them share an SM's 65536: in whole steps of 8, at most 256.
+/// setmaxnreg moves registers between a CTA's warpgroups within this pool.
+unsigned launchedRegistersPerThread(unsigned ctasPerSm, unsigned threads);
+
 const char *toString(MemSpace s);
 const char *toString(OperandMajor m);
 const char *toString(ProtocolBarrier b);

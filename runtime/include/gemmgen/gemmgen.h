@@ -317,7 +317,7 @@ struct GemmArgs {
   /// operands; layouts, alpha and beta are these GemmArgs'. M, N, K, A, B,
   /// C, D, their leading dimensions and the batch fields are then unused.
   /// The problems' table goes to the workspace (Kernel::workspaceBytes).
-  std::vector<GemmProblem> problems;
+  std::vector<GemmProblem> problems{};
   /// Kernels with an epilogue chain (KernelInfo::epilogue): the bias step's
   /// vector (KernelInfo::epilogue.biasType, one value per row of D with
   /// `per: row`, per column otherwise; entry l's at bias + l·strideBias

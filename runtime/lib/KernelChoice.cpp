@@ -188,6 +188,11 @@ constexpr TileFamily kTallTwoPerSm = kDecodeTwoPerSm.rowMajorTwin("tall");
 constexpr TileFamily kTallDeep = kDecodeDeep.rowMajorTwin("tall_d16").withL2Promotion(0);
 constexpr TileFamily kTall32 = kDecode32.rowMajorTwin("tall32");
 constexpr TileFamily kTall64 = kDecode64.rowMajorTwin("tall64");
+// B N-major: the narrower twins' 16 and 32 columns are no whole 64-column
+// box, and the model's families ran the rows 1.7-2.1x slower than the tall
+// twins did with B K-major (`col,col,col` at 16-64 tokens: 64x128 0.0220-
+// 0.0263 ms, tall_d16/tall32/tall64 0.0126-0.0132 as row,col,col;
+// bench/h200-col-d-choice.sh, 2026-12-05): tall64 serves every N <= 64 there.
 struct Twin {
   const TileFamily *decode, *tall;
 };
@@ -283,11 +288,15 @@ DecodePick pickDecode(long long M, long long N, long long K) {
 
 /// The decode rule on the transposed problem: a row-major-D twin of a decode
 /// family and its split for M rows of N <= 64 columns (K deep), where one
-/// applies and the kernel's layouts and D are the measured ones.
+/// applies, A is K-major and D 16-bit. A B stored N-major (a column-major
+/// D of column-major A and B, or a row-major B) is loaded in boxes of 64
+/// columns: the 64-column twin takes it whatever N (see kTallTwins).
 DecodePick pickTall(long long M, long long N, long long K, const ChoiceOptions &o) {
-  if (o.f32Out || o.a != Layout::Row || o.b != Layout::Col)
+  if (o.f32Out || o.a != Layout::Row)
     return {};
   const DecodePick d = pickDecode(N, M, K);
+  if (o.b == Layout::Row)
+    return d.family ? DecodePick{&kTall64, d.split} : DecodePick{};
   for (const Twin &t : kTallTwins)
     if (d.family == t.decode)
       return {t.tall, d.split};
@@ -588,6 +597,8 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
              std::to_string(N) + " columns on its N side, for N <= " +
              std::to_string(tall.family == &kTall64 ? kDecode64MaxTokens : kDecodeMaxTokens) +
              " (the decode rule with the problem transposed)";
+    if (options.b == Layout::Row)
+      r.note = "; B N-major: 64 columns, a whole TMA box of it";
   } else if (pickPingPong(M, N, K) && fitsOptions(kPingPong, options)) {
     r.best = &kPingPong, r.split = 1, r.us = 0;
     r.rule = ": one consumer's epilogue runs while the other's wgmmas do, for K <= " +

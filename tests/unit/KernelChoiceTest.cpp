@@ -16,6 +16,7 @@
 #include <set>
 #include <regex>
 #include <sstream>
+#include <tuple>
 
 using namespace gemmgen;
 
@@ -290,9 +291,28 @@ TEST(KernelChoice, ChoicesFitTheLayoutAndOutput) {
   for (const ChoiceOptions &o : {f32, aCol})
     EXPECT_EQ(chooseKernel(57344, 16, 8192, DType::F16, o)->family.rfind("tall", 0),
               std::string::npos);
+  // B N-major: the 64-column twin (16 and 32 columns are no whole box of it),
+  // split where the decode rule splits; its spec compiles with b: row.
   ChoiceOptions bRow;
   bRow.b = Layout::Row;
-  EXPECT_EQ(chooseKernel(57344, 16, 8192, DType::F16, bRow)->family.rfind("tall", 0),
+  for (const auto &[M, N, K, split] : {std::tuple{57344LL, 16LL, 8192LL, 1},
+                                       {4096, 32, 4096, 1},
+                                       {4096, 64, 4096, 1},
+                                       {2112, 1, 7168, 4}}) {
+    Expected<KernelChoice> k = chooseKernel(M, N, K, DType::F16, bRow);
+    ASSERT_TRUE(k) << k.status().message();
+    EXPECT_EQ(k->family, "tall64") << k->reason;
+    EXPECT_EQ(k->splitK, split) << k->reason;
+    EXPECT_NE(k->reason.find("B N-major"), std::string::npos) << k->reason;
+    EmitOptions opts;
+    opts.layoutB = MatrixLayout::Row;
+    DiagnosticEngine diags;
+    EXPECT_TRUE(compileSpecText(k->specYaml, k->name + ".yaml", opts, diags)) << k->specYaml;
+  }
+  // ... and not where the decode rule takes none (65 columns, or too few rows).
+  EXPECT_EQ(chooseKernel(57344, 65, 8192, DType::F16, bRow)->family.rfind("tall", 0),
+            std::string::npos);
+  EXPECT_EQ(chooseKernel(1024, 16, 8192, DType::F16, bRow)->family.rfind("tall", 0),
             std::string::npos);
   // 65 columns: the model's.
   EXPECT_EQ(chooseKernel(57344, 65, 8192, DType::F16)->family.rfind("tall", 0),

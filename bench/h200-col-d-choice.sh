@@ -17,23 +17,18 @@ source "$(dirname "$0")/lib.sh"
 OLD=$PWD/$1
 bench_init col_d_choice "$2"
 gpu_tests '*ChosenKernelColumnMajorD*:*ColumnMajorD*'
-run_one() { # pass, binary tag, shape, layout
-  local bin=$OLD m n k log; [ "$2" = new ] && bin=$C
-  IFS=x read -r m n k <<< "$3"
-  log=$L/${2}_$1_$3_${4//,/_}.txt
+run_one() { # pass, binary tag, MxNxK:LAYOUT
+  local bin=$OLD m n k log s=${3%%:*} l=${3#*:}; [ "$2" = new ] && bin=$C
+  IFS=x read -r m n k <<< "$s"
+  log=$L/${2}_$1_${s}_${l//,/_}.txt
   GEMMGEN_CACHE_DIR=$bin/cache timeout 90 "$bin/gemmgen" run auto --m "$m" --n "$n" --k "$k" \
-    --layout "$4" --verify --iters 200 > "$log" 2>&1
-  echo "pass $1 $2 $3 $4 rc=$? $(grep -Eo '(PASS|FAIL)[^,]*' "$log" | head -1) $(grep -o 'median [0-9.]* ms' "$log") $(grep -o 'auto_[a-z0-9_]*' "$log" | head -1)" >> "$S"
+    --layout "$l" --verify --iters 200 > "$log" 2>&1
+  echo "pass $1 $2 $s $l rc=$? $(grep -Eo '(PASS|FAIL)[^,]*' "$log" | head -1) $(grep -o 'median [0-9.]* ms' "$log") $(grep -o 'auto_[a-z0-9_]*' "$log" | head -1)" >> "$S"
 }
 SHAPES="16x4096x4096 8x14336x4096 32x4096x4096 16x6144x4096 4x28672x4096 64x4096x4096 1x4096x14336"
-for pass in 1 2; do
-  for s in $SHAPES; do
-    for l in row,col,col col,col,col row,col,row; do
-      for v in old new; do
-        [ $pass = 2 ] && v=$([ $v = old ] && echo new || echo old)
-        run_one $pass $v "$s" "$l"
-      done
-    done
-  done
+ITEMS=""
+for s in $SHAPES; do
+  for l in row,col,col col,col,col row,col,row; do ITEMS="$ITEMS $s:$l"; done
 done
+old_new_passes run_one $ITEMS
 bench_finish

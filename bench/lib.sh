@@ -8,6 +8,8 @@
 #                           NEW's binaries (carry folders) one after the other, two passes, the
 #                           second in reverse order; one summary line per run: "pass P old|new
 #                           <table> <the auto kernel's name, if any>"
+#   old_new_passes FN ITEM...   FN PASS old|new ITEM for each ITEM, OLD's binaries and NEW's one
+#                           after the other, two passes, the second in reverse order
 #   bench_passes PASSES SHAPES SPEC...   `bench SPEC --shapes SHAPES --rounds 20` for each spec
 #                           (a path without .yaml), PASSES times in turn; "== pass P NAME" and
 #                           its table into S
@@ -48,6 +50,17 @@ ab_bench() {
         GEMMGEN_CACHE_DIR=$bin/cache timeout 90 "$bin/gemmgen" bench "$spec" --m $m --n $n --k $k \
           --rounds 10 "$@" > "$log" 2>&1
         echo "pass $pass $v $(table "$log") $(grep -o 'auto_[a-z0-9_]*' "$log" | head -1)" >> "$S"
+      done
+    done
+  done
+}
+old_new_passes() {
+  local fn=$1 pass item v; shift
+  for pass in 1 2; do
+    for item in "$@"; do
+      for v in old new; do
+        [ $pass = 2 ] && v=$([ $v = old ] && echo new || echo old)
+        "$fn" $pass $v "$item"
       done
     done
   done

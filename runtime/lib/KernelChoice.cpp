@@ -189,10 +189,14 @@ constexpr TileFamily kTallDeep = kDecodeDeep.rowMajorTwin("tall_d16").withL2Prom
 constexpr TileFamily kTall32 = kDecode32.rowMajorTwin("tall32");
 constexpr TileFamily kTall64 = kDecode64.rowMajorTwin("tall64");
 // B N-major: the narrower twins' 16 and 32 columns are no whole 64-column
-// box, and the model's families ran the rows 1.7-2.1x slower than the tall
-// twins did with B K-major (`col,col,col` at 16-64 tokens: 64x128 0.0220-
-// 0.0263 ms, tall_d16/tall32/tall64 0.0126-0.0132 as row,col,col;
-// bench/h200-col-d-choice.sh, 2026-12-05): tall64 serves every N <= 64 there.
+// box, and the model's families ran those rows 1.7-2.1x slower than the
+// tall twins did with B K-major (bench/h200-col-d-choice.sh). tall64 takes
+// 9-64 columns there: against the model's 64x128/128x128 at 16-64 columns
+// of 4096-57344 rows 0.58-0.77 -> 0.84-1.03 of cuBLAS; at 1-8 columns
+// padded to 64 it ran behind (14336x8x4096 0.61 -> 0.53, 28672x4 0.85 ->
+// 0.79, 4096x1x14336 0.61 -> 0.46; ahead only at 2112x1x7168 split 4,
+// 0.48 -> 0.55), so those stay the model's (bench/h200-tall-nmajor.sh,
+// 2026-12-05).
 struct Twin {
   const TileFamily *decode, *tall;
 };
@@ -290,13 +294,13 @@ DecodePick pickDecode(long long M, long long N, long long K) {
 /// family and its split for M rows of N <= 64 columns (K deep), where one
 /// applies, A is K-major and D 16-bit. A B stored N-major (a column-major
 /// D of column-major A and B, or a row-major B) is loaded in boxes of 64
-/// columns: the 64-column twin takes it whatever N (see kTallTwins).
+/// columns: the 64-column twin takes 9-64 columns of it (see kTallTwins).
 DecodePick pickTall(long long M, long long N, long long K, const ChoiceOptions &o) {
   if (o.f32Out || o.a != Layout::Row)
     return {};
   const DecodePick d = pickDecode(N, M, K);
   if (o.b == Layout::Row)
-    return d.family ? DecodePick{&kTall64, d.split} : DecodePick{};
+    return d.family && N > kDecodeSplitMaxTokens ? DecodePick{&kTall64, d.split} : DecodePick{};
   for (const Twin &t : kTallTwins)
     if (d.family == t.decode)
       return {t.tall, d.split};

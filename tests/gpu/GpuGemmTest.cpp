@@ -688,7 +688,7 @@ const ChosenColumnMajorDCase kChosenColumnMajorD[] = {
     {64, 3000, 1000, Layout::Row, Layout::Col, DType::BF16},  // tall64, residues
     {3, 4500, 9000, Layout::Row, Layout::Col, DType::F16},    // 3 rows: D staged
     {16, 4096, 4096, Layout::Col, Layout::Col, DType::F16},   // tall64: B N-major
-    {1, 2112, 7168, Layout::Col, Layout::Col, DType::BF16},   // tall64 split 4, one column
+    {1, 2112, 7168, Layout::Col, Layout::Col, DType::BF16},   // the model's, split, one column
     {40, 6000, 4100, Layout::Col, Layout::Col, DType::F16},   // tall64, residues
     {16, 4096, 4096, Layout::Row, Layout::Row, DType::BF16},  // kernel layouts col,col
     {1000, 1001, 520, Layout::Row, Layout::Col, DType::F16},  // no decode: transposed as ever

@@ -291,14 +291,14 @@ TEST(KernelChoice, ChoicesFitTheLayoutAndOutput) {
   for (const ChoiceOptions &o : {f32, aCol})
     EXPECT_EQ(chooseKernel(57344, 16, 8192, DType::F16, o)->family.rfind("tall", 0),
               std::string::npos);
-  // B N-major: the 64-column twin (16 and 32 columns are no whole box of it),
-  // split where the decode rule splits; its spec compiles with b: row.
+  // B N-major: the 64-column twin for 9-64 columns (16 and 32 are no whole
+  // box of it); its spec compiles with b: row.
   ChoiceOptions bRow;
   bRow.b = Layout::Row;
   for (const auto &[M, N, K, split] : {std::tuple{57344LL, 16LL, 8192LL, 1},
                                        {4096, 32, 4096, 1},
                                        {4096, 64, 4096, 1},
-                                       {2112, 1, 7168, 4}}) {
+                                       {6144, 9, 4096, 1}}) {
     Expected<KernelChoice> k = chooseKernel(M, N, K, DType::F16, bRow);
     ASSERT_TRUE(k) << k.status().message();
     EXPECT_EQ(k->family, "tall64") << k->reason;
@@ -309,9 +309,11 @@ TEST(KernelChoice, ChoicesFitTheLayoutAndOutput) {
     DiagnosticEngine diags;
     EXPECT_TRUE(compileSpecText(k->specYaml, k->name + ".yaml", opts, diags)) << k->specYaml;
   }
-  // ... and not where the decode rule takes none (65 columns, or too few rows).
-  EXPECT_EQ(chooseKernel(57344, 65, 8192, DType::F16, bRow)->family.rfind("tall", 0),
-            std::string::npos);
+  // ... and not at 1-8 columns (padded to 64 it ran behind the model's), nor
+  // where the decode rule takes none (65 columns, or too few rows).
+  for (long long N : {1, 4, 8, 65})
+    EXPECT_EQ(chooseKernel(14336, N, 4096, DType::F16, bRow)->family.rfind("tall", 0),
+              std::string::npos) << N;
   EXPECT_EQ(chooseKernel(1024, 16, 8192, DType::F16, bRow)->family.rfind("tall", 0),
             std::string::npos);
   // 65 columns: the model's.

@@ -155,6 +155,14 @@ constexpr TileFamily kDecode64 =
 constexpr long long kDecode64MaxTokens = 64, kDecode64MinTiles = 40, kDecode64MaxTiles = 128;
 constexpr long long kDecode64BelowWeightBytes = 96LL << 20;
 constexpr long long kDecodeMinTiles = 64, kDecodeDeepBelowTiles = 96;
+// 96-132 tiles (one wave of one CTA per SM) with K > 8192: 16 stages again.
+// Against two CTAs per SM, same call, two passes each (bench/h200-decode-
+// occ3.sh, 2026-12-05): 16x8192x28672 (128 tiles) 1.8% faster, 16x7168x16384
+// (112) 0.5-1.4%, 1x8448x14336 (132) 0.5-1.9%; at K <= 8192 or more tiles
+// mixed (1x6144x4096 4.5% behind, 16x10240x8192 4.5% behind, 1x57344x8192
+// 2% ahead), which stay two CTAs per SM. Three CTAs per SM (7 or 6 stages)
+// and four (5) were 4% behind to 4% ahead of two and are no family.
+constexpr long long kDecodeDeepLongK = 8192;
 // With K split (spec 24: the slices' f32 partial sums row-major, the
 // reduction writes D column-major; bench/h200-decode-col-split*.sh,
 // 2026-12-03): at 1-8 tokens and 24-63 tiles, 4 slices where tiles x 4 fill
@@ -280,7 +288,8 @@ DecodePick pickDecode(long long M, long long N, long long K) {
   if (tiles >= kDecodeMinTiles) {
     if (M > kDecode16MaxTokens)
       return {&kDecode32, 1};
-    return {tiles >= kDecodeDeepBelowTiles ? &kDecodeTwoPerSm : &kDecodeDeep, 1};
+    const bool oneWaveLongK = tiles <= kSms && K > kDecodeDeepLongK;
+    return {tiles >= kDecodeDeepBelowTiles && !oneWaveLongK ? &kDecodeTwoPerSm : &kDecodeDeep, 1};
   }
   if (M <= kDecodeSplitMaxTokens && tiles >= kDecodeSplitMinTiles) {
     const int split = tiles * 4 <= kSms ? 4 : 2; // 4 slices where they fit one wave

@@ -117,6 +117,10 @@ TEST(KernelChoice, ChoicesByShapeClass) {
       {8, 14336, 4096, "decode", 1, 1},
       {1, 57344, 8192, "decode", 1, 1},
       {4, 28672, 4096, "decode", 1, 1},
+      {16, 8192, 28672, "decode_d16", 1, 1}, // 96-132 tiles, K > 8192: one CTA, 16 stages
+      {1, 8448, 14336, "decode_d16", 1, 1},  // 132 tiles
+      {1, 8448, 8192, "decode", 1, 1},       // K = 8192: two CTAs per SM
+      {16, 8512, 16384, "decode", 1, 1},     // 133 tiles
       // With K split (spec 24): 1-8 tokens of 24-63 tiles, 4 slices where
       // tiles x 4 <= 132, else 2.
       {1, 2112, 7168, "decode", 4, 4},

@@ -205,6 +205,7 @@ constexpr TileFamily kTall64 = kDecode64.rowMajorTwin("tall64");
 // 0.79, 4096x1x14336 0.61 -> 0.46; ahead only at 2112x1x7168 split 4,
 // 0.48 -> 0.55), so those stay the model's (bench/h200-tall-nmajor.sh,
 // 2026-12-05).
+constexpr long long kTallNMajorMinColumns = 9;
 struct Twin {
   const TileFamily *decode, *tall;
 };
@@ -309,7 +310,7 @@ DecodePick pickTall(long long M, long long N, long long K, const ChoiceOptions &
     return {};
   const DecodePick d = pickDecode(N, M, K);
   if (o.b == Layout::Row)
-    return d.family && N > kDecodeSplitMaxTokens ? DecodePick{&kTall64, d.split} : DecodePick{};
+    return d.family && N >= kTallNMajorMinColumns ? DecodePick{&kTall64, d.split} : DecodePick{};
   for (const Twin &t : kTallTwins)
     if (d.family == t.decode)
       return {t.tall, d.split};
@@ -388,7 +389,6 @@ int consumerRegisters(const TileFamily &f) {
 
 // One spec per family, split and types: the family's spec file with its
 // name, types and split filled in.
-
 std::string specFor(const TileFamily &f, int split, const SpecTypes &t, const std::string &name) {
   std::string s;
   s += "# Chosen by gemmgen's cost model (docs/RUNTIME.md, \"Choosing a kernel for a shape\")\n";

@@ -279,6 +279,21 @@ Status planStaging(const GemmArgs &rowMajor, DType in, DType out, CUdeviceptr wo
                    std::size_t workspaceBytes, GemmArgs &kernelArgs, PreparedLaunch &p,
                    std::string &staged, bool wholeChunks = false,
                    bool copyStraddling = true);
+/// How one staging copy launches gg_copy2d: the widest word (16, 8, 4, 2 or
+/// 1 bytes) that every address, pitch and run is a whole number of, the
+/// counts in those words, and the form: a block per line where a line holds
+/// at least kCopyLinePerBlockWords words, else one word per thread. The
+/// grid covers the rows (or words), at most kCopyMaxBlocks blocks.
+struct CopyLaunch {
+  int wordBytes = 1;
+  long long srcLd = 0, dstLd = 0, run = 0, srcStride = 0, dstStride = 0;
+  bool linePerBlock = false;
+  unsigned blocks = 1;
+};
+constexpr long long kCopyLinePerBlockWords = 64;
+constexpr long long kCopyMaxBlocks = 4096;
+constexpr unsigned kCopyThreads = 256; // gg_copy2d's __launch_bounds__
+CopyLaunch copyLaunchOf(const PreparedLaunch::Copy &c);
 /// ... and the copies, enqueued.
 Status runCopies(const Kernel::Impl &k, const std::vector<PreparedLaunch::Copy> &copies,
                  CUstream stream);

@@ -170,6 +170,28 @@ Status gemmgen::planStaging(const GemmArgs &rm, DType in, DType out, CUdeviceptr
   return Status::success();
 }
 
+gemmgen::CopyLaunch gemmgen::copyLaunchOf(const PreparedLaunch::Copy &c) {
+  const long long eb = c.elemBytes;
+  const unsigned long long allBits =
+      (unsigned long long)c.src | (unsigned long long)c.dst |
+      (unsigned long long)(c.srcLd * eb) | (unsigned long long)(c.dstLd * eb) |
+      (unsigned long long)(c.length * eb) | (unsigned long long)(c.srcStride * eb) |
+      (unsigned long long)(c.dstStride * eb);
+  CopyLaunch l;
+  l.wordBytes = 16;
+  while (l.wordBytes > 1 && allBits % (unsigned long long)l.wordBytes != 0)
+    l.wordBytes /= 2;
+  const long long w = l.wordBytes;
+  l.srcLd = c.srcLd * eb / w, l.dstLd = c.dstLd * eb / w, l.run = c.length * eb / w;
+  l.srcStride = c.srcStride * eb / w, l.dstStride = c.dstStride * eb / w;
+  const long long rows = c.batch * c.lines;
+  l.linePerBlock = l.run >= kCopyLinePerBlockWords;
+  const long long wanted =
+      l.linePerBlock ? rows : (rows * l.run + kCopyThreads - 1) / kCopyThreads;
+  l.blocks = (unsigned)std::max<long long>(1, std::min<long long>(wanted, kCopyMaxBlocks));
+  return l;
+}
+
 Status gemmgen::runCopies(const Kernel::Impl &k, const std::vector<PreparedLaunch::Copy> &copies,
                           CUstream stream) {
   if (copies.empty())
@@ -179,18 +201,16 @@ Status gemmgen::runCopies(const Kernel::Impl &k, const std::vector<PreparedLaunc
   const DriverApi &drv = *k.rt->drv;
   GG_CONTEXT_SCOPE(*k.rt);
   for (const PreparedLaunch::Copy &c : copies) {
+    CopyLaunch l = copyLaunchOf(c);
     CUdeviceptr src = c.src, dst = c.dst;
-    long long srcLd = c.srcLd, dstLd = c.dstLd, lines = c.lines, length = c.length;
-    long long batch = c.batch, srcStride = c.srcStride, dstStride = c.dstStride;
-    int elem = (int)c.elemBytes;
-    void *params[] = {&src, &srcLd, &dst, &dstLd, &lines, &length, &elem, &batch, &srcStride,
-                      &dstStride};
-    const long long total = batch * lines * length;
-    const unsigned blocks = (unsigned)std::max<long long>(1, std::min<long long>((total + 255) / 256, 4096));
-    CUresult r = drv.cuLaunchKernel(k.copyFunction, blocks, 1, 1, 256, 1, 1, 0, stream, params,
-                                    nullptr);
+    long long lines = c.lines, batch = c.batch;
+    int perBlock = l.linePerBlock ? 1 : 0;
+    void *params[] = {&src,   &l.srcLd,     &dst,         &l.dstLd,     &lines,   &l.run,
+                      &batch, &l.srcStride, &l.dstStride, &l.wordBytes, &perBlock};
+    CUresult r = drv.cuLaunchKernel(k.copyFunction, l.blocks, 1, 1, kCopyThreads, 1, 1, 0,
+                                    stream, params, nullptr);
     if (r != CUDA_SUCCESS)
-      return drv.fail(r, "cuLaunchKernel(gg_copy2d, " + std::to_string(blocks) + " blocks)");
+      return drv.fail(r, "cuLaunchKernel(gg_copy2d, " + std::to_string(l.blocks) + " blocks)");
   }
   return Status::success();
 }

@@ -154,24 +154,28 @@ gg_splitk_reduce(const float *w, long long slices, long long m, long long n, lon
 
 // The staging path's copy of lines in words of T: `batch` entries (`ss` /
 // `ds` words apart) of `lines` runs of `run` words, `sl` / `dl` words apart.
-// Long runs: a block per line, its threads along it (no division per word),
-// each thread's kWordsInFlight loads issued before its stores: one word per
-// trip left a 1001-element line four round trips long where the element-wise
-// copy before it had one (1000x1000x1001 0.029 -> 0.037 ms). Short runs (a
-// narrow D's few columns): one word per thread.
+// The host (copyLaunchOf in Staging.cpp) picks the word, the form and the
+// grid; every count arrives in words, so no thread divides by a width.
+// A block per line (long runs): its threads along it, each thread's
+// kWordsInFlight loads issued before its stores (one word per trip left a
+// 1001-element line four round trips long). Otherwise one word per thread.
+// Why no division per thread: a 64-bit division is ~70 instructions, and
+// with the width found per thread and ~3900 blocks launched for 1000 lines
+// the copy was issue-bound (1000x1000x1001: 12.5 us a copy, SM throughput
+// 56%, DRAM 3.4%; bench/h200-decode-occ3.sh's ncu, 2026-12-05).
 constexpr int kWordsInFlight = 4;
 
 template <typename T>
 __device__ __forceinline__ void copy_lines(const void *src, long long sl, void *dst, long long dl,
                                            long long lines, long long run, long long batch,
-                                           long long ss, long long ds) {
+                                           long long ss, long long ds, int line_per_block) {
   const T *s = (const T *)src;
   T *d = (T *)dst;
   const long long rows = batch * lines;
-  if (run >= 64) {
+  if (line_per_block) {
     const long long step = (long long)blockDim.x * kWordsInFlight;
     for (long long r = blockIdx.x; r < rows; r += gridDim.x) {
-      const long long b = r / lines, l = r - b * lines;
+      const long long b = batch == 1 ? 0 : r / lines, l = r - b * lines;
       const T *from = s + b * ss + l * sl;
       T *to = d + b * ds + l * dl;
       for (long long w0 = threadIdx.x; w0 < run; w0 += step) {
@@ -189,49 +193,43 @@ __device__ __forceinline__ void copy_lines(const void *src, long long sl, void *
     return;
   }
   const long long all = rows * run;
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < all;
-       i += (long long)gridDim.x * blockDim.x) {
+  const long long first = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  if (all + stride <= 0xffffffffLL) { // 32-bit divisions where every index fits
+    const unsigned run32 = (unsigned)run, lines32 = (unsigned)lines;
+    for (unsigned i = (unsigned)first; i < (unsigned)all; i += (unsigned)stride) {
+      const unsigned r = i / run32, w = i - r * run32, b = r / lines32, l = r - b * lines32;
+      d[b * ds + l * dl + w] = s[b * ss + l * sl + w];
+    }
+    return;
+  }
+  for (long long i = first; i < all; i += stride) {
     const long long r = i / run, w = i - r * run, b = r / lines, l = r - b * lines;
     d[b * ds + l * dl + w] = s[b * ss + l * sl + w];
   }
 }
 
-// The staging path's copy: `batch` entries (`src_stride` / `dst_stride`
-// elements apart) of `lines` runs of `length` elements of `elem_bytes` (1, 2
-// or 4), `src_ld` / `dst_ld` elements apart; any alignment. It moves the
-// widest words (16, 8, 4, 2 or 1 bytes) that every address, pitch and run
-// is a whole number of: element by element, with two 64-bit divisions per
-// element, the copy ran at ~1.1 TB/s with 16-byte lines (bench/h200-straddle.sh)
-// and 4096x1x4100's A (rows of 8200 bytes) took ~0.09 ms (bench/h200-tall-rule.sh);
-// in words, a block per line, 0.05 ms (bench/h200-copy-words.sh), 0.045 with
-// four words in flight per thread (bench/h200-decode-deep.sh). 1000x1000x1001
-// ran 0.029 ms element-wise, 0.037 a word per trip, 0.034 four in flight;
-// cutting lines into segments for every block was slower (0.046 ms;
-// bench/h200-copy-segments.sh, not kept).
+// The staging path's copy (any alignment): the host's word size (16, 8, 4,
+// 2 or 1 bytes: the widest every address, pitch and run is a whole number
+// of), counts in words. Element by element with two 64-bit divisions per
+// element the copy ran at ~1.1 TB/s with 16-byte lines (bench/h200-straddle.sh);
+// 4096x1x4100's A in words, a block per line, 0.05 ms (bench/h200-copy-words.sh),
+// 0.045 with four words in flight (bench/h200-decode-deep.sh); cutting lines
+// into segments for every block was slower (bench/h200-copy-segments.sh).
 extern "C" __global__ void __launch_bounds__(256)
-gg_copy2d(const void *src, long long src_ld, void *dst, long long dst_ld, long long lines,
-          long long length, int elem_bytes, long long batch, long long src_stride,
-          long long dst_stride) {
-  const long long eb = elem_bytes;
-  const unsigned long long all_bits =
-      (unsigned long long)src | (unsigned long long)dst | (unsigned long long)(src_ld * eb) |
-      (unsigned long long)(dst_ld * eb) | (unsigned long long)(length * eb) |
-      (unsigned long long)(src_stride * eb) | (unsigned long long)(dst_stride * eb);
-  long long w = 16;
-  while (w > 1 && all_bits % w != 0)
-    w /= 2;
-  const long long sl = src_ld * eb / w, dl = dst_ld * eb / w, run = length * eb / w;
-  const long long ss = src_stride * eb / w, ds = dst_stride * eb / w;
-  if (w == 16)
-    copy_lines<uint4>(src, sl, dst, dl, lines, run, batch, ss, ds);
-  else if (w == 8)
-    copy_lines<uint2>(src, sl, dst, dl, lines, run, batch, ss, ds);
-  else if (w == 4)
-    copy_lines<u32>(src, sl, dst, dl, lines, run, batch, ss, ds);
-  else if (w == 2)
-    copy_lines<u16>(src, sl, dst, dl, lines, run, batch, ss, ds);
+gg_copy2d(const void *src, long long sl, void *dst, long long dl, long long lines,
+          long long run, long long batch, long long ss, long long ds, int word_bytes,
+          int line_per_block) {
+  if (word_bytes == 16)
+    copy_lines<uint4>(src, sl, dst, dl, lines, run, batch, ss, ds, line_per_block);
+  else if (word_bytes == 8)
+    copy_lines<uint2>(src, sl, dst, dl, lines, run, batch, ss, ds, line_per_block);
+  else if (word_bytes == 4)
+    copy_lines<u32>(src, sl, dst, dl, lines, run, batch, ss, ds, line_per_block);
+  else if (word_bytes == 2)
+    copy_lines<u16>(src, sl, dst, dl, lines, run, batch, ss, ds, line_per_block);
   else
-    copy_lines<unsigned char>(src, sl, dst, dl, lines, run, batch, ss, ds);
+    copy_lines<unsigned char>(src, sl, dst, dl, lines, run, batch, ss, ds, line_per_block);
 }
 )CUDA";
 

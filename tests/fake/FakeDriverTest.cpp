@@ -602,11 +602,13 @@ TEST(FakeDriver, UnalignedOperandsAreStagedThroughTheWorkspace) {
       "encode rows=129 cols=100 stride=208", // A's copy: rows of 104
       "encode rows=257 cols=100 stride=208", // B's copy (packed K = 100: 200-byte rows)
       "encode rows=129 cols=256 stride=528", // D's copy: rows of 264
-      "launch gg_copy2d grid=51",            // A -> its copy (129 x 100)
-      "launch gg_copy2d grid=101",           // B -> its copy (257 x 100)
+      // gg_copy2d's grid (copyLaunchOf): a word per thread below 64 words a
+      // line, else a block per line. 200-byte rows: 25 words of 8 bytes.
+      "launch gg_copy2d grid=13",            // A -> its copy (129 x 25 words / 256)
+      "launch gg_copy2d grid=26",            // B -> its copy (257 x 25 words / 256)
       "launchEx gemm_sm90_fast_f16 grid=2 M=129 N=256 K=100 batch=1",
       "launch gg_tail_columns grid=17 M=129 K=100 a=104,1 b=104,1 ldd=264 n0=256 cols=1",
-      "launch gg_copy2d grid=130",           // D's copy -> D (129 x 257)
+      "launch gg_copy2d grid=129",           // D's copy -> D (129 lines of 257 2-byte words)
       "freeAsync"};
   EXPECT_EQ(fake.lines(), want) << fake.log();
   // With the caller's workspace: no allocation; too small a one is refused.
@@ -857,10 +859,10 @@ TEST(FakeDriver, GroupedProblemsTmaCannotAddressAreStaged) {
   ASSERT_TRUE(launched.ok()) << launched.message() << "\n" << fake.log();
   std::vector<std::string> got = fake.lines();
   ASSERT_EQ(got.size(), 4u) << fake.log();
-  EXPECT_EQ(got[0], "launch gg_copy2d grid=64");  // A of problem 2 in (256 x 64)
+  EXPECT_EQ(got[0], "launch gg_copy2d grid=256"); // A of problem 2 in: a block per line
   EXPECT_EQ(got[1], "copyHtoDAsync bytes=1728");
   EXPECT_EQ(got[2], "launchEx gemm_sm90_fast_f16 grid=6 problems=3 slots=6 alpha=1 beta=0");
-  EXPECT_EQ(got[3], "launch gg_copy2d grid=250"); // D of problem 1 out (256 x 250)
+  EXPECT_EQ(got[3], "launch gg_copy2d grid=256"); // D of problem 1 out: 125 4-byte words a line
 }
 
 TEST(FakeDriver, StridedBatchTmaCannotAddressIsStaged) {
@@ -892,12 +894,12 @@ TEST(FakeDriver, StridedBatchTmaCannotAddressIsStaged) {
   fake.clear();
   ASSERT_TRUE(fake.kernel->launch(*p, nullptr).ok());
   std::vector<std::string> want = {
-      "launch gg_copy2d grid=109", // A's 3 entries in (3 x 129 x 72)
+      "launch gg_copy2d grid=28", // A's 3 entries in (3 x 129 x 18 8-byte words / 256)
       "launchEx gemm_sm90_fast_f16 grid=6 M=129 N=256 K=72 batch=3",
       // the tail reads A's copy (entries 129 x 72 apart) and B broadcast, writes D's copy
       "launch gg_tail_columns grid=17 M=129 K=72 a=72,1 b=72,1 ldd=264 n0=256 cols=1 batch=3 "
       "grid_y=3 strides=9288,0,34056",
-      "launch gg_copy2d grid=389"}; // D's 3 entries out (3 x 129 x 257)
+      "launch gg_copy2d grid=387"}; // D's 3 entries out (a block for each of 3 x 129 lines)
   EXPECT_EQ(fake.lines(), want) << fake.log();
 }
 
@@ -1124,10 +1126,10 @@ TEST(FakeDriver, Fp8SplitKPassesTheScalesAndCopiesBsBlocksPerSlice) {
   EXPECT_EQ(c.dstStride, 17 * 14);
   fake.clear();
   ASSERT_TRUE(blockwise->launch(*q, nullptr).ok()) << fake.log();
-  // 4 x 17 x 14 scales copied; 68 units (17 tiles x 4 slices) in two rounds
+  // 4 x 17 x 14 scales copied (4 x 17 x 7 8-byte words: 2 blocks); 68 units (17 tiles x 4 slices) in two rounds
   // of the fake's 66 CTAs: 34 CTAs; the reduction over 128 x 2112.
   std::vector<std::string> want = {
-      "launch gg_copy2d grid=4",
+      "launch gg_copy2d grid=2",
       "launchEx gemm_sm90_splitk_blockwise_e4m3 grid=34 M=128 N=2112 K=1792 batch=4",
       "launchEx gg_splitk_reduce grid=1056 programmatic"};
   EXPECT_EQ(fake.lines(), want) << fake.log();

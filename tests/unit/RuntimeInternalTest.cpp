@@ -25,6 +25,46 @@ TEST(TailColumns, TheStoreKeepsWholeSixteenByteChunks) {
   }
 }
 
+TEST(StagingCopy, WordsFormAndGridFollowTheAlignment) {
+  // copyLaunchOf: the widest word every address, pitch, run and batch stride
+  // is a whole number of; a block per line from 64 words a line, else a word
+  // per thread; never more than kCopyMaxBlocks blocks.
+  struct {
+    const char *what;
+    PreparedLaunch::Copy c;
+    int word;
+    long long run;
+    bool perLine;
+    unsigned blocks;
+  } cases[] = {
+      {"1000 f16 rows of 1001 (2002 bytes)", {0x10000, 0x20000, 1000, 1001, 1001, 1008, 2}, 2,
+       1001, true, 1000},
+      {"aligned rows of 4104 f16", {0x10000, 0x20000, 4096, 4104, 4104, 4104, 2}, 16, 513, true,
+       4096},
+      {"rows of 2050 f16 (4100 bytes)", {0x10000, 0x20000, 2048, 2050, 2050, 2056, 2}, 4, 1025,
+       true, 2048},
+      {"a source one byte off", {0x10001, 0x20000, 64, 4096, 4096, 4096, 1}, 1, 4096, true, 64},
+      {"8 f16 columns: one 16-byte word a line", {0x10000, 0x20000, 129, 8, 8, 8, 2}, 16, 1, false,
+       1},
+      {"200-byte rows: 25 words of 8", {0x10000, 0x20000, 257, 100, 100, 104, 2}, 8, 25, false, 26},
+      {"20000 lines, capped", {0x10000, 0x20000, 20000, 1024, 1024, 1024, 2}, 16, 128, true,
+       (unsigned)kCopyMaxBlocks},
+      {"batch entries 4 bytes apart", {0x10000, 0x20000, 8, 64, 64, 64, 2, 3, 8 * 64 + 2, 8 * 64},
+       4, 32, false, 3},
+  };
+  for (const auto &t : cases) {
+    SCOPED_TRACE(t.what);
+    const CopyLaunch l = copyLaunchOf(t.c);
+    EXPECT_EQ(l.wordBytes, t.word);
+    EXPECT_EQ(l.run, t.run);
+    EXPECT_EQ(l.srcLd * l.wordBytes, t.c.srcLd * t.c.elemBytes);
+    EXPECT_EQ(l.dstLd * l.wordBytes, t.c.dstLd * t.c.elemBytes);
+    EXPECT_EQ(l.srcStride * l.wordBytes, t.c.srcStride * t.c.elemBytes);
+    EXPECT_EQ(l.linePerBlock, t.perLine);
+    EXPECT_EQ(l.blocks, t.blocks);
+  }
+}
+
 TEST(TailColumns, KernelCompilesForSm90WithoutSpills) {
   CompileOptions opts;
   opts.useCache = false;

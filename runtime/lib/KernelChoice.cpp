@@ -276,6 +276,7 @@ long long ceilDiv(long long a, long long b) { return (a + b - 1) / b; }
 struct DecodePick {
   const TileFamily *family = nullptr; ///< none: the model's choice stands
   int split = 1;
+  const char *note = ""; ///< why the rule picked this family, where it says more
 };
 /// The measured decode rule: a column-major-D family and its split for M
 /// tokens of N weights (K deep), where one applies.
@@ -310,7 +311,9 @@ DecodePick pickTall(long long M, long long N, long long K, const ChoiceOptions &
     return {};
   const DecodePick d = pickDecode(N, M, K);
   if (o.b == Layout::Row)
-    return d.family && N >= kTallNMajorMinColumns ? DecodePick{&kTall64, d.split} : DecodePick{};
+    return d.family && N >= kTallNMajorMinColumns
+               ? DecodePick{&kTall64, d.split, "; B N-major: 64 columns, a whole TMA box of it"}
+               : DecodePick{};
   for (const Twin &t : kTallTwins)
     if (d.family == t.decode)
       return {t.tall, d.split};
@@ -610,8 +613,7 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
              std::to_string(N) + " columns on its N side, for N <= " +
              std::to_string(tall.family == &kTall64 ? kDecode64MaxTokens : kDecodeMaxTokens) +
              " (the decode rule with the problem transposed)";
-    if (options.b == Layout::Row)
-      r.note = "; B N-major: 64 columns, a whole TMA box of it";
+    r.note = tall.note;
   } else if (pickPingPong(M, N, K) && fitsOptions(kPingPong, options)) {
     r.best = &kPingPong, r.split = 1, r.us = 0;
     r.rule = ": one consumer's epilogue runs while the other's wgmmas do, for K <= " +

@@ -313,6 +313,9 @@ TEST(KernelChoice, ChoicesFitTheLayoutAndOutput) {
     DiagnosticEngine diags;
     EXPECT_TRUE(compileSpecText(k->specYaml, k->name + ".yaml", opts, diags)) << k->specYaml;
   }
+  // With B K-major the twin says nothing of boxes.
+  EXPECT_EQ(chooseKernel(57344, 16, 8192, DType::F16)->reason.find("B N-major"),
+            std::string::npos);
   // ... and not at 1-8 columns (padded to 64 it ran behind the model's), nor
   // where the decode rule takes none (65 columns, or too few rows).
   for (long long N : {1, 4, 8, 65})

@@ -11,7 +11,7 @@
 // are summed through shared memory. No split across CTAs: one launch.
 //
 // Build (CPU machine): nvcc -O3 -std=c++17 -arch=sm_90a -o decode_gemv decode_gemv.cu -lcublas
-// Run (H200): ./decode_gemv  — prints, per shape and variant, µs, TB/s of B and the ratio
+// Run (H200): ./decode_gemv [simt]  — prints, per shape and variant, µs, TB/s of B and the ratio
 // cuBLAS time / this kernel's time, after checking every element against cuBLAS.
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #define CK(x)                                                                                      \
@@ -122,10 +123,84 @@ decode_gemv(const __half *A, const __half *B, __half *D, int M, int N, int K) {
 struct Shape {
   int M, N, K;
 };
+// The SIMT form (second experiment, 2026-12-05): a warp streams whole rows of B, its lanes along
+// K, so each load instruction reads 512 contiguous bytes of one row (the mma.sync form above reads
+// 64 bytes of each of 8 rows per instruction). UNROLL words per lane and ROWS rows per warp in
+// flight before the FMAs; A's tokens (MT >= M of them) read through L1, converted per word; f32
+// accumulation, a butterfly sum over the warp at the end; 8 warps a CTA, any number of CTAs per SM.
+__device__ __forceinline__ void to_f32x8(const uint4 &v, float (&f)[8]) {
+  const unsigned w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const float2 p = __half22float2(*reinterpret_cast<const __half2 *>(&w[i]));
+    f[2 * i] = p.x, f[2 * i + 1] = p.y;
+  }
+}
+
+template <int MT, int UNROLL, int ROWS>
+__global__ void __launch_bounds__(256)
+simt_gemv(const __half *A, const __half *B, __half *D, int M, int N, int K) {
+  const int lane = threadIdx.x % 32;
+  const long long n0 = ((long long)blockIdx.x * 8 + threadIdx.x / 32) * ROWS;
+  if (n0 >= N) return;
+  const __half *bRow[ROWS];
+#pragma unroll
+  for (int r = 0; r < ROWS; ++r) bRow[r] = B + (n0 + r < N ? n0 + r : n0) * K;
+  float acc[ROWS][MT] = {};
+  const int words = K / 8;
+  for (int w0 = lane; w0 < words; w0 += 32 * UNROLL) {
+    uint4 b[ROWS][UNROLL];
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u)
+#pragma unroll
+      for (int r = 0; r < ROWS; ++r)
+        b[r][u] = w0 + 32 * u < words ? ldg_stream(bRow[r] + 8 * (w0 + 32 * u))
+                                      : make_uint4(0, 0, 0, 0);
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) {
+      if (w0 + 32 * u >= words) break;
+      float bf[ROWS][8];
+#pragma unroll
+      for (int r = 0; r < ROWS; ++r) to_f32x8(b[r][u], bf[r]);
+#pragma unroll
+      for (int t = 0; t < MT; ++t) {
+        if (t >= M) break;
+        float af[8];
+        to_f32x8(ldg_keep(A + (long long)t * K + 8 * (w0 + 32 * u)), af);
+#pragma unroll
+        for (int r = 0; r < ROWS; ++r)
+#pragma unroll
+          for (int e = 0; e < 8; ++e) acc[r][t] = fmaf(af[e], bf[r][e], acc[r][t]);
+      }
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < ROWS; ++r)
+#pragma unroll
+    for (int t = 0; t < MT; ++t)
+#pragma unroll
+      for (int o = 16; o > 0; o /= 2) acc[r][t] += __shfl_xor_sync(0xffffffffu, acc[r][t], o);
+#pragma unroll
+  for (int r = 0; r < ROWS; ++r)
+#pragma unroll
+    for (int t = 0; t < MT; ++t)
+      if (lane == t && t < M && n0 + r < N) D[(long long)t * N + n0 + r] = __float2half_rn(acc[r][t]);
+}
+
 
 template <int W, int U, int NB>
 void launch(const __half *A, const __half *B, __half *D, const Shape &s, cudaStream_t st) {
   decode_gemv<W, U, NB><<<(s.N + 8 * NB - 1) / (8 * NB), W * 32, 0, st>>>(A, B, D, s.M, s.N, s.K);
+}
+
+template <int U, int R>
+void launchSimt(const __half *A, const __half *B, __half *D, const Shape &s, cudaStream_t st) {
+  const int blocks = (s.N + 8 * R - 1) / (8 * R);
+  if (s.M <= 1) simt_gemv<1, U, R><<<blocks, 256, 0, st>>>(A, B, D, s.M, s.N, s.K);
+  else if (s.M <= 2) simt_gemv<2, U, R><<<blocks, 256, 0, st>>>(A, B, D, s.M, s.N, s.K);
+  else if (s.M <= 4) simt_gemv<4, U, R><<<blocks, 256, 0, st>>>(A, B, D, s.M, s.N, s.K);
+  else if (s.M <= 8) simt_gemv<8, U, R><<<blocks, 256, 0, st>>>(A, B, D, s.M, s.N, s.K);
+  else simt_gemv<16, U, R><<<blocks, 256, 0, st>>>(A, B, D, s.M, s.N, s.K);
 }
 
 __global__ void fill(__half *p, long long n, unsigned seed) {
@@ -137,10 +212,13 @@ __global__ void fill(__half *p, long long n, unsigned seed) {
   }
 }
 
-int main() {
+int main(int argc, char **argv) {
+  // "simt": only the SIMT variants (the second experiment); default: the mma.sync ones.
+  const bool simt = argc > 1 && std::string(argv[1]) == "simt";
   const Shape shapes[] = {{1, 6144, 4096},  {16, 4096, 4096},  {1, 4096, 14336}, {1, 2112, 7168},
                           {16, 7168, 16384}, {16, 8192, 28672}, {4, 28672, 4096}, {1, 57344, 8192},
-                          {8, 14336, 4096},  {1, 11008, 4096}, {16, 10240, 8192}, {16, 2112, 7168}};
+                          {8, 14336, 4096},  {1, 11008, 4096}, {16, 10240, 8192}, {16, 2112, 7168},
+                          {2, 57344, 8192},  {4, 14336, 4096}};
   cudaStream_t st;
   CK(cudaStreamCreate(&st));
   cublasHandle_t h;
@@ -196,10 +274,15 @@ int main() {
     struct Variant {
       const char *name;
       void (*fn)(const __half *, const __half *, __half *, const Shape &, cudaStream_t);
-    } variants[] = {{"w8u4n1", launch<8, 4, 1>},   {"w8u8n1", launch<8, 8, 1>},
-                    {"w16u4n1", launch<16, 4, 1>}, {"w4u8n1", launch<4, 8, 1>},
-                    {"w8u4n2", launch<8, 4, 2>},   {"w8u2n4", launch<8, 2, 4>},
-                    {"w16u2n2", launch<16, 2, 2>}, {"w4u4n4", launch<4, 4, 4>}};
+    } mmaVariants[] = {{"w8u4n1", launch<8, 4, 1>},   {"w8u8n1", launch<8, 8, 1>},
+                       {"w16u4n1", launch<16, 4, 1>}, {"w4u8n1", launch<4, 8, 1>},
+                       {"w8u4n2", launch<8, 4, 2>},   {"w8u2n4", launch<8, 2, 4>},
+                       {"w16u2n2", launch<16, 2, 2>}, {"w4u4n4", launch<4, 4, 4>}},
+      simtVariants[] = {{"s-u4r1", launchSimt<4, 1>}, {"s-u8r1", launchSimt<8, 1>},
+                        {"s-u2r2", launchSimt<2, 2>}, {"s-u4r2", launchSimt<4, 2>},
+                        {"s-u16r1", launchSimt<16, 1>}};
+    std::vector<Variant> variants(simt ? std::begin(simtVariants) : std::begin(mmaVariants),
+                                  simt ? std::end(simtVariants) : std::end(mmaVariants));
     for (const Variant &v : variants) {
       // Poison D, run once, compare every element with cuBLAS.
       CK(cudaMemsetAsync(D, 0xff, (size_t)s.M * s.N * 2, st));

@@ -694,6 +694,21 @@ bool Checker::pingpong() const {
 
 void Checker::checkScheduler() {
   const SchedulerSpec &s = spec.scheduler;
+  // The SIMT path computes alpha·A·B + beta·C of 16-bit operands into a
+  // 16-bit or f32 D, one problem per launch, and nothing more.
+  if (s.simtNarrow.value > 0) {
+    const std::string sn = "scheduler.simt_narrow " + std::to_string(s.simtNarrow.value);
+    if (isFp8(spec.types.a.value) || isFp8(spec.types.b.value))
+      error(s.simtNarrow.loc, sn + " with " + toString(spec.types.a.value) +
+                                  " operands: the SIMT path multiplies 16-bit operands only; "
+                                  "remove simt_narrow");
+    else if (!spec.epilogue.chain.empty())
+      error(s.simtNarrow.loc, sn + " with an epilogue.chain: the SIMT path applies alpha and "
+                                   "beta only; remove simt_narrow or the chain");
+    else if (s.grouped.value)
+      error(s.simtNarrow.loc, sn + " with scheduler.grouped: a grouped launch's problems are not "
+                                   "routed one by one; remove simt_narrow");
+  }
   // Stream-K: every CTA of one co-resident persistent grid takes an equal
   // share of all tiles' k-blocks; a tile split between CTAs is finished by
   // the one holding its first k-block, after the others' partial sums.

@@ -167,6 +167,10 @@ private:
       error(spec.scheduler.splitK.loc,
             "scheduler.split_k is not supported on sm_100a yet (the reduction reads an f32 "
             "batch, which its kernels do not write); use split_k: 1, or an sm_90a spec");
+    if (spec.scheduler.simtNarrow.value > 0)
+      error(spec.scheduler.simtNarrow.loc,
+            "scheduler.simt_narrow is an sm_90a runtime path (measured there only); remove it, "
+            "or use an sm_90a spec");
     if (spec.scheduler.ctasPerSm.value > 1)
       error(spec.scheduler.ctasPerSm.loc,
             "scheduler.ctas_per_sm " + std::to_string(spec.scheduler.ctasPerSm.value) +

@@ -44,6 +44,9 @@ public:
        << (k.plan.schedule.ctasPerSm > 1
                ? " ctas_per_sm=" + std::to_string(k.plan.schedule.ctasPerSm)
                : "")
+       << (k.plan.schedule.simtNarrow
+               ? " simt_narrow=" + std::to_string(k.plan.schedule.simtNarrow)
+               : "")
        << " epilogue_overlap=" << (k.epilogueOverlap ? 1 : 0)
        << " epilogue_chunk_n=" << k.epilogueChunkN
        << (k.plan.dProblemColMajor ? " d=col_major" : "") << "\n";

@@ -405,6 +405,7 @@ private:
     s.splitK = std::max(1u, spec.scheduler.splitK.value);
     s.splitOut = s.splitK > 1 ? spec.scheduler.splitOut : spec.types.d.value;
     s.ctasPerSm = std::max(1u, spec.scheduler.ctasPerSm.value);
+    s.simtNarrow = spec.scheduler.simtNarrow.value;
     s.unitCols = atLeast1(p.tileN);
     if (sm100()) {
       // A cluster tile: every consumer of both CTAs of the pair.

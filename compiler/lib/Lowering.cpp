@@ -352,6 +352,7 @@ KernelABI gemmgen::deriveKernelABI(const Kernel &k) {
   abi.grouped = k.schedule.grouped;
   abi.splitK = k.plan.schedule.splitK;
   abi.splitOut = k.plan.schedule.splitOut;
+  abi.simtNarrow = k.plan.schedule.simtNarrow;
   // 128B swizzle: 64 16-bit elements per box row.
   abi.layoutA = k.plan.loadA.major == OperandMajor::K ? MatrixLayout::Row : MatrixLayout::Col;
   abi.layoutB = k.plan.loadB.major == OperandMajor::K ? MatrixLayout::Col : MatrixLayout::Row;

@@ -80,7 +80,8 @@ const StringRef kTileKeys[] = {"m", "n", "k"};
 const StringRef kClusterKeys[] = {"m", "n"};
 const StringRef kPipelineKeys[] = {"depth", "mma_in_flight", "l2_promotion"};
 const StringRef kSchedulerKeys[] = {"kind",    "raster",    "group",      "grouped",
-                                    "split_k", "consumers", "ctas_per_sm"};
+                                    "split_k", "consumers", "ctas_per_sm",
+                                    "simt_narrow"};
 const StringRef kEpilogueKeys[] = {"store", "overlap", "chunk_n", "buffers", "chain"};
 
 /// Words people coming from other GEMM code bases write for our keys
@@ -413,6 +414,9 @@ void SpecParser::parseTop(yaml::Node *root) {
         else if (k == "ctas_per_sm")
           parseUnsigned(x, kl, "scheduler.ctas_per_sm", spec.scheduler.ctasPerSm, 1, 4,
                         "CTAs resident on one SM");
+        else if (k == "simt_narrow")
+          parseUnsigned(x, kl, "scheduler.simt_narrow", spec.scheduler.simtNarrow, 0, 4,
+                        "the most rows or columns of D the SIMT path takes; 0: none");
         else
           parseUnsigned(x, kl, "scheduler.group", spec.scheduler.group, 1, 1024);
       });
@@ -481,6 +485,7 @@ void SpecParser::fillDefaultLocations() {
   fill(spec.scheduler.splitK, at("scheduler"));
   fill(spec.scheduler.consumers, at("scheduler"));
   fill(spec.scheduler.ctasPerSm, at("scheduler"));
+  fill(spec.scheduler.simtNarrow, at("scheduler"));
   fill(spec.epilogue.store, at("epilogue"));
   fill(spec.epilogue.overlap, at("epilogue"));
   fill(spec.epilogue.chunkN, at("epilogue"));

@@ -279,6 +279,19 @@ Status planStaging(const GemmArgs &rowMajor, DType in, DType out, CUdeviceptr wo
                    std::size_t workspaceBytes, GemmArgs &kernelArgs, PreparedLaunch &p,
                    std::string &staged, bool wholeChunks = false,
                    bool copyStraddling = true);
+/// Whether a launch of `args` takes kernel k's SIMT path
+/// (scheduler.simt_narrow, NarrowPath.cpp): D of at most that many rows or
+/// columns, 16-bit K-major operands in 16-byte rows, no chain.
+struct NarrowRoute {
+  bool taken = false;
+  bool rowsOfB = false; ///< the warps stream B's rows (D has the few rows)
+  GemmArgs problem;     ///< rowMajorProblem(args)
+};
+NarrowRoute narrowRoute(const Kernel::Impl &k, const GemmArgs &args);
+/// The launch of a route taken: the tail kernel over every column, no MMA
+/// kernel, no workspace.
+Expected<PreparedLaunch> prepareNarrow(const Kernel::Impl &k, const NarrowRoute &r);
+
 /// How one staging copy launches gg_copy2d: the widest word (16, 8, 4, 2 or
 /// 1 bytes) that every address, pitch and run is a whole number of, the
 /// counts in those words, and the form: a block per line where a line holds

@@ -206,6 +206,12 @@ constexpr TileFamily kTall64 = kDecode64.rowMajorTwin("tall64");
 // 0.48 -> 0.55), so those stay the model's (bench/h200-tall-nmajor.sh,
 // 2026-12-05).
 constexpr long long kTallNMajorMinColumns = 9;
+
+// D of at most this many rows (or columns): the SIMT path. On the H100 it led
+// cuBLAS by 5-13% and gemmgen's decode kernels by 2-13% at 1 and 2 tokens, but
+// trailed both at 4 (0.81-0.92 of cuBLAS: eight FMAs and a conversion per
+// weight and token) (bench/h200-gemv-simt.sh, 2026-12-05).
+constexpr long long kSimtNarrowRows = 2;
 struct Twin {
   const TileFamily *decode, *tall;
 };
@@ -392,7 +398,8 @@ int consumerRegisters(const TileFamily &f) {
 
 // One spec per family, split and types: the family's spec file with its
 // name, types and split filled in.
-std::string specFor(const TileFamily &f, int split, const SpecTypes &t, const std::string &name) {
+std::string specFor(const TileFamily &f, int split, const SpecTypes &t, const std::string &name,
+                    int simtNarrow = 0) {
   std::string s;
   s += "# Chosen by gemmgen's cost model (docs/RUNTIME.md, \"Choosing a kernel for a shape\")\n";
   s += "kernel: " + name + "\n";
@@ -420,7 +427,7 @@ std::string specFor(const TileFamily &f, int split, const SpecTypes &t, const st
        (split > 1 ? ", split_k: " + std::to_string(split) : std::string()) +
        (f.pingPong ? ", consumers: pingpong" : "") +
        (f.ctasPerSm > 1 ? ", ctas_per_sm: " + std::to_string(f.ctasPerSm) : std::string()) +
-       " }\n";
+       (simtNarrow ? ", simt_narrow: " + std::to_string(simtNarrow) : std::string()) + " }\n";
   s += "roles:\n";
   // Blockwise: the producer's copies spread over four warps (each on its own
   // sub-partition; spec 15, docs/PERF.md "The producer over four warps").
@@ -447,6 +454,7 @@ struct Ranked {
   double us = 0, defaultUs = 0;
   bool defaultIsPadding = false;
   std::string note; ///< why the choice left the ranking (appended to the reason)
+  int simtNarrow = 0; ///< scheduler.simt_narrow of the spec (0: none)
   std::string rule; ///< a measured rule that chose instead of the model (the reason's words)
 };
 
@@ -523,8 +531,10 @@ KernelChoice describe(const Ranked &r, const TileFamily &fallback, const SpecTyp
   c.splitK = r.split;
   c.predictedUs = r.us;
   c.defaultUs = r.defaultUs;
-  c.name = "gemm_sm90_auto_" + c.family + "_s" + std::to_string(r.split) + "_" + nameSuffix;
-  c.specYaml = specFor(*r.best, r.split, types, c.name);
+  c.name = "gemm_sm90_auto_" + c.family +
+           (r.simtNarrow ? "_simt" + std::to_string(r.simtNarrow) : std::string()) + "_s" +
+           std::to_string(r.split) + "_" + nameSuffix;
+  c.specYaml = specFor(*r.best, r.split, types, c.name, r.simtNarrow);
   const std::string shape = shapeText(M, N, K);
   const std::string defaultTile =
       std::to_string(fallback.tileM) + "x" + std::to_string(fallback.tileN);
@@ -631,6 +641,17 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
     r.note = "; B multicast across a 2x1 cluster: packed rows of K = " + std::to_string(K) +
              " start 16 bytes past a 32-byte sector, which the multicast reads at full speed "
              "without a copy (docs/PERF.md)";
+  }
+  // A D of at most kSimtNarrowRows rows (or columns) with K-major operands:
+  // these launches take the SIMT path (NarrowPath.cpp); the spec's kernel
+  // serves the others (operands TMA must stage, more rows).
+  if (std::min(M, N) <= kSimtNarrowRows && options.a == Layout::Row &&
+      options.b == Layout::Col && K % 8 == 0) {
+    r.simtNarrow = (int)kSimtNarrowRows;
+    r.note += "; at most " + std::to_string(kSimtNarrowRows) + " " +
+              (M <= N ? "rows" : "columns") +
+              ": launches this narrow take the SIMT path, a warp streaming each row of " +
+              (M <= N ? "B" : "A") + " (scheduler.simt_narrow)";
   }
   const std::string type = toString(t);
   return describe(r, kFamilies[0], SpecTypes{t, t, t, false, type}, type, M, N, K);

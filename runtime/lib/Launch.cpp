@@ -395,6 +395,8 @@ std::size_t Kernel::workspaceBytes(const GemmArgs &args) const {
     return 0;
   if (!args.problems.empty())
     return groupedWorkspaceBytes(args, impl_->info.dtype, kernelOutType(*impl_));
+  if (narrowRoute(*impl_, args).taken)
+    return 0;
   if (impl_->abi.splitK > 1)
     return splitKWorkspaceBytes(impl_->abi, impl_->info.dtype, args);
   const GemmArgs problem = kernelProblem(args, impl_->abi);
@@ -457,6 +459,8 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
   const KernelABI &abi = impl_->abi;
   const DriverApi &drv = *impl_->rt->drv;
   GG_CONTEXT_SCOPE(*impl_->rt); // cuTensorMapEncodeTiled needs a current context
+  if (const NarrowRoute narrow = narrowRoute(*impl_, args); narrow.taken)
+    return prepareNarrow(*impl_, narrow);
   if (abi.grouped)
     return prepareGrouped(*impl_, args);
   if (abi.splitK > 1)

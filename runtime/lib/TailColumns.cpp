@@ -35,6 +35,20 @@ __device__ __forceinline__ u16 to_16(float f, int bf16) {
   else asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
   return h;
 }
+// 16 bytes read once: not kept in L1 (the narrow path streams whole weight
+// matrices through it).
+__device__ __forceinline__ uint4 ld_stream(const void *p) {
+  uint4 v;
+  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p));
+  return v;
+}
+// Words of A's row each lane loads before its FMAs: with one, the narrow path
+// streamed ~10% slower than with four (bench/h200-gemv-simt.sh, s-u4r1 against
+// s-u8r1 and s-u16r1 there; one was not run: the tail kernel's old loop).
+constexpr int kRowWordsInFlight = 4;
+
 __device__ __forceinline__ float dot8(uint4 a, uint4 b, int bf16) {
   const u32 av[4] = {a.x, a.y, a.z, a.w}, bv[4] = {b.x, b.y, b.z, b.w};
   float s = 0.f;
@@ -47,50 +61,62 @@ __device__ __forceinline__ float dot8(uint4 a, uint4 b, int bf16) {
 }
 
 // D[m, n0 + j] = sum_k A[m, k] * B[k, n0 + j] for j < cols (cols <= 8), with
-// A[m, k] at A[m * sam + k * sak] and B[k, n] at B[n * sbn + k * sbk]. When
-// both are K-major (sak = sbk = 1) K, lda, ldb are multiples of 8 and A, B
-// 16-byte aligned (the pre-launch checks): 16-byte loads along K. Otherwise
-// one element per lane and step.
+// A[m, k] at A[m * sam + k * sak] and B[k, n] at B[n * sbn + k * sbk], D's
+// (and C's) element (m, n) at m * ldd + n * d_cs (m * ldc + n * c_cs): d_cs 1
+// for D's last columns, ldd for the narrow path's D^T. When both are K-major
+// (sak = sbk = 1) K, lda, ldb are multiples of 8 and A, B 16-byte aligned
+// (the pre-launch checks): 16-byte loads along K, kRowWordsInFlight of A's
+// per lane before the FMAs, A streamed past L1 (each row is read once).
+// Otherwise one element per lane and step.
 __device__ void tail_row(const u16 *A, const u16 *B, void *D, long long m, int lane, int K,
                          long long sam, long long sak, long long sbn, long long sbk,
-                         long long ldd, int n0, int cols, int bf16, float alpha, float beta,
-                         const void *C, long long ldc, int out_f32,
+                         long long ldd, long long d_cs, int n0, int cols, int bf16, float alpha,
+                         float beta, const void *C, long long ldc, long long c_cs, int out_f32,
                          const gemmgen::epilogue::Chain &chain, long long entry);
 
 // Batched: entry l's operands start l * stride_x elements further; blockIdx.y
 // walks the entries (grid y is capped, so it strides by gridDim.y).
 extern "C" __global__ void __launch_bounds__(256)
 gg_tail_columns(const u16 *A, const u16 *B, void *D, int M, int K, long long sam, long long sak,
-                long long sbn, long long sbk, long long ldd, int n0, int cols, int bf16,
-                int batch, long long stride_a, long long stride_b, long long stride_d,
-                float alpha, float beta, const void *C, long long ldc, long long stride_c,
-                int out_f32, gemmgen::epilogue::Chain chain) {
+                long long sbn, long long sbk, long long ldd, long long d_cs, int n0, int cols,
+                int bf16, int batch, long long stride_a, long long stride_b, long long stride_d,
+                float alpha, float beta, const void *C, long long ldc, long long c_cs,
+                long long stride_c, int out_f32, gemmgen::epilogue::Chain chain) {
   const long long m = (long long)blockIdx.x * 8 + threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
   if (m >= M) return;
   const long long out_bytes = out_f32 ? 4 : 2;  // D and C elements
   for (long long l = blockIdx.y; l < batch; l += gridDim.y)
     tail_row(A + l * stride_a, B + l * stride_b, (char *)D + l * stride_d * out_bytes, m, lane, K,
-             sam, sak, sbn, sbk, ldd, n0, cols, bf16, alpha, beta,
-             (const char *)C + l * stride_c * out_bytes, ldc, out_f32, chain, l);
+             sam, sak, sbn, sbk, ldd, d_cs, n0, cols, bf16, alpha, beta,
+             (const char *)C + l * stride_c * out_bytes, ldc, c_cs, out_f32, chain, l);
 }
 
 // D = chain(alpha * acc, beta * C) (C row-major with ldc, read only when beta != 0; the
 // kernel's epilogue chain, none: alpha * acc + beta * C); D and C 16-bit, or f32 when out_f32.
 __device__ void tail_row(const u16 *A, const u16 *B, void *D, long long m, int lane, int K,
                          long long sam, long long sak, long long sbn, long long sbk,
-                         long long ldd, int n0, int cols, int bf16, float alpha, float beta,
-                         const void *C, long long ldc, int out_f32,
+                         long long ldd, long long d_cs, int n0, int cols, int bf16, float alpha,
+                         float beta, const void *C, long long ldc, long long c_cs, int out_f32,
                          const gemmgen::epilogue::Chain &chain, long long entry) {
   float acc[8] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f};
   if (sak == 1 && sbk == 1 && K % 8 == 0) {
     const u16 *a = A + m * sam;
-    for (long long k = lane * 8; k < K; k += 256) {
-      const uint4 av = *reinterpret_cast<const uint4 *>(a + k);
+    for (long long k0 = lane * 8; k0 < K; k0 += 256 * kRowWordsInFlight) {
+      uint4 av[kRowWordsInFlight];
 #pragma unroll
-      for (int j = 0; j < 8; ++j)
-        if (j < cols)
-          acc[j] += dot8(av, *reinterpret_cast<const uint4 *>(B + (n0 + j) * sbn + k), bf16);
+      for (int u = 0; u < kRowWordsInFlight; ++u)
+        av[u] = k0 + 256 * u < K ? ld_stream(a + k0 + 256 * u) : make_uint4(0, 0, 0, 0);
+#pragma unroll
+      for (int u = 0; u < kRowWordsInFlight; ++u) {
+        const long long k = k0 + 256 * u;
+        if (k >= K)
+          break;
+#pragma unroll
+        for (int j = 0; j < 8; ++j)
+          if (j < cols)
+            acc[j] += dot8(av[u], *reinterpret_cast<const uint4 *>(B + (n0 + j) * sbn + k), bf16);
+      }
     }
   } else {
     for (long long k = lane; k < K; k += 32) {
@@ -109,7 +135,7 @@ __device__ void tail_row(const u16 *A, const u16 *B, void *D, long long m, int l
 #pragma unroll
     for (int j = 1; j < 8; ++j)
       if (lane == j) v = acc[j];
-    const long long c_at = m * ldc + n0 + lane, d_at = m * ldd + n0 + lane;
+    const long long c_at = m * ldc + (n0 + lane) * c_cs, d_at = m * ldd + (n0 + lane) * d_cs;
     const float cb = beta != 0.f
         ? beta * (out_f32 ? ((const float *)C)[c_at] : to_f32(((const u16 *)C)[c_at], bf16))
         : 0.f;
@@ -276,6 +302,7 @@ Status gemmgen::prepareTailColumns(const Kernel::Impl &k, const GemmArgs &a, Pre
     return Status::error(s.code(), "the kernel for D's last " + std::to_string(p.tailColumns) +
                                        " columns: " + s.message());
   p.tailFunction = k.tailFunction;
+  p.tailOut = kernelOutType(k);
   p.A = a.A, p.B = a.B, p.D = a.D;
   p.lda = storedShape(a, 'A').ld;
   p.ldb = storedShape(a, 'B').ld;
@@ -303,20 +330,21 @@ Status gemmgen::launchTailColumns(const Kernel::Impl &k, const PreparedLaunch &p
   int bf16 = k.info.dtype == DType::BF16;
   OperandStrides st = operandStrides(p.layoutA, p.lda, p.layoutB, p.ldb);
   long long sam = st.am, sak = st.ak, sbn = st.bn, sbk = st.bk;
-  long long ldd = p.ldd;
+  long long ldd = p.ldd, dColStride = p.tailDColStride;
   int batch = p.batch;
   long long strideA = p.strideA, strideB = p.strideB, strideD = p.strideD;
   float alpha = p.alpha, beta = p.beta;
   CUdeviceptr C = p.C;
-  long long ldc = p.ldc, strideC = p.strideC;
-  int outF32 = kernelOutType(k) == DType::F32;
+  long long ldc = p.ldc, cColStride = p.tailCColStride, strideC = p.strideC;
+  int outF32 = p.tailOut == DType::F32;
   GemmArgs chainArgs;
   chainArgs.bias = p.bias, chainArgs.strideBias = p.strideBias, chainArgs.scaleD = p.scaleD;
   epilogue::Chain chain = chainData(k.info.epilogue, chainArgs);
-  void *params[] = {&A,    &B,      &D,       &M,       &K,       &sam,  &sak,
-                    &sbn,  &sbk,    &ldd,     &n0,      &cols,    &bf16, &batch,
-                    &strideA, &strideB, &strideD, &alpha, &beta,   &C,    &ldc,
-                    &strideC, &outF32, &chain};
+  void *params[] = {&A,       &B,       &D,          &M,       &K,      &sam,
+                    &sak,     &sbn,     &sbk,        &ldd,     &dColStride, &n0,
+                    &cols,    &bf16,    &batch,      &strideA, &strideB, &strideD,
+                    &alpha,   &beta,    &C,          &ldc,     &cColStride, &strideC,
+                    &outF32,  &chain};
   const DriverApi &drv = *k.rt->drv;
   GG_CONTEXT_SCOPE(*k.rt);
   unsigned blocks = (unsigned)((M + 7LL) / 8);

@@ -142,17 +142,25 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned, unsign
         line, sizeof line,
         "launch gg_tail_columns grid=%u M=%d K=%d a=%lld,%lld b=%lld,%lld ldd=%lld n0=%d cols=%d", gx,
         *(int *)p[3], *(int *)p[4], *(long long *)p[5], *(long long *)p[6], *(long long *)p[7],
-        *(long long *)p[8], *(long long *)p[9], *(int *)p[10], *(int *)p[11]);
+        *(long long *)p[8], *(long long *)p[9], *(int *)p[11], *(int *)p[12]);
+    // D's column stride where it is not 1 (the narrow path writing D^T).
+    if (*(long long *)p[10] != 1)
+      n += std::snprintf(line + n, sizeof line - n, " d_cs=%lld", *(long long *)p[10]);
     // Batched: the entries (grid y) and the three batch strides.
-    if (*(int *)p[13] > 1)
+    if (*(int *)p[14] > 1)
       n += std::snprintf(line + n, sizeof line - n, " batch=%d grid_y=%u strides=%lld,%lld,%lld",
-                         *(int *)p[13], gy, *(long long *)p[14], *(long long *)p[15],
-                         *(long long *)p[16]);
-    // alpha, beta, then C and ldc (C read only when beta != 0).
-    if (*(float *)p[17] != 1.0f || *(float *)p[18] != 0.0f)
-      std::snprintf(line + n, sizeof line - n, " alpha=%g beta=%g c=0x%llx ldc=%lld",
-                    *(float *)p[17], *(float *)p[18], *(unsigned long long *)p[19],
-                    *(long long *)p[20]);
+                         *(int *)p[14], gy, *(long long *)p[15], *(long long *)p[16],
+                         *(long long *)p[17]);
+    // alpha, beta, then C, ldc and C's column stride (C read only when beta != 0).
+    if (*(float *)p[18] != 1.0f || *(float *)p[19] != 0.0f)
+      n += std::snprintf(line + n, sizeof line - n, " alpha=%g beta=%g c=0x%llx ldc=%lld",
+                         *(float *)p[18], *(float *)p[19], *(unsigned long long *)p[20],
+                         *(long long *)p[21]);
+    if (*(long long *)p[22] != 1)
+      n += std::snprintf(line + n, sizeof line - n, " c_cs=%lld", *(long long *)p[22]);
+    // An f32 D.
+    if (*(int *)p[24])
+      std::snprintf(line + n, sizeof line - n, " out=f32");
   } else
     std::snprintf(line, sizeof line, "launch %s grid=%u", nameOf(f), gx);
   logLine(line);

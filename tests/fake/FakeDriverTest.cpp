@@ -1182,3 +1182,73 @@ TEST(FakeDriver, StreamKZeroesItsFlagsAndUsesEveryResidentCta) {
   EXPECT_EQ(q->gridX, 2u);
   EXPECT_EQ(q->skFlagCount, 4u);
 }
+
+/// scheduler.simt_narrow: 2 — a D of one or two rows (or columns) with
+/// K-major operands in 16-byte rows is the tail kernel's alone, every column
+/// of it: the rows of the long operand as its rows, D^T written through D's
+/// column stride where B is the long one; no tensor map, no workspace.
+/// Launches it does not take (3 rows, A two bytes off) keep the GEMM kernel.
+TEST(FakeDriver, NarrowLaunchesTakeTheSimtPath) {
+  REQUIRE_FAKE();
+  std::ifstream f(std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/05_fast_f16.yaml");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string text = ss.str();
+  const size_t at = text.find("group: 16 }");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 11, "group: 16, simt_narrow: 2 }");
+  Expected<Kernel> k = fake.rt->compileString(text, "narrow05.yaml");
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  struct Case {
+    GemmArgs a;
+    std::string path;
+    std::vector<std::string> log;
+  };
+  GemmArgs oneRow = args(1, 4096, 4096, 4104); // 512 warps' blocks of 8 rows of B
+  GemmArgs twoCols = args(1000, 2, 520, 8);    // rows of A
+  twoCols.alpha = 0.5f, twoCols.beta = 2.0f, twoCols.C = 0x4000000, twoCols.ldc = 16;
+  GemmArgs batched = args(2, 3000, 1024, 3000);
+  batched.batch = 3, batched.strideA = 2 * 1024 + 8, batched.strideB = 3000 * 1024,
+  batched.strideD = 2 * 3000 + 8;
+  GemmArgs colD = args(4000, 1, 2056, 4000); // D^T has one row: rows of B (A's, transposed)
+  colD.layoutD = Layout::Col;
+  const Case cases[] = {
+      {oneRow, "simt_narrow(rows of B)",
+       {"launch gg_tail_columns grid=512 M=4096 K=4096 a=4096,1 b=4096,1 ldd=1 n0=0 cols=1 "
+        "d_cs=4104"}},
+      {twoCols, "simt_narrow(rows of A)",
+       {"launch gg_tail_columns grid=125 M=1000 K=520 a=520,1 b=520,1 ldd=8 n0=0 cols=2 "
+        "alpha=0.5 beta=2 c=0x4000000 ldc=16"}},
+      {batched, "simt_narrow(rows of B)",
+       {"launch gg_tail_columns grid=375 M=3000 K=1024 a=1024,1 b=1024,1 ldd=1 n0=0 cols=2 "
+        "d_cs=3000 batch=3 grid_y=3 strides=3072000,2056,6008"}},
+      {colD, "simt_narrow(rows of B)",
+       {"launch gg_tail_columns grid=500 M=4000 K=2056 a=2056,1 b=2056,1 ldd=1 n0=0 cols=1 "
+        "d_cs=4000"}},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.path + " " + std::to_string(c.a.M) + "x" + std::to_string(c.a.N));
+    EXPECT_EQ(k->workspaceBytes(c.a), 0u);
+    Expected<PreparedLaunch> p = k->prepare(c.a);
+    ASSERT_TRUE(p.ok()) << p.status().message();
+    EXPECT_EQ(p->path, c.path);
+    fake.clear();
+    ASSERT_TRUE(k->launch(*p, nullptr).ok()) << fake.log();
+    EXPECT_EQ(fake.lines(), c.log) << fake.log();
+  }
+  // Three rows: the GEMM kernel. A two bytes off: staged, then the GEMM kernel.
+  Expected<PreparedLaunch> three = k->prepare(args(3, 4096, 4096, 4096));
+  ASSERT_TRUE(three.ok()) << three.status().message();
+  EXPECT_EQ(three->path, "tma");
+  GemmArgs off = args(1, 4096, 4096, 4096);
+  off.A += 2;
+  EXPECT_GT(k->workspaceBytes(off), 0u);
+  off.workspace = 0x7000000, off.workspaceBytes = k->workspaceBytes(off);
+  Expected<PreparedLaunch> staged = k->prepare(off);
+  ASSERT_TRUE(staged.ok()) << staged.status().message();
+  EXPECT_EQ(staged->path, "tma+staged(A)");
+  // A spec without the field: the GEMM kernel at one row.
+  Expected<PreparedLaunch> plain = fake.kernel->prepare(oneRow);
+  ASSERT_TRUE(plain.ok()) << plain.status().message();
+  EXPECT_EQ(plain->path, "tma");
+}

@@ -1249,6 +1249,100 @@ INSTANTIATE_TEST_SUITE_P(Sm90, ChosenKernel, ::testing::ValuesIn(kChosenCases),
                                   std::to_string(c.K) + "_" + toString(c.t);
                          });
 
+/// scheduler.simt_narrow: a launch whose D has at most 2 rows (or columns),
+/// K-major operands in 16-byte rows, runs on the SIMT path — prepare's path
+/// says so — and every element matches the reference with D's padding
+/// untouched: both orientations, 1 and 2 rows, bf16, an f32 D, alpha/beta
+/// with C separate and in place, a strided batch with gaps, a column-major
+/// D; launches it does not take (3 rows, A two bytes off 16, K not whole
+/// 16-byte words) run on the spec's kernel and match too. Fresh inputs each.
+struct NarrowCase {
+  const char *spec; ///< a specs/sm90 file, compiled with simt_narrow: 2 added
+  long long M, N, K;
+  CMode c;
+  long long batch;
+  Layout d;
+  long long offset; ///< elements every pointer is moved by
+  bool taken;
+};
+class NarrowPath : public ::testing::TestWithParam<NarrowCase> {};
+
+TEST_P(NarrowPath, MatchesReference) {
+  REQUIRE_GPU();
+  Gpu &gpu = Gpu::get();
+  const NarrowCase &c = GetParam();
+  std::ifstream f(specsDir() / c.spec);
+  std::stringstream text;
+  text << f.rdbuf();
+  std::string yaml = text.str();
+  const std::string kind = "scheduler: { kind: persistent,";
+  const std::size_t at = yaml.find(kind);
+  ASSERT_NE(at, std::string::npos) << c.spec;
+  yaml.insert(at + kind.size(), " simt_narrow: 2,");
+  const std::string name = std::string("narrow_") + std::string(c.spec).substr(0, 2);
+  auto it = gpu.kernels.find(name);
+  if (it == gpu.kernels.end())
+    it = gpu.kernels.emplace(name, gpu.rt->compileString(yaml, name)).first;
+  ASSERT_TRUE(it->second.ok()) << it->second.status().message();
+  const Kernel &k = *it->second;
+  GemmArgs a;
+  a.M = c.M, a.N = c.N, a.K = c.K, a.layoutD = c.d, a.batch = c.batch;
+  a.lda = storedShape(a, 'A').length, a.ldb = storedShape(a, 'B').length;
+  a.ldd = roundUp(storedShape(a, 'D').length, 8) + 8;
+  if (c.batch > 1) {
+    a.strideA = storedShape(a, 'A').lines * a.lda + 16;
+    a.strideB = storedShape(a, 'B').lines * a.ldb + 8;
+    a.strideD = storedShape(a, 'D').lines * a.ldd + 24;
+  }
+  if (c.c != CMode::None)
+    a.alpha = 0.5f, a.beta = -1.5f;
+  FreeAll freeAll{*gpu.rt, {}};
+  ProblemOnGpu p{a, c.c};
+  setUpProblem(k, p, c.offset, freeAll.bufs);
+  ASSERT_FALSE(::testing::Test::HasFatalFailure());
+  const std::size_t wsBytes = k.workspaceBytes(p.a);
+  if (c.taken) {
+    EXPECT_EQ(wsBytes, 0u) << "the SIMT path copies nothing";
+  }
+  if (wsBytes) {
+    Expected<CUdeviceptr> ws = gpu.rt->alloc(wsBytes);
+    ASSERT_TRUE(ws.ok()) << ws.status().message();
+    freeAll.bufs.push_back(*ws);
+    p.a.workspace = *ws, p.a.workspaceBytes = wsBytes;
+  }
+  Expected<PreparedLaunch> prep = k.prepare(p.a);
+  ASSERT_TRUE(prep.ok()) << prep.status().message();
+  EXPECT_EQ(prep->path.rfind("simt_narrow", 0) == 0, c.taken) << prep->path;
+  ASSERT_TRUE(k.launch(*prep, gpu.stream).ok());
+  waitOrExit(watchdogSeconds(a.M * a.batch, a.N, a.K));
+  ASSERT_FALSE(::testing::Test::HasFatalFailure());
+  verifyProblem(name + " [" + prep->path + "]", k, p);
+}
+
+const NarrowCase kNarrowCases[] = {
+    {"05_fast_f16.yaml", 1, 4096, 4096, CMode::None, 1, Layout::Row, 0, true},
+    {"05_fast_f16.yaml", 2, 3000, 1000, CMode::Separate, 1, Layout::Row, 0, true},
+    {"05_fast_f16.yaml", 1000, 1, 520, CMode::InPlace, 1, Layout::Row, 0, true}, // rows of A
+    {"05_fast_f16.yaml", 4000, 2, 2056, CMode::None, 1, Layout::Col, 0, true},   // D^T: 2 rows
+    {"06_fast_bf16.yaml", 2, 5000, 2048, CMode::Separate, 3, Layout::Row, 0, true},
+    {"06_fast_bf16.yaml", 777, 1, 136, CMode::None, 4, Layout::Row, 0, true},
+    {"10_fast_f16_out_f32.yaml", 1, 4096, 1024, CMode::Separate, 1, Layout::Row, 0, true},
+    {"25_decode_two_ctas_f16.yaml", 1, 6144, 4096, CMode::InPlace, 1, Layout::Row, 0, true},
+    {"05_fast_f16.yaml", 1, 2112, 7168, CMode::None, 1, Layout::Row, 0, true},
+    // Not taken: the spec's kernel.
+    {"05_fast_f16.yaml", 3, 4096, 1024, CMode::None, 1, Layout::Row, 0, false},
+    {"05_fast_f16.yaml", 1, 4096, 1024, CMode::None, 1, Layout::Row, 1, false},
+    {"05_fast_f16.yaml", 2, 1000, 1004, CMode::None, 1, Layout::Row, 0, false},
+};
+
+INSTANTIATE_TEST_SUITE_P(Sm90, NarrowPath, ::testing::ValuesIn(kNarrowCases),
+                         [](const ::testing::TestParamInfo<NarrowCase> &info) {
+                           const NarrowCase &c = info.param;
+                           return std::string(c.spec).substr(0, 2) + "_" + std::to_string(c.M) +
+                                  "x" + std::to_string(c.N) + "x" + std::to_string(c.K) + "_" +
+                                  std::to_string(info.index);
+                         });
+
 /// Split-K's reduction is a programmatic dependent launch: scheduled while
 /// the slices still run, it must read W only after the split kernel has
 /// finished (griddepcontrol.wait). One workspace kept across rounds, so a

@@ -128,6 +128,9 @@ struct KernelABI {
   /// before the kernel. The grid must be co-resident (at most one CTA per
   /// SM): a CTA waits for flags of later CTAs.
   bool streamK = false;
+  /// scheduler.simt_narrow: a launch with at most this many rows or columns
+  /// of D runs on the runtime's SIMT kernel (NarrowPath.cpp), not this one.
+  unsigned simtNarrow = 0;
 };
 
 } // namespace gemmgen

@@ -141,6 +141,9 @@ struct SchedulePlan {
   unsigned unitRows = 0;    ///< output rows of one unit
   unsigned unitCols = 0;    ///< output columns of one unit
   unsigned ctasPerUnit = 1; ///< CTAs (the cluster) that compute one unit
+  /// scheduler.simt_narrow: launches with at most this many rows or columns
+  /// of D take the runtime's SIMT kernel (0: none).
+  unsigned simtNarrow = 0;
   /// kind stream_k: CTA c of the grid computes k-block iterations
   /// [c·I/G, (c+1)·I/G) of all I = units × k-blocks (tile_schedule.cuh's
   /// sk_range); a unit started by another CTA is a partial sum handed over

@@ -162,6 +162,12 @@ struct SchedulerSpec {
   /// and registers fit twice, e.g. decode tiles whose k-block chain, not
   /// the memory, sets the pace.
   Located<unsigned> ctasPerSm{1};
+  /// scheduler.simt_narrow: a launch whose D has at most this many rows or
+  /// columns (1-4; 0: never), both operands K-major and 16-byte aligned,
+  /// runs on the runtime's SIMT kernel instead, each warp streaming one row
+  /// of the long operand: at 1-2 rows it streamed the weights faster than
+  /// any MMA tile (bench/h200-gemv-simt.sh). 16-bit operands, no chain.
+  Located<unsigned> simtNarrow{0};
   /// What types.d was before split-K made the kernel's output f32 (set by
   /// compileParsedSpec; the reduction writes this type).
   ScalarType splitOut = ScalarType::F16;

@@ -486,6 +486,12 @@ struct PreparedLaunch {
   unsigned skFlagCount = 0;
   Layout layoutA = Layout::Row, layoutB = Layout::Col;
   int tailM = 0, tailK = 0, tailN0 = 0;
+  /// Elements between D's (C's) columns for the tail kernel: 1, or ldd (ldc)
+  /// where the narrow path has it write D^T (rows of B as its rows).
+  long long tailDColStride = 1, tailCColStride = 1;
+  /// The type the tail kernel writes: the GEMM kernel's D (f32 for a split
+  /// kernel's slices), or D's own on the narrow path.
+  DType tailOut = DType::F16;
   /// The staging path: copies into the workspace before the GEMM (A, B, C;
   /// D's copy holding C when in place) and out of it after (D).
   struct Copy {

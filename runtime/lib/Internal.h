@@ -154,6 +154,8 @@ struct Kernel::Impl {
   mutable CUfunction copyFunction = nullptr;
   /// Split-K's reduction of the f32 slices into D (same module).
   mutable CUfunction reduceFunction = nullptr;
+  /// The narrow path's kernels: [bf16][columns - 1] (NarrowPath.cpp).
+  mutable CUfunction narrowFunctions[2][4] = {};
 };
 
 /// A spec's scalar type as the host API names it.
@@ -288,9 +290,13 @@ struct NarrowRoute {
   GemmArgs problem;     ///< rowMajorProblem(args)
 };
 NarrowRoute narrowRoute(const Kernel::Impl &k, const GemmArgs &args);
-/// The launch of a route taken: the tail kernel over every column, no MMA
-/// kernel, no workspace.
+/// The launch of a route taken: a narrow kernel over every column (launched
+/// as the tail kernel is), no MMA kernel, no workspace.
 Expected<PreparedLaunch> prepareNarrow(const Kernel::Impl &k, const NarrowRoute &r);
+/// The narrow kernels' CUDA source (part of the helper module) and the name
+/// of the one for `cols` (1-4) columns of type t.
+const char *narrowKernelSource();
+std::string narrowKernelName(DType t, unsigned cols);
 
 /// How one staging copy launches gg_copy2d: the widest word (16, 8, 4, 2 or
 /// 1 bytes) that every address, pitch and run is a whole number of, the
@@ -320,8 +326,9 @@ compileAndLoadModule(const std::shared_ptr<Runtime::Impl> &rt, const std::string
 /// How many of D's N columns the kernel's TMA store may write: N rounded
 /// down to whole 16-byte chunks (the store writes whole chunks).
 long long tmaStoreColumns(long long N, DType t);
-/// The tail kernel's CUDA source (gg_tail_columns).
-const char *tailColumnsSource();
+/// The helper module's CUDA source: gg_tail_columns, gg_copy2d,
+/// gg_splitk_reduce and the narrow kernels (gg_narrow_*).
+const std::string &helperModuleSource();
 /// Fills the tail part of `p` (columns [tmaStoreColumns(N), N)).
 Status prepareTailColumns(const Kernel::Impl &k, const GemmArgs &a, PreparedLaunch &p);
 /// Enqueues the tail kernel of a prepared launch.

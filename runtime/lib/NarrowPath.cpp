@@ -3,10 +3,10 @@
 // A decode GEMM with one or two tokens pads an MMA tile of 64 rows to them;
 // every MMA kernel then streams the weights no faster than its TMA pipeline
 // lets it. Where a spec says scheduler.simt_narrow: R, a launch whose D has
-// at most R rows (or columns) runs on the tail kernel (TailColumns.cpp) with
-// every column its own: each warp streams one row of the long operand with
-// 16-byte loads, four in flight per lane, and keeps the short operand's R
-// rows in L1. On the H100 this streamed 1x57344x8192's weights at 3.0 TB/s
+// at most R rows (or columns) runs on a SIMT kernel instead (gg_narrow_*,
+// below, launched as the tail kernel is): each warp streams one row of the
+// long operand with 16-byte loads, four in flight per lane, and keeps the
+// short operand's R rows in L1. On the H100 this streamed 1x57344x8192's weights at 3.0 TB/s
 // against cuBLAS's 2.9 and gemmgen's decode tile's 2.8
 // (bench/h200-gemv-simt.sh, 2026-12-05).
 //
@@ -14,6 +14,113 @@
 #include "Internal.h"
 
 using namespace gemmgen;
+
+// The narrow kernels, compiled into the helper module after TailColumns.cpp's
+// source (whose to_16 and ld_stream they use). gg_tail_columns' parameters,
+// so launchTailColumns launches either; the runtime takes this path only for
+// K-major operands in 16-byte rows and no chain, which these assume. The
+// column count and the type are compile-time: the tail kernel's loop (a
+// runtime type and up to 8 columns, B's words converted per column) ran the
+// H200 at 0.70-0.95 of cuBLAS where this form runs 1.03-1.16
+// (bench/h200-simt-narrow.sh against bench/h200-gemv-simt.sh's s-u4r1).
+static const char *kNarrowSource = R"CUDA(
+template <int BF16>
+__device__ __forceinline__ void words_to_f32(const uint4 &v, float (&f)[8]) {
+  const u32 w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    if (BF16) {
+      f[2 * i] = __uint_as_float(w[i] << 16);
+      f[2 * i + 1] = __uint_as_float(w[i] & 0xffff0000u);
+    } else {
+      asm("cvt.f32.f16 %0, %1;" : "=f"(f[2 * i]) : "h"((u16)(w[i] & 0xffffu)));
+      asm("cvt.f32.f16 %0, %1;" : "=f"(f[2 * i + 1]) : "h"((u16)(w[i] >> 16)));
+    }
+  }
+}
+
+// Row m of A (the long operand, K-major) against COLS rows of B (K-major):
+// kRowWordsInFlight 16-byte words of A's row per lane before the FMAs, A's
+// words converted once, B's read through L1 (every warp reads them).
+template <int COLS, int BF16>
+__device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D, int M, int K,
+                                            long long sam, long long sbn, long long ldd,
+                                            long long d_cs, int batch, long long stride_a,
+                                            long long stride_b, long long stride_d, float alpha,
+                                            float beta, const void *C, long long ldc,
+                                            long long c_cs, long long stride_c, int out_f32) {
+  const long long m = (long long)blockIdx.x * 8 + threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  if (m >= M) return;
+  const long long out_bytes = out_f32 ? 4 : 2;
+  for (long long l = blockIdx.y; l < batch; l += gridDim.y) {
+    const u16 *a = A + l * stride_a + m * sam, *b = B + l * stride_b;
+    float acc[COLS];
+#pragma unroll
+    for (int j = 0; j < COLS; ++j) acc[j] = 0.f;
+    for (long long k0 = lane * 8; k0 < K; k0 += 256 * kRowWordsInFlight) {
+      uint4 av[kRowWordsInFlight];
+#pragma unroll
+      for (int u = 0; u < kRowWordsInFlight; ++u)
+        av[u] = k0 + 256 * u < K ? ld_stream(a + k0 + 256 * u) : make_uint4(0, 0, 0, 0);
+#pragma unroll
+      for (int u = 0; u < kRowWordsInFlight; ++u) {
+        const long long k = k0 + 256 * u;
+        if (k >= K) break;
+        float af[8];
+        words_to_f32<BF16>(av[u], af);
+#pragma unroll
+        for (int j = 0; j < COLS; ++j) {
+          float bf[8];
+          words_to_f32<BF16>(__ldg(reinterpret_cast<const uint4 *>(b + j * sbn + k)), bf);
+#pragma unroll
+          for (int e = 0; e < 8; ++e) acc[j] = fmaf(af[e], bf[e], acc[j]);
+        }
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < COLS; ++j)
+      for (int o = 16; o > 0; o /= 2) acc[j] += __shfl_xor_sync(0xffffffffu, acc[j], o);
+    char *d = (char *)D + l * stride_d * out_bytes;
+    const char *c = (const char *)C + l * stride_c * out_bytes;
+#pragma unroll
+    for (int j = 0; j < COLS; ++j) {
+      if (lane != j) continue;
+      const long long c_at = m * ldc + j * c_cs, d_at = m * ldd + j * d_cs;
+      float v = alpha * acc[j];
+      if (beta != 0.f)
+        v = fmaf(beta, out_f32 ? ((const float *)c)[c_at] : to_f32(((const u16 *)c)[c_at], BF16), v);
+      if (out_f32) ((float *)d)[d_at] = v;
+      else ((u16 *)d)[d_at] = to_16(v, BF16);
+    }
+  }
+}
+
+#define GG_NARROW(NAME, COLS, BF16)                                                            \
+  extern "C" __global__ void __launch_bounds__(256)                                            \
+  NAME(const u16 *A, const u16 *B, void *D, int M, int K, long long sam, long long sak,        \
+       long long sbn, long long sbk, long long ldd, long long d_cs, int n0, int cols, int bf16, \
+       int batch, long long stride_a, long long stride_b, long long stride_d, float alpha,     \
+       float beta, const void *C, long long ldc, long long c_cs, long long stride_c,           \
+       int out_f32, gemmgen::epilogue::Chain chain) {                                          \
+    narrow_rows<COLS, BF16>(A, B, D, M, K, sam, sbn, ldd, d_cs, batch, stride_a, stride_b,     \
+                            stride_d, alpha, beta, C, ldc, c_cs, stride_c, out_f32);           \
+  }
+GG_NARROW(gg_narrow_f16_1, 1, 0)
+GG_NARROW(gg_narrow_f16_2, 2, 0)
+GG_NARROW(gg_narrow_f16_3, 3, 0)
+GG_NARROW(gg_narrow_f16_4, 4, 0)
+GG_NARROW(gg_narrow_bf16_1, 1, 1)
+GG_NARROW(gg_narrow_bf16_2, 2, 1)
+GG_NARROW(gg_narrow_bf16_3, 3, 1)
+GG_NARROW(gg_narrow_bf16_4, 4, 1)
+)CUDA";
+
+const char *gemmgen::narrowKernelSource() { return kNarrowSource; }
+
+std::string gemmgen::narrowKernelName(DType t, unsigned cols) {
+  return std::string("gg_narrow_") + (t == DType::BF16 ? "bf16_" : "f16_") + std::to_string(cols);
+}
 
 namespace {
 bool rowsOf16Bytes(CUdeviceptr p, long long ld, long long stride, long long batch) {
@@ -52,7 +159,8 @@ Expected<PreparedLaunch> gemmgen::prepareNarrow(const Kernel::Impl &k, const Nar
     return Status::error(s.code(), "the SIMT path's kernel: " + s.message());
   const GemmArgs &rm = r.problem;
   PreparedLaunch p;
-  p.tailFunction = k.tailFunction;
+  const unsigned cols = (unsigned)(r.rowsOfB ? r.problem.M : r.problem.N);
+  p.tailFunction = k.narrowFunctions[k.info.dtype == DType::BF16 ? 1 : 0][cols - 1];
   p.tailOut = k.info.outType; // D itself, also for a split kernel (whose own output is f32)
   p.gridX = 0; // no MMA kernel: the tail kernel computes every column
   p.batch = (int)rm.batch;

@@ -35,8 +35,8 @@ __device__ __forceinline__ u16 to_16(float f, int bf16) {
   else asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
   return h;
 }
-// 16 bytes read once: not kept in L1 (the narrow path streams whole weight
-// matrices through it).
+// 16 bytes read once: not kept in L1 (the narrow kernels stream whole
+// weight matrices through it).
 __device__ __forceinline__ uint4 ld_stream(const void *p) {
   uint4 v;
   asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];"
@@ -44,9 +44,9 @@ __device__ __forceinline__ uint4 ld_stream(const void *p) {
                : "l"(p));
   return v;
 }
-// Words of A's row each lane loads before its FMAs: with one, the narrow path
-// streamed ~10% slower than with four (bench/h200-gemv-simt.sh, s-u4r1 against
-// s-u8r1 and s-u16r1 there; one was not run: the tail kernel's old loop).
+// Words of A's row each lane loads before its FMAs (here and in the narrow
+// kernels): four led eight and sixteen at every M = 1 shape of
+// bench/h200-gemv-simt.sh on the H200 (1x6144x4096 15.2 us against 18.3 and 19.7).
 constexpr int kRowWordsInFlight = 4;
 
 __device__ __forceinline__ float dot8(uint4 a, uint4 b, int bf16) {
@@ -259,14 +259,17 @@ gg_copy2d(const void *src, long long sl, void *dst, long long dl, long long line
 }
 )CUDA";
 
-const char *gemmgen::tailColumnsSource() { return kTailSource; }
+const std::string &gemmgen::helperModuleSource() {
+  static const std::string source = std::string(kTailSource) + narrowKernelSource();
+  return source;
+}
 
 Status gemmgen::ensureHelperModule(const Kernel::Impl &k) {
   std::lock_guard<std::mutex> lock(k.tailMutex);
   if (k.tailFunction)
     return Status::success();
   Expected<std::shared_ptr<Module::Impl>> m =
-      compileAndLoadModule(k.rt, kTailSource, "gemmgen_tail_columns.cu", k.options);
+      compileAndLoadModule(k.rt, helperModuleSource(), "gemmgen_tail_columns.cu", k.options);
   if (!m)
     return Status::error(m.status().code(),
                          "the helper kernels (tail columns, staging copies): " +
@@ -280,6 +283,14 @@ Status gemmgen::ensureHelperModule(const Kernel::Impl &k) {
   Expected<CUfunction> reduce = Module(*m).function("gg_splitk_reduce");
   if (!reduce)
     return reduce.status();
+  for (int t = 0; t < 2; ++t)
+    for (unsigned cols = 1; cols <= 4; ++cols) {
+      Expected<CUfunction> f =
+          Module(*m).function(narrowKernelName(t ? DType::BF16 : DType::F16, cols));
+      if (!f)
+        return f.status();
+      k.narrowFunctions[t][cols - 1] = *f;
+    }
   k.tailModule = *m;
   k.copyFunction = *copy;
   k.reduceFunction = *reduce;

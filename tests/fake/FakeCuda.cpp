@@ -137,10 +137,12 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned, unsign
   if (CUresult r = needContext(); r != CUDA_SUCCESS)
     return r;
   char line[320];
-  if (std::string(nameOf(f)) == "gg_tail_columns") {
+  // The tail kernel and the narrow ones (gg_narrow_*) take the same parameters.
+  const std::string name = nameOf(f);
+  if (name == "gg_tail_columns" || name.rfind("gg_narrow_", 0) == 0) {
     int n = std::snprintf(
         line, sizeof line,
-        "launch gg_tail_columns grid=%u M=%d K=%d a=%lld,%lld b=%lld,%lld ldd=%lld n0=%d cols=%d", gx,
+        "launch %s grid=%u M=%d K=%d a=%lld,%lld b=%lld,%lld ldd=%lld n0=%d cols=%d", name.c_str(), gx,
         *(int *)p[3], *(int *)p[4], *(long long *)p[5], *(long long *)p[6], *(long long *)p[7],
         *(long long *)p[8], *(long long *)p[9], *(int *)p[11], *(int *)p[12]);
     // D's column stride where it is not 1 (the narrow path writing D^T).

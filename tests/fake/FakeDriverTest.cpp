@@ -1184,9 +1184,10 @@ TEST(FakeDriver, StreamKZeroesItsFlagsAndUsesEveryResidentCta) {
 }
 
 /// scheduler.simt_narrow: 2 — a D of one or two rows (or columns) with
-/// K-major operands in 16-byte rows is the tail kernel's alone, every column
-/// of it: the rows of the long operand as its rows, D^T written through D's
-/// column stride where B is the long one; no tensor map, no workspace.
+/// K-major operands in 16-byte rows is a narrow kernel's alone (gg_narrow_f16_
+/// and its column count), every column of it: the rows of the long operand
+/// as its rows, D^T written through D's column stride where B is the long
+/// one; no tensor map, no workspace.
 /// Launches it does not take (3 rows, A two bytes off) keep the GEMM kernel.
 TEST(FakeDriver, NarrowLaunchesTakeTheSimtPath) {
   REQUIRE_FAKE();
@@ -1214,16 +1215,16 @@ TEST(FakeDriver, NarrowLaunchesTakeTheSimtPath) {
   colD.layoutD = Layout::Col;
   const Case cases[] = {
       {oneRow, "simt_narrow(rows of B)",
-       {"launch gg_tail_columns grid=512 M=4096 K=4096 a=4096,1 b=4096,1 ldd=1 n0=0 cols=1 "
+       {"launch gg_narrow_f16_1 grid=512 M=4096 K=4096 a=4096,1 b=4096,1 ldd=1 n0=0 cols=1 "
         "d_cs=4104"}},
       {twoCols, "simt_narrow(rows of A)",
-       {"launch gg_tail_columns grid=125 M=1000 K=520 a=520,1 b=520,1 ldd=8 n0=0 cols=2 "
+       {"launch gg_narrow_f16_2 grid=125 M=1000 K=520 a=520,1 b=520,1 ldd=8 n0=0 cols=2 "
         "alpha=0.5 beta=2 c=0x4000000 ldc=16"}},
       {batched, "simt_narrow(rows of B)",
-       {"launch gg_tail_columns grid=375 M=3000 K=1024 a=1024,1 b=1024,1 ldd=1 n0=0 cols=2 "
+       {"launch gg_narrow_f16_2 grid=375 M=3000 K=1024 a=1024,1 b=1024,1 ldd=1 n0=0 cols=2 "
         "d_cs=3000 batch=3 grid_y=3 strides=3072000,2056,6008"}},
       {colD, "simt_narrow(rows of B)",
-       {"launch gg_tail_columns grid=500 M=4000 K=2056 a=2056,1 b=2056,1 ldd=1 n0=0 cols=1 "
+       {"launch gg_narrow_f16_1 grid=500 M=4000 K=2056 a=2056,1 b=2056,1 ldd=1 n0=0 cols=1 "
         "d_cs=4000"}},
   };
   for (const Case &c : cases) {

@@ -517,9 +517,7 @@ void Checker::checkRegisters() {
                   "(setmaxnreg.dec), it cannot end with more (ptxas error C7406); use "
                   "registers: 40 for '" + producer->name.value + "' or at most " + str(creg));
   }
-  // setmaxnreg moves registers between the warpgroups of a CTA, within what
-  // the CTA was launched with: per thread 65536 / (CTAs per SM × threads),
-  // in whole steps of 8, at most 256.
+  // The roles' registers must fit the pool the CTA is launched with.
   const unsigned ctas = std::max(1u, spec.scheduler.ctasPerSm.value);
   const unsigned launched = launchedRegistersPerThread(ctas, threads);
   const unsigned pool = launched * threads;

@@ -7,6 +7,7 @@
 // chooseFp8Kernel against bench/model/fit_fp8_model.py and specs 13/15/19.
 //
 //===----------------------------------------------------------------------===//
+#include "gemmgen/IRPrinter.h"
 #include "gemmgen/Pipeline.h"
 #include "gemmgen/gemmgen.h"
 
@@ -644,3 +645,40 @@ TEST(Fp8KernelChoice, FamiliesAreTheMeasuredSpecs) {
 }
 
 } // namespace
+
+// One or two rows (or columns) of D with K-major operands: the chosen spec
+// routes such launches to the SIMT path (scheduler.simt_narrow: 2), which the
+// IR shows and the ABI carries to the runtime; three rows, K not whole
+// 16-byte words, or a B stored N-major do not.
+TEST(KernelChoice, OneOrTwoRowsTakeTheSimtPath) {
+  struct Case {
+    long long M, N, K;
+    Layout b;
+    bool simt;
+  } cases[] = {{1, 57344, 8192, Layout::Col, true},  {2, 4096, 4096, Layout::Col, true},
+               {4096, 1, 14336, Layout::Col, true},  {14336, 2, 4096, Layout::Col, true},
+               {3, 4096, 4096, Layout::Col, false},  {1, 4096, 4100, Layout::Col, false},
+               {4096, 1, 4096, Layout::Row, false},  {1, 2112, 7168, Layout::Col, true}};
+  for (const Case &c : cases) {
+    SCOPED_TRACE(std::to_string(c.M) + "x" + std::to_string(c.N) + "x" + std::to_string(c.K));
+    ChoiceOptions o;
+    o.b = c.b;
+    Expected<KernelChoice> k = chooseKernel(c.M, c.N, c.K, DType::F16, o);
+    ASSERT_TRUE(k) << k.status().message();
+    EXPECT_EQ(k->specYaml.find("simt_narrow: 2") != std::string::npos, c.simt) << k->specYaml;
+    EXPECT_EQ(k->name.find("_simt2_") != std::string::npos, c.simt) << k->name;
+    EXPECT_EQ(k->reason.find("SIMT path") != std::string::npos, c.simt) << k->reason;
+    EmitOptions opts;
+    if (c.b == Layout::Row)
+      opts.layoutB = MatrixLayout::Row;
+    DiagnosticEngine diags;
+    auto compiled = compileSpecText(k->specYaml, k->name + ".yaml", opts, diags);
+    ASSERT_TRUE(compiled) << k->specYaml;
+    EXPECT_EQ(compiled->abi.simtNarrow, c.simt ? 2u : 0u);
+    std::string ir;
+    llvm::raw_string_ostream os(ir);
+    printIR(compiled->kernel, os);
+    os.flush();
+    EXPECT_EQ(ir.find(" simt_narrow=2 ") != std::string::npos, c.simt) << ir;
+  }
+}

@@ -207,10 +207,12 @@ constexpr TileFamily kTall64 = kDecode64.rowMajorTwin("tall64");
 // 2026-12-05).
 constexpr long long kTallNMajorMinColumns = 9;
 
-// D of at most this many rows (or columns): the SIMT path. On the H100 it led
-// cuBLAS by 5-13% and gemmgen's decode kernels by 2-13% at 1 and 2 tokens, but
-// trailed both at 4 (0.81-0.92 of cuBLAS: eight FMAs and a conversion per
-// weight and token) (bench/h200-gemv-simt.sh, 2026-12-05).
+// D of at most this many rows (or columns): the SIMT path. On the H100 `auto`
+// with it ran ten of eleven such shapes 2-28% faster than the MMA tiles
+// (bench/h200-simt-narrow.sh); on the H200 the experiment's form led the
+// decode tiles at three of five M = 1 shapes by 6-12% and trailed at two by
+// 3-4% (bench/h200-gemv-simt.sh). At 4 tokens it trailed (eight FMAs and a
+// conversion per weight and token). 0 turns the path off for `auto`.
 constexpr long long kSimtNarrowRows = 2;
 struct Twin {
   const TileFamily *decode, *tall;

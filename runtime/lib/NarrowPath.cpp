@@ -6,9 +6,10 @@
 // at most R rows (or columns) runs on a SIMT kernel instead (gg_narrow_*,
 // below, launched as the tail kernel is): each warp streams one row of the
 // long operand with 16-byte loads, four in flight per lane, and keeps the
-// short operand's R rows in L1. On the H100 this streamed 1x57344x8192's weights at 3.0 TB/s
-// against cuBLAS's 2.9 and gemmgen's decode tile's 2.8
-// (bench/h200-gemv-simt.sh, 2026-12-05).
+// short operand's R rows in L1. On the H100 this streamed 1x57344x8192's
+// weights at 3.0 TB/s against cuBLAS's 2.9 and gemmgen's decode tile's 2.8
+// (bench/h200-simt-narrow.sh); the experiment's form on the H200 at 4.4 TB/s
+// against 4.25 and 4.1 (bench/h200-gemv-simt.sh, 2026-12-05).
 //
 //===----------------------------------------------------------------------===//
 #include "Internal.h"

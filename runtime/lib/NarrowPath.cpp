@@ -17,7 +17,7 @@
 using namespace gemmgen;
 
 // The narrow kernels, compiled into the helper module after TailColumns.cpp's
-// source (whose to_16 and ld_stream they use). gg_tail_columns' parameters,
+// source (whose to_16 and load_row_words they use). gg_tail_columns' parameters,
 // so launchTailColumns launches either; the runtime takes this path only for
 // K-major operands in 16-byte rows and no chain, which these assume. The
 // column count and the type are compile-time: the tail kernel's loop (a
@@ -61,9 +61,7 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
     for (int j = 0; j < COLS; ++j) acc[j] = 0.f;
     for (long long k0 = lane * 8; k0 < K; k0 += 256 * kRowWordsInFlight) {
       uint4 av[kRowWordsInFlight];
-#pragma unroll
-      for (int u = 0; u < kRowWordsInFlight; ++u)
-        av[u] = k0 + 256 * u < K ? ld_stream(a + k0 + 256 * u) : make_uint4(0, 0, 0, 0);
+      load_row_words(a, k0, K, av);
 #pragma unroll
       for (int u = 0; u < kRowWordsInFlight; ++u) {
         const long long k = k0 + 256 * u;

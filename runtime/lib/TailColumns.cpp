@@ -48,6 +48,14 @@ __device__ __forceinline__ uint4 ld_stream(const void *p) {
 // kernels): four led eight and sixteen at every M = 1 shape of
 // bench/h200-gemv-simt.sh on the H200 (1x6144x4096 15.2 us against 18.3 and 19.7).
 constexpr int kRowWordsInFlight = 4;
+// A lane's kRowWordsInFlight 16-byte words of a K-major row from element k0
+// (a warp's lanes 8 elements apart, its words 256 apart), zeros past K.
+__device__ __forceinline__ void load_row_words(const u16 *a, long long k0, int K,
+                                               uint4 (&av)[kRowWordsInFlight]) {
+#pragma unroll
+  for (int u = 0; u < kRowWordsInFlight; ++u)
+    av[u] = k0 + 256 * u < K ? ld_stream(a + k0 + 256 * u) : make_uint4(0, 0, 0, 0);
+}
 
 __device__ __forceinline__ float dot8(uint4 a, uint4 b, int bf16) {
   const u32 av[4] = {a.x, a.y, a.z, a.w}, bv[4] = {b.x, b.y, b.z, b.w};
@@ -104,9 +112,7 @@ __device__ void tail_row(const u16 *A, const u16 *B, void *D, long long m, int l
     const u16 *a = A + m * sam;
     for (long long k0 = lane * 8; k0 < K; k0 += 256 * kRowWordsInFlight) {
       uint4 av[kRowWordsInFlight];
-#pragma unroll
-      for (int u = 0; u < kRowWordsInFlight; ++u)
-        av[u] = k0 + 256 * u < K ? ld_stream(a + k0 + 256 * u) : make_uint4(0, 0, 0, 0);
+      load_row_words(a, k0, K, av);
 #pragma unroll
       for (int u = 0; u < kRowWordsInFlight; ++u) {
         const long long k = k0 + 256 * u;

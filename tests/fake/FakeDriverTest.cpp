@@ -98,6 +98,19 @@ GemmArgs args(long long M, long long N, long long K, long long ldd) {
   return GemmArgs{0x1000000, 0x2000000, 0x3000000, M, N, K, 0, 0, ldd};
 }
 
+/// specs/sm90/`file` with `group: 16 }` ending its scheduler line replaced
+/// by `group: 16, <more> }` (empty: no such line).
+std::string specWithScheduler(const std::string &file, const std::string &more) {
+  std::ifstream f(std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/" + file);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string text = ss.str();
+  const size_t at = text.find("group: 16 }");
+  if (at == std::string::npos)
+    return "";
+  return text.replace(at, 11, "group: 16, " + more + " }");
+}
+
 } // namespace
 
 TEST(FakeDriver, TheFakeRefusesCallsWithoutTheContext) {
@@ -1073,13 +1086,8 @@ TEST(FakeDriver, AnFp8OutputZeroesItsAmaxBeforeTheKernel) {
 /// into the workspace per slice first ([l][nb][kb'], one gg_copy2d).
 TEST(FakeDriver, Fp8SplitKPassesTheScalesAndCopiesBsBlocksPerSlice) {
   REQUIRE_FAKE();
-  std::ifstream f(std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/13_fast_e4m3.yaml");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::string text = ss.str();
-  const size_t at = text.find("group: 16 }");
-  ASSERT_NE(at, std::string::npos);
-  text.replace(at, 11, "group: 16, split_k: 4 }");
+  const std::string text = specWithScheduler("13_fast_e4m3.yaml", "split_k: 4");
+  ASSERT_FALSE(text.empty());
   Expected<Kernel> perTensor = fake.rt->compileString(text, "split13.yaml");
   ASSERT_TRUE(perTensor.ok()) << perTensor.status().message();
   EXPECT_EQ(perTensor->info().splitK, 4u);
@@ -1191,13 +1199,8 @@ TEST(FakeDriver, StreamKZeroesItsFlagsAndUsesEveryResidentCta) {
 /// Launches it does not take (3 rows, A two bytes off) keep the GEMM kernel.
 TEST(FakeDriver, NarrowLaunchesTakeTheSimtPath) {
   REQUIRE_FAKE();
-  std::ifstream f(std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/05_fast_f16.yaml");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::string text = ss.str();
-  const size_t at = text.find("group: 16 }");
-  ASSERT_NE(at, std::string::npos);
-  text.replace(at, 11, "group: 16, simt_narrow: 2 }");
+  const std::string text = specWithScheduler("05_fast_f16.yaml", "simt_narrow: 2");
+  ASSERT_FALSE(text.empty());
   Expected<Kernel> k = fake.rt->compileString(text, "narrow05.yaml");
   ASSERT_TRUE(k.ok()) << k.status().message();
   struct Case {

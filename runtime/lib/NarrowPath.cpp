@@ -164,13 +164,13 @@ Expected<PreparedLaunch> gemmgen::prepareNarrow(const Kernel::Impl &k, const Nar
   const unsigned cols = (unsigned)(r.rowsOfB ? r.problem.M : r.problem.N);
   p.tailFunction = k.narrowFunctions[k.info.dtype == DType::BF16 ? 1 : 0][cols - 1];
   p.tailOut = k.info.outType; // D itself, also for a split kernel (whose own output is f32)
-  p.gridX = 0; // no MMA kernel: the tail kernel computes every column
+  p.gridX = 0; // no MMA kernel: the narrow kernel computes every column
   p.batch = (int)rm.batch;
   p.alpha = rm.alpha, p.beta = rm.beta;
   p.tailK = (int)rm.K;
   p.tailN0 = 0;
-  // The tail kernel's rows are the long operand's (W), its columns the short
-  // one's (X): W = B writes D^T, so D's rows are its columns.
+  // The narrow kernel's rows are the long operand's, its columns the short
+  // one's: with B's rows it writes D^T, so D's rows are its columns.
   const long long ldd = storedShape(rm, 'D').ld, ldc = storedShape(rm, 'C').ld;
   const bool b = r.rowsOfB;
   p.A = b ? rm.B : rm.A, p.B = b ? rm.A : rm.B, p.D = rm.D;

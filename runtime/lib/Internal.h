@@ -290,6 +290,10 @@ struct NarrowRoute {
   GemmArgs problem;     ///< rowMajorProblem(args)
 };
 NarrowRoute narrowRoute(const Kernel::Impl &k, const GemmArgs &args);
+/// What the path asks of a row-major problem's shape and layouts, pointers
+/// aside: at most `limit` rows or columns of D, A and B K-major, K whole
+/// 16-byte words (also what `auto` asks before it sets simt_narrow).
+bool narrowShape(long long M, long long N, long long K, Layout a, Layout b, long long limit);
 /// The launch of a route taken: a narrow kernel over every column (launched
 /// as the tail kernel is), no MMA kernel, no workspace.
 Expected<PreparedLaunch> prepareNarrow(const Kernel::Impl &k, const NarrowRoute &r);

@@ -14,10 +14,12 @@
 //===----------------------------------------------------------------------===//
 #include "Internal.h"
 
+#include <algorithm>
+
 using namespace gemmgen;
 
 // The narrow kernels, compiled into the helper module after TailColumns.cpp's
-// source (whose to_16 and load_row_words they use). gg_tail_columns' parameters,
+// source (whose to_f32, to_16 and load_row_words they use). gg_tail_columns' parameters,
 // so launchTailColumns launches either; the runtime takes this path only for
 // K-major operands in 16-byte rows and no chain, which these assume. The
 // column count and the type are compile-time: the tail kernel's loop (a
@@ -30,13 +32,8 @@ __device__ __forceinline__ void words_to_f32(const uint4 &v, float (&f)[8]) {
   const u32 w[4] = {v.x, v.y, v.z, v.w};
 #pragma unroll
   for (int i = 0; i < 4; ++i) {
-    if (BF16) {
-      f[2 * i] = __uint_as_float(w[i] << 16);
-      f[2 * i + 1] = __uint_as_float(w[i] & 0xffff0000u);
-    } else {
-      asm("cvt.f32.f16 %0, %1;" : "=f"(f[2 * i]) : "h"((u16)(w[i] & 0xffffu)));
-      asm("cvt.f32.f16 %0, %1;" : "=f"(f[2 * i + 1]) : "h"((u16)(w[i] >> 16)));
-    }
+    f[2 * i] = to_f32(w[i] & 0xffffu, BF16);
+    f[2 * i + 1] = to_f32(w[i] >> 16, BF16);
   }
 }
 
@@ -130,6 +127,12 @@ bool rowsOf16Bytes(CUdeviceptr p, long long ld, long long stride, long long batc
 }
 } // namespace
 
+bool gemmgen::narrowShape(long long M, long long N, long long K, Layout a, Layout b,
+                          long long limit) {
+  // A K-major (M lines of K), B K-major (N lines of K), in 16-byte words of K.
+  return std::min(M, N) <= limit && a == Layout::Row && b == Layout::Col && K % 8 == 0;
+}
+
 NarrowRoute gemmgen::narrowRoute(const Kernel::Impl &k, const GemmArgs &args) {
   NarrowRoute r;
   const KernelABI &abi = k.abi;
@@ -138,9 +141,8 @@ NarrowRoute gemmgen::narrowRoute(const Kernel::Impl &k, const GemmArgs &args) {
       (t != DType::F16 && t != DType::BF16) || k.info.dtypeB != t ||
       (out != t && out != DType::F32))
     return r;
-  // The row-major frame: A K-major (M lines of K), B K-major (N lines of K).
   const GemmArgs rm = rowMajorProblem(args);
-  if (rm.layoutA != Layout::Row || rm.layoutB != Layout::Col || rm.K % 8 != 0 || rm.M <= 0 ||
+  if (!narrowShape(rm.M, rm.N, rm.K, rm.layoutA, rm.layoutB, abi.simtNarrow) || rm.M <= 0 ||
       rm.N <= 0)
     return r;
   const long long lda = storedShape(rm, 'A').ld, ldb = storedShape(rm, 'B').ld;

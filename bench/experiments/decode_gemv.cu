@@ -11,7 +11,7 @@
 // are summed through shared memory. No split across CTAs: one launch.
 //
 // Build (CPU machine): nvcc -O3 -std=c++17 -arch=sm_90a -o decode_gemv decode_gemv.cu -lcublas
-// Run (H200): ./decode_gemv [simt]  — prints, per shape and variant, µs, TB/s of B and the ratio
+// Run (H200): ./decode_gemv [simt|staged]  — prints, per shape and variant, µs, TB/s of B and the ratio
 // cuBLAS time / this kernel's time, after checking every element against cuBLAS.
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
@@ -188,6 +188,106 @@ simt_gemv(const __half *A, const __half *B, __half *D, int M, int N, int K) {
 }
 
 
+// The staged form (third experiment, 2026-12-05): for 3-8 tokens the SIMT form converts and
+// multiplies every weight once per token on the CUDA cores (0.57-0.92 of cuBLAS at M = 4-8 on the
+// H100). Here each warp copies whole rows of B with cp.async (CW 16-byte words of 16 * MT rows a
+// chunk: 256 or 512 contiguous bytes of a row per instruction, as the SIMT form reads them) into
+// a swizzled stage of shared memory, then ldmatrix gives m16n8k16 A fragments of the weight rows
+// and the tokens (M <= 8) are the B fragments, read through L1: one mma per 16x16 weights, no
+// conversion; MT m16 tiles a warp share each token fragment. A CTA's KW warps take interleaved
+// chunks of K of the same rows, S stages each; their tiles are summed through shared memory.
+// Result (H100, bench/results/2026-12-05_gemv_staged_h100): level with gemmgen's TMA + wgmma
+// decode tiles at M = 3-8 (within +-2%), so not built into gemmgen.
+__device__ __forceinline__ unsigned smem_addr(const void *p) {
+  return (unsigned)__cvta_generic_to_shared(p);
+}
+__device__ __forceinline__ void cp_async16(unsigned dst, const void *src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;"); }
+template <int N>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(N));
+}
+__device__ __forceinline__ void ldmatrix_x4(unsigned (&r)[4], unsigned addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(addr));
+}
+
+template <int KW, int S, int CW, int MT>
+__global__ void __launch_bounds__(KW * 32)
+staged_gemv(const __half *A, const __half *B, __half *D, int M, int N, int K) {
+  extern __shared__ __align__(128) unsigned char smem[];
+  constexpr int kRows = 16 * MT, kStage = kRows * CW * 16; // bytes: kRows rows of CW words
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const long long n0 = (long long)blockIdx.x * kRows;
+  const unsigned buf = smem_addr(smem) + warp * S * kStage;
+  const int chunks = K / (CW * 8), mine = (chunks - warp + KW - 1) / KW;
+  // Word w of row r sits at 16-byte slot r * CW + (w ^ (r & 7)): the 8 rows one ldmatrix
+  // address phase reads fall in 8 different bank groups.
+  auto issue = [&](int i) {
+    const int c = warp + i * KW;
+    const unsigned st = buf + (i % S) * kStage;
+#pragma unroll
+    for (int j = 0; j < MT * CW / 2; ++j) {
+      const int idx = j * 32 + lane, r = idx / CW, w = idx % CW;
+      const long long row = n0 + r < N ? n0 + r : N - 1;
+      cp_async16(st + (r * CW + (w ^ (r & 7))) * 16, B + row * K + (long long)c * CW * 8 + w * 8);
+    }
+  };
+#pragma unroll
+  for (int i = 0; i < S - 1; ++i) {
+    if (i < mine) issue(i);
+    cp_async_commit();
+  }
+  const int g = lane / 4, t = lane % 4;
+  const __half *tok = A + (long long)(g < M ? g : 0) * K + 2 * t;
+  float acc[MT][4] = {};
+  for (int i = 0; i < mine; ++i) {
+    if (i + S - 1 < mine) issue(i + S - 1);
+    cp_async_commit();
+    const long long k0 = (long long)(warp + i * KW) * CW * 8;
+    unsigned b[CW / 2][2];
+#pragma unroll
+    for (int j = 0; j < CW / 2; ++j) {
+      b[j][0] = g < M ? __ldg(reinterpret_cast<const unsigned *>(tok + k0 + 16 * j)) : 0u;
+      b[j][1] = g < M ? __ldg(reinterpret_cast<const unsigned *>(tok + k0 + 16 * j + 8)) : 0u;
+    }
+    cp_async_wait<S - 1>();
+    __syncwarp();
+    const unsigned st = buf + (i % S) * kStage;
+    const int r = lane % 16;
+#pragma unroll
+    for (int j = 0; j < CW / 2; ++j) {
+#pragma unroll
+      for (int m = 0; m < MT; ++m) {
+        const int rm = r + 16 * m;
+        unsigned a[4];
+        ldmatrix_x4(a, st + (rm * CW + ((2 * j + lane / 16) ^ (rm & 7))) * 16);
+        mma16816(acc[m], a[0], a[1], a[2], a[3], b[j][0], b[j][1]);
+      }
+    }
+    __syncwarp();
+  }
+  // acc: (weight row g, tokens 2t, 2t+1), (row g+8, same tokens). Sum the warps' tiles.
+  cp_async_wait<0>();
+  __syncthreads();
+  float *part = reinterpret_cast<float *>(smem); // the stages are free now
+#pragma unroll
+  for (int i = 0; i < 4 * MT; ++i) part[(warp * 4 * MT + i) * 32 + lane] = acc[i / 4][i % 4];
+  __syncthreads();
+  for (int x = threadIdx.x; x < 128 * MT; x += KW * 32) {
+    const int i = x / 32, l = x % 32;
+    float s = 0.f;
+#pragma unroll
+    for (int w = 0; w < KW; ++w) s += part[(w * 4 * MT + i) * 32 + l];
+    const long long n = n0 + 16 * (i / 4) + l / 4 + (i % 4 >= 2 ? 8 : 0);
+    const int token = 2 * (l % 4) + (i & 1);
+    if (token < M && n < N) D[(long long)token * N + n] = __float2half_rn(s);
+  }
+}
+
 template <int W, int U, int NB>
 void launch(const __half *A, const __half *B, __half *D, const Shape &s, cudaStream_t st) {
   decode_gemv<W, U, NB><<<(s.N + 8 * NB - 1) / (8 * NB), W * 32, 0, st>>>(A, B, D, s.M, s.N, s.K);
@@ -203,6 +303,18 @@ void launchSimt(const __half *A, const __half *B, __half *D, const Shape &s, cud
   else simt_gemv<16, U, R><<<blocks, 256, 0, st>>>(A, B, D, s.M, s.N, s.K);
 }
 
+template <int KW, int S, int CW, int MT = 1>
+void launchStaged(const __half *A, const __half *B, __half *D, const Shape &s, cudaStream_t st) {
+  const int bytes = KW * S * 16 * MT * CW * 16;
+  static bool once = [&] {
+    CK(cudaFuncSetAttribute(staged_gemv<KW, S, CW, MT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                            bytes));
+    return true;
+  }();
+  (void)once;
+  staged_gemv<KW, S, CW, MT><<<(s.N + 16 * MT - 1) / (16 * MT), KW * 32, bytes, st>>>(A, B, D, s.M, s.N, s.K);
+}
+
 __global__ void fill(__half *p, long long n, unsigned seed) {
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
        i += (long long)gridDim.x * blockDim.x) {
@@ -213,12 +325,15 @@ __global__ void fill(__half *p, long long n, unsigned seed) {
 }
 
 int main(int argc, char **argv) {
-  // "simt": only the SIMT variants (the second experiment); default: the mma.sync ones.
-  const bool simt = argc > 1 && std::string(argv[1]) == "simt";
+  // "simt": only the SIMT variants (the second experiment); "staged": the staged ones (third,
+  // M <= 8 shapes only) and s-u4r1 beside them; default: the mma.sync ones.
+  const std::string mode = argc > 1 ? argv[1] : "";
+  const bool simt = mode == "simt", staged = mode == "staged";
   const Shape shapes[] = {{1, 6144, 4096},  {16, 4096, 4096},  {1, 4096, 14336}, {1, 2112, 7168},
                           {16, 7168, 16384}, {16, 8192, 28672}, {4, 28672, 4096}, {1, 57344, 8192},
                           {8, 14336, 4096},  {1, 11008, 4096}, {16, 10240, 8192}, {16, 2112, 7168},
-                          {2, 57344, 8192},  {4, 14336, 4096}};
+                          {2, 57344, 8192},  {4, 14336, 4096},  {8, 28672, 4096}, {4, 4096, 4096},
+                          {3, 6144, 4096},   {8, 4096, 14336}};
   cudaStream_t st;
   CK(cudaStreamCreate(&st));
   cublasHandle_t h;
@@ -230,6 +345,7 @@ int main(int argc, char **argv) {
   std::printf("%-16s %-10s %9s %8s %9s %9s %7s %10s\n", "shape", "variant", "us", "TB/s", "cuBLAS us",
               "cuBLAS TB/s", "ratio", "max|err|");
   for (const Shape &s : shapes) {
+    if (staged && s.M > 8) continue;
     const long long bElems = (long long)s.N * s.K;
     // Enough copies of B that the rotation does not fit the 60 MB L2.
     const int sets = (int)std::max<long long>(2, (256ll << 20) / (bElems * 2) + 1);
@@ -281,8 +397,16 @@ int main(int argc, char **argv) {
       simtVariants[] = {{"s-u4r1", launchSimt<4, 1>}, {"s-u8r1", launchSimt<8, 1>},
                         {"s-u2r2", launchSimt<2, 2>}, {"s-u4r2", launchSimt<4, 2>},
                         {"s-u16r1", launchSimt<16, 1>}};
-    std::vector<Variant> variants(simt ? std::begin(simtVariants) : std::begin(mmaVariants),
-                                  simt ? std::end(simtVariants) : std::end(mmaVariants));
+    const Variant stagedVariants[] = {
+        {"s-u4r1", launchSimt<4, 1>},          {"st-k4s4c16", launchStaged<4, 4, 16>},
+        {"st-k4s3c32", launchStaged<4, 3, 32>}, {"st-k8s2c32", launchStaged<8, 2, 32>},
+        {"st-k2s6c16", launchStaged<2, 6, 16>}, {"st-k4s6c16", launchStaged<4, 6, 16>},
+        {"st-k8s3c16", launchStaged<8, 3, 16>}, {"m2-k4s3c16", launchStaged<4, 3, 16, 2>},
+        {"m2-k8s2c16", launchStaged<8, 2, 16, 2>}, {"m2-k4s2c32", launchStaged<4, 2, 32, 2>},
+        {"m2-k8s3c16", launchStaged<8, 3, 16, 2>}, {"m2-k4s4c16", launchStaged<4, 4, 16, 2>}};
+    std::vector<Variant> variants(std::begin(mmaVariants), std::end(mmaVariants));
+    if (simt) variants.assign(std::begin(simtVariants), std::end(simtVariants));
+    if (staged) variants.assign(std::begin(stagedVariants), std::end(stagedVariants));
     for (const Variant &v : variants) {
       // Poison D, run once, compare every element with cuBLAS.
       CK(cudaMemsetAsync(D, 0xff, (size_t)s.M * s.N * 2, st));

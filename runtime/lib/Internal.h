@@ -155,7 +155,9 @@ struct Kernel::Impl {
   /// Split-K's reduction of the f32 slices into D (same module).
   mutable CUfunction reduceFunction = nullptr;
   /// The narrow path's kernels: [bf16][columns - 1] (NarrowPath.cpp).
-  mutable CUfunction narrowFunctions[2][4] = {};
+  /// gg_narrow_* by [bf16][short operand packed MN-major][columns - 1]
+  /// ([.][1][0] unused: one packed column is K-major).
+  mutable CUfunction narrowFunctions[2][2][4] = {};
 };
 
 /// A spec's scalar type as the host API names it.
@@ -283,16 +285,19 @@ Status planStaging(const GemmArgs &rowMajor, DType in, DType out, CUdeviceptr wo
                    bool copyStraddling = true);
 /// Whether a launch of `args` takes kernel k's SIMT path
 /// (scheduler.simt_narrow, NarrowPath.cpp): D of at most that many rows or
-/// columns, 16-bit K-major operands in 16-byte rows, no chain.
+/// columns, 16-bit operands, the long one K-major in 16-byte rows, the short
+/// one likewise or packed MN-major, no chain.
 struct NarrowRoute {
   bool taken = false;
   bool rowsOfB = false; ///< the warps stream B's rows (D has the few rows)
+  bool shortMN = false; ///< the short operand packed MN-major, over one column
   GemmArgs problem;     ///< rowMajorProblem(args)
 };
 NarrowRoute narrowRoute(const Kernel::Impl &k, const GemmArgs &args);
 /// What the path asks of a row-major problem's shape and layouts, pointers
-/// aside: at most `limit` rows or columns of D, A and B K-major, K whole
-/// 16-byte words (also what `auto` asks before it sets simt_narrow).
+/// and leading dimensions aside: at most `limit` rows or columns of D, the
+/// long operand K-major, K whole 16-byte words (also what `auto` asks before
+/// it sets simt_narrow).
 bool narrowShape(long long M, long long N, long long K, Layout a, Layout b, long long limit);
 /// The launch of a route taken: a narrow kernel over every column (launched
 /// as the tail kernel is), no MMA kernel, no workspace.
@@ -300,7 +305,7 @@ Expected<PreparedLaunch> prepareNarrow(const Kernel::Impl &k, const NarrowRoute 
 /// The narrow kernels' CUDA source (part of the helper module) and the name
 /// of the one for `cols` (1-4) columns of type t.
 const char *narrowKernelSource();
-std::string narrowKernelName(DType t, unsigned cols);
+std::string narrowKernelName(DType t, unsigned cols, bool shortMN = false);
 
 /// How one staging copy launches gg_copy2d: the widest word (16, 8, 4, 2 or
 /// 1 bytes) that every address, pitch and run is a whole number of, the

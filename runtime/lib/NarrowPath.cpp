@@ -37,10 +37,21 @@ __device__ __forceinline__ void words_to_f32(const uint4 &v, float (&f)[8]) {
   }
 }
 
-// Row m of A (the long operand, K-major) against COLS rows of B (K-major):
-// kRowWordsInFlight 16-byte words of A's row per lane before the FMAs, A's
-// words converted once, B's read through L1 (every warp reads them).
-template <int COLS, int BF16>
+// 16-bit element i of the COLS 16-byte words v (i compile-time after unrolling).
+template <int COLS>
+__device__ __forceinline__ u32 half_of(const uint4 (&v)[COLS], int i) {
+  const uint4 &q = v[i / 8];
+  const u32 w = (i / 2) % 4 == 0 ? q.x : (i / 2) % 4 == 1 ? q.y : (i / 2) % 4 == 2 ? q.z : q.w;
+  return i % 2 ? w >> 16 : w & 0xffffu;
+}
+
+// Row m of A (the long operand, K-major) against COLS rows of B: K-major
+// (row j at j * sbn), or with SHORT_MN its elements packed MN-major (element
+// (j, k) at k * COLS + j: a column-major activation of COLS tokens), whose 8 x
+// COLS elements at k are COLS whole 16-byte words. kRowWordsInFlight 16-byte
+// words of A's row per lane before the FMAs, A's words converted once, B's
+// read through L1 (every warp reads them).
+template <int COLS, int BF16, int SHORT_MN>
 __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D, int M, int K,
                                             long long sam, long long sbn, long long ldd,
                                             long long d_cs, int batch, long long stride_a,
@@ -65,12 +76,24 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
         if (k >= K) break;
         float af[8];
         words_to_f32<BF16>(av[u], af);
+        if (SHORT_MN) {
+          uint4 bw[COLS];
 #pragma unroll
-        for (int j = 0; j < COLS; ++j) {
-          float bf[8];
-          words_to_f32<BF16>(__ldg(reinterpret_cast<const uint4 *>(b + j * sbn + k)), bf);
+          for (int w = 0; w < COLS; ++w)
+            bw[w] = __ldg(reinterpret_cast<const uint4 *>(b + k * COLS) + w);
 #pragma unroll
-          for (int e = 0; e < 8; ++e) acc[j] = fmaf(af[e], bf[e], acc[j]);
+          for (int j = 0; j < COLS; ++j)
+#pragma unroll
+            for (int e = 0; e < 8; ++e)
+              acc[j] = fmaf(af[e], to_f32(half_of<COLS>(bw, e * COLS + j), BF16), acc[j]);
+        } else {
+#pragma unroll
+          for (int j = 0; j < COLS; ++j) {
+            float bf[8];
+            words_to_f32<BF16>(__ldg(reinterpret_cast<const uint4 *>(b + j * sbn + k)), bf);
+#pragma unroll
+            for (int e = 0; e < 8; ++e) acc[j] = fmaf(af[e], bf[e], acc[j]);
+          }
         }
       }
     }
@@ -95,42 +118,62 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
 // CTAS: blocks resident per SM the registers must allow. At 48 registers (no
 // bound) five fit, and 1x6144x4096's 768 blocks took 1.16 waves: 14% slower
 // on the H100 than the experiment's kernel, which had 32 (eight per SM).
-#define GG_NARROW(NAME, COLS, BF16, CTAS)                                                      \
+#define GG_NARROW(NAME, COLS, BF16, SHORT_MN, CTAS)                                            \
   extern "C" __global__ void __launch_bounds__(256, CTAS)                                      \
   NAME(const u16 *A, const u16 *B, void *D, int M, int K, long long sam, long long sak,        \
        long long sbn, long long sbk, long long ldd, long long d_cs, int n0, int cols, int bf16, \
        int batch, long long stride_a, long long stride_b, long long stride_d, float alpha,     \
        float beta, const void *C, long long ldc, long long c_cs, long long stride_c,           \
        int out_f32, gemmgen::epilogue::Chain chain) {                                          \
-    narrow_rows<COLS, BF16>(A, B, D, M, K, sam, sbn, ldd, d_cs, batch, stride_a, stride_b,     \
-                            stride_d, alpha, beta, C, ldc, c_cs, stride_c, out_f32);           \
+    narrow_rows<COLS, BF16, SHORT_MN>(A, B, D, M, K, sam, sbn, ldd, d_cs, batch, stride_a,     \
+                                      stride_b, stride_d, alpha, beta, C, ldc, c_cs, stride_c, \
+                                      out_f32);                                                \
   }
-GG_NARROW(gg_narrow_f16_1, 1, 0, 8)
-GG_NARROW(gg_narrow_f16_2, 2, 0, 6)
-GG_NARROW(gg_narrow_f16_3, 3, 0, 4)
-GG_NARROW(gg_narrow_f16_4, 4, 0, 4)
-GG_NARROW(gg_narrow_bf16_1, 1, 1, 8)
-GG_NARROW(gg_narrow_bf16_2, 2, 1, 6)
-GG_NARROW(gg_narrow_bf16_3, 3, 1, 4)
-GG_NARROW(gg_narrow_bf16_4, 4, 1, 4)
+GG_NARROW(gg_narrow_f16_1, 1, 0, 0, 8)
+GG_NARROW(gg_narrow_f16_2, 2, 0, 0, 6)
+GG_NARROW(gg_narrow_f16_3, 3, 0, 0, 4)
+GG_NARROW(gg_narrow_f16_4, 4, 0, 0, 4)
+GG_NARROW(gg_narrow_bf16_1, 1, 1, 0, 8)
+GG_NARROW(gg_narrow_bf16_2, 2, 1, 0, 6)
+GG_NARROW(gg_narrow_bf16_3, 3, 1, 0, 4)
+GG_NARROW(gg_narrow_bf16_4, 4, 1, 0, 4)
+// One column packed MN-major is K-major: those launches take the kernels above.
+GG_NARROW(gg_narrow_f16_2_mn, 2, 0, 1, 6)
+GG_NARROW(gg_narrow_f16_3_mn, 3, 0, 1, 4)
+GG_NARROW(gg_narrow_f16_4_mn, 4, 0, 1, 4)
+GG_NARROW(gg_narrow_bf16_2_mn, 2, 1, 1, 6)
+GG_NARROW(gg_narrow_bf16_3_mn, 3, 1, 1, 4)
+GG_NARROW(gg_narrow_bf16_4_mn, 4, 1, 1, 4)
 )CUDA";
 
 const char *gemmgen::narrowKernelSource() { return kNarrowSource; }
 
-std::string gemmgen::narrowKernelName(DType t, unsigned cols) {
-  return std::string("gg_narrow_") + (t == DType::BF16 ? "bf16_" : "f16_") + std::to_string(cols);
+std::string gemmgen::narrowKernelName(DType t, unsigned cols, bool shortMN) {
+  return std::string("gg_narrow_") + (t == DType::BF16 ? "bf16_" : "f16_") +
+         std::to_string(cols) + (shortMN ? "_mn" : "");
 }
 
 namespace {
 bool rowsOf16Bytes(CUdeviceptr p, long long ld, long long stride, long long batch) {
   return p % 16 == 0 && ld % 8 == 0 && (batch <= 1 || stride % 8 == 0);
 }
+// The short operand stored MN-major with its `cols` elements of each k
+// adjacent (ld == cols): 8 k of it are `cols` whole 16-byte words.
+bool packedMN(CUdeviceptr p, long long ld, long long cols, long long stride, long long batch) {
+  return p % 16 == 0 && ld == cols && (batch <= 1 || stride % 8 == 0);
+}
+// Whether the narrow kernels stream A's rows (D has few columns) or B's (few
+// rows): the fewer, and A's rows where both are few and equal.
+bool shortIsA(long long M, long long N, long long limit) { return M <= limit && M <= N; }
 } // namespace
 
 bool gemmgen::narrowShape(long long M, long long N, long long K, Layout a, Layout b,
                           long long limit) {
-  // A K-major (M lines of K), B K-major (N lines of K), in 16-byte words of K.
-  return std::min(M, N) <= limit && a == Layout::Row && b == Layout::Col && K % 8 == 0;
+  // The long operand K-major (lines of K in 16-byte words); the short one
+  // either way (MN-major must be packed: narrowRoute checks it at launch).
+  if (std::min(M, N) > limit || K % 8 != 0)
+    return false;
+  return shortIsA(M, N, limit) ? b == Layout::Col : a == Layout::Row;
 }
 
 NarrowRoute gemmgen::narrowRoute(const Kernel::Impl &k, const GemmArgs &args) {
@@ -142,18 +185,23 @@ NarrowRoute gemmgen::narrowRoute(const Kernel::Impl &k, const GemmArgs &args) {
       (out != t && out != DType::F32))
     return r;
   const GemmArgs rm = rowMajorProblem(args);
-  if (!narrowShape(rm.M, rm.N, rm.K, rm.layoutA, rm.layoutB, abi.simtNarrow) || rm.M <= 0 ||
-      rm.N <= 0)
-    return r;
-  const long long lda = storedShape(rm, 'A').ld, ldb = storedShape(rm, 'B').ld;
-  if (!rowsOf16Bytes(rm.A, lda, rm.strideA, rm.batch) ||
-      !rowsOf16Bytes(rm.B, ldb, rm.strideB, rm.batch))
-    return r;
   const long long lim = abi.simtNarrow;
-  if (rm.M <= lim && rm.M <= rm.N)
-    r.taken = true, r.rowsOfB = true;
-  else if (rm.N <= lim)
-    r.taken = true, r.rowsOfB = false;
+  if (!narrowShape(rm.M, rm.N, rm.K, rm.layoutA, rm.layoutB, lim) || rm.M <= 0 || rm.N <= 0)
+    return r;
+  const bool b = shortIsA(rm.M, rm.N, lim); // the warps stream B's rows
+  const char longOp = b ? 'B' : 'A', shortOp = b ? 'A' : 'B';
+  const long long cols = b ? rm.M : rm.N;
+  if (!rowsOf16Bytes(b ? rm.B : rm.A, storedShape(rm, longOp).ld, b ? rm.strideB : rm.strideA,
+                     rm.batch))
+    return r;
+  const CUdeviceptr sp = b ? rm.A : rm.B;
+  const long long sld = storedShape(rm, shortOp).ld, sstride = b ? rm.strideA : rm.strideB;
+  const bool shortKMajor = b ? rm.layoutA == Layout::Row : rm.layoutB == Layout::Col;
+  if (shortKMajor ? !rowsOf16Bytes(sp, sld, sstride, rm.batch)
+                  : !packedMN(sp, sld, cols, sstride, rm.batch))
+    return r;
+  r.taken = true, r.rowsOfB = b;
+  r.shortMN = !shortKMajor && cols > 1; // one packed column is K-major
   r.problem = rm;
   return r;
 }
@@ -164,7 +212,7 @@ Expected<PreparedLaunch> gemmgen::prepareNarrow(const Kernel::Impl &k, const Nar
   const GemmArgs &rm = r.problem;
   PreparedLaunch p;
   const unsigned cols = (unsigned)(r.rowsOfB ? r.problem.M : r.problem.N);
-  p.tailFunction = k.narrowFunctions[k.info.dtype == DType::BF16 ? 1 : 0][cols - 1];
+  p.tailFunction = k.narrowFunctions[k.info.dtype == DType::BF16 ? 1 : 0][r.shortMN][cols - 1];
   p.tailOut = k.info.outType; // D itself, also for a split kernel (whose own output is f32)
   p.gridX = 0; // no MMA kernel: the narrow kernel computes every column
   p.batch = (int)rm.batch;
@@ -176,9 +224,11 @@ Expected<PreparedLaunch> gemmgen::prepareNarrow(const Kernel::Impl &k, const Nar
   const long long ldd = storedShape(rm, 'D').ld, ldc = storedShape(rm, 'C').ld;
   const bool b = r.rowsOfB;
   p.A = b ? rm.B : rm.A, p.B = b ? rm.A : rm.B, p.D = rm.D;
-  p.layoutA = Layout::Row, p.layoutB = Layout::Col;
+  // The narrow kernel's B: K-major (N×K, Layout::Col), or packed MN-major
+  // (K×cols, Layout::Row: its column stride 1, k stride cols).
+  p.layoutA = Layout::Row, p.layoutB = r.shortMN ? Layout::Row : Layout::Col;
   p.lda = storedShape(rm, b ? 'B' : 'A').ld;
-  p.ldb = storedShape(rm, b ? 'A' : 'B').ld;
+  p.ldb = r.shortMN ? (long long)cols : storedShape(rm, b ? 'A' : 'B').ld;
   p.strideA = b ? rm.strideB : rm.strideA, p.strideB = b ? rm.strideA : rm.strideB;
   p.strideD = rm.strideD, p.strideC = rm.strideC;
   p.tailM = (int)(b ? rm.N : rm.M);

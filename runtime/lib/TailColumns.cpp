@@ -290,13 +290,14 @@ Status gemmgen::ensureHelperModule(const Kernel::Impl &k) {
   if (!reduce)
     return reduce.status();
   for (int t = 0; t < 2; ++t)
-    for (unsigned cols = 1; cols <= 4; ++cols) {
-      Expected<CUfunction> f =
-          Module(*m).function(narrowKernelName(t ? DType::BF16 : DType::F16, cols));
-      if (!f)
-        return f.status();
-      k.narrowFunctions[t][cols - 1] = *f;
-    }
+    for (int mn = 0; mn < 2; ++mn)
+      for (unsigned cols = mn ? 2 : 1; cols <= 4; ++cols) {
+        Expected<CUfunction> f =
+            Module(*m).function(narrowKernelName(t ? DType::BF16 : DType::F16, cols, mn));
+        if (!f)
+          return f.status();
+        k.narrowFunctions[t][mn][cols - 1] = *f;
+      }
   k.tailModule = *m;
   k.copyFunction = *copy;
   k.reduceFunction = *reduce;

@@ -1256,3 +1256,69 @@ TEST(FakeDriver, NarrowLaunchesTakeTheSimtPath) {
   ASSERT_TRUE(plain.ok()) << plain.status().message();
   EXPECT_EQ(plain->path, "tma");
 }
+
+TEST(FakeDriver, NarrowLaunchesTakeAPackedMNMajorShortOperand) {
+  // The same spec compiled for B row-major (N-major): a row-major D of few
+  // columns, and a column-major D of column-major operands (D^T = B^T·A^T:
+  // the tokens are its N-major B). The short operand packed (ld = columns)
+  // takes the _mn kernels, one packed column the K-major one; padded, or a
+  // long operand MN-major, the GEMM kernel.
+  REQUIRE_FAKE();
+  CompileOptions o;
+  o.spec.layoutB = Layout::Row;
+  Expected<Kernel> k = fake.rt->compileString(
+      specWithScheduler("05_fast_f16.yaml", "simt_narrow: 4"), "narrow05rr.yaml", o);
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  struct Case {
+    GemmArgs a;
+    std::string path;
+    std::vector<std::string> log;
+  };
+  auto rowRow = [](long long M, long long N, long long K, long long ldb) {
+    GemmArgs a = args(M, N, K, 8);
+    a.layoutB = Layout::Row, a.ldb = ldb;
+    return a;
+  };
+  GemmArgs colD = args(3, 4096, 2048, 3); // 3 tokens, column-major: D^T = W^T·X^T
+  colD.layoutA = Layout::Col, colD.layoutB = Layout::Col, colD.layoutD = Layout::Col;
+  colD.lda = 3, colD.ldb = 2048;
+  GemmArgs colDBatched = colD;
+  colDBatched.M = 1, colDBatched.lda = 1, colDBatched.ldd = 1;
+  colDBatched.batch = 2, colDBatched.strideA = 2048 + 8, colDBatched.strideB = 2048 * 4096,
+  colDBatched.strideD = 4096;
+  const Case cases[] = {
+      {rowRow(4096, 2, 4096, 2), "simt_narrow(rows of A)",
+       {"launch gg_narrow_f16_2_mn grid=512 M=4096 K=4096 a=4096,1 b=1,2 ldd=8 n0=0 cols=2"}},
+      {rowRow(4096, 4, 1024, 4), "simt_narrow(rows of A)",
+       {"launch gg_narrow_f16_4_mn grid=512 M=4096 K=1024 a=1024,1 b=1,4 ldd=8 n0=0 cols=4"}},
+      {rowRow(4096, 1, 4096, 1), "simt_narrow(rows of A)",
+       {"launch gg_narrow_f16_1 grid=512 M=4096 K=4096 a=4096,1 b=1,1 ldd=8 n0=0 cols=1"}},
+      {colD, "simt_narrow(rows of A)",
+       {"launch gg_narrow_f16_3_mn grid=512 M=4096 K=2048 a=2048,1 b=1,3 ldd=3 n0=0 cols=3"}},
+      {colDBatched, "simt_narrow(rows of A)",
+       {"launch gg_narrow_f16_1 grid=512 M=4096 K=2048 a=2048,1 b=1,1 ldd=1 n0=0 cols=1 "
+        "batch=2 grid_y=2 strides=8388608,2056,4096"}},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.log[0]);
+    EXPECT_EQ(k->workspaceBytes(c.a), 0u);
+    Expected<PreparedLaunch> p = k->prepare(c.a);
+    ASSERT_TRUE(p.ok()) << p.status().message();
+    EXPECT_EQ(p->path, c.path);
+    fake.clear();
+    ASSERT_TRUE(k->launch(*p, nullptr).ok()) << fake.log();
+    EXPECT_EQ(fake.lines(), c.log) << fake.log();
+  }
+  // Not taken: the short operand padded (ld 8 > 2 columns), 16 bytes off,
+  // or the long operand N-major (one row of D: B's rows are the long ones).
+  GemmArgs off = rowRow(4096, 2, 4096, 2);
+  off.B += 8;
+  GemmArgs oneRow = rowRow(1, 4096, 4096, 4096);
+  oneRow.ldd = 4096;
+  for (GemmArgs a : {rowRow(4096, 2, 4096, 8), off, oneRow}) {
+    a.workspace = 0x7000000, a.workspaceBytes = k->workspaceBytes(a); // B's rows may be staged
+    Expected<PreparedLaunch> p = k->prepare(a);
+    ASSERT_TRUE(p.ok()) << p.status().message();
+    EXPECT_EQ(p->path.rfind("tma", 0), 0u) << p->path;
+  }
+}

@@ -1254,16 +1254,20 @@ INSTANTIATE_TEST_SUITE_P(Sm90, ChosenKernel, ::testing::ValuesIn(kChosenCases),
 /// says so — and every element matches the reference with D's padding
 /// untouched: both orientations, 1 and 2 rows, bf16, an f32 D, alpha/beta
 /// with C separate and in place, a strided batch with gaps, a column-major
-/// D; launches it does not take (3 rows, A two bytes off 16, K not whole
-/// 16-byte words) run on the spec's kernel and match too. Fresh inputs each.
+/// D; the short operand packed MN-major (column-major A and B with a
+/// column-major D, B row-major), 1-4 columns; launches it does not take (3
+/// rows, A two bytes off 16, K not whole 16-byte words, the long operand
+/// MN-major) run on the spec's kernel and match too. Fresh inputs each.
 struct NarrowCase {
-  const char *spec; ///< a specs/sm90 file, compiled with simt_narrow: 2 added
+  const char *spec; ///< a specs/sm90 file, compiled with simt_narrow: `narrow` added
   long long M, N, K;
   CMode c;
   long long batch;
   Layout d;
   long long offset; ///< elements every pointer is moved by
   bool taken;
+  Layout a = Layout::Row, b = Layout::Col; ///< as the user stores A and B (packed)
+  int narrow = 2;
 };
 class NarrowPath : public ::testing::TestWithParam<NarrowCase> {};
 
@@ -1278,15 +1282,22 @@ TEST_P(NarrowPath, MatchesReference) {
   const std::string kind = "scheduler: { kind: persistent,";
   const std::size_t at = yaml.find(kind);
   ASSERT_NE(at, std::string::npos) << c.spec;
-  yaml.insert(at + kind.size(), " simt_narrow: 2,");
-  const std::string name = std::string("narrow_") + std::string(c.spec).substr(0, 2);
-  auto it = gpu.kernels.find(name);
-  if (it == gpu.kernels.end())
-    it = gpu.kernels.emplace(name, gpu.rt->compileString(yaml, name)).first;
-  ASSERT_TRUE(it->second.ok()) << it->second.status().message();
-  const Kernel &k = *it->second;
+  yaml.insert(at + kind.size(), " simt_narrow: " + std::to_string(c.narrow) + ",");
   GemmArgs a;
   a.M = c.M, a.N = c.N, a.K = c.K, a.layoutD = c.d, a.batch = c.batch;
+  a.layoutA = c.a, a.layoutB = c.b;
+  // The kernel's layouts: those of the problem with D row-major.
+  const GemmArgs rm = rowMajorProblem(a);
+  CompileOptions options;
+  options.spec.layoutA = rm.layoutA, options.spec.layoutB = rm.layoutB;
+  const std::string name = std::string("narrow_") + std::string(c.spec).substr(0, 2) + "_" +
+                           toString(rm.layoutA) + "_" + toString(rm.layoutB) + "_" +
+                           std::to_string(c.narrow);
+  auto it = gpu.kernels.find(name);
+  if (it == gpu.kernels.end())
+    it = gpu.kernels.emplace(name, gpu.rt->compileString(yaml, name, options)).first;
+  ASSERT_TRUE(it->second.ok()) << it->second.status().message();
+  const Kernel &k = *it->second;
   a.lda = storedShape(a, 'A').length, a.ldb = storedShape(a, 'B').length;
   a.ldd = roundUp(storedShape(a, 'D').length, 8) + 8;
   if (c.batch > 1) {
@@ -1329,7 +1340,23 @@ const NarrowCase kNarrowCases[] = {
     {"10_fast_f16_out_f32.yaml", 1, 4096, 1024, CMode::Separate, 1, Layout::Row, 0, true},
     {"25_decode_two_ctas_f16.yaml", 1, 6144, 4096, CMode::InPlace, 1, Layout::Row, 0, true},
     {"05_fast_f16.yaml", 1, 2112, 7168, CMode::None, 1, Layout::Row, 0, true},
+    // The short operand packed MN-major: column-major A, B and D (D^T = B^T·A^T,
+    // the tokens its N-major B), or B row-major; one column is K-major.
+    {"05_fast_f16.yaml", 2, 4096, 4096, CMode::None, 1, Layout::Col, 0, true, Layout::Col,
+     Layout::Col},
+    {"05_fast_f16.yaml", 1, 4096, 14336, CMode::Separate, 1, Layout::Col, 0, true, Layout::Col,
+     Layout::Col},
+    {"06_fast_bf16.yaml", 4096, 2, 2048, CMode::InPlace, 3, Layout::Row, 0, true, Layout::Row,
+     Layout::Row},
+    {"05_fast_f16.yaml", 3000, 3, 1024, CMode::None, 1, Layout::Row, 0, true, Layout::Row,
+     Layout::Row, 4},
+    {"06_fast_bf16.yaml", 4, 5000, 512, CMode::Separate, 2, Layout::Col, 0, true, Layout::Col,
+     Layout::Col, 4},
+    {"10_fast_f16_out_f32.yaml", 2000, 4, 1024, CMode::None, 1, Layout::Row, 0, true,
+     Layout::Row, Layout::Row, 4},
     // Not taken: the spec's kernel.
+    {"05_fast_f16.yaml", 2, 4096, 1024, CMode::None, 1, Layout::Row, 0, false, Layout::Row,
+     Layout::Row}, // B's rows are the long ones, and N-major
     {"05_fast_f16.yaml", 3, 4096, 1024, CMode::None, 1, Layout::Row, 0, false},
     {"05_fast_f16.yaml", 1, 4096, 1024, CMode::None, 1, Layout::Row, 1, false},
     {"05_fast_f16.yaml", 2, 1000, 1004, CMode::None, 1, Layout::Row, 0, false},

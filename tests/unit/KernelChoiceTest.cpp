@@ -651,24 +651,40 @@ TEST(Fp8KernelChoice, FamiliesAreTheMeasuredSpecs) {
 // IR shows and the ABI carries to the runtime; three rows, K not whole
 // 16-byte words, or a B stored N-major do not.
 TEST(KernelChoice, OneOrTwoRowsTakeTheSimtPath) {
+  // The long operand must be K-major; the short one may be either (MN-major
+  // packed: checked at launch, FakeDriver.NarrowLaunchesTakeTheSimtPath).
   struct Case {
     long long M, N, K;
-    Layout b;
+    Layout a, b;
     bool simt;
-  } cases[] = {{1, 57344, 8192, Layout::Col, true},  {2, 4096, 4096, Layout::Col, true},
-               {4096, 1, 14336, Layout::Col, true},  {14336, 2, 4096, Layout::Col, true},
-               {3, 4096, 4096, Layout::Col, false},  {1, 4096, 4100, Layout::Col, false},
-               {4096, 1, 4096, Layout::Row, false},  {1, 2112, 7168, Layout::Col, true}};
+  } cases[] = {{1, 57344, 8192, Layout::Row, Layout::Col, true},
+               {2, 4096, 4096, Layout::Row, Layout::Col, true},
+               {4096, 1, 14336, Layout::Row, Layout::Col, true},
+               {14336, 2, 4096, Layout::Row, Layout::Col, true},
+               {3, 4096, 4096, Layout::Row, Layout::Col, false},
+               {1, 4096, 4100, Layout::Row, Layout::Col, false},
+               {1, 2112, 7168, Layout::Row, Layout::Col, true},
+               // A column-major D of column-major operands: D^T = B^T·A^T,
+               // its B (the tokens) N-major.
+               {4096, 1, 4096, Layout::Row, Layout::Row, true},
+               {14336, 2, 4096, Layout::Row, Layout::Row, true},
+               {2, 4096, 4096, Layout::Col, Layout::Col, true},
+               // The long operand MN-major.
+               {1, 4096, 4096, Layout::Row, Layout::Row, false},
+               {4096, 2, 4096, Layout::Col, Layout::Col, false}};
   for (const Case &c : cases) {
-    SCOPED_TRACE(std::to_string(c.M) + "x" + std::to_string(c.N) + "x" + std::to_string(c.K));
+    SCOPED_TRACE(std::to_string(c.M) + "x" + std::to_string(c.N) + "x" + std::to_string(c.K) +
+                 " " + toString(c.a) + "," + toString(c.b));
     ChoiceOptions o;
-    o.b = c.b;
+    o.a = c.a, o.b = c.b;
     Expected<KernelChoice> k = chooseKernel(c.M, c.N, c.K, DType::F16, o);
     ASSERT_TRUE(k) << k.status().message();
     EXPECT_EQ(k->specYaml.find("simt_narrow: 2") != std::string::npos, c.simt) << k->specYaml;
     EXPECT_EQ(k->name.find("_simt2_") != std::string::npos, c.simt) << k->name;
     EXPECT_EQ(k->reason.find("SIMT path") != std::string::npos, c.simt) << k->reason;
     EmitOptions opts;
+    if (c.a == Layout::Col)
+      opts.layoutA = MatrixLayout::Col;
     if (c.b == Layout::Row)
       opts.layoutB = MatrixLayout::Row;
     DiagnosticEngine diags;

@@ -74,7 +74,9 @@ TEST(TailColumns, KernelCompilesForSm90WithoutSpills) {
   const std::pair<std::string, unsigned> entries[] = {{"gg_tail_columns", 255},
                                                       {narrowKernelName(DType::F16, 1), 32},
                                                       {narrowKernelName(DType::BF16, 2), 40},
-                                                      {narrowKernelName(DType::F16, 4), 64}};
+                                                      {narrowKernelName(DType::F16, 4), 64},
+                                                      {narrowKernelName(DType::F16, 2, true), 40},
+                                                      {narrowKernelName(DType::BF16, 4, true), 64}};
   for (const auto &[entry, maxRegisters] : entries) {
     SCOPED_TRACE(entry);
     Expected<CubinResult> r =

@@ -111,14 +111,18 @@ void Checker::checkTypesAndLayout() {
                                 " is not supported: gemmgen accumulates in f32; use "
                                 "accumulate: f32");
   // A column-major or B row-major tile is loaded N-major in boxes of 64
-  // elements (OperandLoadPlan); each CTA's B part must be whole boxes.
+  // elements, or one box of 16 or 32 (OperandLoadPlan); each CTA's B part
+  // must be whole boxes.
   unsigned bRows = spec.tile.n.value / std::max(1u, spec.cluster.m.value);
-  if (spec.layout.b.value == MatrixLayout::Row && bRows % 64 != 0)
+  if (spec.layout.b.value == MatrixLayout::Row &&
+      mnMajorSwizzleBytes(bRows, sizeInBytes(t.b.value)) == 0)
     error(spec.layout.b.loc,
-          "layout.b: row loads B N-major in boxes of 64 columns, but each CTA loads " +
+          "layout.b: row loads B N-major in boxes of 64 columns, or one box of 16 or 32, but "
+          "each CTA loads " +
               str(bRows) + " columns of B (tile.n " + str(spec.tile.n.value) + " / cluster.m " +
               str(spec.cluster.m.value) +
-              "); use a tile.n that is a multiple of 64 × cluster.m, or layout.b: col");
+              "); use a tile.n that is a multiple of 64 × cluster.m (or 16 or 32 × cluster.m), "
+              "or layout.b: col");
 }
 
 /// layout.d: col. The consumers write the staging tile transposed (stmatrix

@@ -378,9 +378,10 @@ private:
       l.boxInner = p.tileK, l.boxOuter = rows, l.boxes = 1;
       l.kStepBytes = p.mmaK * elem; // 32 bytes: k16 of 16-bit, k32 of 8-bit elements
     } else {
-      l.boxInner = kSwizzleRowBytes / atLeast1(elem), l.boxOuter = p.tileK;
+      l.swizzleBytes = atLeast1(mnMajorSwizzleBytes(rows, elem));
+      l.boxInner = l.swizzleBytes / atLeast1(elem), l.boxOuter = p.tileK;
       l.boxes = rows / atLeast1(l.boxInner);
-      l.kStepBytes = p.mmaK * kSwizzleRowBytes; // mmaK K rows of one swizzle row each
+      l.kStepBytes = p.mmaK * l.swizzleBytes; // mmaK K rows of one swizzle row each
     }
     l.boxBytes = l.boxInner * l.boxOuter * elem;
     l.l2PromotionBytes = spec.pipeline.l2Promotion.value;
@@ -394,6 +395,9 @@ private:
     unsigned bRows = p.tileN / atLeast1(p.clusterM); // the B rows one CTA loads
     p.loadA = operandLoad(aMN ? OperandMajor::MN : OperandMajor::K, p.tileM);
     p.loadB = operandLoad(bMN ? OperandMajor::MN : OperandMajor::K, bRows);
+    for (BufferPlan &b : p.buffers)
+      if (b.name == "smemB")
+        b.swizzleBytes = p.loadB.swizzleBytes;
   }
 
   void deriveSchedule() {
@@ -467,6 +471,15 @@ std::optional<ProtocolBarrier> gemmgen::protocolBarrierNamed(StringRef name, Tar
 
 unsigned gemmgen::tileKFor(ScalarType t) {
   return kSwizzleRowBytes / std::max(1u, sizeInBytes(t));
+}
+
+unsigned gemmgen::mnMajorSwizzleBytes(unsigned rows, unsigned elemBytes) {
+  const unsigned bytes = rows * elemBytes;
+  if (bytes % kSwizzleRowBytes == 0)
+    return kSwizzleRowBytes;
+  // One box of a part narrower than a 128-byte row (the tall twins' 16 and
+  // 32 columns of an N-major B); wider ones stay whole 128-byte boxes.
+  return bytes == 32 || bytes == 64 ? bytes : 0;
 }
 
 unsigned gemmgen::mmaKFor(ScalarType t) {

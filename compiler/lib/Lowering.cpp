@@ -356,8 +356,10 @@ KernelABI gemmgen::deriveKernelABI(const Kernel &k) {
   // 128B swizzle: 64 16-bit elements per box row.
   abi.layoutA = k.plan.loadA.major == OperandMajor::K ? MatrixLayout::Row : MatrixLayout::Col;
   abi.layoutB = k.plan.loadB.major == OperandMajor::K ? MatrixLayout::Col : MatrixLayout::Row;
-  abi.boxA = {k.plan.loadA.boxInner, k.plan.loadA.boxOuter, 128, k.plan.loadA.l2PromotionBytes};
-  abi.boxB = {k.plan.loadB.boxInner, k.plan.loadB.boxOuter, 128, k.plan.loadB.l2PromotionBytes};
+  abi.boxA = {k.plan.loadA.boxInner, k.plan.loadA.boxOuter, k.plan.loadA.swizzleBytes,
+              k.plan.loadA.l2PromotionBytes};
+  abi.boxB = {k.plan.loadB.boxInner, k.plan.loadB.boxOuter, k.plan.loadB.swizzleBytes,
+              k.plan.loadB.l2PromotionBytes};
   const Buffer *epi = k.findBuffer("smemD");
   unsigned dRows = epi ? epi->rows : k.tileM / k.consumers;
   // One swizzled slab row of D per box: 128 bytes (128 8-bit, 64 16-bit or

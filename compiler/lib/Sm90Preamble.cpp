@@ -229,10 +229,10 @@ private:
       return;
     e.line("constexpr u32 " + x + "_BOXES = " + str(l.boxes) + ";  // " + x + " is " + mn +
            "-major: TMA boxes of " + str(l.boxInner) + " (" + mn + ") x BK per stage");
-    e.line("constexpr u32 " + x + "_BOX_BYTES = " + str(l.boxBytes) +
-           ";  // one box; the next 64 " + mn + " elements (wgmma's leading byte offset)");
-    e.line("constexpr u32 " + x + "_K_STEP_BYTES = " + str(l.kStepBytes) +
-           ";  // 16 K rows of 128 bytes: one k16 step");
+    e.line("constexpr u32 " + x + "_BOX_BYTES = " + str(l.boxBytes) + ";  // one box; the next " +
+           str(l.boxInner) + " " + mn + " elements (wgmma's leading byte offset)");
+    e.line("constexpr u32 " + x + "_K_STEP_BYTES = " + str(l.kStepBytes) + ";  // 16 K rows of " +
+           str(l.swizzleBytes) + " bytes: one k16 step");
   }
 
 

@@ -652,9 +652,11 @@ private:
     }
     bool multicast = op.scope == CtaScope::Cluster && op.parts > 1;
     if (sm90::mnMajor(k.plan.loadB)) {
+      const std::string box = str(k.plan.loadB.boxInner);
       e.comment(multicast ? "B is N-major: this CTA loads its part of the shared B tile, one box per "
-                            "64 columns, into every CTA of the cluster"
-                          : "B is N-major: one box per 64 columns of the tile (coordinates: n, k)");
+                            + box + " columns, into every CTA of the cluster"
+                          : "B is N-major: one box per " + box +
+                                " columns of the tile (coordinates: n, k)");
       std::string part = multicast ? " + cta_rank * B_PART_ROWS" : "";
       e.line("#pragma unroll");
       CodeEmitter::Block loop(e, "for (u32 j = 0; j < B_BOXES; ++j)");
@@ -662,7 +664,7 @@ private:
                         (multicast ? " + (cta_rank * B_BOXES + j) * B_BOX_BYTES"
                                    : " + j * B_BOX_BYTES");
       std::string coords = "tile_n * BN + (int)(" + (multicast ? std::string("cta_rank * B_PART_ROWS + ") : "") +
-                           "j * 64), kb * BK, entry";
+                           "j * " + box + "), kb * BK, entry";
       if (multicast)
         e.line("tma_load_3d_multicast(" + dst + ", &tmB, " + bar + ", " + coords +
                ", (u16)((1u << CLUSTER_M) - 1));");
@@ -793,7 +795,8 @@ private:
     e.comment("the stage's descriptors once; each wgmma's by an add (smem_desc_advance)");
     e.line(aMN ? "const u64 desc_a_stage = make_smem_desc_mnmajor_sw128(a_stage, A_BOX_BYTES);"
                : "const u64 desc_a_stage = make_smem_desc_kmajor_sw128(a_stage);");
-    e.line(bMN ? "const u64 desc_b_stage = make_smem_desc_mnmajor_sw128(b_stage, B_BOX_BYTES);"
+    e.line(bMN ? "const u64 desc_b_stage = make_smem_desc_mnmajor_sw" +
+                     str(k.plan.loadB.swizzleBytes) + "(b_stage, B_BOX_BYTES);"
                : "const u64 desc_b_stage = make_smem_desc_kmajor_sw128(b_stage);");
     e.comment("BK / " + mmaK + " k-steps; the first step of " +
               std::string(op.partial ? "each k-block's partial sum" : "a tile") +

@@ -196,16 +196,11 @@ constexpr TileFamily kTallTwoPerSm = kDecodeTwoPerSm.rowMajorTwin("tall");
 constexpr TileFamily kTallDeep = kDecodeDeep.rowMajorTwin("tall_d16").withL2Promotion(0);
 constexpr TileFamily kTall32 = kDecode32.rowMajorTwin("tall32");
 constexpr TileFamily kTall64 = kDecode64.rowMajorTwin("tall64");
-// B N-major: the narrower twins' 16 and 32 columns are no whole 64-column
-// box, and the model's families ran those rows 1.7-2.1x slower than the
-// tall twins did with B K-major (bench/h200-col-d-choice.sh). tall64 takes
-// 9-64 columns there: against the model's 64x128/128x128 at 16-64 columns
-// of 4096-57344 rows 0.58-0.77 -> 0.84-1.03 of cuBLAS; at 1-8 columns
-// padded to 64 it ran behind (14336x8x4096 0.61 -> 0.53, 28672x4 0.85 ->
-// 0.79, 4096x1x14336 0.61 -> 0.46; ahead only at 2112x1x7168 split 4,
-// 0.48 -> 0.55), so those stay the model's (bench/h200-tall-nmajor.sh,
-// 2026-12-05).
-constexpr long long kTallNMajorMinColumns = 9;
+// B N-major: the twins load it in one TMA box of their 16 or 32 columns
+// (32- and 64-byte swizzle; 64 columns: the 128-byte box). Before those
+// boxes tall64 took 9-64 columns of such a B (0.84-1.03 of cuBLAS at 16-64
+// columns, the model's 64x128/128x128 0.58-0.77; at 1-8 columns padded to 64
+// it ran behind them, 0.46-0.79; bench/h200-tall-nmajor.sh, 2026-12-05).
 
 // D of at most this many rows (or columns): the SIMT path. On the H100 `auto`
 // with it ran ten of eleven such shapes 2-28% faster than the MMA tiles
@@ -284,8 +279,10 @@ long long ceilDiv(long long a, long long b) { return (a + b - 1) / b; }
 struct DecodePick {
   const TileFamily *family = nullptr; ///< none: the model's choice stands
   int split = 1;
-  const char *note = ""; ///< why the rule picked this family, where it says more
+  std::string note; ///< why the rule picked this family, where it says more
 };
+
+bool fitsOptions(const TileFamily &f, const ChoiceOptions &o);
 /// The measured decode rule: a column-major-D family and its split for M
 /// tokens of N weights (K deep), where one applies.
 DecodePick pickDecode(long long M, long long N, long long K) {
@@ -312,19 +309,18 @@ DecodePick pickDecode(long long M, long long N, long long K) {
 /// The decode rule on the transposed problem: a row-major-D twin of a decode
 /// family and its split for M rows of N <= 64 columns (K deep), where one
 /// applies, A is K-major and D 16-bit. A B stored N-major (a column-major
-/// D of column-major A and B, or a row-major B) is loaded in boxes of 64
-/// columns: the 64-column twin takes 9-64 columns of it (see kTallTwins).
+/// D of column-major A and B, or a row-major B) is loaded in one TMA box of
+/// the twin's columns (see kTallTwins).
 DecodePick pickTall(long long M, long long N, long long K, const ChoiceOptions &o) {
   if (o.f32Out || o.a != Layout::Row)
     return {};
   const DecodePick d = pickDecode(N, M, K);
-  if (o.b == Layout::Row)
-    return d.family && N >= kTallNMajorMinColumns
-               ? DecodePick{&kTall64, d.split, "; B N-major: 64 columns, a whole TMA box of it"}
-               : DecodePick{};
   for (const Twin &t : kTallTwins)
-    if (d.family == t.decode)
-      return {t.tall, d.split};
+    if (d.family == t.decode && fitsOptions(*t.tall, o))
+      return {t.tall, d.split,
+              o.b == Layout::Row ? "; B N-major: one TMA box of its " +
+                                       std::to_string(t.tall->tileN) + " columns"
+                                 : ""};
   return {};
 }
 
@@ -466,8 +462,13 @@ struct Ranked {
 /// per CTA; an f32 D 16-column slabs (tiles of 8 mod 16 store a 16-bit D)
 /// and no column-major store (its stmatrix .trans writes 16-bit values).
 bool fitsOptions(const TileFamily &f, const ChoiceOptions &o) {
+  // The MMA's B loaded N-major: whole boxes of 64 columns, or (a row-major-D
+  // family's B: KernelPlan's mnMajorSwizzleBytes) one box of 16 or 32.
   const bool bNMajor = f.colMajorD ? o.a == Layout::Col : o.b == Layout::Row;
-  if (bNMajor && f.tileN % (64 * f.clusterM) != 0)
+  const unsigned bRows = (unsigned)(f.tileN / f.clusterM);
+  if (bNMajor && (f.tileN % (64 * f.clusterM) != 0 &&
+                  (f.colMajorD || f.tileN % f.clusterM != 0 ||
+                   mnMajorSwizzleBytes(bRows, 2) == 0)))
     return false;
   return !o.f32Out || (f.tileN % 16 == 0 && !f.colMajorD);
 }

@@ -687,8 +687,12 @@ const ChosenColumnMajorDCase kChosenColumnMajorD[] = {
     {32, 4096, 4100, Layout::Row, Layout::Col, DType::F16},   // tall32, a K residue
     {64, 3000, 1000, Layout::Row, Layout::Col, DType::BF16},  // tall64, residues
     {3, 4500, 9000, Layout::Row, Layout::Col, DType::F16},    // 3 rows: D staged
-    {16, 4096, 4096, Layout::Col, Layout::Col, DType::F16},   // tall64: B N-major
-    {1, 2112, 7168, Layout::Col, Layout::Col, DType::BF16},   // the model's, split, one column
+    {16, 4096, 4096, Layout::Col, Layout::Col, DType::F16},   // tall_d16: B N-major, 32-byte box
+    {1, 2112, 7168, Layout::Col, Layout::Col, DType::BF16},   // tall split 4, one column (padded)
+    {8, 14336, 4096, Layout::Col, Layout::Col, DType::F16},   // tall, B N-major in 16 columns
+    {32, 4096, 4096, Layout::Col, Layout::Col, DType::BF16},  // tall32, a 64-byte box
+    {3, 4500, 9000, Layout::Col, Layout::Col, DType::F16},    // 3 columns of 16, residues
+    {24, 6000, 4104, Layout::Col, Layout::Col, DType::BF16},  // tall32 at 24 columns, residues
     {40, 6000, 4100, Layout::Col, Layout::Col, DType::F16},   // tall64, residues
     {16, 4096, 4096, Layout::Row, Layout::Row, DType::BF16},  // kernel layouts col,col
     {1000, 1001, 520, Layout::Row, Layout::Col, DType::F16},  // no decode: transposed as ever

@@ -296,32 +296,38 @@ TEST(KernelChoice, ChoicesFitTheLayoutAndOutput) {
   for (const ChoiceOptions &o : {f32, aCol})
     EXPECT_EQ(chooseKernel(57344, 16, 8192, DType::F16, o)->family.rfind("tall", 0),
               std::string::npos);
-  // B N-major: the 64-column twin for 9-64 columns (16 and 32 are no whole
-  // box of it); its spec compiles with b: row.
+  // B N-major: the twins as with B K-major, B loaded in one box of their 16,
+  // 32 or 64 columns (32-, 64- and 128-byte swizzle); the spec compiles with
+  // b: row and its plan loads B so.
   ChoiceOptions bRow;
   bRow.b = Layout::Row;
-  for (const auto &[M, N, K, split] : {std::tuple{57344LL, 16LL, 8192LL, 1},
-                                       {4096, 32, 4096, 1},
-                                       {4096, 64, 4096, 1},
-                                       {6144, 9, 4096, 1}}) {
+  for (const auto &[M, N, K, family, swizzle] :
+       {std::tuple{57344LL, 16LL, 8192LL, "tall", 32u},
+        {4096, 32, 4096, "tall32", 64u},
+        {4096, 64, 4096, "tall64", 128u},
+        {6144, 9, 4096, "tall", 32u},
+        {14336, 8, 4096, "tall", 32u},
+        {4096, 1, 14336, "tall_d16", 32u}}) {
+    SCOPED_TRACE(std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K));
     Expected<KernelChoice> k = chooseKernel(M, N, K, DType::F16, bRow);
     ASSERT_TRUE(k) << k.status().message();
-    EXPECT_EQ(k->family, "tall64") << k->reason;
-    EXPECT_EQ(k->splitK, split) << k->reason;
-    EXPECT_NE(k->reason.find("B N-major"), std::string::npos) << k->reason;
+    EXPECT_EQ(k->family, family) << k->reason;
+    EXPECT_EQ(k->family, chooseKernel(M, N, K, DType::F16)->family) << "the K-major choice";
+    EXPECT_NE(k->reason.find("B N-major: one TMA box of its"), std::string::npos) << k->reason;
     EmitOptions opts;
     opts.layoutB = MatrixLayout::Row;
     DiagnosticEngine diags;
-    EXPECT_TRUE(compileSpecText(k->specYaml, k->name + ".yaml", opts, diags)) << k->specYaml;
+    auto compiled = compileSpecText(k->specYaml, k->name + ".yaml", opts, diags);
+    ASSERT_TRUE(compiled) << k->specYaml;
+    EXPECT_EQ(compiled->abi.boxB.swizzleBytes, swizzle);
+    EXPECT_EQ(compiled->abi.boxB.inner * 2, swizzle); // one box row of B's columns
   }
   // With B K-major the twin says nothing of boxes.
   EXPECT_EQ(chooseKernel(57344, 16, 8192, DType::F16)->reason.find("B N-major"),
             std::string::npos);
-  // ... and not at 1-8 columns (padded to 64 it ran behind the model's), nor
-  // where the decode rule takes none (65 columns, or too few rows).
-  for (long long N : {1, 4, 8, 65})
-    EXPECT_EQ(chooseKernel(14336, N, 4096, DType::F16, bRow)->family.rfind("tall", 0),
-              std::string::npos) << N;
+  // ... nor where the decode rule takes none (65 columns, or too few rows).
+  EXPECT_EQ(chooseKernel(14336, 65, 4096, DType::F16, bRow)->family.rfind("tall", 0),
+            std::string::npos);
   EXPECT_EQ(chooseKernel(1024, 16, 8192, DType::F16, bRow)->family.rfind("tall", 0),
             std::string::npos);
   // 65 columns: the model's.

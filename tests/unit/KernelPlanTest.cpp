@@ -17,6 +17,9 @@
 #include <string>
 #include <vector>
 
+#include <fstream>
+#include <sstream>
+
 using namespace gemmgen;
 
 namespace {
@@ -382,6 +385,41 @@ TEST(KernelPlan, Fp8GeometryMatchesTheF16ByteGeometry) {
   EXPECT_EQ(tileKFor(ScalarType::E5M2), 128u);
   EXPECT_EQ(tileKFor(ScalarType::BF16), 64u);
   EXPECT_EQ(mmaKFor(ScalarType::E4M3), 32u);
+}
+
+// B stored row-major is loaded N-major: 128-byte boxes of 64 columns, or one
+// box of a 16- or 32-column part in the 32- or 64-byte swizzle (K row k at
+// k x 32 / 64 B; a k16 step 16 such rows). The ABI's map says the same.
+TEST(KernelPlan, ANarrowNMajorBIsOneBoxOfItsColumns) {
+  std::ifstream f(specPath("sm90/08_fast_f16_b_row.yaml"));
+  std::stringstream text;
+  text << f.rdbuf();
+  const std::string base = text.str(), tile = "tile: { m: 128, n: 256, k: 64 }";
+  ASSERT_NE(base.find(tile), std::string::npos);
+  struct Case {
+    unsigned n, swizzle, boxInner, boxes, boxBytes, kStep;
+  } cases[] = {{16, 32, 16, 1, 16 * 64 * 2, 16 * 32},
+               {32, 64, 32, 1, 32 * 64 * 2, 16 * 64},
+               {64, 128, 64, 1, 64 * 64 * 2, 16 * 128},
+               {256, 128, 64, 4, 64 * 64 * 2, 16 * 128}};
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.n);
+    std::string t = base;
+    t.replace(t.find(tile), tile.size(), "tile: { m: 128, n: " + std::to_string(c.n) + ", k: 64 }");
+    const KernelPlan p = derivePlan(parsed(t));
+    EXPECT_EQ(p.loadB.major, OperandMajor::MN);
+    EXPECT_EQ(p.loadB.swizzleBytes, c.swizzle);
+    EXPECT_EQ(p.loadB.boxInner, c.boxInner);
+    EXPECT_EQ(p.loadB.boxOuter, 64u);
+    EXPECT_EQ(p.loadB.boxes, c.boxes);
+    EXPECT_EQ(p.loadB.boxBytes, c.boxBytes);
+    EXPECT_EQ(p.loadB.kStepBytes, c.kStep);
+    EXPECT_EQ(p.findBuffer("smemB")->swizzleBytes, c.swizzle);
+    EXPECT_EQ(p.loadA.swizzleBytes, 128u); // A K-major
+  }
+  EXPECT_EQ(mnMajorSwizzleBytes(48, 2), 0u); // no single box, no whole 128-byte ones
+  EXPECT_EQ(mnMajorSwizzleBytes(8, 2), 0u);
+  EXPECT_EQ(mnMajorSwizzleBytes(192, 2), 128u);
 }
 
 // The register pool per thread a CTA is launched with, shared by the checks'

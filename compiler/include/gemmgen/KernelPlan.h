@@ -74,9 +74,10 @@ struct BufferPlan {
 enum class OperandMajor { K, MN };
 
 /// How one operand's stage tile is loaded and addressed (A: the tile's M
-/// rows; B: the N rows this CTA loads). Both majors use the 128-byte swizzle:
-/// a box row is 128 bytes (64 16-bit or 128 8-bit elements) and 8 rows form a
-/// 1024-byte swizzle atom.
+/// rows; B: the N rows this CTA loads). Both majors use the 128-byte swizzle
+/// (a box row is 128 bytes: 64 16-bit or 128 8-bit elements; 8 rows form a
+/// 1024-byte swizzle atom), but for an MN-major part of 16 or 32 rows: one
+/// box row of 32 or 64 bytes, the 32- or 64-byte swizzle.
 ///   K-major   one box of tileK (inner) × rows; row r of the tile at r·128 B;
 ///             a wgmma k-step (k16 of 16-bit, k32 of 8-bit) advances the
 ///             descriptor by 32 B. So an fp8 k-block (tile.k 128) has the byte
@@ -84,7 +85,8 @@ enum class OperandMajor { K, MN };
 ///   MN-major  (16-bit only) rows/64 boxes of 64 (inner, M or N) × tileK; box j
 ///             holds MN elements [64j, 64j+64) with K row k at k·128 B; a k16
 ///             step advances by 16 rows (2048 B); boxes lie `boxBytes` apart
-///             (the descriptor's leading byte offset).
+///             (the descriptor's leading byte offset). 16 or 32 rows: one box
+///             of them, K row k at k·32 (k·64) B, a k16 step 512 (1024) B.
 /// In both, 64 MN rows (one m64 wgmma block) span 64·128 bytes.
 struct OperandLoadPlan {
   OperandMajor major = OperandMajor::K;
@@ -93,8 +95,14 @@ struct OperandLoadPlan {
   unsigned boxes = 1;                ///< TMA loads per stage
   unsigned boxBytes = 0;             ///< bytes of one box in shared memory
   unsigned kStepBytes = 0;           ///< descriptor advance per wgmma k-step
+  unsigned swizzleBytes = kSwizzleRowBytes; ///< a box row's bytes: 128, or 32/64 (MN-major)
   unsigned l2PromotionBytes = 0;     ///< pipeline.l2_promotion (0: the runtime's rule)
 };
+
+/// The swizzle (bytes of a box row) an MN-major part of `rows` elements of
+/// `elemBytes` loads with: 128 where the rows are whole 128-byte rows, else a
+/// single box of 32 or 64 bytes; 0 where none fits (the checks refuse it).
+unsigned mnMajorSwizzleBytes(unsigned rows, unsigned elemBytes);
 
 /// The barriers of the protocols, by what they do (their names vary: the
 /// spec may call the full ring `full` or `tma2mma`).

@@ -255,6 +255,26 @@ __device__ __forceinline__ u64 make_smem_desc_mnmajor_sw128(u32 addr, u32 atom_b
   return d;
 }
 
+// The same for an M- or N-major part of 32 or 16 16-bit elements (TMA SWIZZLE_64B / _32B, one box
+// of them): K row k at k x 64 (32) B, 8-row groups 512 (256) B apart; swizzle mode 2 = 64B, 3 =
+// 32B. A k16 step adds 1024 (512) bytes.
+__device__ __forceinline__ u64 make_smem_desc_mnmajor_sw64(u32 addr, u32 atom_bytes) {
+  u64 d = 0;
+  d |= (u64)((addr & 0x3FFFFu) >> 4);
+  d |= (u64)((atom_bytes & 0x3FFFFu) >> 4) << 16;
+  d |= (u64)(512u >> 4) << 32;
+  d |= (u64)2u << 62;
+  return d;
+}
+__device__ __forceinline__ u64 make_smem_desc_mnmajor_sw32(u32 addr, u32 atom_bytes) {
+  u64 d = 0;
+  d |= (u64)((addr & 0x3FFFFu) >> 4);
+  d |= (u64)((atom_bytes & 0x3FFFFu) >> 4) << 16;
+  d |= (u64)(256u >> 4) << 32;
+  d |= (u64)3u << 62;
+  return d;
+}
+
 // The descriptor of the operand `offset_bytes` further on in shared memory, from `desc`, the
 // descriptor of its start (a multiple of 16 bytes, the result still inside shared memory, so the
 // start field, bits 0-13, does not carry): one add on the low word where rebuilding the

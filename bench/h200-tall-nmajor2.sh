@@ -14,24 +14,13 @@ OLD=$PWD/$1
 bench_init tall_nmajor2 "$2"
 gpu_tests '*ChosenKernelColumnMajorD*:*ColumnMajorD*:*OperandLayout*:*Layouts*'
 memcheck '*ChosenKernelColumnMajorD*'
-one() { # pass, old|new, LAYOUT:MxNxK
-  local bin=$OLD m n k log l=${3%%:*} s=${3#*:}; [ "$2" = new ] && bin=$C
-  IFS=x read -r m n k <<< "$s"
-  log=$L/${2}_$1_${s}_${l//,/_}.txt
-  GEMMGEN_CACHE_DIR=$bin/cache timeout 90 "$bin/gemmgen" bench auto --m "$m" --n "$n" --k "$k" \
-    --layout "$l" --rounds 20 > "$log" 2>&1
-  echo "pass $1 $2 $l $s rc=$? $(table "$log") $(grep -o 'auto_[a-z0-9_]*' "$log" | head -1)" >> "$S"
-}
 # row,row at NxMxK: col,col,col at MxNxK; row,col: the same shape with B K-major.
 TALL="4096x16x4096 4096x32x4096 14336x8x4096 28672x4x4096 6144x16x4096 57344x32x8192"
 TALL="$TALL 4096x8x4096 14336x3x4096"
 CASES="row,col:4096x16x4096 row,col:4096x32x4096 row,col:14336x8x4096 row,col:28672x4x4096"
 for s in $TALL; do
   CASES="$CASES row,row:$s"
-  IFS=x read -r m n k <<< "$s"
-  timeout 60 "$G" run auto --m "$n" --n "$m" --k "$k" --layout col,col,col --verify --iters 3 \
-    > "$L/verify_${n}x${m}x${k}.txt" 2>&1
-  echo "verify col,col,col ${n}x${m}x${k} rc=$? $(grep -Eo '(PASS|FAIL)[^,]*' "$L/verify_${n}x${m}x${k}.txt" | head -1) $(grep -o 'auto_[a-z0-9_]*' "$L/verify_${n}x${m}x${k}.txt" | head -1)" >> "$S"
+  verify_col_d "$s"
 done
-old_new_passes one $CASES
+old_new_passes layout_auto $CASES
 bench_finish

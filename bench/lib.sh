@@ -15,6 +15,11 @@
 #                           its table into S
 #   bench_auto NAME SHAPE [ARGS...]   `bench auto` at one MxNxK (20 rounds): a line "NAME <table>
 #                           <the chosen kernel>" into S
+#   layout_auto PASS old|new LAYOUT:MxNxK   (for old_new_passes, OLD set) `bench auto --layout
+#                           LAYOUT` at MxNxK with OLD's or NEW's binaries: "pass P old|new LAYOUT
+#                           MxNxK rc=R <table> <the chosen kernel>" into S
+#   verify_col_d MxNxK       `run auto --layout col,col,col --verify` at NxMxK (the column-major D
+#                           whose row-major problem is MxNxK with A and B row-major)
 #   gpu_tests [FILTER]      the GPU tests (gtest filter, default all): pass/fail counts, the
 #                           failed names and the skipped count into S
 #   memcheck FILTER         compute-sanitizer memcheck over those GPU tests: its error summary and
@@ -80,6 +85,22 @@ bench_auto() {
   IFS=x read -r m n k <<< "$shape"
   timeout 60 "$G" bench auto --m "$m" --n "$n" --k "$k" --rounds 20 "$@" > "$L/auto_${name}_$shape.txt" 2>&1
   echo "$name rc=$? $(table "$L/auto_${name}_$shape.txt") $(grep -o 'auto_[a-z0-9_]*' "$L/auto_${name}_$shape.txt" | head -1)" >> "$S"
+}
+layout_auto() {
+  local bin=$OLD m n k log l=${3%%:*} s=${3#*:}; [ "$2" = new ] && bin=$C
+  IFS=x read -r m n k <<< "$s"
+  log=$L/${2}_$1_${s}_${l//,/_}.txt
+  GEMMGEN_CACHE_DIR=$bin/cache timeout 90 "$bin/gemmgen" bench auto --m "$m" --n "$n" --k "$k" \
+    --layout "$l" --rounds 20 > "$log" 2>&1
+  echo "pass $1 $2 $l $s rc=$? $(table "$log") $(grep -o 'auto_[a-z0-9_]*' "$log" | head -1)" >> "$S"
+}
+verify_col_d() {
+  local m n k log
+  IFS=x read -r m n k <<< "$1"
+  log=$L/verify_${n}x${m}x${k}.txt
+  timeout 60 "$G" run auto --m "$n" --n "$m" --k "$k" --layout col,col,col --verify --iters 3 \
+    > "$log" 2>&1
+  echo "verify col,col,col ${n}x${m}x${k} rc=$? $(grep -Eo '(PASS|FAIL)[^,]*' "$log" | head -1) $(grep -o 'auto_[a-z0-9_]*' "$log" | head -1)" >> "$S"
 }
 gpu_tests() {
   timeout 330 "$C/gemmgen_gpu_tests" --gtest_filter="${1:-*}" > "$L/gpu_tests.log" 2>&1

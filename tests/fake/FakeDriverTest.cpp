@@ -1191,6 +1191,29 @@ TEST(FakeDriver, StreamKZeroesItsFlagsAndUsesEveryResidentCta) {
   EXPECT_EQ(q->skFlagCount, 4u);
 }
 
+namespace {
+/// A launch the narrow path takes: its path and the narrow kernel's launch line.
+struct NarrowLaunch {
+  GemmArgs a;
+  std::string path;
+  std::vector<std::string> log;
+};
+
+/// Each launch needs no workspace, prepares with its path and launches as logged.
+void expectNarrowLaunches(Fake &fake, const Kernel &k, const std::vector<NarrowLaunch> &cases) {
+  for (const NarrowLaunch &c : cases) {
+    SCOPED_TRACE(c.log.empty() ? c.path : c.log[0]);
+    EXPECT_EQ(k.workspaceBytes(c.a), 0u);
+    Expected<PreparedLaunch> p = k.prepare(c.a);
+    ASSERT_TRUE(p.ok()) << p.status().message();
+    EXPECT_EQ(p->path, c.path);
+    fake.clear();
+    ASSERT_TRUE(k.launch(*p, nullptr).ok()) << fake.log();
+    EXPECT_EQ(fake.lines(), c.log) << fake.log();
+  }
+}
+} // namespace
+
 /// scheduler.simt_narrow: 2 — a D of one or two rows (or columns) with
 /// K-major operands in 16-byte rows is a narrow kernel's alone (gg_narrow_f16_
 /// and its column count), every column of it: the rows of the long operand
@@ -1203,11 +1226,6 @@ TEST(FakeDriver, NarrowLaunchesTakeTheSimtPath) {
   ASSERT_FALSE(text.empty());
   Expected<Kernel> k = fake.rt->compileString(text, "narrow05.yaml");
   ASSERT_TRUE(k.ok()) << k.status().message();
-  struct Case {
-    GemmArgs a;
-    std::string path;
-    std::vector<std::string> log;
-  };
   GemmArgs oneRow = args(1, 4096, 4096, 4104); // 512 warps' blocks of 8 rows of B
   GemmArgs twoCols = args(1000, 2, 520, 8);    // rows of A
   twoCols.alpha = 0.5f, twoCols.beta = 2.0f, twoCols.C = 0x4000000, twoCols.ldc = 16;
@@ -1216,7 +1234,7 @@ TEST(FakeDriver, NarrowLaunchesTakeTheSimtPath) {
   batched.strideD = 2 * 3000 + 8;
   GemmArgs colD = args(4000, 1, 2056, 4000); // D^T has one row: rows of B (A's, transposed)
   colD.layoutD = Layout::Col;
-  const Case cases[] = {
+  expectNarrowLaunches(fake, *k, {
       {oneRow, "simt_narrow(rows of B)",
        {"launch gg_narrow_f16_1 grid=512 M=4096 K=4096 a=4096,1 b=4096,1 ldd=1 n0=0 cols=1 "
         "d_cs=4104"}},
@@ -1229,17 +1247,7 @@ TEST(FakeDriver, NarrowLaunchesTakeTheSimtPath) {
       {colD, "simt_narrow(rows of B)",
        {"launch gg_narrow_f16_1 grid=500 M=4000 K=2056 a=2056,1 b=2056,1 ldd=1 n0=0 cols=1 "
         "d_cs=4000"}},
-  };
-  for (const Case &c : cases) {
-    SCOPED_TRACE(c.path + " " + std::to_string(c.a.M) + "x" + std::to_string(c.a.N));
-    EXPECT_EQ(k->workspaceBytes(c.a), 0u);
-    Expected<PreparedLaunch> p = k->prepare(c.a);
-    ASSERT_TRUE(p.ok()) << p.status().message();
-    EXPECT_EQ(p->path, c.path);
-    fake.clear();
-    ASSERT_TRUE(k->launch(*p, nullptr).ok()) << fake.log();
-    EXPECT_EQ(fake.lines(), c.log) << fake.log();
-  }
+  });
   // Three rows: the GEMM kernel. A two bytes off: staged, then the GEMM kernel.
   Expected<PreparedLaunch> three = k->prepare(args(3, 4096, 4096, 4096));
   ASSERT_TRUE(three.ok()) << three.status().message();
@@ -1269,11 +1277,6 @@ TEST(FakeDriver, NarrowLaunchesTakeAPackedMNMajorShortOperand) {
   Expected<Kernel> k = fake.rt->compileString(
       specWithScheduler("05_fast_f16.yaml", "simt_narrow: 4"), "narrow05rr.yaml", o);
   ASSERT_TRUE(k.ok()) << k.status().message();
-  struct Case {
-    GemmArgs a;
-    std::string path;
-    std::vector<std::string> log;
-  };
   auto rowRow = [](long long M, long long N, long long K, long long ldb) {
     GemmArgs a = args(M, N, K, 8);
     a.layoutB = Layout::Row, a.ldb = ldb;
@@ -1286,7 +1289,7 @@ TEST(FakeDriver, NarrowLaunchesTakeAPackedMNMajorShortOperand) {
   colDBatched.M = 1, colDBatched.lda = 1, colDBatched.ldd = 1;
   colDBatched.batch = 2, colDBatched.strideA = 2048 + 8, colDBatched.strideB = 2048 * 4096,
   colDBatched.strideD = 4096;
-  const Case cases[] = {
+  expectNarrowLaunches(fake, *k, {
       {rowRow(4096, 2, 4096, 2), "simt_narrow(rows of A)",
        {"launch gg_narrow_f16_2_mn grid=512 M=4096 K=4096 a=4096,1 b=1,2 ldd=8 n0=0 cols=2"}},
       {rowRow(4096, 4, 1024, 4), "simt_narrow(rows of A)",
@@ -1298,17 +1301,7 @@ TEST(FakeDriver, NarrowLaunchesTakeAPackedMNMajorShortOperand) {
       {colDBatched, "simt_narrow(rows of A)",
        {"launch gg_narrow_f16_1 grid=512 M=4096 K=2048 a=2048,1 b=1,1 ldd=1 n0=0 cols=1 "
         "batch=2 grid_y=2 strides=8388608,2056,4096"}},
-  };
-  for (const Case &c : cases) {
-    SCOPED_TRACE(c.log[0]);
-    EXPECT_EQ(k->workspaceBytes(c.a), 0u);
-    Expected<PreparedLaunch> p = k->prepare(c.a);
-    ASSERT_TRUE(p.ok()) << p.status().message();
-    EXPECT_EQ(p->path, c.path);
-    fake.clear();
-    ASSERT_TRUE(k->launch(*p, nullptr).ok()) << fake.log();
-    EXPECT_EQ(fake.lines(), c.log) << fake.log();
-  }
+  });
   // Not taken: the short operand padded (ld 8 > 2 columns), 16 bytes off,
   // or the long operand N-major (one row of D: B's rows are the long ones).
   GemmArgs off = rowRow(4096, 2, 4096, 2);

@@ -241,38 +241,33 @@ __device__ __forceinline__ u64 make_smem_desc_kmajor_sw128(u32 addr) {
   return d;
 }
 
-// Shared-memory matrix descriptor for an M- or N-major operand in the 128-byte-swizzle canonical
-// layout ((8 elements, 8, atoms), (8 K rows, K groups)) : ((1, 8, LBO), (128 B, SBO)): a TMA box
-// of 64 MN elements (one 128-byte row) by BK K rows, row k at k x 128 B; boxes for the next 64
-// MN elements `atom_bytes` apart (leading byte offset); 8-row groups 1024 B apart (stride byte
-// offset). Advance along K by adding 16 rows x 128 B = 2048 bytes per k16 step to `addr`.
-__device__ __forceinline__ u64 make_smem_desc_mnmajor_sw128(u32 addr, u32 atom_bytes) {
+// Shared-memory matrix descriptor for an M- or N-major operand in a swizzled canonical layout
+// ((T elements, atoms), (8 K rows, K groups)) : ((1, LBO), (ROW B, SBO)), ROW the swizzle's row
+// bytes (128, 64 or 32; T = ROW / 2 16-bit elements): a TMA box of T MN elements by BK K rows,
+// row k at k x ROW B; boxes for the next T MN elements `atom_bytes` apart (leading byte offset);
+// 8-row groups 8 x ROW B apart (stride byte offset); swizzle mode 1 = 128B, 2 = 64B, 3 = 32B.
+// Advance along K by adding 16 rows x ROW B per k16 step to `addr`.
+template <u32 ROW>
+__device__ __forceinline__ u64 make_smem_desc_mnmajor(u32 addr, u32 atom_bytes) {
+  static_assert(ROW == 128 || ROW == 64 || ROW == 32, "a swizzle row is 128, 64 or 32 bytes");
+  constexpr u64 mode = ROW == 128 ? 1 : ROW == 64 ? 2 : 3;
   u64 d = 0;
   d |= (u64)((addr & 0x3FFFFu) >> 4);
   d |= (u64)((atom_bytes & 0x3FFFFu) >> 4) << 16;
-  d |= (u64)(1024u >> 4) << 32;
-  d |= (u64)1u << 62;
+  d |= (u64)((8u * ROW) >> 4) << 32;
+  d |= mode << 62;
   return d;
 }
-
-// The same for an M- or N-major part of 32 or 16 16-bit elements (TMA SWIZZLE_64B / _32B, one box
-// of them): K row k at k x 64 (32) B, 8-row groups 512 (256) B apart; swizzle mode 2 = 64B, 3 =
-// 32B. A k16 step adds 1024 (512) bytes.
+// 64 MN elements per box (whole 128-byte rows); 32 or 16: one box of a narrow part (the tall
+// twins' B).
+__device__ __forceinline__ u64 make_smem_desc_mnmajor_sw128(u32 addr, u32 atom_bytes) {
+  return make_smem_desc_mnmajor<128>(addr, atom_bytes);
+}
 __device__ __forceinline__ u64 make_smem_desc_mnmajor_sw64(u32 addr, u32 atom_bytes) {
-  u64 d = 0;
-  d |= (u64)((addr & 0x3FFFFu) >> 4);
-  d |= (u64)((atom_bytes & 0x3FFFFu) >> 4) << 16;
-  d |= (u64)(512u >> 4) << 32;
-  d |= (u64)2u << 62;
-  return d;
+  return make_smem_desc_mnmajor<64>(addr, atom_bytes);
 }
 __device__ __forceinline__ u64 make_smem_desc_mnmajor_sw32(u32 addr, u32 atom_bytes) {
-  u64 d = 0;
-  d |= (u64)((addr & 0x3FFFFu) >> 4);
-  d |= (u64)((atom_bytes & 0x3FFFFu) >> 4) << 16;
-  d |= (u64)(256u >> 4) << 32;
-  d |= (u64)3u << 62;
-  return d;
+  return make_smem_desc_mnmajor<32>(addr, atom_bytes);
 }
 
 // The descriptor of the operand `offset_bytes` further on in shared memory, from `desc`, the

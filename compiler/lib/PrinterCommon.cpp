@@ -37,8 +37,9 @@ void gemmgen::emitLaunchContractComment(CodeEmitter &e, const KernelABI &abi) {
             "once);");
   e.comment("  tensor maps: A box " + str(abi.boxA.inner) + "x" + str(abi.boxA.outer) +
             ", B box " + str(abi.boxB.inner) + "x" + str(abi.boxB.outer) + ", D box " +
-            str(abi.boxD.inner) + "x" + str(abi.boxD.outer) +
-            " (elements, inner first), 128B swizzle;");
+            str(abi.boxD.inner) + "x" + str(abi.boxD.outer) + " (elements, inner first), 128B swizzle" +
+            (abi.boxB.swizzleBytes != 128 ? " (B's " + str(abi.boxB.swizzleBytes) + "B)" : "") +
+            ";");
   if (abi.boxA.l2PromotionBytes)
     e.comment("  A's and B's maps promote " + str(abi.boxA.l2PromotionBytes) +
               " bytes per L2 request (pipeline.l2_promotion).");

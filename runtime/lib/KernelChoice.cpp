@@ -204,12 +204,12 @@ constexpr TileFamily kTall64 = kDecode64.rowMajorTwin("tall64");
 // twins with the narrow boxes: 1-36% faster than those at 3-32 columns on the
 // H100, 6-15% behind the twins with B K-major (bench/h200-tall-nmajor2.sh).
 
-// D of at most this many rows (or columns): the SIMT path. On the H100 `auto`
-// with it ran ten of eleven such shapes 2-28% faster than the MMA tiles
-// (bench/h200-simt-narrow.sh); on the H200 the experiment's form led the
-// decode tiles at three of five M = 1 shapes by 6-12% and trailed at two by
-// 3-4% (bench/h200-gemv-simt.sh). At 4 tokens it trailed (eight FMAs and a
-// conversion per weight and token). 0 turns the path off for `auto`.
+// D of at most this many rows (or columns): the SIMT path. Against the MMA
+// tiles, one binary (bench/h200-narrow-ab.sh, 2026-12-05): on the H200 ahead
+// by 1-31% at six of ten one- and two-row shapes, level at two, behind at
+// 14336x2x4096 (3%) and 1x11008x4096 (7%); on the H100 ahead or level at
+// nine of ten. At 4 tokens it trailed (eight FMAs and a conversion per weight
+// and token). 0 turns the path off for `auto`.
 constexpr long long kSimtNarrowRows = 2;
 struct Twin {
   const TileFamily *decode, *tall;

@@ -201,8 +201,9 @@ constexpr TileFamily kTall64 = kDecode64.rowMajorTwin("tall64");
 // boxes tall64 took 9-64 columns of such a B (0.84-1.03 of cuBLAS at 16-64
 // columns, the model's 64x128/128x128 0.58-0.77; at 1-8 columns padded to 64
 // it ran behind them, 0.46-0.79; bench/h200-tall-nmajor.sh, 2026-12-05). The
-// twins with the narrow boxes: 1-36% faster than those at 3-32 columns on the
-// H100, 6-15% behind the twins with B K-major (bench/h200-tall-nmajor2.sh).
+// twins with the narrow boxes: 5-40% faster than those at 3-32 columns on the
+// H200 (1-36% on the H100), but 6-10% behind the twins with B K-major at 16
+// and 32 columns and 25% at 4-8 (bench/h200-tall-nmajor2.sh).
 
 // D of at most this many rows (or columns): the SIMT path. Against the MMA
 // tiles, one binary (bench/h200-narrow-ab.sh, 2026-12-05): on the H200 ahead

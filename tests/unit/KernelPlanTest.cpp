@@ -326,8 +326,14 @@ TEST(KernelPlan, EverySpecLaysOutWithinTheBlock) {
         continue;
       EXPECT_EQ(b.offset % 1024, 0u) << path << " " << b.name;
       EXPECT_GE(b.offset, end) << path << " " << b.name << " overlaps the buffer before";
-      // Operand and staging tiles are swizzled; the scale slots are plain floats.
-      EXPECT_EQ(b.swizzleBytes, b.name == "smemScales" ? 0u : 128u) << path << " " << b.name;
+      // Operand and staging tiles are swizzled (128 bytes, but an N-major B of
+      // 16 or 32 columns: its one box's 32 or 64); the scale slots are plain floats.
+      const unsigned swizzle = b.name == "smemScales" ? 0u
+                               : b.name == "smemB"    ? p.loadB.swizzleBytes
+                                                      : 128u;
+      EXPECT_EQ(b.swizzleBytes, swizzle) << path << " " << b.name;
+      if (b.name == "smemB" && p.loadB.major == OperandMajor::K)
+        EXPECT_EQ(b.swizzleBytes, 128u) << path;
       end = b.offset + b.totalBytes();
     }
     EXPECT_GE(p.barrierOffset, end) << path;

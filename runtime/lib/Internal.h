@@ -154,8 +154,7 @@ struct Kernel::Impl {
   mutable CUfunction copyFunction = nullptr;
   /// Split-K's reduction of the f32 slices into D (same module).
   mutable CUfunction reduceFunction = nullptr;
-  /// The narrow path's kernels: [bf16][columns - 1] (NarrowPath.cpp).
-  /// gg_narrow_* by [bf16][short operand packed MN-major][columns - 1]
+  /// The narrow path's kernels (NarrowPath.cpp), gg_narrow_* by [bf16][short operand packed MN-major][columns - 1]
   /// ([.][1][0] unused: one packed column is K-major).
   mutable CUfunction narrowFunctions[2][2][4] = {};
 };
@@ -303,7 +302,8 @@ bool narrowShape(long long M, long long N, long long K, Layout a, Layout b, long
 /// as the tail kernel is), no MMA kernel, no workspace.
 Expected<PreparedLaunch> prepareNarrow(const Kernel::Impl &k, const NarrowRoute &r);
 /// The narrow kernels' CUDA source (part of the helper module) and the name
-/// of the one for `cols` (1-4) columns of type t.
+/// of the one for `cols` (1-4) columns of type t, `_mn` for a packed
+/// MN-major short operand.
 const char *narrowKernelSource();
 std::string narrowKernelName(DType t, unsigned cols, bool shortMN = false);
 

@@ -285,7 +285,6 @@ struct DecodePick {
   std::string note; ///< why the rule picked this family, where it says more
 };
 
-bool fitsOptions(const TileFamily &f, const ChoiceOptions &o);
 /// The measured decode rule: a column-major-D family and its split for M
 /// tokens of N weights (K deep), where one applies.
 DecodePick pickDecode(long long M, long long N, long long K) {
@@ -307,6 +306,19 @@ DecodePick pickDecode(long long M, long long N, long long K) {
       return {&kDecode, split};
   }
   return {};
+}
+
+/// Whether family f's kernel compiles for the layouts and D of `o`.
+bool fitsOptions(const TileFamily &f, const ChoiceOptions &o) {
+  // The MMA's B loaded N-major: whole 128-byte boxes, or (a row-major-D
+  // family's B) one narrow box of 16 or 32 columns (KernelPlan's
+  // mnMajorSwizzleBytes, as the checks ask).
+  const bool bNMajor = f.colMajorD ? o.a == Layout::Col : o.b == Layout::Row;
+  const unsigned swizzle =
+      f.tileN % f.clusterM ? 0 : mnMajorSwizzleBytes((unsigned)(f.tileN / f.clusterM), 2);
+  if (bNMajor && (swizzle == 0 || (f.colMajorD && swizzle != kSwizzleRowBytes)))
+    return false;
+  return !o.f32Out || (f.tileN % 16 == 0 && !f.colMajorD);
 }
 
 /// The decode rule on the transposed problem: a row-major-D twin of a decode
@@ -464,17 +476,6 @@ struct Ranked {
 /// computing D^T = B·A^T, A stored M-major) takes whole 64-column boxes of it
 /// per CTA; an f32 D 16-column slabs (tiles of 8 mod 16 store a 16-bit D)
 /// and no column-major store (its stmatrix .trans writes 16-bit values).
-bool fitsOptions(const TileFamily &f, const ChoiceOptions &o) {
-  // The MMA's B loaded N-major: whole boxes of 64 columns, or (a row-major-D
-  // family's B: KernelPlan's mnMajorSwizzleBytes) one box of 16 or 32.
-  const bool bNMajor = f.colMajorD ? o.a == Layout::Col : o.b == Layout::Row;
-  const unsigned bRows = (unsigned)(f.tileN / f.clusterM);
-  if (bNMajor && (f.tileN % (64 * f.clusterM) != 0 &&
-                  (f.colMajorD || f.tileN % f.clusterM != 0 ||
-                   mnMajorSwizzleBytes(bRows, 2) == 0)))
-    return false;
-  return !o.f32Out || (f.tileN % 16 == 0 && !f.colMajorD);
-}
 
 /// What a problem allows beyond the shape.
 struct Allowed {

@@ -21,7 +21,8 @@ using namespace gemmgen;
 // The narrow kernels, compiled into the helper module after TailColumns.cpp's
 // source (whose to_f32, to_16 and load_row_words they use). gg_tail_columns' parameters,
 // so launchTailColumns launches either; the runtime takes this path only for
-// K-major operands in 16-byte rows and no chain, which these assume. The
+// a long operand K-major in 16-byte rows, a short one likewise or packed
+// MN-major, and no chain (narrowRoute), which these assume. The
 // column count and the type are compile-time: the tail kernel's loop (a
 // runtime type and up to 8 columns, B's words converted per column) ran the
 // H200 at 0.70-0.95 of cuBLAS where this form runs 1.03-1.16

@@ -278,7 +278,7 @@ Status gemmgen::ensureHelperModule(const Kernel::Impl &k) {
       compileAndLoadModule(k.rt, helperModuleSource(), "gemmgen_tail_columns.cu", k.options);
   if (!m)
     return Status::error(m.status().code(),
-                         "the helper kernels (tail columns, staging copies): " +
+                         "the helper kernels (tail columns, staging copies, narrow path): " +
                              m.status().message());
   Expected<CUfunction> tail = Module(*m).function("gg_tail_columns");
   if (!tail)

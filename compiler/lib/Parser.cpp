@@ -415,7 +415,8 @@ void SpecParser::parseTop(yaml::Node *root) {
           parseUnsigned(x, kl, "scheduler.ctas_per_sm", spec.scheduler.ctasPerSm, 1, 4,
                         "CTAs resident on one SM");
         else if (k == "simt_narrow")
-          parseUnsigned(x, kl, "scheduler.simt_narrow", spec.scheduler.simtNarrow, 0, 4,
+          parseUnsigned(x, kl, "scheduler.simt_narrow", spec.scheduler.simtNarrow, 0,
+                        kSimtNarrowMaxColumns,
                         "the most rows or columns of D the SIMT path takes; 0: none");
         else
           parseUnsigned(x, kl, "scheduler.group", spec.scheduler.group, 1, 1024);

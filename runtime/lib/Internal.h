@@ -19,6 +19,10 @@
 
 namespace gemmgen {
 
+/// The narrow path's kernels: one for each count of columns up to
+/// kSimtNarrowMaxColumns (NarrowPath.cpp).
+constexpr unsigned kNarrowMaxColumns = kSimtNarrowMaxColumns;
+
 // Every driver entry point the runtime uses. Names are the cuda.h API names
 // (some are macros for versioned symbols, e.g. cuMemAlloc -> cuMemAlloc_v2;
 // the pointer types follow the macro, and cuGetProcAddress resolves the
@@ -154,9 +158,10 @@ struct Kernel::Impl {
   mutable CUfunction copyFunction = nullptr;
   /// Split-K's reduction of the f32 slices into D (same module).
   mutable CUfunction reduceFunction = nullptr;
-  /// The narrow path's kernels (NarrowPath.cpp), gg_narrow_* by [bf16][short operand packed MN-major][columns - 1]
-  /// ([.][1][0] unused: one packed column is K-major).
-  mutable CUfunction narrowFunctions[2][2][4] = {};
+  /// The narrow path's kernels (NarrowPath.cpp), gg_narrow_* by [bf16][short
+  /// operand packed MN-major][columns - 1][rows a warp - 1] (null where none
+  /// is built: forEachNarrowKernel).
+  mutable CUfunction narrowFunctions[2][2][kNarrowMaxColumns][2] = {};
 };
 
 /// A spec's scalar type as the host API names it.
@@ -304,8 +309,18 @@ Expected<PreparedLaunch> prepareNarrow(const Kernel::Impl &k, const NarrowRoute 
 /// The narrow kernels' CUDA source (part of the helper module) and the name
 /// of the one for `cols` (1-4) columns of type t, `_mn` for a packed
 /// MN-major short operand.
-const char *narrowKernelSource();
-std::string narrowKernelName(DType t, unsigned cols, bool shortMN = false);
+const std::string &narrowKernelSource();
+std::string narrowKernelName(DType t, unsigned cols, bool shortMN = false,
+                             unsigned rowsPerWarp = 1);
+/// Every narrow kernel's function from the helper module `m`.
+Status loadNarrowFunctions(const Kernel::Impl &k, const Module &m);
+/// Blocks of the narrow kernel of `cols` columns and `rowsPerWarp` rows a
+/// warp resident per SM (its launch bound); 0 where no such kernel is built.
+unsigned narrowCtasPerSm(unsigned cols, unsigned rowsPerWarp);
+/// Rows of the long operand each warp of a narrow kernel streams (1 or 2)
+/// for `rows` of them on `smCount` SMs: 2 where one a warp would take more
+/// than one wave of blocks and two a warp fit in one.
+unsigned narrowRowsPerWarp(long long rows, unsigned cols, int smCount);
 
 /// How one staging copy launches gg_copy2d: the widest word (16, 8, 4, 2 or
 /// 1 bytes) that every address, pitch and run is a whole number of, the

@@ -292,18 +292,19 @@ DecodePick pickDecode(long long M, long long N, long long K) {
   if (M > kDecodeMaxTokens) {
     const bool fits = M <= kDecode64MaxTokens && tiles >= kDecode64MinTiles &&
                       tiles <= kDecode64MaxTiles && N * K * 2 < kDecode64BelowWeightBytes;
-    return fits ? DecodePick{&kDecode64, 1} : DecodePick{};
+    return fits ? DecodePick{&kDecode64, 1, {}} : DecodePick{};
   }
   if (tiles >= kDecodeMinTiles) {
     if (M > kDecode16MaxTokens)
-      return {&kDecode32, 1};
+      return {&kDecode32, 1, {}};
     const bool oneWaveLongK = tiles <= kSms && K > kDecodeDeepLongK;
-    return {tiles >= kDecodeDeepBelowTiles && !oneWaveLongK ? &kDecodeTwoPerSm : &kDecodeDeep, 1};
+    return {tiles >= kDecodeDeepBelowTiles && !oneWaveLongK ? &kDecodeTwoPerSm : &kDecodeDeep, 1,
+            {}};
   }
   if (M <= kDecodeSplitMaxTokens && tiles >= kDecodeSplitMinTiles) {
     const int split = tiles * 4 <= kSms ? 4 : 2; // 4 slices where they fit one wave
     if (splitKSlices(K, kDecode.tileK, split) == split)
-      return {&kDecode, split};
+      return {&kDecode, split, {}};
   }
   return {};
 }

@@ -46,112 +46,186 @@ __device__ __forceinline__ u32 half_of(const uint4 (&v)[COLS], int i) {
   return i % 2 ? w >> 16 : w & 0xffffu;
 }
 
-// Row m of A (the long operand, K-major) against COLS rows of B: K-major
-// (row j at j * sbn), or with SHORT_MN its elements packed MN-major (element
-// (j, k) at k * COLS + j: a column-major activation of COLS tokens), whose 8 x
-// COLS elements at k are COLS whole 16-byte words. kRowWordsInFlight 16-byte
-// words of A's row per lane before the FMAs, A's words converted once, B's
-// read through L1 (every warp reads them).
-template <int COLS, int BF16, int SHORT_MN>
+// ROWS rows of A (the long operand, K-major) from row m0 against COLS rows
+// of B: K-major (row j at j * sbn), or with SHORT_MN its elements packed
+// MN-major (element (j, k) at k * COLS + j: a column-major activation of COLS
+// tokens), whose 8 x COLS elements at k are COLS whole 16-byte words.
+// kRowWordsInFlight 16-byte words of A per lane before the FMAs (split over
+// the ROWS rows), A's words converted once, B's read through L1 (every warp
+// reads them) and shared by the ROWS rows.
+template <int COLS, int BF16, int SHORT_MN, int ROWS>
 __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D, int M, int K,
                                             long long sam, long long sbn, long long ldd,
                                             long long d_cs, int batch, long long stride_a,
                                             long long stride_b, long long stride_d, float alpha,
                                             float beta, const void *C, long long ldc,
                                             long long c_cs, long long stride_c, int out_f32) {
-  const long long m = (long long)blockIdx.x * 8 + threadIdx.x / 32;
+  constexpr int WORDS = kRowWordsInFlight / ROWS;
+  const long long m0 = ((long long)blockIdx.x * 8 + threadIdx.x / 32) * ROWS;
   const int lane = threadIdx.x % 32;
-  if (m >= M) return;
+  if (m0 >= M) return;
   const long long out_bytes = out_f32 ? 4 : 2;
   for (long long l = blockIdx.y; l < batch; l += gridDim.y) {
-    const u16 *a = A + l * stride_a + m * sam, *b = B + l * stride_b;
-    float acc[COLS];
+    const u16 *b = B + l * stride_b;
+    const u16 *a[ROWS]; // a row past M repeats the last (read, never stored)
 #pragma unroll
-    for (int j = 0; j < COLS; ++j) acc[j] = 0.f;
-    for (long long k0 = lane * 8; k0 < K; k0 += 256 * kRowWordsInFlight) {
-      uint4 av[kRowWordsInFlight];
-      load_row_words(a, k0, K, av);
+    for (int r = 0; r < ROWS; ++r) a[r] = A + l * stride_a + (m0 + r < M ? m0 + r : M - 1) * sam;
+    float acc[ROWS][COLS];
 #pragma unroll
-      for (int u = 0; u < kRowWordsInFlight; ++u) {
+    for (int r = 0; r < ROWS; ++r)
+#pragma unroll
+      for (int j = 0; j < COLS; ++j) acc[r][j] = 0.f;
+    for (long long k0 = lane * 8; k0 < K; k0 += 256 * WORDS) {
+      uint4 av[ROWS][WORDS];
+#pragma unroll
+      for (int u = 0; u < WORDS; ++u)
+#pragma unroll
+        for (int r = 0; r < ROWS; ++r)
+          av[r][u] = k0 + 256 * u < K ? ld_stream(a[r] + k0 + 256 * u) : make_uint4(0, 0, 0, 0);
+#pragma unroll
+      for (int u = 0; u < WORDS; ++u) {
         const long long k = k0 + 256 * u;
         if (k >= K) break;
-        float af[8];
-        words_to_f32<BF16>(av[u], af);
+        float af[ROWS][8];
+#pragma unroll
+        for (int r = 0; r < ROWS; ++r) words_to_f32<BF16>(av[r][u], af[r]);
         if (SHORT_MN) {
           uint4 bw[COLS];
 #pragma unroll
           for (int w = 0; w < COLS; ++w)
             bw[w] = __ldg(reinterpret_cast<const uint4 *>(b + k * COLS) + w);
 #pragma unroll
-          for (int j = 0; j < COLS; ++j)
+          for (int r = 0; r < ROWS; ++r)
 #pragma unroll
-            for (int e = 0; e < 8; ++e)
-              acc[j] = fmaf(af[e], to_f32(half_of<COLS>(bw, e * COLS + j), BF16), acc[j]);
+            for (int j = 0; j < COLS; ++j)
+#pragma unroll
+              for (int e = 0; e < 8; ++e)
+                acc[r][j] = fmaf(af[r][e], to_f32(half_of<COLS>(bw, e * COLS + j), BF16), acc[r][j]);
         } else {
 #pragma unroll
           for (int j = 0; j < COLS; ++j) {
             float bf[8];
             words_to_f32<BF16>(__ldg(reinterpret_cast<const uint4 *>(b + j * sbn + k)), bf);
 #pragma unroll
-            for (int e = 0; e < 8; ++e) acc[j] = fmaf(af[e], bf[e], acc[j]);
+            for (int r = 0; r < ROWS; ++r)
+#pragma unroll
+              for (int e = 0; e < 8; ++e) acc[r][j] = fmaf(af[r][e], bf[e], acc[r][j]);
           }
         }
       }
     }
 #pragma unroll
-    for (int j = 0; j < COLS; ++j)
-      for (int o = 16; o > 0; o /= 2) acc[j] += __shfl_xor_sync(0xffffffffu, acc[j], o);
+    for (int r = 0; r < ROWS; ++r)
+#pragma unroll
+      for (int j = 0; j < COLS; ++j)
+        for (int o = 16; o > 0; o /= 2) acc[r][j] += __shfl_xor_sync(0xffffffffu, acc[r][j], o);
     char *d = (char *)D + l * stride_d * out_bytes;
     const char *c = (const char *)C + l * stride_c * out_bytes;
 #pragma unroll
-    for (int j = 0; j < COLS; ++j) {
-      if (lane != j) continue;
-      const long long c_at = m * ldc + j * c_cs, d_at = m * ldd + j * d_cs;
-      float v = alpha * acc[j];
-      if (beta != 0.f)
-        v = fmaf(beta, out_f32 ? ((const float *)c)[c_at] : to_f32(((const u16 *)c)[c_at], BF16), v);
-      if (out_f32) ((float *)d)[d_at] = v;
-      else ((u16 *)d)[d_at] = to_16(v, BF16);
-    }
+    for (int r = 0; r < ROWS; ++r)
+#pragma unroll
+      for (int j = 0; j < COLS; ++j) {
+        const long long m = m0 + r;
+        if (lane != j || m >= M) continue;
+        const long long c_at = m * ldc + j * c_cs, d_at = m * ldd + j * d_cs;
+        float v = alpha * acc[r][j];
+        if (beta != 0.f)
+          v = fmaf(beta, out_f32 ? ((const float *)c)[c_at] : to_f32(((const u16 *)c)[c_at], BF16), v);
+        if (out_f32) ((float *)d)[d_at] = v;
+        else ((u16 *)d)[d_at] = to_16(v, BF16);
+      }
   }
 }
 
-// CTAS: blocks resident per SM the registers must allow. At 48 registers (no
-// bound) five fit, and 1x6144x4096's 768 blocks took 1.16 waves: 14% slower
-// on the H100 than the experiment's kernel, which had 32 (eight per SM).
-#define GG_NARROW(NAME, COLS, BF16, SHORT_MN, CTAS)                                            \
+// One kernel per forEachNarrowKernel entry (narrowKernelSource writes the
+// lines after this source). CTAS: blocks resident per SM the registers must allow.
+#define GG_NARROW(NAME, COLS, BF16, SHORT_MN, ROWS, CTAS)                                      \
   extern "C" __global__ void __launch_bounds__(256, CTAS)                                      \
   NAME(const u16 *A, const u16 *B, void *D, int M, int K, long long sam, long long sak,        \
        long long sbn, long long sbk, long long ldd, long long d_cs, int n0, int cols, int bf16, \
        int batch, long long stride_a, long long stride_b, long long stride_d, float alpha,     \
        float beta, const void *C, long long ldc, long long c_cs, long long stride_c,           \
        int out_f32, gemmgen::epilogue::Chain chain) {                                          \
-    narrow_rows<COLS, BF16, SHORT_MN>(A, B, D, M, K, sam, sbn, ldd, d_cs, batch, stride_a,     \
-                                      stride_b, stride_d, alpha, beta, C, ldc, c_cs, stride_c, \
-                                      out_f32);                                                \
+    narrow_rows<COLS, BF16, SHORT_MN, ROWS>(A, B, D, M, K, sam, sbn, ldd, d_cs, batch,         \
+                                            stride_a, stride_b, stride_d, alpha, beta, C, ldc, \
+                                            c_cs, stride_c, out_f32);                          \
   }
-GG_NARROW(gg_narrow_f16_1, 1, 0, 0, 8)
-GG_NARROW(gg_narrow_f16_2, 2, 0, 0, 6)
-GG_NARROW(gg_narrow_f16_3, 3, 0, 0, 4)
-GG_NARROW(gg_narrow_f16_4, 4, 0, 0, 4)
-GG_NARROW(gg_narrow_bf16_1, 1, 1, 0, 8)
-GG_NARROW(gg_narrow_bf16_2, 2, 1, 0, 6)
-GG_NARROW(gg_narrow_bf16_3, 3, 1, 0, 4)
-GG_NARROW(gg_narrow_bf16_4, 4, 1, 0, 4)
-// One column packed MN-major is K-major: those launches take the kernels above.
-GG_NARROW(gg_narrow_f16_2_mn, 2, 0, 1, 6)
-GG_NARROW(gg_narrow_f16_3_mn, 3, 0, 1, 4)
-GG_NARROW(gg_narrow_f16_4_mn, 4, 0, 1, 4)
-GG_NARROW(gg_narrow_bf16_2_mn, 2, 1, 1, 6)
-GG_NARROW(gg_narrow_bf16_3_mn, 3, 1, 1, 4)
-GG_NARROW(gg_narrow_bf16_4_mn, 4, 1, 1, 4)
 )CUDA";
 
-const char *gemmgen::narrowKernelSource() { return kNarrowSource; }
+namespace {
+// Blocks of 256 threads resident per SM that each kernel's registers must
+// allow, by [columns - 1][rows a warp - 1] (0: no such kernel). One row a
+// warp: at 48 registers (no bound) five fit, and 1x6144x4096's 768 blocks
+// took 1.16 waves, 14% slower on the H100 than the experiment's kernel with
+// 32 (eight per SM). Two rows a warp hold two rows' words and conversions:
+// 32 and 40 registers spill, 40 and 48 do not (the experiment's form: 39 and 48).
+constexpr unsigned kNarrowCtasPerSm[kNarrowMaxColumns][2] = {{8, 6}, {6, 5}, {4, 0}, {4, 0}};
 
-std::string gemmgen::narrowKernelName(DType t, unsigned cols, bool shortMN) {
+// Each narrow kernel: [type][short operand packed MN-major][columns][rows a
+// warp]. One packed column is K-major (no _mn kernel of one column); two rows
+// a warp only up to two columns (the registers of more would cost blocks).
+template <class F> void forEachNarrowKernel(F &&f) {
+  for (DType t : {DType::F16, DType::BF16})
+    for (bool mn : {false, true})
+      for (unsigned cols = mn ? 2 : 1; cols <= kNarrowMaxColumns; ++cols)
+        for (unsigned rows = 1; rows <= 2; ++rows)
+          if (narrowCtasPerSm(cols, rows) != 0)
+            f(t, cols, mn, rows);
+}
+} // namespace
+
+unsigned gemmgen::narrowCtasPerSm(unsigned cols, unsigned rowsPerWarp) {
+  return cols >= 1 && cols <= kNarrowMaxColumns && rowsPerWarp >= 1 && rowsPerWarp <= 2
+             ? kNarrowCtasPerSm[cols - 1][rowsPerWarp - 1]
+             : 0;
+}
+
+const std::string &gemmgen::narrowKernelSource() {
+  static const std::string source = [] {
+    std::string s = kNarrowSource;
+    forEachNarrowKernel([&](DType t, unsigned cols, bool mn, unsigned rows) {
+      s += "GG_NARROW(" + narrowKernelName(t, cols, mn, rows) + ", " + std::to_string(cols) +
+           ", " + (t == DType::BF16 ? "1" : "0") + ", " + (mn ? "1" : "0") + ", " +
+           std::to_string(rows) + ", " + std::to_string(narrowCtasPerSm(cols, rows)) + ")\n";
+    });
+    return s;
+  }();
+  return source;
+}
+
+std::string gemmgen::narrowKernelName(DType t, unsigned cols, bool shortMN, unsigned rowsPerWarp) {
   return std::string("gg_narrow_") + (t == DType::BF16 ? "bf16_" : "f16_") +
-         std::to_string(cols) + (shortMN ? "_mn" : "");
+         std::to_string(cols) + (shortMN ? "_mn" : "") +
+         (rowsPerWarp > 1 ? "_r" + std::to_string(rowsPerWarp) : "");
+}
+
+Status gemmgen::loadNarrowFunctions(const Kernel::Impl &k, const Module &m) {
+  Status status = Status::success();
+  forEachNarrowKernel([&](DType t, unsigned cols, bool mn, unsigned rows) {
+    Expected<CUfunction> f = m.function(narrowKernelName(t, cols, mn, rows));
+    if (!f)
+      status = f.status();
+    else
+      k.narrowFunctions[t == DType::BF16][mn][cols - 1][rows - 1] = *f;
+  });
+  return status;
+}
+
+unsigned gemmgen::narrowRowsPerWarp(long long rows, unsigned cols, int smCount) {
+  // One row a warp, 8 warps a block: a grid of more than one wave leaves the
+  // last wave's SMs part idle while its rows drain. Two rows a warp where
+  // that fits the grid in one wave (fewer blocks per SM: the registers). On
+  // the H200 the experiment's form ran 1x11008x4096 (1.30 waves) 15% faster
+  // so (bench/h200-gemv-simt.sh, s-u2r2 against s-u4r1) and lost 3-10% at
+  // 0.25-0.73 waves, where one row a warp is already one wave.
+  const unsigned pairCtas = narrowCtasPerSm(cols, 2);
+  if (pairCtas == 0 || smCount <= 0)
+    return 1;
+  const long long oneRow = (rows + 7) / 8, twoRows = (rows + 15) / 16;
+  return oneRow > (long long)narrowCtasPerSm(cols, 1) * smCount &&
+                 twoRows <= (long long)pairCtas * smCount
+             ? 2
+             : 1;
 }
 
 namespace {
@@ -213,7 +287,10 @@ Expected<PreparedLaunch> gemmgen::prepareNarrow(const Kernel::Impl &k, const Nar
   const GemmArgs &rm = r.problem;
   PreparedLaunch p;
   const unsigned cols = (unsigned)(r.rowsOfB ? r.problem.M : r.problem.N);
-  p.tailFunction = k.narrowFunctions[k.info.dtype == DType::BF16 ? 1 : 0][r.shortMN][cols - 1];
+  const long long rows = r.rowsOfB ? rm.N : rm.M;
+  p.tailRowsPerWarp = narrowRowsPerWarp(rows, cols, k.rt->info.smCount);
+  p.tailFunction = k.narrowFunctions[k.info.dtype == DType::BF16][r.shortMN][cols - 1]
+                                    [p.tailRowsPerWarp - 1];
   p.tailOut = k.info.outType; // D itself, also for a split kernel (whose own output is f32)
   p.gridX = 0; // no MMA kernel: the narrow kernel computes every column
   p.batch = (int)rm.batch;
@@ -237,6 +314,7 @@ Expected<PreparedLaunch> gemmgen::prepareNarrow(const Kernel::Impl &k, const Nar
   p.ldd = b ? 1 : ldd, p.tailDColStride = b ? ldd : 1;
   if (rm.beta != 0.0f)
     p.C = rm.C, p.ldc = b ? 1 : ldc, p.tailCColStride = b ? ldc : 1;
-  p.path = std::string("simt_narrow(rows of ") + (b ? "B" : "A") + ")";
+  p.path = std::string("simt_narrow(rows of ") + (b ? "B" : "A") +
+           (p.tailRowsPerWarp > 1 ? ", two a warp)" : ")");
   return p;
 }

@@ -289,15 +289,8 @@ Status gemmgen::ensureHelperModule(const Kernel::Impl &k) {
   Expected<CUfunction> reduce = Module(*m).function("gg_splitk_reduce");
   if (!reduce)
     return reduce.status();
-  for (int t = 0; t < 2; ++t)
-    for (int mn = 0; mn < 2; ++mn)
-      for (unsigned cols = mn ? 2 : 1; cols <= 4; ++cols) {
-        Expected<CUfunction> f =
-            Module(*m).function(narrowKernelName(t ? DType::BF16 : DType::F16, cols, mn));
-        if (!f)
-          return f.status();
-        k.narrowFunctions[t][mn][cols - 1] = *f;
-      }
+  if (Status s = loadNarrowFunctions(k, Module(*m)); !s)
+    return s;
   k.tailModule = *m;
   k.copyFunction = *copy;
   k.reduceFunction = *reduce;
@@ -365,7 +358,8 @@ Status gemmgen::launchTailColumns(const Kernel::Impl &k, const PreparedLaunch &p
                     &outF32,  &chain};
   const DriverApi &drv = *k.rt->drv;
   GG_CONTEXT_SCOPE(*k.rt);
-  unsigned blocks = (unsigned)((M + 7LL) / 8);
+  const long long rowsPerBlock = 8LL * std::max(1u, p.tailRowsPerWarp); // 8 warps a block
+  unsigned blocks = (unsigned)((M + rowsPerBlock - 1) / rowsPerBlock);
   unsigned entries = (unsigned)std::min(batch, 65535); // grid y's limit; the kernel strides
   CUresult r = drv.cuLaunchKernel(p.tailFunction, blocks, entries, 1, 256, 1, 1, 0, stream,
                                   params, nullptr);

@@ -1218,8 +1218,8 @@ void expectNarrowLaunches(Fake &fake, const Kernel &k, const std::vector<NarrowL
 /// K-major operands in 16-byte rows is a narrow kernel's alone (gg_narrow_f16_
 /// and its column count), every column of it: the rows of the long operand
 /// as its rows, D^T written through D's column stride where B is the long
-/// one; no tensor map, no workspace.
-/// Launches it does not take (3 rows, A two bytes off) keep the GEMM kernel.
+/// one; no tensor map, no workspace; two rows a warp where one would take
+/// more than a wave. Launches it does not take (3 rows, A two bytes off) keep the GEMM kernel.
 TEST(FakeDriver, NarrowLaunchesTakeTheSimtPath) {
   REQUIRE_FAKE();
   const std::string text = specWithScheduler("05_fast_f16.yaml", "simt_narrow: 2");
@@ -1234,7 +1234,14 @@ TEST(FakeDriver, NarrowLaunchesTakeTheSimtPath) {
   batched.strideD = 2 * 3000 + 8;
   GemmArgs colD = args(4000, 1, 2056, 4000); // D^T has one row: rows of B (A's, transposed)
   colD.layoutD = Layout::Col;
+  // 1.30 and 1.42 waves of blocks at one row a warp: two a warp, one wave.
+  GemmArgs pairB = args(1, 11008, 4096, 11008), pairA = args(9000, 2, 520, 8);
   expectNarrowLaunches(fake, *k, {
+      {pairB, "simt_narrow(rows of B, two a warp)",
+       {"launch gg_narrow_f16_1_r2 grid=688 M=11008 K=4096 a=4096,1 b=4096,1 ldd=1 n0=0 cols=1 "
+        "d_cs=11008"}},
+      {pairA, "simt_narrow(rows of A, two a warp)",
+       {"launch gg_narrow_f16_2_r2 grid=563 M=9000 K=520 a=520,1 b=520,1 ldd=8 n0=0 cols=2"}},
       {oneRow, "simt_narrow(rows of B)",
        {"launch gg_narrow_f16_1 grid=512 M=4096 K=4096 a=4096,1 b=4096,1 ldd=1 n0=0 cols=1 "
         "d_cs=4104"}},

@@ -1272,6 +1272,7 @@ struct NarrowCase {
   bool taken;
   Layout a = Layout::Row, b = Layout::Col; ///< as the user stores A and B (packed)
   int narrow = 2;
+  bool pair = false; ///< two rows a warp (narrowRowsPerWarp) on a GPU of 132 SMs
 };
 class NarrowPath : public ::testing::TestWithParam<NarrowCase> {};
 
@@ -1328,6 +1329,8 @@ TEST_P(NarrowPath, MatchesReference) {
   Expected<PreparedLaunch> prep = k.prepare(p.a);
   ASSERT_TRUE(prep.ok()) << prep.status().message();
   EXPECT_EQ(prep->path.rfind("simt_narrow", 0) == 0, c.taken) << prep->path;
+  if (gpu.rt->device().smCount == 132)
+    EXPECT_EQ(prep->path.find("two a warp") != std::string::npos, c.pair) << prep->path;
   ASSERT_TRUE(k.launch(*prep, gpu.stream).ok());
   waitOrExit(watchdogSeconds(a.M * a.batch, a.N, a.K));
   ASSERT_FALSE(::testing::Test::HasFatalFailure());
@@ -1358,6 +1361,14 @@ const NarrowCase kNarrowCases[] = {
      Layout::Col, 4},
     {"10_fast_f16_out_f32.yaml", 2000, 4, 1024, CMode::None, 1, Layout::Row, 0, true,
      Layout::Row, Layout::Row, 4},
+    // Two rows a warp (1.30-1.42 waves of one a warp), an odd count: the last
+    // warp's second row is past D.
+    {"05_fast_f16.yaml", 1, 11001, 1024, CMode::InPlace, 1, Layout::Row, 0, true, Layout::Row,
+     Layout::Col, 2, true},
+    {"06_fast_bf16.yaml", 9001, 2, 520, CMode::Separate, 2, Layout::Row, 0, true, Layout::Row,
+     Layout::Col, 2, true},
+    {"05_fast_f16.yaml", 2, 9003, 264, CMode::None, 1, Layout::Col, 0, true, Layout::Col,
+     Layout::Col, 2, true},
     // Not taken: the spec's kernel.
     {"05_fast_f16.yaml", 2, 4096, 1024, CMode::None, 1, Layout::Row, 0, false, Layout::Row,
      Layout::Row}, // B's rows are the long ones, and N-major

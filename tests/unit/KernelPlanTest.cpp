@@ -332,8 +332,9 @@ TEST(KernelPlan, EverySpecLaysOutWithinTheBlock) {
                                : b.name == "smemB"    ? p.loadB.swizzleBytes
                                                       : 128u;
       EXPECT_EQ(b.swizzleBytes, swizzle) << path << " " << b.name;
-      if (b.name == "smemB" && p.loadB.major == OperandMajor::K)
+      if (b.name == "smemB" && p.loadB.major == OperandMajor::K) {
         EXPECT_EQ(b.swizzleBytes, 128u) << path;
+      }
       end = b.offset + b.totalBytes();
     }
     EXPECT_GE(p.barrierOffset, end) << path;

@@ -68,15 +68,25 @@ TEST(StagingCopy, WordsFormAndGridFollowTheAlignment) {
 TEST(TailColumns, KernelCompilesForSm90WithoutSpills) {
   CompileOptions opts;
   opts.useCache = false;
-  // The tail kernel, and narrow kernels of each type within the registers
-  // that keep their blocks per SM (8 at one column, 6 at two, 4 at four:
-  // NarrowPath.cpp); every name ensureHelperModule looks up must be there.
-  const std::pair<std::string, unsigned> entries[] = {{"gg_tail_columns", 255},
-                                                      {narrowKernelName(DType::F16, 1), 32},
-                                                      {narrowKernelName(DType::BF16, 2), 40},
-                                                      {narrowKernelName(DType::F16, 4), 64},
-                                                      {narrowKernelName(DType::F16, 2, true), 40},
-                                                      {narrowKernelName(DType::BF16, 4, true), 64}};
+  // The tail kernel, and narrow kernels within the registers that keep the
+  // blocks per SM their launch bound names (narrowCtasPerSm: 65536 registers
+  // an SM, allocated 8 a thread at a time); every name ensureHelperModule
+  // looks up must be there.
+  struct Narrow {
+    DType t;
+    unsigned cols;
+    bool mn;
+    unsigned rows;
+  };
+  std::vector<std::pair<std::string, unsigned>> entries = {{"gg_tail_columns", 255}};
+  for (const Narrow &n : {Narrow{DType::F16, 1, false, 1}, Narrow{DType::BF16, 2, false, 1},
+                          Narrow{DType::F16, 4, false, 1}, Narrow{DType::F16, 2, true, 1},
+                          Narrow{DType::BF16, 4, true, 1}, Narrow{DType::F16, 1, false, 2},
+                          Narrow{DType::BF16, 2, false, 2}, Narrow{DType::BF16, 2, true, 2}}) {
+    const unsigned ctas = narrowCtasPerSm(n.cols, n.rows);
+    ASSERT_GT(ctas, 0u);
+    entries.emplace_back(narrowKernelName(n.t, n.cols, n.mn, n.rows), 65536 / (256 * ctas) / 8 * 8);
+  }
   for (const auto &[entry, maxRegisters] : entries) {
     SCOPED_TRACE(entry);
     Expected<CubinResult> r =
@@ -86,6 +96,26 @@ TEST(TailColumns, KernelCompilesForSm90WithoutSpills) {
     EXPECT_FALSE(r->usage.hasSpills()) << r->log;
     EXPECT_LE(r->usage.registers, maxRegisters) << r->log;
   }
+}
+
+// Rows a warp of the narrow kernels: two where one a warp takes more than one
+// wave of blocks and two fit in one (132 SMs; one column: 8 blocks of 8 warps
+// an SM at one row a warp, 6 at two; two columns 6 and 5; none at three).
+TEST(NarrowPath, TwoRowsAWarpWhereOneTakesMoreThanAWave) {
+  struct Case {
+    long long rows;
+    unsigned cols;
+    unsigned want;
+  } cases[] = {{6144, 1, 1},  {8448, 1, 1},  {8449, 1, 2},  {11008, 1, 2}, {12672, 1, 2},
+               {12673, 1, 1}, {57344, 1, 1}, {6336, 2, 1},  {6337, 2, 2},  {10560, 2, 2},
+               {10561, 2, 1}, {14336, 2, 1}, {11008, 3, 1}, {11008, 4, 1}};
+  for (const Case &c : cases) {
+    SCOPED_TRACE(std::to_string(c.rows) + " rows, " + std::to_string(c.cols) + " columns");
+    EXPECT_EQ(narrowRowsPerWarp(c.rows, c.cols, 132), c.want);
+  }
+  EXPECT_EQ(narrowRowsPerWarp(11008, 1, 0), 1u); // SM count unknown
+  EXPECT_EQ(narrowCtasPerSm(3, 2), 0u);
+  EXPECT_EQ(narrowCtasPerSm(5, 1), 0u);
 }
 
 // The chain as the runtime hands it to the tail kernel and the reference

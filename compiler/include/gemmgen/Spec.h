@@ -61,6 +61,9 @@ enum class EpilogueOpKind {
 };
 /// How many EpilogueOpKind values there are (arrays indexed by one).
 constexpr unsigned kEpilogueOpKinds = unsigned(EpilogueOpKind::Scale) + 1;
+/// The most rows or columns of D scheduler.simt_narrow may name: the
+/// runtime builds a narrow kernel for each count up to it.
+constexpr unsigned kSimtNarrowMaxColumns = 4;
 enum class BiasAxis { Row, Column };
 enum class BarrierKind {
   Tma,       ///< mbarrier completed by TMA transaction bytes (+1 expect_tx arrival)
@@ -163,10 +166,11 @@ struct SchedulerSpec {
   /// the memory, sets the pace.
   Located<unsigned> ctasPerSm{1};
   /// scheduler.simt_narrow: a launch whose D has at most this many rows or
-  /// columns (1-4; 0: never), both operands K-major and 16-byte aligned,
-  /// runs on the runtime's SIMT kernel instead, each warp streaming one row
-  /// of the long operand: at 1-2 rows it streamed the weights faster than
-  /// any MMA tile (bench/h200-gemv-simt.sh). 16-bit operands, no chain.
+  /// columns (1-kSimtNarrowMaxColumns; 0: never), the long operand K-major
+  /// in 16-byte rows, runs on the runtime's SIMT kernel instead, each warp
+  /// streaming one or two rows of the long operand: at 1-2 rows it streamed
+  /// the weights faster than any MMA tile (bench/h200-gemv-simt.sh). 16-bit
+  /// operands, no chain.
   Located<unsigned> simtNarrow{0};
   /// What types.d was before split-K made the kernel's output f32 (set by
   /// compileParsedSpec; the reduction writes this type).

@@ -17,5 +17,7 @@ memcheck '*NarrowPath*'
 SHAPES=${SHAPES:-"1x11008x4096 1x12288x4096 8192x2x4096 1x10240x8192 1x6144x4096 \
   1x8448x14336 14336x2x4096"}
 ab_bench "$OLD" "$C" "$SHAPES" auto
+echo "bf16:" >> "$S"; L0=$L; L=$L/bf16; mkdir -p "$L"
 ab_bench "$OLD" "$C" "1x11008x4096 8192x2x4096" auto --dtype bf16
+L=$L0
 bench_finish

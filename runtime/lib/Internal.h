@@ -19,9 +19,9 @@
 
 namespace gemmgen {
 
-/// The narrow path's kernels: one for each count of columns up to
-/// kSimtNarrowMaxColumns (NarrowPath.cpp).
-constexpr unsigned kNarrowMaxColumns = kSimtNarrowMaxColumns;
+/// The narrow path's kernel kinds (NarrowPath.cpp's kNarrowKinds: columns up
+/// to kSimtNarrowMaxColumns, rows a warp, the words they load).
+constexpr unsigned kNarrowKindCount = 10;
 
 // Every driver entry point the runtime uses. Names are the cuda.h API names
 // (some are macros for versioned symbols, e.g. cuMemAlloc -> cuMemAlloc_v2;
@@ -159,9 +159,9 @@ struct Kernel::Impl {
   /// Split-K's reduction of the f32 slices into D (same module).
   mutable CUfunction reduceFunction = nullptr;
   /// The narrow path's kernels (NarrowPath.cpp), gg_narrow_* by [bf16][short
-  /// operand packed MN-major][columns - 1][rows a warp - 1] (null where none
-  /// is built: forEachNarrowKernel).
-  mutable CUfunction narrowFunctions[2][2][kNarrowMaxColumns][2] = {};
+  /// operand packed MN-major][kind: index in kNarrowKinds] (null where none is
+  /// built).
+  mutable CUfunction narrowFunctions[2][2][kNarrowKindCount] = {};
 };
 
 /// A spec's scalar type as the host API names it.
@@ -295,14 +295,14 @@ struct NarrowRoute {
   bool taken = false;
   bool rowsOfB = false; ///< the warps stream B's rows (D has the few rows)
   bool shortMN = false; ///< the short operand packed MN-major, over one column
+  unsigned elemsPerWord = 8; ///< 16-bit elements per load: 8, 4 or 1 (the rows' alignment)
   GemmArgs problem;     ///< rowMajorProblem(args)
 };
 NarrowRoute narrowRoute(const Kernel::Impl &k, const GemmArgs &args);
 /// What the path asks of a row-major problem's shape and layouts, pointers
-/// and leading dimensions aside: at most `limit` rows or columns of D, the
-/// long operand K-major, K whole 16-byte words (also what `auto` asks before
-/// it sets simt_narrow).
-bool narrowShape(long long M, long long N, long long K, Layout a, Layout b, long long limit);
+/// and leading dimensions aside: at most `limit` rows or columns of D and the
+/// long operand K-major (also what `auto` asks before it sets simt_narrow).
+bool narrowShape(long long M, long long N, Layout a, Layout b, long long limit);
 /// The launch of a route taken: a narrow kernel over every column (launched
 /// as the tail kernel is), no MMA kernel, no workspace.
 Expected<PreparedLaunch> prepareNarrow(const Kernel::Impl &k, const NarrowRoute &r);
@@ -311,16 +311,17 @@ Expected<PreparedLaunch> prepareNarrow(const Kernel::Impl &k, const NarrowRoute 
 /// MN-major short operand.
 const std::string &narrowKernelSource();
 std::string narrowKernelName(DType t, unsigned cols, bool shortMN = false,
-                             unsigned rowsPerWarp = 1);
+                             unsigned rowsPerWarp = 1, unsigned elemsPerWord = 8);
 /// Every narrow kernel's function from the helper module `m`.
 Status loadNarrowFunctions(const Kernel::Impl &k, const Module &m);
-/// Blocks of the narrow kernel of `cols` columns and `rowsPerWarp` rows a
-/// warp resident per SM (its launch bound); 0 where no such kernel is built.
-unsigned narrowCtasPerSm(unsigned cols, unsigned rowsPerWarp);
+/// Blocks of the narrow kernel of `cols` columns, `rowsPerWarp` rows a warp
+/// and loads of `elemsPerWord` elements resident per SM (its launch bound); 0
+/// where no such kernel is built.
+unsigned narrowCtasPerSm(unsigned cols, unsigned rowsPerWarp, unsigned elemsPerWord = 8);
 /// Rows of the long operand each warp of a narrow kernel streams (1 or 2)
 /// for `rows` of them on `smCount` SMs: 2 where one a warp would take more
 /// than one wave of blocks and two a warp fit in one.
-unsigned narrowRowsPerWarp(long long rows, unsigned cols, int smCount);
+unsigned narrowRowsPerWarp(long long rows, unsigned cols, unsigned elemsPerWord, int smCount);
 
 /// How one staging copy launches gg_copy2d: the widest word (16, 8, 4, 2 or
 /// 1 bytes) that every address, pitch and run is a whole number of, the

@@ -653,7 +653,7 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
   // A D of at most kSimtNarrowRows rows (or columns) with K-major operands:
   // these launches take the SIMT path (NarrowPath.cpp); the spec's kernel
   // serves the others (operands TMA must stage, more rows).
-  if (narrowShape(M, N, K, options.a, options.b, kSimtNarrowRows)) {
+  if (narrowShape(M, N, options.a, options.b, kSimtNarrowRows)) {
     r.simtNarrow = (int)kSimtNarrowRows;
     r.note += "; at most " + std::to_string(kSimtNarrowRows) + " " +
               (M <= N ? "rows" : "columns") +

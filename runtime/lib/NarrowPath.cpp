@@ -2,14 +2,16 @@
 //
 // A decode GEMM with one or two tokens pads an MMA tile of 64 rows to them;
 // every MMA kernel then streams the weights no faster than its TMA pipeline
-// lets it. Where a spec says scheduler.simt_narrow: R, a launch whose D has
-// at most R rows (or columns) runs on a SIMT kernel instead (gg_narrow_*,
-// below, launched as the tail kernel is): each warp streams one row of the
-// long operand with 16-byte loads, four in flight per lane, and keeps the
-// short operand's R rows in L1. On the H100 this streamed 1x57344x8192's
-// weights at 3.0 TB/s against cuBLAS's 2.9 and gemmgen's decode tile's 2.8
-// (bench/h200-simt-narrow.sh); the experiment's form on the H200 at 4.4 TB/s
-// against 4.25 and 4.1 (bench/h200-gemv-simt.sh, 2026-12-05).
+// lets it, and rows not 16-byte aligned go through a staging copy first.
+// Where a spec says scheduler.simt_narrow: R, a launch whose D has at most R
+// rows (or columns) runs on a SIMT kernel instead (gg_narrow_*, below,
+// launched as the tail kernel is): each warp streams one row (or two) of the
+// long operand, 64 bytes per lane in flight in the widest loads its rows
+// allow, and keeps the short operand's R rows in L1. On the H100 this
+// streamed 1x57344x8192's weights at 3.0 TB/s against cuBLAS's 2.9 and
+// gemmgen's decode tile's 2.8 (bench/h200-simt-narrow.sh); the experiment's
+// form on the H200 at 4.4 TB/s against 4.25 and 4.1 (bench/h200-gemv-simt.sh,
+// 2026-12-05).
 //
 //===----------------------------------------------------------------------===//
 #include "Internal.h"
@@ -19,23 +21,58 @@
 using namespace gemmgen;
 
 // The narrow kernels, compiled into the helper module after TailColumns.cpp's
-// source (whose to_f32, to_16 and load_row_words they use). gg_tail_columns' parameters,
-// so launchTailColumns launches either; the runtime takes this path only for
-// a long operand K-major in 16-byte rows, a short one likewise or packed
-// MN-major, and no chain (narrowRoute), which these assume. The
-// column count and the type are compile-time: the tail kernel's loop (a
-// runtime type and up to 8 columns, B's words converted per column) ran the
-// H200 at 0.70-0.95 of cuBLAS where this form runs 1.03-1.16
+// source (whose to_f32, to_16 and ld_stream they use). gg_tail_columns'
+// parameters, so launchTailColumns launches either; the runtime takes this
+// path only for a K-major long operand, a short one K-major or packed
+// MN-major, and no chain (narrowRoute), which these assume. The column
+// count, the type and the load width are compile-time: the tail kernel's
+// loop (a runtime type and up to 8 columns, B's words converted per column)
+// ran the H200 at 0.70-0.95 of cuBLAS where this form runs 1.03-1.16
 // (bench/h200-simt-narrow.sh against bench/h200-gemv-simt.sh's s-u4r1).
 static const char *kNarrowSource = R"CUDA(
-template <int BF16>
-__device__ __forceinline__ void words_to_f32(const uint4 &v, float (&f)[8]) {
-  const u32 w[4] = {v.x, v.y, v.z, v.w};
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    f[2 * i] = to_f32(w[i] & 0xffffu, BF16);
-    f[2 * i + 1] = to_f32(w[i] >> 16, BF16);
+// VEC 16-bit elements loaded as one word: 8 (16 bytes), 4 (8 bytes) or 1,
+// the widest that every row's start and K allow (narrowRoute).
+template <int VEC> struct Word { u32 w[(VEC + 1) / 2]; };
+template <int VEC> __device__ __forceinline__ Word<VEC> ld_word_stream(const u16 *p);
+template <> __device__ __forceinline__ Word<8> ld_word_stream<8>(const u16 *p) {
+  Word<8> x;
+  const uint4 v = ld_stream(p);
+  x.w[0] = v.x, x.w[1] = v.y, x.w[2] = v.z, x.w[3] = v.w;
+  return x;
+}
+template <> __device__ __forceinline__ Word<4> ld_word_stream<4>(const u16 *p) {
+  Word<4> x;
+  asm volatile("ld.global.nc.L1::no_allocate.v2.u32 {%0,%1}, [%2];"
+               : "=r"(x.w[0]), "=r"(x.w[1])
+               : "l"(p));
+  return x;
+}
+template <> __device__ __forceinline__ Word<1> ld_word_stream<1>(const u16 *p) {
+  u16 h;
+  asm volatile("ld.global.nc.L1::no_allocate.u16 %0, [%1];" : "=h"(h) : "l"(p));
+  Word<1> x;
+  x.w[0] = h;
+  return x;
+}
+// The short operand's words, read through L1 (every warp reads them).
+template <int VEC> __device__ __forceinline__ Word<VEC> ld_word_l1(const u16 *p) {
+  Word<VEC> x;
+  if constexpr (VEC == 8) {
+    const uint4 v = __ldg(reinterpret_cast<const uint4 *>(p));
+    x.w[0] = v.x, x.w[1] = v.y, x.w[2] = v.z, x.w[3] = v.w;
+  } else if constexpr (VEC == 4) {
+    const uint2 v = __ldg(reinterpret_cast<const uint2 *>(p));
+    x.w[0] = v.x, x.w[1] = v.y;
+  } else {
+    x.w[0] = __ldg(reinterpret_cast<const unsigned short *>(p));
   }
+  return x;
+}
+template <int BF16, int VEC>
+__device__ __forceinline__ void word_to_f32(const Word<VEC> &x, float (&f)[VEC]) {
+#pragma unroll
+  for (int e = 0; e < VEC; ++e)
+    f[e] = to_f32(VEC == 1 ? x.w[0] : e % 2 ? x.w[e / 2] >> 16 : x.w[e / 2] & 0xffffu, BF16);
 }
 
 // 16-bit element i of the COLS 16-byte words v (i compile-time after unrolling).
@@ -49,18 +86,20 @@ __device__ __forceinline__ u32 half_of(const uint4 (&v)[COLS], int i) {
 // ROWS rows of A (the long operand, K-major) from row m0 against COLS rows
 // of B: K-major (row j at j * sbn), or with SHORT_MN its elements packed
 // MN-major (element (j, k) at k * COLS + j: a column-major activation of COLS
-// tokens), whose 8 x COLS elements at k are COLS whole 16-byte words.
-// kRowWordsInFlight 16-byte words of A per lane before the FMAs (split over
-// the ROWS rows), A's words converted once, B's read through L1 (every warp
-// reads them) and shared by the ROWS rows.
-template <int COLS, int BF16, int SHORT_MN, int ROWS>
+// tokens), whose 8 x COLS elements at k are COLS whole 16-byte words (VEC 8
+// only). 64 bytes of A per lane in flight before the FMAs (32 in 2-byte
+// words: their registers), split over the ROWS rows; A's words converted
+// once, B's read through L1 and shared by the ROWS rows.
+template <int COLS, int BF16, int SHORT_MN, int ROWS, int VEC>
 __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D, int M, int K,
                                             long long sam, long long sbn, long long ldd,
                                             long long d_cs, int batch, long long stride_a,
                                             long long stride_b, long long stride_d, float alpha,
                                             float beta, const void *C, long long ldc,
                                             long long c_cs, long long stride_c, int out_f32) {
-  constexpr int WORDS = kRowWordsInFlight / ROWS;
+  static_assert(!SHORT_MN || VEC == 8, "a packed MN-major operand is read in 16-byte words");
+  constexpr int WORDS = (VEC == 1 ? 16 : kRowWordsInFlight * 8 / VEC) / ROWS;
+  constexpr int STEP = 32 * VEC; // elements a warp's word u covers
   const long long m0 = ((long long)blockIdx.x * 8 + threadIdx.x / 32) * ROWS;
   const int lane = threadIdx.x % 32;
   if (m0 >= M) return;
@@ -75,21 +114,27 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
     for (int r = 0; r < ROWS; ++r)
 #pragma unroll
       for (int j = 0; j < COLS; ++j) acc[r][j] = 0.f;
-    for (long long k0 = lane * 8; k0 < K; k0 += 256 * WORDS) {
-      uint4 av[ROWS][WORDS];
+    for (long long k0 = lane * VEC; k0 < K; k0 += STEP * WORDS) {
+      Word<VEC> av[ROWS][WORDS];
 #pragma unroll
       for (int u = 0; u < WORDS; ++u)
 #pragma unroll
-        for (int r = 0; r < ROWS; ++r)
-          av[r][u] = k0 + 256 * u < K ? ld_stream(a[r] + k0 + 256 * u) : make_uint4(0, 0, 0, 0);
+        for (int r = 0; r < ROWS; ++r) {
+          // Words past K are never read. The two forms are those ptxas fits
+          // in the launch bounds without spills (each spilled the other's).
+          if constexpr (VEC == 8)
+            av[r][u] = k0 + STEP * u < K ? ld_word_stream<VEC>(a[r] + k0 + STEP * u) : Word<VEC>{};
+          else if (k0 + STEP * u < K)
+            av[r][u] = ld_word_stream<VEC>(a[r] + k0 + STEP * u);
+        }
 #pragma unroll
       for (int u = 0; u < WORDS; ++u) {
-        const long long k = k0 + 256 * u;
+        const long long k = k0 + STEP * u;
         if (k >= K) break;
-        float af[ROWS][8];
+        float af[ROWS][VEC];
 #pragma unroll
-        for (int r = 0; r < ROWS; ++r) words_to_f32<BF16>(av[r][u], af[r]);
-        if (SHORT_MN) {
+        for (int r = 0; r < ROWS; ++r) word_to_f32<BF16, VEC>(av[r][u], af[r]);
+        if constexpr (SHORT_MN) {
           uint4 bw[COLS];
 #pragma unroll
           for (int w = 0; w < COLS; ++w)
@@ -99,17 +144,17 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
 #pragma unroll
             for (int j = 0; j < COLS; ++j)
 #pragma unroll
-              for (int e = 0; e < 8; ++e)
+              for (int e = 0; e < VEC; ++e)
                 acc[r][j] = fmaf(af[r][e], to_f32(half_of<COLS>(bw, e * COLS + j), BF16), acc[r][j]);
         } else {
 #pragma unroll
           for (int j = 0; j < COLS; ++j) {
-            float bf[8];
-            words_to_f32<BF16>(__ldg(reinterpret_cast<const uint4 *>(b + j * sbn + k)), bf);
+            float bf[VEC];
+            word_to_f32<BF16, VEC>(ld_word_l1<VEC>(b + j * sbn + k), bf);
 #pragma unroll
             for (int r = 0; r < ROWS; ++r)
 #pragma unroll
-              for (int e = 0; e < 8; ++e) acc[r][j] = fmaf(af[r][e], bf[e], acc[r][j]);
+              for (int e = 0; e < VEC; ++e) acc[r][j] = fmaf(af[r][e], bf[e], acc[r][j]);
           }
         }
       }
@@ -139,98 +184,131 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
 
 // One kernel per forEachNarrowKernel entry (narrowKernelSource writes the
 // lines after this source). CTAS: blocks resident per SM the registers must allow.
-#define GG_NARROW(NAME, COLS, BF16, SHORT_MN, ROWS, CTAS)                                      \
+#define GG_NARROW(NAME, COLS, BF16, SHORT_MN, ROWS, VEC, CTAS)                                 \
   extern "C" __global__ void __launch_bounds__(256, CTAS)                                      \
   NAME(const u16 *A, const u16 *B, void *D, int M, int K, long long sam, long long sak,        \
        long long sbn, long long sbk, long long ldd, long long d_cs, int n0, int cols, int bf16, \
        int batch, long long stride_a, long long stride_b, long long stride_d, float alpha,     \
        float beta, const void *C, long long ldc, long long c_cs, long long stride_c,           \
        int out_f32, gemmgen::epilogue::Chain chain) {                                          \
-    narrow_rows<COLS, BF16, SHORT_MN, ROWS>(A, B, D, M, K, sam, sbn, ldd, d_cs, batch,         \
-                                            stride_a, stride_b, stride_d, alpha, beta, C, ldc, \
-                                            c_cs, stride_c, out_f32);                          \
+    narrow_rows<COLS, BF16, SHORT_MN, ROWS, VEC>(A, B, D, M, K, sam, sbn, ldd, d_cs, batch,    \
+                                                 stride_a, stride_b, stride_d, alpha, beta, C, \
+                                                 ldc, c_cs, stride_c, out_f32);                \
   }
 )CUDA";
 
 namespace {
-// Blocks of 256 threads resident per SM that each kernel's registers must
-// allow, by [columns - 1][rows a warp - 1] (0: no such kernel). One row a
-// warp: at 48 registers (no bound) five fit, and 1x6144x4096's 768 blocks
-// took 1.16 waves, 14% slower on the H100 than the experiment's kernel with
-// 32 (eight per SM). Two rows a warp hold two rows' words and conversions:
-// 32 and 40 registers spill, 40 and 48 do not (the experiment's form: 39 and 48).
-constexpr unsigned kNarrowCtasPerSm[kNarrowMaxColumns][2] = {{8, 6}, {6, 5}, {4, 0}, {4, 0}};
+// Every narrow kernel but its type, and the blocks of 256 threads resident
+// per SM its registers must allow (its launch bound). One row a warp: at 48
+// registers (no bound) five fit, and 1x6144x4096's 768 blocks took 1.16
+// waves, 14% slower on the H100 than the experiment's kernel with 32 (eight
+// per SM). Two rows a warp hold two rows' words and conversions: at 32 and 40
+// registers they spilled, at 40 and 48 not (the experiment's form: 39 and
+// 48). Narrower words (rows not 16-byte aligned) for one and two columns
+// (8-byte words of one column spilled at 32 registers);
+// a packed MN-major short operand (`packedMNToo`: a second kernel) with
+// 16-byte words only, and one packed column is K-major (no kernel of its own).
+struct NarrowKind {
+  unsigned cols, rowsPerWarp, elemsPerWord, ctasPerSm;
+  bool packedMNToo;
+};
+constexpr NarrowKind kNarrowKinds[] = {
+    {1, 1, 8, 8, false}, {2, 1, 8, 6, true},  {3, 1, 8, 4, true},  {4, 1, 8, 4, true},
+    {1, 2, 8, 6, false}, {2, 2, 8, 5, true},  {1, 1, 4, 8, false}, {2, 1, 4, 6, false},
+    {1, 1, 1, 8, false}, {2, 1, 1, 6, false},
+};
+static_assert(sizeof(kNarrowKinds) / sizeof(kNarrowKinds[0]) == kNarrowKindCount);
 
-// Each narrow kernel: [type][short operand packed MN-major][columns][rows a
-// warp]. One packed column is K-major (no _mn kernel of one column); two rows
-// a warp only up to two columns (the registers of more would cost blocks).
+int narrowKindIndex(unsigned cols, unsigned rowsPerWarp, unsigned elemsPerWord) {
+  for (unsigned i = 0; i < kNarrowKindCount; ++i)
+    if (kNarrowKinds[i].cols == cols && kNarrowKinds[i].rowsPerWarp == rowsPerWarp &&
+        kNarrowKinds[i].elemsPerWord == elemsPerWord)
+      return (int)i;
+  return -1;
+}
+
+// Each narrow kernel: its type, whether its short operand is packed
+// MN-major, and its kind's index in kNarrowKinds.
 template <class F> void forEachNarrowKernel(F &&f) {
   for (DType t : {DType::F16, DType::BF16})
-    for (bool mn : {false, true})
-      for (unsigned cols = mn ? 2 : 1; cols <= kNarrowMaxColumns; ++cols)
-        for (unsigned rows = 1; rows <= 2; ++rows)
-          if (narrowCtasPerSm(cols, rows) != 0)
-            f(t, cols, mn, rows);
+    for (unsigned i = 0; i < kNarrowKindCount; ++i)
+      for (bool mn : {false, true})
+        if (!mn || kNarrowKinds[i].packedMNToo)
+          f(t, mn, i);
+}
+
+std::string kindName(DType t, bool mn, unsigned i) {
+  const NarrowKind &n = kNarrowKinds[i];
+  return narrowKernelName(t, n.cols, mn, n.rowsPerWarp, n.elemsPerWord);
 }
 } // namespace
 
-unsigned gemmgen::narrowCtasPerSm(unsigned cols, unsigned rowsPerWarp) {
-  return cols >= 1 && cols <= kNarrowMaxColumns && rowsPerWarp >= 1 && rowsPerWarp <= 2
-             ? kNarrowCtasPerSm[cols - 1][rowsPerWarp - 1]
-             : 0;
+unsigned gemmgen::narrowCtasPerSm(unsigned cols, unsigned rowsPerWarp, unsigned elemsPerWord) {
+  const int i = narrowKindIndex(cols, rowsPerWarp, elemsPerWord);
+  return i < 0 ? 0 : kNarrowKinds[i].ctasPerSm;
 }
 
 const std::string &gemmgen::narrowKernelSource() {
   static const std::string source = [] {
     std::string s = kNarrowSource;
-    forEachNarrowKernel([&](DType t, unsigned cols, bool mn, unsigned rows) {
-      s += "GG_NARROW(" + narrowKernelName(t, cols, mn, rows) + ", " + std::to_string(cols) +
-           ", " + (t == DType::BF16 ? "1" : "0") + ", " + (mn ? "1" : "0") + ", " +
-           std::to_string(rows) + ", " + std::to_string(narrowCtasPerSm(cols, rows)) + ")\n";
+    forEachNarrowKernel([&](DType t, bool mn, unsigned i) {
+      const NarrowKind &n = kNarrowKinds[i];
+      s += "GG_NARROW(" + kindName(t, mn, i) + ", " + std::to_string(n.cols) + ", " +
+           (t == DType::BF16 ? "1" : "0") + ", " + (mn ? "1" : "0") + ", " +
+           std::to_string(n.rowsPerWarp) + ", " + std::to_string(n.elemsPerWord) + ", " +
+           std::to_string(n.ctasPerSm) + ")\n";
     });
     return s;
   }();
   return source;
 }
 
-std::string gemmgen::narrowKernelName(DType t, unsigned cols, bool shortMN, unsigned rowsPerWarp) {
+std::string gemmgen::narrowKernelName(DType t, unsigned cols, bool shortMN, unsigned rowsPerWarp,
+                                      unsigned elemsPerWord) {
   return std::string("gg_narrow_") + (t == DType::BF16 ? "bf16_" : "f16_") +
          std::to_string(cols) + (shortMN ? "_mn" : "") +
-         (rowsPerWarp > 1 ? "_r" + std::to_string(rowsPerWarp) : "");
+         (rowsPerWarp > 1 ? "_r" + std::to_string(rowsPerWarp) : "") +
+         (elemsPerWord != 8 ? "_v" + std::to_string(elemsPerWord) : "");
 }
 
 Status gemmgen::loadNarrowFunctions(const Kernel::Impl &k, const Module &m) {
   Status status = Status::success();
-  forEachNarrowKernel([&](DType t, unsigned cols, bool mn, unsigned rows) {
-    Expected<CUfunction> f = m.function(narrowKernelName(t, cols, mn, rows));
+  forEachNarrowKernel([&](DType t, bool mn, unsigned i) {
+    Expected<CUfunction> f = m.function(kindName(t, mn, i));
     if (!f)
       status = f.status();
     else
-      k.narrowFunctions[t == DType::BF16][mn][cols - 1][rows - 1] = *f;
+      k.narrowFunctions[t == DType::BF16][mn][i] = *f;
   });
   return status;
 }
 
-unsigned gemmgen::narrowRowsPerWarp(long long rows, unsigned cols, int smCount) {
+unsigned gemmgen::narrowRowsPerWarp(long long rows, unsigned cols, unsigned elemsPerWord,
+                                    int smCount) {
   // One row a warp, 8 warps a block: a grid of more than one wave leaves the
   // last wave's SMs part idle while its rows drain. Two rows a warp where
   // that fits the grid in one wave (fewer blocks per SM: the registers). On
   // the H200 the experiment's form ran 1x11008x4096 (1.30 waves) 15% faster
   // so (bench/h200-gemv-simt.sh, s-u2r2 against s-u4r1) and lost 3-10% at
   // 0.25-0.73 waves, where one row a warp is already one wave.
-  const unsigned pairCtas = narrowCtasPerSm(cols, 2);
+  const unsigned pairCtas = narrowCtasPerSm(cols, 2, elemsPerWord);
   if (pairCtas == 0 || smCount <= 0)
     return 1;
   const long long oneRow = (rows + 7) / 8, twoRows = (rows + 15) / 16;
-  return oneRow > (long long)narrowCtasPerSm(cols, 1) * smCount &&
+  return oneRow > (long long)narrowCtasPerSm(cols, 1, elemsPerWord) * smCount &&
                  twoRows <= (long long)pairCtas * smCount
              ? 2
              : 1;
 }
 
 namespace {
-bool rowsOf16Bytes(CUdeviceptr p, long long ld, long long stride, long long batch) {
-  return p % 16 == 0 && ld % 8 == 0 && (batch <= 1 || stride % 8 == 0);
+// The widest word (8, 4 or 1 elements of 2 bytes) that each row of a K-major
+// operand starts on and K is whole words of.
+unsigned wordElems(CUdeviceptr p, long long ld, long long stride, long long batch, long long K) {
+  for (unsigned v : {8u, 4u})
+    if (p % (2 * v) == 0 && ld % v == 0 && (batch <= 1 || stride % v == 0) && K % v == 0)
+      return v;
+  return 1;
 }
 // The short operand stored MN-major with its `cols` elements of each k
 // adjacent (ld == cols): 8 k of it are `cols` whole 16-byte words.
@@ -242,11 +320,10 @@ bool packedMN(CUdeviceptr p, long long ld, long long cols, long long stride, lon
 bool shortIsA(long long M, long long N, long long limit) { return M <= limit && M <= N; }
 } // namespace
 
-bool gemmgen::narrowShape(long long M, long long N, long long K, Layout a, Layout b,
-                          long long limit) {
-  // The long operand K-major (lines of K in 16-byte words); the short one
-  // either way (MN-major must be packed: narrowRoute checks it at launch).
-  if (std::min(M, N) > limit || K % 8 != 0)
+bool gemmgen::narrowShape(long long M, long long N, Layout a, Layout b, long long limit) {
+  // The long operand K-major; the short one either way (MN-major must be
+  // packed, and the rows' alignment picks the kernel: narrowRoute).
+  if (std::min(M, N) > limit)
     return false;
   return shortIsA(M, N, limit) ? b == Layout::Col : a == Layout::Row;
 }
@@ -261,22 +338,25 @@ NarrowRoute gemmgen::narrowRoute(const Kernel::Impl &k, const GemmArgs &args) {
     return r;
   const GemmArgs rm = rowMajorProblem(args);
   const long long lim = abi.simtNarrow;
-  if (!narrowShape(rm.M, rm.N, rm.K, rm.layoutA, rm.layoutB, lim) || rm.M <= 0 || rm.N <= 0)
+  if (!narrowShape(rm.M, rm.N, rm.layoutA, rm.layoutB, lim) || rm.M <= 0 || rm.N <= 0)
     return r;
   const bool b = shortIsA(rm.M, rm.N, lim); // the warps stream B's rows
   const char longOp = b ? 'B' : 'A', shortOp = b ? 'A' : 'B';
   const long long cols = b ? rm.M : rm.N;
-  if (!rowsOf16Bytes(b ? rm.B : rm.A, storedShape(rm, longOp).ld, b ? rm.strideB : rm.strideA,
-                     rm.batch))
-    return r;
+  unsigned vec = wordElems(b ? rm.B : rm.A, storedShape(rm, longOp).ld,
+                           b ? rm.strideB : rm.strideA, rm.batch, rm.K);
   const CUdeviceptr sp = b ? rm.A : rm.B;
   const long long sld = storedShape(rm, shortOp).ld, sstride = b ? rm.strideA : rm.strideB;
   const bool shortKMajor = b ? rm.layoutA == Layout::Row : rm.layoutB == Layout::Col;
-  if (shortKMajor ? !rowsOf16Bytes(sp, sld, sstride, rm.batch)
-                  : !packedMN(sp, sld, cols, sstride, rm.batch))
+  if (shortKMajor)
+    vec = std::min(vec, wordElems(sp, sld, sstride, rm.batch, rm.K));
+  else if (vec != 8 || !packedMN(sp, sld, cols, sstride, rm.batch))
+    return r;
+  if (narrowCtasPerSm((unsigned)cols, 1, vec) == 0) // no kernel for these words
     return r;
   r.taken = true, r.rowsOfB = b;
   r.shortMN = !shortKMajor && cols > 1; // one packed column is K-major
+  r.elemsPerWord = vec;
   r.problem = rm;
   return r;
 }
@@ -288,9 +368,12 @@ Expected<PreparedLaunch> gemmgen::prepareNarrow(const Kernel::Impl &k, const Nar
   PreparedLaunch p;
   const unsigned cols = (unsigned)(r.rowsOfB ? r.problem.M : r.problem.N);
   const long long rows = r.rowsOfB ? rm.N : rm.M;
-  p.tailRowsPerWarp = narrowRowsPerWarp(rows, cols, k.rt->info.smCount);
-  p.tailFunction = k.narrowFunctions[k.info.dtype == DType::BF16][r.shortMN][cols - 1]
-                                    [p.tailRowsPerWarp - 1];
+  p.tailRowsPerWarp = narrowRowsPerWarp(rows, cols, r.elemsPerWord, k.rt->info.smCount);
+  const int kind = narrowKindIndex(cols, p.tailRowsPerWarp, r.elemsPerWord);
+  if (kind < 0)
+    return Status::error(ErrorCode::Unsupported, "no narrow kernel of " + std::to_string(cols) +
+                                                  " columns for this launch");
+  p.tailFunction = k.narrowFunctions[k.info.dtype == DType::BF16][r.shortMN][kind];
   p.tailOut = k.info.outType; // D itself, also for a split kernel (whose own output is f32)
   p.gridX = 0; // no MMA kernel: the narrow kernel computes every column
   p.batch = (int)rm.batch;
@@ -315,6 +398,8 @@ Expected<PreparedLaunch> gemmgen::prepareNarrow(const Kernel::Impl &k, const Nar
   if (rm.beta != 0.0f)
     p.C = rm.C, p.ldc = b ? 1 : ldc, p.tailCColStride = b ? ldc : 1;
   p.path = std::string("simt_narrow(rows of ") + (b ? "B" : "A") +
-           (p.tailRowsPerWarp > 1 ? ", two a warp)" : ")");
+           (p.tailRowsPerWarp > 1 ? ", two a warp" : "") +
+           (r.elemsPerWord != 8 ? ", " + std::to_string(2 * r.elemsPerWord) + "-byte words" : "") +
+           ")";
   return p;
 }

@@ -1215,11 +1215,12 @@ void expectNarrowLaunches(Fake &fake, const Kernel &k, const std::vector<NarrowL
 } // namespace
 
 /// scheduler.simt_narrow: 2 — a D of one or two rows (or columns) with
-/// K-major operands in 16-byte rows is a narrow kernel's alone (gg_narrow_f16_
-/// and its column count), every column of it: the rows of the long operand
-/// as its rows, D^T written through D's column stride where B is the long
-/// one; no tensor map, no workspace; two rows a warp where one would take
-/// more than a wave. Launches it does not take (3 rows, A two bytes off) keep the GEMM kernel.
+/// K-major operands is a narrow kernel's alone (gg_narrow_f16_ and its column
+/// count), every column of it: the rows of the long operand as its rows, D^T
+/// written through D's column stride where B is the long one; no tensor map,
+/// no workspace; two rows a warp where one would take more than a wave;
+/// narrower loads for rows not 16-byte aligned. Launches it does not take (3
+/// rows) keep the GEMM kernel.
 TEST(FakeDriver, NarrowLaunchesTakeTheSimtPath) {
   REQUIRE_FAKE();
   const std::string text = specWithScheduler("05_fast_f16.yaml", "simt_narrow: 2");
@@ -1255,17 +1256,25 @@ TEST(FakeDriver, NarrowLaunchesTakeTheSimtPath) {
        {"launch gg_narrow_f16_1 grid=500 M=4000 K=2056 a=2056,1 b=2056,1 ldd=1 n0=0 cols=1 "
         "d_cs=4000"}},
   });
-  // Three rows: the GEMM kernel. A two bytes off: staged, then the GEMM kernel.
+  // Rows not 16-byte aligned: the widest loads every row allows (8 bytes
+  // at K = 4100, 2 with A two bytes off or K odd), no staging copy.
+  GemmArgs off = args(1, 4096, 4096, 4096), k4100 = args(4096, 1, 4100, 8),
+           odd = args(2, 3000, 1001, 3000);
+  off.A += 2;
+  expectNarrowLaunches(fake, *k, {
+      {off, "simt_narrow(rows of B, 2-byte words)",
+       {"launch gg_narrow_f16_1_v1 grid=512 M=4096 K=4096 a=4096,1 b=4096,1 ldd=1 n0=0 cols=1 "
+        "d_cs=4096"}},
+      {k4100, "simt_narrow(rows of A, 8-byte words)",
+       {"launch gg_narrow_f16_1_v4 grid=512 M=4096 K=4100 a=4100,1 b=4100,1 ldd=8 n0=0 cols=1"}},
+      {odd, "simt_narrow(rows of B, 2-byte words)",
+       {"launch gg_narrow_f16_2_v1 grid=375 M=3000 K=1001 a=1001,1 b=1001,1 ldd=1 n0=0 cols=2 "
+        "d_cs=3000"}},
+  });
+  // Three rows: the GEMM kernel.
   Expected<PreparedLaunch> three = k->prepare(args(3, 4096, 4096, 4096));
   ASSERT_TRUE(three.ok()) << three.status().message();
   EXPECT_EQ(three->path, "tma");
-  GemmArgs off = args(1, 4096, 4096, 4096);
-  off.A += 2;
-  EXPECT_GT(k->workspaceBytes(off), 0u);
-  off.workspace = 0x7000000, off.workspaceBytes = k->workspaceBytes(off);
-  Expected<PreparedLaunch> staged = k->prepare(off);
-  ASSERT_TRUE(staged.ok()) << staged.status().message();
-  EXPECT_EQ(staged->path, "tma+staged(A)");
   // A spec without the field: the GEMM kernel at one row.
   Expected<PreparedLaunch> plain = fake.kernel->prepare(oneRow);
   ASSERT_TRUE(plain.ok()) << plain.status().message();
@@ -1310,12 +1319,14 @@ TEST(FakeDriver, NarrowLaunchesTakeAPackedMNMajorShortOperand) {
         "batch=2 grid_y=2 strides=8388608,2056,4096"}},
   });
   // Not taken: the short operand padded (ld 8 > 2 columns), 16 bytes off,
-  // or the long operand N-major (one row of D: B's rows are the long ones).
+  // the long operand's rows not 16-byte aligned (K = 4100: the packed
+  // operand is read in 16-byte words only), or the long operand N-major (one
+  // row of D: B's rows are the long ones).
   GemmArgs off = rowRow(4096, 2, 4096, 2);
   off.B += 8;
   GemmArgs oneRow = rowRow(1, 4096, 4096, 4096);
   oneRow.ldd = 4096;
-  for (GemmArgs a : {rowRow(4096, 2, 4096, 8), off, oneRow}) {
+  for (GemmArgs a : {rowRow(4096, 2, 4096, 8), off, rowRow(4096, 2, 4100, 2), oneRow}) {
     a.workspace = 0x7000000, a.workspaceBytes = k->workspaceBytes(a); // B's rows may be staged
     Expected<PreparedLaunch> p = k->prepare(a);
     ASSERT_TRUE(p.ok()) << p.status().message();

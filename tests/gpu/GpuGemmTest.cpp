@@ -1254,14 +1254,15 @@ INSTANTIATE_TEST_SUITE_P(Sm90, ChosenKernel, ::testing::ValuesIn(kChosenCases),
                          });
 
 /// scheduler.simt_narrow: a launch whose D has at most 2 rows (or columns),
-/// K-major operands in 16-byte rows, runs on the SIMT path — prepare's path
-/// says so — and every element matches the reference with D's padding
-/// untouched: both orientations, 1 and 2 rows, bf16, an f32 D, alpha/beta
-/// with C separate and in place, a strided batch with gaps, a column-major
-/// D; the short operand packed MN-major (column-major A and B with a
-/// column-major D, B row-major), 1-4 columns; launches it does not take (3
-/// rows, A two bytes off 16, K not whole 16-byte words, the long operand
-/// MN-major) run on the spec's kernel and match too. Fresh inputs each.
+/// K-major operands, runs on the SIMT path — prepare's path says so — and
+/// every element matches the reference with D's padding untouched: both
+/// orientations, 1 and 2 rows, bf16, an f32 D, alpha/beta with C separate
+/// and in place, a strided batch with gaps, a column-major D; the short
+/// operand packed MN-major (column-major A and B with a column-major D, B
+/// row-major), 1-4 columns; two rows a warp; rows not 16-byte aligned (8-
+/// and 2-byte loads); launches it does not take (3 rows, the long operand
+/// MN-major, packed tokens against rows of 8-byte words) run on the spec's
+/// kernel and match too. Fresh inputs each.
 struct NarrowCase {
   const char *spec; ///< a specs/sm90 file, compiled with simt_narrow: `narrow` added
   long long M, N, K;
@@ -1369,12 +1370,20 @@ const NarrowCase kNarrowCases[] = {
      Layout::Col, 2, true},
     {"05_fast_f16.yaml", 2, 9003, 264, CMode::None, 1, Layout::Col, 0, true, Layout::Col,
      Layout::Col, 2, true},
+    // Rows not 16-byte aligned: 8-byte words (K = 4100, 1004), 2-byte words
+    // (K odd, every pointer one element off).
+    {"05_fast_f16.yaml", 4096, 1, 4100, CMode::None, 1, Layout::Row, 0, true},
+    {"05_fast_f16.yaml", 2, 1000, 1004, CMode::Separate, 3, Layout::Row, 0, true},
+    {"06_fast_bf16.yaml", 1, 4096, 4099, CMode::InPlace, 1, Layout::Row, 0, true},
+    {"05_fast_f16.yaml", 3001, 2, 1001, CMode::None, 2, Layout::Col, 0, true},
+    {"05_fast_f16.yaml", 1, 4096, 1024, CMode::None, 1, Layout::Row, 1, true},
+    {"10_fast_f16_out_f32.yaml", 2, 777, 515, CMode::Separate, 1, Layout::Row, 0, true},
     // Not taken: the spec's kernel.
     {"05_fast_f16.yaml", 2, 4096, 1024, CMode::None, 1, Layout::Row, 0, false, Layout::Row,
      Layout::Row}, // B's rows are the long ones, and N-major
     {"05_fast_f16.yaml", 3, 4096, 1024, CMode::None, 1, Layout::Row, 0, false},
-    {"05_fast_f16.yaml", 1, 4096, 1024, CMode::None, 1, Layout::Row, 1, false},
-    {"05_fast_f16.yaml", 2, 1000, 1004, CMode::None, 1, Layout::Row, 0, false},
+    {"06_fast_bf16.yaml", 4096, 2, 4100, CMode::None, 1, Layout::Row, 0, false, Layout::Row,
+     Layout::Row}, // packed tokens need 16-byte rows of A
 };
 
 INSTANTIATE_TEST_SUITE_P(Sm90, NarrowPath, ::testing::ValuesIn(kNarrowCases),

@@ -654,8 +654,8 @@ TEST(Fp8KernelChoice, FamiliesAreTheMeasuredSpecs) {
 
 // One or two rows (or columns) of D with K-major operands: the chosen spec
 // routes such launches to the SIMT path (scheduler.simt_narrow: 2), which the
-// IR shows and the ABI carries to the runtime; three rows, K not whole
-// 16-byte words, or a B stored N-major do not.
+// IR shows and the ABI carries to the runtime (also for K not whole 16-byte
+// words: narrower loads); three rows or a long operand stored MN-major do not.
 TEST(KernelChoice, OneOrTwoRowsTakeTheSimtPath) {
   // The long operand must be K-major; the short one may be either (MN-major
   // packed: checked at launch, FakeDriver.NarrowLaunchesTakeTheSimtPath).
@@ -668,7 +668,8 @@ TEST(KernelChoice, OneOrTwoRowsTakeTheSimtPath) {
                {4096, 1, 14336, Layout::Row, Layout::Col, true},
                {14336, 2, 4096, Layout::Row, Layout::Col, true},
                {3, 4096, 4096, Layout::Row, Layout::Col, false},
-               {1, 4096, 4100, Layout::Row, Layout::Col, false},
+               {1, 4096, 4100, Layout::Row, Layout::Col, true},
+               {4096, 1, 4099, Layout::Row, Layout::Col, true},
                {1, 2112, 7168, Layout::Row, Layout::Col, true},
                // A column-major D of column-major operands: D^T = B^T·A^T,
                // its B (the tokens) N-major.

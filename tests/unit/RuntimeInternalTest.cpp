@@ -76,16 +76,20 @@ TEST(TailColumns, KernelCompilesForSm90WithoutSpills) {
     DType t;
     unsigned cols;
     bool mn;
-    unsigned rows;
+    unsigned rows, elemsPerWord;
   };
   std::vector<std::pair<std::string, unsigned>> entries = {{"gg_tail_columns", 255}};
-  for (const Narrow &n : {Narrow{DType::F16, 1, false, 1}, Narrow{DType::BF16, 2, false, 1},
-                          Narrow{DType::F16, 4, false, 1}, Narrow{DType::F16, 2, true, 1},
-                          Narrow{DType::BF16, 4, true, 1}, Narrow{DType::F16, 1, false, 2},
-                          Narrow{DType::BF16, 2, false, 2}, Narrow{DType::BF16, 2, true, 2}}) {
-    const unsigned ctas = narrowCtasPerSm(n.cols, n.rows);
+  for (const Narrow &n :
+       {Narrow{DType::F16, 1, false, 1, 8}, Narrow{DType::BF16, 2, false, 1, 8},
+        Narrow{DType::F16, 4, false, 1, 8}, Narrow{DType::F16, 2, true, 1, 8},
+        Narrow{DType::BF16, 4, true, 1, 8}, Narrow{DType::F16, 1, false, 2, 8},
+        Narrow{DType::BF16, 2, false, 2, 8}, Narrow{DType::BF16, 2, true, 2, 8},
+        Narrow{DType::F16, 1, false, 1, 4}, Narrow{DType::BF16, 2, false, 1, 4},
+        Narrow{DType::BF16, 1, false, 1, 1}, Narrow{DType::F16, 2, false, 1, 1}}) {
+    const unsigned ctas = narrowCtasPerSm(n.cols, n.rows, n.elemsPerWord);
     ASSERT_GT(ctas, 0u);
-    entries.emplace_back(narrowKernelName(n.t, n.cols, n.mn, n.rows), 65536 / (256 * ctas) / 8 * 8);
+    entries.emplace_back(narrowKernelName(n.t, n.cols, n.mn, n.rows, n.elemsPerWord),
+                         65536 / (256 * ctas) / 8 * 8);
   }
   for (const auto &[entry, maxRegisters] : entries) {
     SCOPED_TRACE(entry);
@@ -111,11 +115,13 @@ TEST(NarrowPath, TwoRowsAWarpWhereOneTakesMoreThanAWave) {
                {10561, 2, 1}, {14336, 2, 1}, {11008, 3, 1}, {11008, 4, 1}};
   for (const Case &c : cases) {
     SCOPED_TRACE(std::to_string(c.rows) + " rows, " + std::to_string(c.cols) + " columns");
-    EXPECT_EQ(narrowRowsPerWarp(c.rows, c.cols, 132), c.want);
+    EXPECT_EQ(narrowRowsPerWarp(c.rows, c.cols, 8, 132), c.want);
   }
-  EXPECT_EQ(narrowRowsPerWarp(11008, 1, 0), 1u); // SM count unknown
+  EXPECT_EQ(narrowRowsPerWarp(11008, 1, 8, 0), 1u); // SM count unknown
+  EXPECT_EQ(narrowRowsPerWarp(11008, 1, 4, 132), 1u); // narrower words: one row a warp
   EXPECT_EQ(narrowCtasPerSm(3, 2), 0u);
   EXPECT_EQ(narrowCtasPerSm(5, 1), 0u);
+  EXPECT_EQ(narrowCtasPerSm(3, 1, 4), 0u);
 }
 
 // The chain as the runtime hands it to the tail kernel and the reference

@@ -21,7 +21,7 @@ namespace gemmgen {
 
 /// The narrow path's kernel kinds (NarrowPath.cpp's kNarrowKinds: columns up
 /// to kSimtNarrowMaxColumns, rows a warp, the words they load).
-constexpr unsigned kNarrowKindCount = 10;
+constexpr unsigned kNarrowKindCount = 14;
 
 // Every driver entry point the runtime uses. Names are the cuda.h API names
 // (some are macros for versioned symbols, e.g. cuMemAlloc -> cuMemAlloc_v2;
@@ -310,18 +310,25 @@ Expected<PreparedLaunch> prepareNarrow(const Kernel::Impl &k, const NarrowRoute 
 /// of the one for `cols` (1-4) columns of type t, `_mn` for a packed
 /// MN-major short operand.
 const std::string &narrowKernelSource();
-std::string narrowKernelName(DType t, unsigned cols, bool shortMN = false,
-                             unsigned rowsPerWarp = 1, unsigned elemsPerWord = 8);
+/// How a narrow kernel's warps meet the long operand's rows: one or two rows
+/// a warp, or a row shared by 2 or 4 warps (their lanes interleaved along K).
+struct NarrowGrid {
+  unsigned rowsPerWarp = 1, warpsPerRow = 1;
+  unsigned rowsPerBlock() const { return 8 * rowsPerWarp / warpsPerRow; } // 8 warps a block
+};
+std::string narrowKernelName(DType t, unsigned cols, bool shortMN = false, NarrowGrid g = {},
+                             unsigned elemsPerWord = 8);
 /// Every narrow kernel's function from the helper module `m`.
 Status loadNarrowFunctions(const Kernel::Impl &k, const Module &m);
-/// Blocks of the narrow kernel of `cols` columns, `rowsPerWarp` rows a warp
-/// and loads of `elemsPerWord` elements resident per SM (its launch bound); 0
-/// where no such kernel is built.
-unsigned narrowCtasPerSm(unsigned cols, unsigned rowsPerWarp, unsigned elemsPerWord = 8);
-/// Rows of the long operand each warp of a narrow kernel streams (1 or 2)
-/// for `rows` of them on `smCount` SMs: 2 where one a warp would take more
-/// than one wave of blocks and two a warp fit in one.
-unsigned narrowRowsPerWarp(long long rows, unsigned cols, unsigned elemsPerWord, int smCount);
+/// Blocks of the narrow kernel of `cols` columns, grid `g` and loads of
+/// `elemsPerWord` elements resident per SM (its launch bound); 0 where no
+/// such kernel is built.
+unsigned narrowCtasPerSm(unsigned cols, NarrowGrid g, unsigned elemsPerWord = 8);
+/// The grid for `rows` rows of the long operand on `smCount` SMs: two rows a
+/// warp where one a warp would take more than one wave of blocks and two fit
+/// in one; a row shared by 4 or 2 warps where that many still fit one wave;
+/// else one row a warp (and where no such kernel is built).
+NarrowGrid narrowGrid(long long rows, unsigned cols, unsigned elemsPerWord, int smCount);
 
 /// How one staging copy launches gg_copy2d: the widest word (16, 8, 4, 2 or
 /// 1 bytes) that every address, pitch and run is a whole number of, the

@@ -89,8 +89,10 @@ __device__ __forceinline__ u32 half_of(const uint4 (&v)[COLS], int i) {
 // tokens), whose 8 x COLS elements at k are COLS whole 16-byte words (VEC 8
 // only). 64 bytes of A per lane in flight before the FMAs (32 in 2-byte
 // words: their registers), split over the ROWS rows; A's words converted
-// once, B's read through L1 and shared by the ROWS rows.
-template <int COLS, int BF16, int SHORT_MN, int ROWS, int VEC>
+// once, B's read through L1 and shared by the ROWS rows. With SPLIT > 1, that
+// many warps of the block share each row, their lanes interleaved along K,
+// and the first adds the others' sums through shared memory.
+template <int COLS, int BF16, int SHORT_MN, int ROWS, int VEC, int SPLIT>
 __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D, int M, int K,
                                             long long sam, long long sbn, long long ldd,
                                             long long d_cs, int batch, long long stride_a,
@@ -98,11 +100,13 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
                                             float beta, const void *C, long long ldc,
                                             long long c_cs, long long stride_c, int out_f32) {
   static_assert(!SHORT_MN || VEC == 8, "a packed MN-major operand is read in 16-byte words");
+  static_assert(ROWS == 1 || SPLIT == 1, "a row's warps or a warp's rows, not both");
   constexpr int WORDS = (VEC == 1 ? 16 : kRowWordsInFlight * 8 / VEC) / ROWS;
-  constexpr int STEP = 32 * VEC; // elements a warp's word u covers
-  const long long m0 = ((long long)blockIdx.x * 8 + threadIdx.x / 32) * ROWS;
-  const int lane = threadIdx.x % 32;
-  if (m0 >= M) return;
+  constexpr int STEP = 32 * SPLIT * VEC; // elements the row's warps' word u covers
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, part = warp % SPLIT;
+  const long long m0 = ((long long)blockIdx.x * (8 / SPLIT) + warp / SPLIT) * ROWS;
+  if (SPLIT == 1 && m0 >= M) return; // split warps reach the block's barrier
+  __shared__ float part_sums[SPLIT > 1 ? 8 : 1][COLS];
   const long long out_bytes = out_f32 ? 4 : 2;
   for (long long l = blockIdx.y; l < batch; l += gridDim.y) {
     const u16 *b = B + l * stride_b;
@@ -114,7 +118,7 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
     for (int r = 0; r < ROWS; ++r)
 #pragma unroll
       for (int j = 0; j < COLS; ++j) acc[r][j] = 0.f;
-    for (long long k0 = lane * VEC; k0 < K; k0 += STEP * WORDS) {
+    for (long long k0 = (part * 32 + lane) * VEC; k0 < K; k0 += STEP * WORDS) {
       Word<VEC> av[ROWS][WORDS];
 #pragma unroll
       for (int u = 0; u < WORDS; ++u)
@@ -164,6 +168,18 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
 #pragma unroll
       for (int j = 0; j < COLS; ++j)
         for (int o = 16; o > 0; o /= 2) acc[r][j] += __shfl_xor_sync(0xffffffffu, acc[r][j], o);
+    if constexpr (SPLIT > 1) {
+      if (lane == 0)
+#pragma unroll
+        for (int j = 0; j < COLS; ++j) part_sums[warp][j] = acc[0][j];
+      __syncthreads();
+      if (part == 0)
+#pragma unroll
+        for (int p = 1; p < SPLIT; ++p)
+#pragma unroll
+          for (int j = 0; j < COLS; ++j) acc[0][j] += part_sums[warp + p][j];
+      __syncthreads(); // the next batch entry's sums overwrite these
+    }
     char *d = (char *)D + l * stride_d * out_bytes;
     const char *c = (const char *)C + l * stride_c * out_bytes;
 #pragma unroll
@@ -171,7 +187,7 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
 #pragma unroll
       for (int j = 0; j < COLS; ++j) {
         const long long m = m0 + r;
-        if (lane != j || m >= M) continue;
+        if (lane != j || m >= M || part != 0) continue;
         const long long c_at = m * ldc + j * c_cs, d_at = m * ldd + j * d_cs;
         float v = alpha * acc[r][j];
         if (beta != 0.f)
@@ -184,16 +200,17 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
 
 // One kernel per forEachNarrowKernel entry (narrowKernelSource writes the
 // lines after this source). CTAS: blocks resident per SM the registers must allow.
-#define GG_NARROW(NAME, COLS, BF16, SHORT_MN, ROWS, VEC, CTAS)                                 \
+#define GG_NARROW(NAME, COLS, BF16, SHORT_MN, ROWS, VEC, SPLIT, CTAS)                          \
   extern "C" __global__ void __launch_bounds__(256, CTAS)                                      \
   NAME(const u16 *A, const u16 *B, void *D, int M, int K, long long sam, long long sak,        \
        long long sbn, long long sbk, long long ldd, long long d_cs, int n0, int cols, int bf16, \
        int batch, long long stride_a, long long stride_b, long long stride_d, float alpha,     \
        float beta, const void *C, long long ldc, long long c_cs, long long stride_c,           \
        int out_f32, gemmgen::epilogue::Chain chain) {                                          \
-    narrow_rows<COLS, BF16, SHORT_MN, ROWS, VEC>(A, B, D, M, K, sam, sbn, ldd, d_cs, batch,    \
-                                                 stride_a, stride_b, stride_d, alpha, beta, C, \
-                                                 ldc, c_cs, stride_c, out_f32);                \
+    narrow_rows<COLS, BF16, SHORT_MN, ROWS, VEC, SPLIT>(A, B, D, M, K, sam, sbn, ldd, d_cs,    \
+                                                        batch, stride_a, stride_b, stride_d,   \
+                                                        alpha, beta, C, ldc, c_cs, stride_c,   \
+                                                        out_f32);                              \
   }
 )CUDA";
 
@@ -204,26 +221,34 @@ namespace {
 // waves, 14% slower on the H100 than the experiment's kernel with 32 (eight
 // per SM). Two rows a warp hold two rows' words and conversions: at 32 and 40
 // registers they spilled, at 40 and 48 not (the experiment's form: 39 and
-// 48). Narrower words (rows not 16-byte aligned) for one and two columns
-// (8-byte words of one column spilled at 32 registers);
-// a packed MN-major short operand (`packedMNToo`: a second kernel) with
-// 16-byte words only, and one packed column is K-major (no kernel of its own).
+// 48). A row shared by 2 or 4 warps, and narrower words (rows not 16-byte
+// aligned), for one and two columns (8-byte words of one column spilled at
+// 32 registers); a packed MN-major short operand (`packedMNToo`: a second
+// kernel) with 16-byte words only, and one packed column is K-major (no
+// kernel of its own).
 struct NarrowKind {
-  unsigned cols, rowsPerWarp, elemsPerWord, ctasPerSm;
+  unsigned cols;
+  NarrowGrid grid;
+  unsigned elemsPerWord, ctasPerSm;
   bool packedMNToo;
 };
+constexpr NarrowGrid kOneRow{1, 1}, kTwoRows{2, 1}, kSplit2{1, 2}, kSplit4{1, 4};
 constexpr NarrowKind kNarrowKinds[] = {
-    {1, 1, 8, 8, false}, {2, 1, 8, 6, true},  {3, 1, 8, 4, true},  {4, 1, 8, 4, true},
-    {1, 2, 8, 6, false}, {2, 2, 8, 5, true},  {1, 1, 4, 8, false}, {2, 1, 4, 6, false},
-    {1, 1, 1, 8, false}, {2, 1, 1, 6, false},
+    {1, kOneRow, 8, 8, false},  {2, kOneRow, 8, 6, true},   {3, kOneRow, 8, 4, true},
+    {4, kOneRow, 8, 4, true},   {1, kTwoRows, 8, 6, false}, {2, kTwoRows, 8, 5, true},
+    {1, kSplit2, 8, 8, false},  {2, kSplit2, 8, 6, false},  {1, kSplit4, 8, 8, false},
+    {2, kSplit4, 8, 6, false},  {1, kOneRow, 4, 8, false},  {2, kOneRow, 4, 6, false},
+    {1, kOneRow, 1, 8, false},  {2, kOneRow, 1, 6, false},
 };
 static_assert(sizeof(kNarrowKinds) / sizeof(kNarrowKinds[0]) == kNarrowKindCount);
 
-int narrowKindIndex(unsigned cols, unsigned rowsPerWarp, unsigned elemsPerWord) {
-  for (unsigned i = 0; i < kNarrowKindCount; ++i)
-    if (kNarrowKinds[i].cols == cols && kNarrowKinds[i].rowsPerWarp == rowsPerWarp &&
-        kNarrowKinds[i].elemsPerWord == elemsPerWord)
+int narrowKindIndex(unsigned cols, NarrowGrid g, unsigned elemsPerWord) {
+  for (unsigned i = 0; i < kNarrowKindCount; ++i) {
+    const NarrowKind &n = kNarrowKinds[i];
+    if (n.cols == cols && n.grid.rowsPerWarp == g.rowsPerWarp &&
+        n.grid.warpsPerRow == g.warpsPerRow && n.elemsPerWord == elemsPerWord)
       return (int)i;
+  }
   return -1;
 }
 
@@ -239,12 +264,12 @@ template <class F> void forEachNarrowKernel(F &&f) {
 
 std::string kindName(DType t, bool mn, unsigned i) {
   const NarrowKind &n = kNarrowKinds[i];
-  return narrowKernelName(t, n.cols, mn, n.rowsPerWarp, n.elemsPerWord);
+  return narrowKernelName(t, n.cols, mn, n.grid, n.elemsPerWord);
 }
 } // namespace
 
-unsigned gemmgen::narrowCtasPerSm(unsigned cols, unsigned rowsPerWarp, unsigned elemsPerWord) {
-  const int i = narrowKindIndex(cols, rowsPerWarp, elemsPerWord);
+unsigned gemmgen::narrowCtasPerSm(unsigned cols, NarrowGrid g, unsigned elemsPerWord) {
+  const int i = narrowKindIndex(cols, g, elemsPerWord);
   return i < 0 ? 0 : kNarrowKinds[i].ctasPerSm;
 }
 
@@ -255,19 +280,20 @@ const std::string &gemmgen::narrowKernelSource() {
       const NarrowKind &n = kNarrowKinds[i];
       s += "GG_NARROW(" + kindName(t, mn, i) + ", " + std::to_string(n.cols) + ", " +
            (t == DType::BF16 ? "1" : "0") + ", " + (mn ? "1" : "0") + ", " +
-           std::to_string(n.rowsPerWarp) + ", " + std::to_string(n.elemsPerWord) + ", " +
-           std::to_string(n.ctasPerSm) + ")\n";
+           std::to_string(n.grid.rowsPerWarp) + ", " + std::to_string(n.elemsPerWord) + ", " +
+           std::to_string(n.grid.warpsPerRow) + ", " + std::to_string(n.ctasPerSm) + ")\n";
     });
     return s;
   }();
   return source;
 }
 
-std::string gemmgen::narrowKernelName(DType t, unsigned cols, bool shortMN, unsigned rowsPerWarp,
+std::string gemmgen::narrowKernelName(DType t, unsigned cols, bool shortMN, NarrowGrid g,
                                       unsigned elemsPerWord) {
   return std::string("gg_narrow_") + (t == DType::BF16 ? "bf16_" : "f16_") +
          std::to_string(cols) + (shortMN ? "_mn" : "") +
-         (rowsPerWarp > 1 ? "_r" + std::to_string(rowsPerWarp) : "") +
+         (g.rowsPerWarp > 1 ? "_r" + std::to_string(g.rowsPerWarp) : "") +
+         (g.warpsPerRow > 1 ? "_k" + std::to_string(g.warpsPerRow) : "") +
          (elemsPerWord != 8 ? "_v" + std::to_string(elemsPerWord) : "");
 }
 
@@ -283,22 +309,31 @@ Status gemmgen::loadNarrowFunctions(const Kernel::Impl &k, const Module &m) {
   return status;
 }
 
-unsigned gemmgen::narrowRowsPerWarp(long long rows, unsigned cols, unsigned elemsPerWord,
-                                    int smCount) {
-  // One row a warp, 8 warps a block: a grid of more than one wave leaves the
-  // last wave's SMs part idle while its rows drain. Two rows a warp where
-  // that fits the grid in one wave (fewer blocks per SM: the registers). On
-  // the H200 the experiment's form ran 1x11008x4096 (1.30 waves) 15% faster
-  // so (bench/h200-gemv-simt.sh, s-u2r2 against s-u4r1) and lost 3-10% at
-  // 0.25-0.73 waves, where one row a warp is already one wave.
-  const unsigned pairCtas = narrowCtasPerSm(cols, 2, elemsPerWord);
-  if (pairCtas == 0 || smCount <= 0)
-    return 1;
-  const long long oneRow = (rows + 7) / 8, twoRows = (rows + 15) / 16;
-  return oneRow > (long long)narrowCtasPerSm(cols, 1, elemsPerWord) * smCount &&
-                 twoRows <= (long long)pairCtas * smCount
-             ? 2
-             : 1;
+NarrowGrid gemmgen::narrowGrid(long long rows, unsigned cols, unsigned elemsPerWord, int smCount) {
+  // Warps resident on the GPU for a kernel kind (8 a block), and the warps
+  // a grid of it asks for.
+  auto wave = [&](NarrowGrid g) {
+    return (long long)narrowCtasPerSm(cols, g, elemsPerWord) * smCount * 8;
+  };
+  auto warps = [&](NarrowGrid g) {
+    return (rows + g.rowsPerWarp - 1) / g.rowsPerWarp * g.warpsPerRow;
+  };
+  if (smCount <= 0)
+    return kOneRow;
+  // More than one wave of one row a warp: its last wave's SMs part idle
+  // while the rows drain. Two rows a warp where that fits one wave (fewer
+  // blocks per SM: the registers). On the H200 the experiment's form ran
+  // 1x11008x4096 (1.30 waves) 15% faster so (bench/h200-gemv-simt.sh, s-u2r2
+  // against s-u4r1); gemmgen's kernels on the H100 2-14% at five shapes of
+  // 1.07-1.55 waves (bench/h200-narrow-pair.sh).
+  if (warps(kOneRow) > wave(kOneRow))
+    return wave(kTwoRows) > 0 && warps(kTwoRows) <= wave(kTwoRows) ? kTwoRows : kOneRow;
+  // Less than half a wave: each row shared by as many warps (4 or 2) as
+  // still fit one, so that every SM has its warps' loads in flight.
+  for (NarrowGrid g : {kSplit4, kSplit2})
+    if (wave(g) > 0 && warps(g) <= wave(g))
+      return g;
+  return kOneRow;
 }
 
 namespace {
@@ -352,7 +387,7 @@ NarrowRoute gemmgen::narrowRoute(const Kernel::Impl &k, const GemmArgs &args) {
     vec = std::min(vec, wordElems(sp, sld, sstride, rm.batch, rm.K));
   else if (vec != 8 || !packedMN(sp, sld, cols, sstride, rm.batch))
     return r;
-  if (narrowCtasPerSm((unsigned)cols, 1, vec) == 0) // no kernel for these words
+  if (narrowCtasPerSm((unsigned)cols, kOneRow, vec) == 0) // no kernel for these words
     return r;
   r.taken = true, r.rowsOfB = b;
   r.shortMN = !shortKMajor && cols > 1; // one packed column is K-major
@@ -368,11 +403,12 @@ Expected<PreparedLaunch> gemmgen::prepareNarrow(const Kernel::Impl &k, const Nar
   PreparedLaunch p;
   const unsigned cols = (unsigned)(r.rowsOfB ? r.problem.M : r.problem.N);
   const long long rows = r.rowsOfB ? rm.N : rm.M;
-  p.tailRowsPerWarp = narrowRowsPerWarp(rows, cols, r.elemsPerWord, k.rt->info.smCount);
-  const int kind = narrowKindIndex(cols, p.tailRowsPerWarp, r.elemsPerWord);
+  const NarrowGrid grid = narrowGrid(rows, cols, r.elemsPerWord, k.rt->info.smCount);
+  const int kind = narrowKindIndex(cols, grid, r.elemsPerWord);
   if (kind < 0)
     return Status::error(ErrorCode::Unsupported, "no narrow kernel of " + std::to_string(cols) +
-                                                  " columns for this launch");
+                                                     " columns for this launch");
+  p.tailRowsPerBlock = grid.rowsPerBlock();
   p.tailFunction = k.narrowFunctions[k.info.dtype == DType::BF16][r.shortMN][kind];
   p.tailOut = k.info.outType; // D itself, also for a split kernel (whose own output is f32)
   p.gridX = 0; // no MMA kernel: the narrow kernel computes every column
@@ -398,7 +434,8 @@ Expected<PreparedLaunch> gemmgen::prepareNarrow(const Kernel::Impl &k, const Nar
   if (rm.beta != 0.0f)
     p.C = rm.C, p.ldc = b ? 1 : ldc, p.tailCColStride = b ? ldc : 1;
   p.path = std::string("simt_narrow(rows of ") + (b ? "B" : "A") +
-           (p.tailRowsPerWarp > 1 ? ", two a warp" : "") +
+           (grid.rowsPerWarp > 1 ? ", two a warp" : "") +
+           (grid.warpsPerRow > 1 ? ", " + std::to_string(grid.warpsPerRow) + " warps a row" : "") +
            (r.elemsPerWord != 8 ? ", " + std::to_string(2 * r.elemsPerWord) + "-byte words" : "") +
            ")";
   return p;

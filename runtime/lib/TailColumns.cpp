@@ -358,7 +358,7 @@ Status gemmgen::launchTailColumns(const Kernel::Impl &k, const PreparedLaunch &p
                     &outF32,  &chain};
   const DriverApi &drv = *k.rt->drv;
   GG_CONTEXT_SCOPE(*k.rt);
-  const long long rowsPerBlock = 8LL * std::max(1u, p.tailRowsPerWarp); // 8 warps a block
+  const long long rowsPerBlock = std::max(1u, p.tailRowsPerBlock);
   unsigned blocks = (unsigned)((M + rowsPerBlock - 1) / rowsPerBlock);
   unsigned entries = (unsigned)std::min(batch, 65535); // grid y's limit; the kernel strides
   CUresult r = drv.cuLaunchKernel(p.tailFunction, blocks, entries, 1, 256, 1, 1, 0, stream,

@@ -1218,7 +1218,8 @@ void expectNarrowLaunches(Fake &fake, const Kernel &k, const std::vector<NarrowL
 /// K-major operands is a narrow kernel's alone (gg_narrow_f16_ and its column
 /// count), every column of it: the rows of the long operand as its rows, D^T
 /// written through D's column stride where B is the long one; no tensor map,
-/// no workspace; two rows a warp where one would take more than a wave;
+/// no workspace; two rows a warp where one would take more than a wave, 2 or
+/// 4 warps a row where that many fill at most one;
 /// narrower loads for rows not 16-byte aligned. Launches it does not take (3
 /// rows) keep the GEMM kernel.
 TEST(FakeDriver, NarrowLaunchesTakeTheSimtPath) {
@@ -1227,7 +1228,8 @@ TEST(FakeDriver, NarrowLaunchesTakeTheSimtPath) {
   ASSERT_FALSE(text.empty());
   Expected<Kernel> k = fake.rt->compileString(text, "narrow05.yaml");
   ASSERT_TRUE(k.ok()) << k.status().message();
-  GemmArgs oneRow = args(1, 4096, 4096, 4104); // 512 warps' blocks of 8 rows of B
+  GemmArgs oneRow = args(1, 4096, 4096, 4104); // half a wave: 2 warps a row of B
+  GemmArgs wave = args(1, 6144, 4096, 6144);    // 0.73 waves of blocks of 8 rows of B
   GemmArgs twoCols = args(1000, 2, 520, 8);    // rows of A
   twoCols.alpha = 0.5f, twoCols.beta = 2.0f, twoCols.C = 0x4000000, twoCols.ldc = 16;
   GemmArgs batched = args(2, 3000, 1024, 3000);
@@ -1243,17 +1245,20 @@ TEST(FakeDriver, NarrowLaunchesTakeTheSimtPath) {
         "d_cs=11008"}},
       {pairA, "simt_narrow(rows of A, two a warp)",
        {"launch gg_narrow_f16_2_r2 grid=563 M=9000 K=520 a=520,1 b=520,1 ldd=8 n0=0 cols=2"}},
-      {oneRow, "simt_narrow(rows of B)",
-       {"launch gg_narrow_f16_1 grid=512 M=4096 K=4096 a=4096,1 b=4096,1 ldd=1 n0=0 cols=1 "
+      {oneRow, "simt_narrow(rows of B, 2 warps a row)",
+       {"launch gg_narrow_f16_1_k2 grid=1024 M=4096 K=4096 a=4096,1 b=4096,1 ldd=1 n0=0 cols=1 "
         "d_cs=4104"}},
-      {twoCols, "simt_narrow(rows of A)",
-       {"launch gg_narrow_f16_2 grid=125 M=1000 K=520 a=520,1 b=520,1 ldd=8 n0=0 cols=2 "
+      {wave, "simt_narrow(rows of B)",
+       {"launch gg_narrow_f16_1 grid=768 M=6144 K=4096 a=4096,1 b=4096,1 ldd=1 n0=0 cols=1 "
+        "d_cs=6144"}},
+      {twoCols, "simt_narrow(rows of A, 4 warps a row)",
+       {"launch gg_narrow_f16_2_k4 grid=500 M=1000 K=520 a=520,1 b=520,1 ldd=8 n0=0 cols=2 "
         "alpha=0.5 beta=2 c=0x4000000 ldc=16"}},
-      {batched, "simt_narrow(rows of B)",
-       {"launch gg_narrow_f16_2 grid=375 M=3000 K=1024 a=1024,1 b=1024,1 ldd=1 n0=0 cols=2 "
+      {batched, "simt_narrow(rows of B, 2 warps a row)",
+       {"launch gg_narrow_f16_2_k2 grid=750 M=3000 K=1024 a=1024,1 b=1024,1 ldd=1 n0=0 cols=2 "
         "d_cs=3000 batch=3 grid_y=3 strides=3072000,2056,6008"}},
-      {colD, "simt_narrow(rows of B)",
-       {"launch gg_narrow_f16_1 grid=500 M=4000 K=2056 a=2056,1 b=2056,1 ldd=1 n0=0 cols=1 "
+      {colD, "simt_narrow(rows of B, 2 warps a row)",
+       {"launch gg_narrow_f16_1_k2 grid=1000 M=4000 K=2056 a=2056,1 b=2056,1 ldd=1 n0=0 cols=1 "
         "d_cs=4000"}},
   });
   // Rows not 16-byte aligned: the widest loads every row allows (8 bytes
@@ -1310,12 +1315,12 @@ TEST(FakeDriver, NarrowLaunchesTakeAPackedMNMajorShortOperand) {
        {"launch gg_narrow_f16_2_mn grid=512 M=4096 K=4096 a=4096,1 b=1,2 ldd=8 n0=0 cols=2"}},
       {rowRow(4096, 4, 1024, 4), "simt_narrow(rows of A)",
        {"launch gg_narrow_f16_4_mn grid=512 M=4096 K=1024 a=1024,1 b=1,4 ldd=8 n0=0 cols=4"}},
-      {rowRow(4096, 1, 4096, 1), "simt_narrow(rows of A)",
-       {"launch gg_narrow_f16_1 grid=512 M=4096 K=4096 a=4096,1 b=1,1 ldd=8 n0=0 cols=1"}},
+      {rowRow(4096, 1, 4096, 1), "simt_narrow(rows of A, 2 warps a row)",
+       {"launch gg_narrow_f16_1_k2 grid=1024 M=4096 K=4096 a=4096,1 b=1,1 ldd=8 n0=0 cols=1"}},
       {colD, "simt_narrow(rows of A)",
        {"launch gg_narrow_f16_3_mn grid=512 M=4096 K=2048 a=2048,1 b=1,3 ldd=3 n0=0 cols=3"}},
-      {colDBatched, "simt_narrow(rows of A)",
-       {"launch gg_narrow_f16_1 grid=512 M=4096 K=2048 a=2048,1 b=1,1 ldd=1 n0=0 cols=1 "
+      {colDBatched, "simt_narrow(rows of A, 2 warps a row)",
+       {"launch gg_narrow_f16_1_k2 grid=1024 M=4096 K=2048 a=2048,1 b=1,1 ldd=1 n0=0 cols=1 "
         "batch=2 grid_y=2 strides=8388608,2056,4096"}},
   });
   // Not taken: the short operand padded (ld 8 > 2 columns), 16 bytes off,

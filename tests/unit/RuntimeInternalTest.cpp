@@ -76,52 +76,69 @@ TEST(TailColumns, KernelCompilesForSm90WithoutSpills) {
     DType t;
     unsigned cols;
     bool mn;
-    unsigned rows, elemsPerWord;
+    NarrowGrid grid;
+    unsigned elemsPerWord;
   };
+  const NarrowGrid one{1, 1}, two{2, 1}, split2{1, 2}, split4{1, 4};
   std::vector<std::pair<std::string, unsigned>> entries = {{"gg_tail_columns", 255}};
   for (const Narrow &n :
-       {Narrow{DType::F16, 1, false, 1, 8}, Narrow{DType::BF16, 2, false, 1, 8},
-        Narrow{DType::F16, 4, false, 1, 8}, Narrow{DType::F16, 2, true, 1, 8},
-        Narrow{DType::BF16, 4, true, 1, 8}, Narrow{DType::F16, 1, false, 2, 8},
-        Narrow{DType::BF16, 2, false, 2, 8}, Narrow{DType::BF16, 2, true, 2, 8},
-        Narrow{DType::F16, 1, false, 1, 4}, Narrow{DType::BF16, 2, false, 1, 4},
-        Narrow{DType::BF16, 1, false, 1, 1}, Narrow{DType::F16, 2, false, 1, 1}}) {
-    const unsigned ctas = narrowCtasPerSm(n.cols, n.rows, n.elemsPerWord);
+       {Narrow{DType::F16, 1, false, one, 8}, Narrow{DType::BF16, 2, false, one, 8},
+        Narrow{DType::F16, 4, false, one, 8}, Narrow{DType::F16, 2, true, one, 8},
+        Narrow{DType::BF16, 4, true, one, 8}, Narrow{DType::F16, 1, false, two, 8},
+        Narrow{DType::BF16, 2, false, two, 8}, Narrow{DType::BF16, 2, true, two, 8},
+        Narrow{DType::F16, 1, false, split2, 8}, Narrow{DType::BF16, 2, false, split4, 8},
+        Narrow{DType::F16, 1, false, one, 4}, Narrow{DType::BF16, 2, false, one, 4},
+        Narrow{DType::BF16, 1, false, one, 1}, Narrow{DType::F16, 2, false, one, 1}}) {
+    const unsigned ctas = narrowCtasPerSm(n.cols, n.grid, n.elemsPerWord);
     ASSERT_GT(ctas, 0u);
-    entries.emplace_back(narrowKernelName(n.t, n.cols, n.mn, n.rows, n.elemsPerWord),
+    entries.emplace_back(narrowKernelName(n.t, n.cols, n.mn, n.grid, n.elemsPerWord),
                          65536 / (256 * ctas) / 8 * 8);
   }
+  // One compile; each entry's ptxas report read from its log.
+  Expected<CubinResult> r =
+      compileCudaSource(helperModuleSource(), "helpers.cu", "sm_90", "gg_tail_columns", opts);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_FALSE(parsePtxasReport(r->log, "gg_narrow_none").valid); // an entry's own report
   for (const auto &[entry, maxRegisters] : entries) {
     SCOPED_TRACE(entry);
-    Expected<CubinResult> r =
-        compileCudaSource(helperModuleSource(), "helpers.cu", "sm_90", entry, opts);
-    ASSERT_TRUE(r.ok()) << r.status().message();
-    ASSERT_TRUE(r->usage.valid) << r->log;
-    EXPECT_FALSE(r->usage.hasSpills()) << r->log;
-    EXPECT_LE(r->usage.registers, maxRegisters) << r->log;
+    const ResourceUsage usage = parsePtxasReport(r->log, entry);
+    ASSERT_TRUE(usage.valid) << r->log;
+    EXPECT_FALSE(usage.hasSpills()) << r->log;
+    EXPECT_LE(usage.registers, maxRegisters) << r->log;
   }
 }
 
-// Rows a warp of the narrow kernels: two where one a warp takes more than one
-// wave of blocks and two fit in one (132 SMs; one column: 8 blocks of 8 warps
-// an SM at one row a warp, 6 at two; two columns 6 and 5; none at three).
-TEST(NarrowPath, TwoRowsAWarpWhereOneTakesMoreThanAWave) {
+// The narrow kernels' grid: two rows a warp where one a warp takes more than
+// one wave of blocks and two fit in one; a row shared by 4 or 2 warps where
+// that many still fit one wave (132 SMs; one column: 8 blocks of 8 warps an
+// SM at one row a warp or a shared row, 6 at two rows; two columns 6, 5, 6;
+// three none but one row a warp; narrower words one row a warp).
+TEST(NarrowPath, GridFillsOneWaveOfWarps) {
   struct Case {
     long long rows;
-    unsigned cols;
-    unsigned want;
-  } cases[] = {{6144, 1, 1},  {8448, 1, 1},  {8449, 1, 2},  {11008, 1, 2}, {12672, 1, 2},
-               {12673, 1, 1}, {57344, 1, 1}, {6336, 2, 1},  {6337, 2, 2},  {10560, 2, 2},
-               {10561, 2, 1}, {14336, 2, 1}, {11008, 3, 1}, {11008, 4, 1}};
+    unsigned cols, elemsPerWord;
+    unsigned rowsPerWarp, warpsPerRow;
+  } cases[] = {{2112, 1, 8, 1, 4},  {2113, 1, 8, 1, 2},  {4096, 1, 8, 1, 2},  {4224, 1, 8, 1, 2},
+               {4225, 1, 8, 1, 1},  {6144, 1, 8, 1, 1},  {8448, 1, 8, 1, 1},  {8449, 1, 8, 2, 1},
+               {11008, 1, 8, 2, 1}, {12672, 1, 8, 2, 1}, {12673, 1, 8, 1, 1}, {57344, 1, 8, 1, 1},
+               {1584, 2, 8, 1, 4},  {3000, 2, 8, 1, 2},  {3169, 2, 8, 1, 1},  {6336, 2, 8, 1, 1},
+               {6337, 2, 8, 2, 1},  {10560, 2, 8, 2, 1}, {10561, 2, 8, 1, 1}, {14336, 2, 8, 1, 1},
+               {1000, 3, 8, 1, 1},  {11008, 4, 8, 1, 1}, {1000, 1, 4, 1, 1},  {11008, 1, 4, 1, 1},
+               {1000, 2, 1, 1, 1}};
   for (const Case &c : cases) {
-    SCOPED_TRACE(std::to_string(c.rows) + " rows, " + std::to_string(c.cols) + " columns");
-    EXPECT_EQ(narrowRowsPerWarp(c.rows, c.cols, 8, 132), c.want);
+    SCOPED_TRACE(std::to_string(c.rows) + " rows, " + std::to_string(c.cols) + " columns, " +
+                 std::to_string(c.elemsPerWord) + "-element words");
+    const NarrowGrid g = narrowGrid(c.rows, c.cols, c.elemsPerWord, 132);
+    EXPECT_EQ(g.rowsPerWarp, c.rowsPerWarp);
+    EXPECT_EQ(g.warpsPerRow, c.warpsPerRow);
+    EXPECT_EQ(g.rowsPerBlock(), 8 * c.rowsPerWarp / c.warpsPerRow);
   }
-  EXPECT_EQ(narrowRowsPerWarp(11008, 1, 8, 0), 1u); // SM count unknown
-  EXPECT_EQ(narrowRowsPerWarp(11008, 1, 4, 132), 1u); // narrower words: one row a warp
-  EXPECT_EQ(narrowCtasPerSm(3, 2), 0u);
-  EXPECT_EQ(narrowCtasPerSm(5, 1), 0u);
-  EXPECT_EQ(narrowCtasPerSm(3, 1, 4), 0u);
+  const NarrowGrid unknown = narrowGrid(11008, 1, 8, 0); // SM count unknown: one row a warp
+  EXPECT_EQ(unknown.rowsPerWarp, 1u);
+  EXPECT_EQ(unknown.warpsPerRow, 1u);
+  EXPECT_EQ(narrowCtasPerSm(3, NarrowGrid{2, 1}), 0u);
+  EXPECT_EQ(narrowCtasPerSm(5, NarrowGrid{}), 0u);
+  EXPECT_EQ(narrowCtasPerSm(3, NarrowGrid{}, 4), 0u);
 }
 
 // The chain as the runtime hands it to the tail kernel and the reference

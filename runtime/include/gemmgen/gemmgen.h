@@ -486,9 +486,10 @@ struct PreparedLaunch {
   unsigned skFlagCount = 0;
   Layout layoutA = Layout::Row, layoutB = Layout::Col;
   int tailM = 0, tailK = 0, tailN0 = 0;
-  /// Rows each warp of the narrow path's kernel streams (1 or 2; the tail
-  /// kernel's warps take one): its grid is tailM / (8 · this) blocks.
-  unsigned tailRowsPerWarp = 1;
+  /// Rows each block of the tail kernel or the narrow path's kernel takes
+  /// (8 warps: 8 at one row a warp, 16 at two, 4 or 2 where warps share a
+  /// row): its grid is ⌈tailM / this⌉ blocks.
+  unsigned tailRowsPerBlock = 8;
   /// Elements between D's (C's) columns for the tail kernel: 1, or ldd (ldc)
   /// where the narrow path has it write D^T (rows of B as its rows).
   long long tailDColStride = 1, tailCColStride = 1;

@@ -12,8 +12,7 @@
 source "$(dirname "$0")/lib.sh"
 OLD=$PWD/$1
 bench_init narrow_pair "$2"
-gpu_tests "${TESTS:-*}"
-memcheck '*NarrowPath*'
+if [ -z "$SKIP_TESTS" ]; then gpu_tests "${TESTS:-*}"; memcheck '*NarrowPath*'; fi
 SHAPES=${SHAPES:-"1x11008x4096 1x12288x4096 8192x2x4096 1x10240x8192 1x6144x4096 \
   1x8448x14336 14336x2x4096"}
 ab_bench "$OLD" "$C" "$SHAPES" auto

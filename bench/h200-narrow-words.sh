@@ -10,7 +10,8 @@
 source "$(dirname "$0")/lib.sh"
 OLD=$PWD/$1
 bench_init narrow_words "$2"
-gpu_tests '*NarrowPath*'
+gpu_tests '*NarrowPath*:*ChosenKernel*'
+memcheck '*NarrowPath*'
 for s in 4096x1x4100 1x4096x4099 2x11008x1001; do verify auto auto "$s" --beta 0.5; done
 SHAPES=${SHAPES:-"4096x1x4100 4096x1x4096 1x4096x4100 1x4096x4099 1x4096x4096 1x14336x4097 \
   2x11008x4100"}

@@ -320,15 +320,17 @@ std::string narrowKernelName(DType t, unsigned cols, bool shortMN = false, Narro
                              unsigned elemsPerWord = 8);
 /// Every narrow kernel's function from the helper module `m`.
 Status loadNarrowFunctions(const Kernel::Impl &k, const Module &m);
-/// Blocks of the narrow kernel of `cols` columns, grid `g` and loads of
-/// `elemsPerWord` elements resident per SM (its launch bound); 0 where no
-/// such kernel is built.
-unsigned narrowCtasPerSm(unsigned cols, NarrowGrid g, unsigned elemsPerWord = 8);
+/// Blocks of the narrow kernel of `cols` columns, grid `g`, loads of
+/// `elemsPerWord` elements and (`shortMN`) a packed MN-major short operand
+/// resident per SM (its launch bound); 0 where no such kernel is built.
+unsigned narrowCtasPerSm(unsigned cols, NarrowGrid g, unsigned elemsPerWord = 8,
+                         bool shortMN = false);
 /// The grid for `rows` rows of the long operand on `smCount` SMs: two rows a
 /// warp where one a warp would take more than one wave of blocks and two fit
 /// in one; a row shared by 4 or 2 warps where that many still fit one wave;
-/// else one row a warp (and where no such kernel is built).
-NarrowGrid narrowGrid(long long rows, unsigned cols, unsigned elemsPerWord, int smCount);
+/// else one row a warp; only grids whose kernel is built.
+NarrowGrid narrowGrid(long long rows, unsigned cols, unsigned elemsPerWord, bool shortMN,
+                      int smCount);
 
 /// How one staging copy launches gg_copy2d: the widest word (16, 8, 4, 2 or
 /// 1 bytes) that every address, pitch and run is a whole number of, the

@@ -268,9 +268,10 @@ std::string kindName(DType t, bool mn, unsigned i) {
 }
 } // namespace
 
-unsigned gemmgen::narrowCtasPerSm(unsigned cols, NarrowGrid g, unsigned elemsPerWord) {
+unsigned gemmgen::narrowCtasPerSm(unsigned cols, NarrowGrid g, unsigned elemsPerWord,
+                                  bool shortMN) {
   const int i = narrowKindIndex(cols, g, elemsPerWord);
-  return i < 0 ? 0 : kNarrowKinds[i].ctasPerSm;
+  return i < 0 || (shortMN && !kNarrowKinds[i].packedMNToo) ? 0 : kNarrowKinds[i].ctasPerSm;
 }
 
 const std::string &gemmgen::narrowKernelSource() {
@@ -309,11 +310,12 @@ Status gemmgen::loadNarrowFunctions(const Kernel::Impl &k, const Module &m) {
   return status;
 }
 
-NarrowGrid gemmgen::narrowGrid(long long rows, unsigned cols, unsigned elemsPerWord, int smCount) {
-  // Warps resident on the GPU for a kernel kind (8 a block), and the warps
-  // a grid of it asks for.
+NarrowGrid gemmgen::narrowGrid(long long rows, unsigned cols, unsigned elemsPerWord, bool shortMN,
+                               int smCount) {
+  // Warps resident on the GPU for a kernel kind (8 a block; 0 where none is
+  // built), and the warps a grid of it asks for.
   auto wave = [&](NarrowGrid g) {
-    return (long long)narrowCtasPerSm(cols, g, elemsPerWord) * smCount * 8;
+    return (long long)narrowCtasPerSm(cols, g, elemsPerWord, shortMN) * smCount * 8;
   };
   auto warps = [&](NarrowGrid g) {
     return (rows + g.rowsPerWarp - 1) / g.rowsPerWarp * g.warpsPerRow;
@@ -387,10 +389,11 @@ NarrowRoute gemmgen::narrowRoute(const Kernel::Impl &k, const GemmArgs &args) {
     vec = std::min(vec, wordElems(sp, sld, sstride, rm.batch, rm.K));
   else if (vec != 8 || !packedMN(sp, sld, cols, sstride, rm.batch))
     return r;
-  if (narrowCtasPerSm((unsigned)cols, kOneRow, vec) == 0) // no kernel for these words
+  const bool packed = !shortKMajor && cols > 1; // one packed column is K-major
+  if (narrowCtasPerSm((unsigned)cols, kOneRow, vec, packed) == 0) // no kernel for these words
     return r;
   r.taken = true, r.rowsOfB = b;
-  r.shortMN = !shortKMajor && cols > 1; // one packed column is K-major
+  r.shortMN = packed;
   r.elemsPerWord = vec;
   r.problem = rm;
   return r;
@@ -403,9 +406,9 @@ Expected<PreparedLaunch> gemmgen::prepareNarrow(const Kernel::Impl &k, const Nar
   PreparedLaunch p;
   const unsigned cols = (unsigned)(r.rowsOfB ? r.problem.M : r.problem.N);
   const long long rows = r.rowsOfB ? rm.N : rm.M;
-  const NarrowGrid grid = narrowGrid(rows, cols, r.elemsPerWord, k.rt->info.smCount);
+  const NarrowGrid grid = narrowGrid(rows, cols, r.elemsPerWord, r.shortMN, k.rt->info.smCount);
   const int kind = narrowKindIndex(cols, grid, r.elemsPerWord);
-  if (kind < 0)
+  if (narrowCtasPerSm(cols, grid, r.elemsPerWord, r.shortMN) == 0 || kind < 0)
     return Status::error(ErrorCode::Unsupported, "no narrow kernel of " + std::to_string(cols) +
                                                      " columns for this launch");
   p.tailRowsPerBlock = grid.rowsPerBlock();

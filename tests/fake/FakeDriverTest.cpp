@@ -1313,6 +1313,8 @@ TEST(FakeDriver, NarrowLaunchesTakeAPackedMNMajorShortOperand) {
   expectNarrowLaunches(fake, *k, {
       {rowRow(4096, 2, 4096, 2), "simt_narrow(rows of A)",
        {"launch gg_narrow_f16_2_mn grid=512 M=4096 K=4096 a=4096,1 b=1,2 ldd=8 n0=0 cols=2"}},
+      {rowRow(3000, 2, 1024, 2), "simt_narrow(rows of A)", // no shared rows for packed tokens
+       {"launch gg_narrow_f16_2_mn grid=375 M=3000 K=1024 a=1024,1 b=1,2 ldd=8 n0=0 cols=2"}},
       {rowRow(4096, 4, 1024, 4), "simt_narrow(rows of A)",
        {"launch gg_narrow_f16_4_mn grid=512 M=4096 K=1024 a=1024,1 b=1,4 ldd=8 n0=0 cols=4"}},
       {rowRow(4096, 1, 4096, 1), "simt_narrow(rows of A, 2 warps a row)",

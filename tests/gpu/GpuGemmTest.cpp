@@ -1358,6 +1358,8 @@ const NarrowCase kNarrowCases[] = {
      Layout::Row},
     {"05_fast_f16.yaml", 3000, 3, 1024, CMode::None, 1, Layout::Row, 0, true, Layout::Row,
      Layout::Row, 4},
+    {"06_fast_bf16.yaml", 3000, 2, 1024, CMode::Separate, 1, Layout::Row, 0, true, Layout::Row,
+     Layout::Row}, // few rows of packed tokens: one row a warp (no shared-row _mn kernel)
     {"06_fast_bf16.yaml", 4, 5000, 512, CMode::Separate, 2, Layout::Col, 0, true, Layout::Col,
      Layout::Col, 4},
     {"10_fast_f16_out_f32.yaml", 2000, 4, 1024, CMode::None, 1, Layout::Row, 0, true,

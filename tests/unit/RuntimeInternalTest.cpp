@@ -112,7 +112,8 @@ TEST(TailColumns, KernelCompilesForSm90WithoutSpills) {
 // one wave of blocks and two fit in one; a row shared by 4 or 2 warps where
 // that many still fit one wave (132 SMs; one column: 8 blocks of 8 warps an
 // SM at one row a warp or a shared row, 6 at two rows; two columns 6, 5, 6;
-// three none but one row a warp; narrower words one row a warp).
+// three none but one row a warp; narrower words one row a warp; packed
+// MN-major tokens one or two rows a warp).
 TEST(NarrowPath, GridFillsOneWaveOfWarps) {
   struct Case {
     long long rows;
@@ -128,14 +129,22 @@ TEST(NarrowPath, GridFillsOneWaveOfWarps) {
   for (const Case &c : cases) {
     SCOPED_TRACE(std::to_string(c.rows) + " rows, " + std::to_string(c.cols) + " columns, " +
                  std::to_string(c.elemsPerWord) + "-element words");
-    const NarrowGrid g = narrowGrid(c.rows, c.cols, c.elemsPerWord, 132);
+    const NarrowGrid g = narrowGrid(c.rows, c.cols, c.elemsPerWord, false, 132);
     EXPECT_EQ(g.rowsPerWarp, c.rowsPerWarp);
     EXPECT_EQ(g.warpsPerRow, c.warpsPerRow);
     EXPECT_EQ(g.rowsPerBlock(), 8 * c.rowsPerWarp / c.warpsPerRow);
   }
-  const NarrowGrid unknown = narrowGrid(11008, 1, 8, 0); // SM count unknown: one row a warp
+  const NarrowGrid unknown = narrowGrid(11008, 1, 8, false, 0); // SM count unknown: one row
   EXPECT_EQ(unknown.rowsPerWarp, 1u);
   EXPECT_EQ(unknown.warpsPerRow, 1u);
+  // Packed MN-major tokens: two rows a warp, never a shared row (no such kernels).
+  const NarrowGrid packedFew = narrowGrid(3000, 2, 8, true, 132),
+                   packedMany = narrowGrid(9000, 2, 8, true, 132);
+  EXPECT_EQ(packedFew.warpsPerRow, 1u);
+  EXPECT_EQ(packedFew.rowsPerWarp, 1u);
+  EXPECT_EQ(packedMany.rowsPerWarp, 2u);
+  EXPECT_EQ(narrowCtasPerSm(2, NarrowGrid{1, 2}, 8, true), 0u);
+  EXPECT_EQ(narrowCtasPerSm(2, NarrowGrid{2, 1}, 8, true), 5u);
   EXPECT_EQ(narrowCtasPerSm(3, NarrowGrid{2, 1}), 0u);
   EXPECT_EQ(narrowCtasPerSm(5, NarrowGrid{}), 0u);
   EXPECT_EQ(narrowCtasPerSm(3, NarrowGrid{}, 4), 0u);

@@ -406,7 +406,10 @@ Expected<PreparedLaunch> gemmgen::prepareNarrow(const Kernel::Impl &k, const Nar
   PreparedLaunch p;
   const unsigned cols = (unsigned)(r.rowsOfB ? r.problem.M : r.problem.N);
   const long long rows = r.rowsOfB ? rm.N : rm.M;
-  const NarrowGrid grid = narrowGrid(rows, cols, r.elemsPerWord, r.shortMN, k.rt->info.smCount);
+  // Every batch entry's rows share the GPU (grid y): the waves are of them all.
+  const NarrowGrid grid =
+      narrowGrid(rows * std::max(1LL, rm.batch), cols, r.elemsPerWord, r.shortMN,
+                 k.rt->info.smCount);
   const int kind = narrowKindIndex(cols, grid, r.elemsPerWord);
   if (narrowCtasPerSm(cols, grid, r.elemsPerWord, r.shortMN) == 0 || kind < 0)
     return Status::error(ErrorCode::Unsupported, "no narrow kernel of " + std::to_string(cols) +

@@ -1254,8 +1254,8 @@ TEST(FakeDriver, NarrowLaunchesTakeTheSimtPath) {
       {twoCols, "simt_narrow(rows of A, 4 warps a row)",
        {"launch gg_narrow_f16_2_k4 grid=500 M=1000 K=520 a=520,1 b=520,1 ldd=8 n0=0 cols=2 "
         "alpha=0.5 beta=2 c=0x4000000 ldc=16"}},
-      {batched, "simt_narrow(rows of B, 2 warps a row)",
-       {"launch gg_narrow_f16_2_k2 grid=750 M=3000 K=1024 a=1024,1 b=1024,1 ldd=1 n0=0 cols=2 "
+      {batched, "simt_narrow(rows of B, two a warp)", // 3 x 3000 rows: 1.42 waves of one a warp
+       {"launch gg_narrow_f16_2_r2 grid=188 M=3000 K=1024 a=1024,1 b=1024,1 ldd=1 n0=0 cols=2 "
         "d_cs=3000 batch=3 grid_y=3 strides=3072000,2056,6008"}},
       {colD, "simt_narrow(rows of B, 2 warps a row)",
        {"launch gg_narrow_f16_1_k2 grid=1000 M=4000 K=2056 a=2056,1 b=2056,1 ldd=1 n0=0 cols=1 "
@@ -1321,8 +1321,8 @@ TEST(FakeDriver, NarrowLaunchesTakeAPackedMNMajorShortOperand) {
        {"launch gg_narrow_f16_1_k2 grid=1024 M=4096 K=4096 a=4096,1 b=1,1 ldd=8 n0=0 cols=1"}},
       {colD, "simt_narrow(rows of A)",
        {"launch gg_narrow_f16_3_mn grid=512 M=4096 K=2048 a=2048,1 b=1,3 ldd=3 n0=0 cols=3"}},
-      {colDBatched, "simt_narrow(rows of A, 2 warps a row)",
-       {"launch gg_narrow_f16_1_k2 grid=1024 M=4096 K=2048 a=2048,1 b=1,1 ldd=1 n0=0 cols=1 "
+      {colDBatched, "simt_narrow(rows of A)", // 2 x 4096 rows: one wave
+       {"launch gg_narrow_f16_1 grid=512 M=4096 K=2048 a=2048,1 b=1,1 ldd=1 n0=0 cols=1 "
         "batch=2 grid_y=2 strides=8388608,2056,4096"}},
   });
   // Not taken: the short operand padded (ld 8 > 2 columns), 16 bytes off,

@@ -1368,8 +1368,10 @@ const NarrowCase kNarrowCases[] = {
     // warp's second row is past D.
     {"05_fast_f16.yaml", 1, 11001, 1024, CMode::InPlace, 1, Layout::Row, 0, true, Layout::Row,
      Layout::Col, 2, true},
-    {"06_fast_bf16.yaml", 9001, 2, 520, CMode::Separate, 2, Layout::Row, 0, true, Layout::Row,
+    {"06_fast_bf16.yaml", 9001, 2, 520, CMode::Separate, 1, Layout::Row, 0, true, Layout::Row,
      Layout::Col, 2, true},
+    {"06_fast_bf16.yaml", 4501, 2, 520, CMode::InPlace, 2, Layout::Row, 0, true, Layout::Row,
+     Layout::Col, 2, true}, // two batch entries' rows: 1.42 waves of one a warp
     {"05_fast_f16.yaml", 2, 9003, 264, CMode::None, 1, Layout::Col, 0, true, Layout::Col,
      Layout::Col, 2, true},
     // Rows not 16-byte aligned: 8-byte words (K = 4100, 1004), 2-byte words

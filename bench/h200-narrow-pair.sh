@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Two rows a warp on the narrow path (narrowRowsPerWarp): where one row a warp takes more than
+# Two rows a warp on the narrow path (narrowGrid): where one row a warp takes more than
 # one wave of blocks (1 < waves, 8448 rows per wave at one column on 132 SMs, 6336 at two) and
 # two fit in one, each warp streams two rows. The GPU tests (every one: spec 27 had not run
 # through the per-spec suites), memcheck over the narrow path, then `bench auto` OLD against NEW,

@@ -1273,7 +1273,7 @@ struct NarrowCase {
   bool taken;
   Layout a = Layout::Row, b = Layout::Col; ///< as the user stores A and B (packed)
   int narrow = 2;
-  bool pair = false; ///< two rows a warp (narrowRowsPerWarp) on a GPU of 132 SMs
+  bool pair = false; ///< two rows a warp (narrowGrid) on a GPU of 132 SMs
 };
 class NarrowPath : public ::testing::TestWithParam<NarrowCase> {};
 

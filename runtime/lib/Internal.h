@@ -347,6 +347,10 @@ constexpr long long kCopyLinePerBlockWords = 64;
 constexpr long long kCopyMaxBlocks = 4096;
 constexpr unsigned kCopyThreads = 256; // gg_copy2d's __launch_bounds__
 CopyLaunch copyLaunchOf(const PreparedLaunch::Copy &c);
+/// The widest power-of-two word, at most 16 bytes, that every address, pitch
+/// and length OR-ed into `byteBits` is a whole number of (the staging copy's
+/// and the narrow kernels' loads).
+unsigned widestWordBytes(unsigned long long byteBits);
 /// ... and the copies, enqueued.
 Status runCopies(const Kernel::Impl &k, const std::vector<PreparedLaunch::Copy> &copies,
                  CUstream stream);

@@ -339,13 +339,14 @@ NarrowGrid gemmgen::narrowGrid(long long rows, unsigned cols, unsigned elemsPerW
 }
 
 namespace {
-// The widest word (8, 4 or 1 elements of 2 bytes) that each row of a K-major
-// operand starts on and K is whole words of.
+// The widest word the narrow kernels load (8, 4 or 1 elements of 2 bytes)
+// that each row of a K-major operand starts on and K is whole words of.
 unsigned wordElems(CUdeviceptr p, long long ld, long long stride, long long batch, long long K) {
-  for (unsigned v : {8u, 4u})
-    if (p % (2 * v) == 0 && ld % v == 0 && (batch <= 1 || stride % v == 0) && K % v == 0)
-      return v;
-  return 1;
+  const unsigned long long bits = (unsigned long long)p | (unsigned long long)(ld * 2) |
+                                  (unsigned long long)(K * 2) |
+                                  (batch > 1 ? (unsigned long long)(stride * 2) : 0);
+  const unsigned elems = widestWordBytes(bits) / 2;
+  return elems >= 8 ? 8 : elems >= 4 ? 4 : 1; // no kernels of 2-element words
 }
 // The short operand stored MN-major with its `cols` elements of each k
 // adjacent (ld == cols): 8 k of it are `cols` whole 16-byte words.

@@ -170,6 +170,13 @@ Status gemmgen::planStaging(const GemmArgs &rm, DType in, DType out, CUdeviceptr
   return Status::success();
 }
 
+unsigned gemmgen::widestWordBytes(unsigned long long byteBits) {
+  unsigned w = 16;
+  while (w > 1 && byteBits % w != 0)
+    w /= 2;
+  return w;
+}
+
 gemmgen::CopyLaunch gemmgen::copyLaunchOf(const PreparedLaunch::Copy &c) {
   const long long eb = c.elemBytes;
   const unsigned long long allBits =
@@ -178,9 +185,7 @@ gemmgen::CopyLaunch gemmgen::copyLaunchOf(const PreparedLaunch::Copy &c) {
       (unsigned long long)(c.length * eb) | (unsigned long long)(c.srcStride * eb) |
       (unsigned long long)(c.dstStride * eb);
   CopyLaunch l;
-  l.wordBytes = 16;
-  while (l.wordBytes > 1 && allBits % (unsigned long long)l.wordBytes != 0)
-    l.wordBytes /= 2;
+  l.wordBytes = widestWordBytes(allBits);
   const long long w = l.wordBytes;
   l.srcLd = c.srcLd * eb / w, l.dstLd = c.dstLd * eb / w, l.run = c.length * eb / w;
   l.srcStride = c.srcStride * eb / w, l.dstStride = c.dstStride * eb / w;

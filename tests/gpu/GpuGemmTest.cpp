@@ -1330,8 +1330,9 @@ TEST_P(NarrowPath, MatchesReference) {
   Expected<PreparedLaunch> prep = k.prepare(p.a);
   ASSERT_TRUE(prep.ok()) << prep.status().message();
   EXPECT_EQ(prep->path.rfind("simt_narrow", 0) == 0, c.taken) << prep->path;
-  if (gpu.rt->device().smCount == 132)
+  if (gpu.rt->device().smCount == 132) {
     EXPECT_EQ(prep->path.find("two a warp") != std::string::npos, c.pair) << prep->path;
+  }
   ASSERT_TRUE(k.launch(*prep, gpu.stream).ok());
   waitOrExit(watchdogSeconds(a.M * a.batch, a.N, a.K));
   ASSERT_FALSE(::testing::Test::HasFatalFailure());

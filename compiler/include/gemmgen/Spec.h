@@ -167,10 +167,10 @@ struct SchedulerSpec {
   Located<unsigned> ctasPerSm{1};
   /// scheduler.simt_narrow: a launch whose D has at most this many rows or
   /// columns (1-kSimtNarrowMaxColumns; 0: never), the long operand K-major
-  /// in 16-byte rows, runs on the runtime's SIMT kernel instead, each warp
-  /// streaming one or two rows of the long operand: at 1-2 rows it streamed
-  /// the weights faster than any MMA tile (bench/h200-gemv-simt.sh). 16-bit
-  /// operands, no chain.
+  /// (rows not 16-byte aligned: at 1-2 columns, in narrower loads), runs on
+  /// the runtime's SIMT kernel instead, its warps streaming the long
+  /// operand's rows: at 1-2 rows it streamed the weights faster than any MMA
+  /// tile (bench/h200-gemv-simt.sh). 16-bit operands, no chain.
   Located<unsigned> simtNarrow{0};
   /// What types.d was before split-K made the kernel's output f32 (set by
   /// compileParsedSpec; the reduction writes this type).

@@ -696,17 +696,14 @@ bool Checker::pingpong() const {
 
 void Checker::checkScheduler() {
   const SchedulerSpec &s = spec.scheduler;
-  // The SIMT path computes alpha·A·B + beta·C of 16-bit operands into a
-  // 16-bit or f32 D, one problem per launch, and nothing more.
+  // The SIMT path computes chain(alpha·A·B, beta·C) of 16-bit operands into
+  // a 16-bit or f32 D, one problem per launch.
   if (s.simtNarrow.value > 0) {
     const std::string sn = "scheduler.simt_narrow " + std::to_string(s.simtNarrow.value);
     if (isFp8(spec.types.a.value) || isFp8(spec.types.b.value))
       error(s.simtNarrow.loc, sn + " with " + toString(spec.types.a.value) +
                                   " operands: the SIMT path multiplies 16-bit operands only; "
                                   "remove simt_narrow");
-    else if (!spec.epilogue.chain.empty())
-      error(s.simtNarrow.loc, sn + " with an epilogue.chain: the SIMT path applies alpha and "
-                                   "beta only; remove simt_narrow or the chain");
     else if (s.grouped.value)
       error(s.simtNarrow.loc, sn + " with scheduler.grouped: a grouped launch's problems are not "
                                    "routed one by one; remove simt_narrow");

@@ -50,6 +50,14 @@ epilogue::Chain gemmgen::chainData(const EpilogueInfo &info, const GemmArgs &a) 
   return c;
 }
 
+void gemmgen::transposeChain(epilogue::Chain &c) {
+  for (int s = 0; s < c.steps; ++s)
+    if (c.op[s] == epilogue::OP_BIAS_ROW)
+      c.op[s] = epilogue::OP_BIAS_COLUMN;
+    else if (c.op[s] == epilogue::OP_BIAS_COLUMN)
+      c.op[s] = epilogue::OP_BIAS_ROW;
+}
+
 Status gemmgen::checkEpilogueArgs(const KernelABI &abi, const EpilogueInfo &info,
                                   const GemmArgs &a) {
   if (!info.bias)

@@ -21,7 +21,7 @@ namespace gemmgen {
 
 /// The narrow path's kernel kinds (NarrowPath.cpp's kNarrowKinds: columns up
 /// to kSimtNarrowMaxColumns, rows a warp, the words they load).
-constexpr unsigned kNarrowKindCount = 14;
+constexpr unsigned kNarrowKindCount = 18;
 
 // Every driver entry point the runtime uses. Names are the cuda.h API names
 // (some are macros for versioned symbols, e.g. cuMemAlloc -> cuMemAlloc_v2;
@@ -290,12 +290,14 @@ Status planStaging(const GemmArgs &rowMajor, DType in, DType out, CUdeviceptr wo
 /// Whether a launch of `args` takes kernel k's SIMT path
 /// (scheduler.simt_narrow, NarrowPath.cpp): D of at most that many rows or
 /// columns, 16-bit operands, the long one K-major in 16-byte rows, the short
-/// one likewise or packed MN-major, no chain.
+/// one likewise or packed MN-major; with the spec's epilogue chain, whole
+/// 16-byte words (the kernels built for it).
 struct NarrowRoute {
   bool taken = false;
   bool rowsOfB = false; ///< the warps stream B's rows (D has the few rows)
   bool shortMN = false; ///< the short operand packed MN-major, over one column
   unsigned elemsPerWord = 8; ///< 16-bit elements per load: 8, 4 or 1 (the rows' alignment)
+  bool chain = false;   ///< the kernel has an epilogue chain (the narrow kernel applies it)
   GemmArgs problem;     ///< rowMajorProblem(args)
 };
 NarrowRoute narrowRoute(const Kernel::Impl &k, const GemmArgs &args);
@@ -317,20 +319,21 @@ struct NarrowGrid {
   unsigned rowsPerBlock() const { return 8 * rowsPerWarp / warpsPerRow; } // 8 warps a block
 };
 std::string narrowKernelName(DType t, unsigned cols, bool shortMN = false, NarrowGrid g = {},
-                             unsigned elemsPerWord = 8);
+                             unsigned elemsPerWord = 8, bool chain = false);
 /// Every narrow kernel's function from the helper module `m`.
 Status loadNarrowFunctions(const Kernel::Impl &k, const Module &m);
 /// Blocks of the narrow kernel of `cols` columns, grid `g`, loads of
-/// `elemsPerWord` elements and (`shortMN`) a packed MN-major short operand
-/// resident per SM (its launch bound); 0 where no such kernel is built.
+/// `elemsPerWord` elements, (`shortMN`) a packed MN-major short operand and
+/// (`chain`) the spec's epilogue chain resident per SM (its launch bound); 0
+/// where no such kernel is built.
 unsigned narrowCtasPerSm(unsigned cols, NarrowGrid g, unsigned elemsPerWord = 8,
-                         bool shortMN = false);
+                         bool shortMN = false, bool chain = false);
 /// The grid for `rows` rows of the long operand on `smCount` SMs: two rows a
 /// warp where one a warp would take more than one wave of blocks and two fit
 /// in one; a row shared by 4 or 2 warps where that many still fit one wave;
 /// else one row a warp; only grids whose kernel is built.
 NarrowGrid narrowGrid(long long rows, unsigned cols, unsigned elemsPerWord, bool shortMN,
-                      int smCount);
+                      int smCount, bool chain = false);
 
 /// How one staging copy launches gg_copy2d: the widest word (16, 8, 4, 2 or
 /// 1 bytes) that every address, pitch and run is a whole number of, the
@@ -408,17 +411,20 @@ struct MapGeometry {
 Status encodeTensorMap(const DriverApi &drv, void *out, CUdeviceptr base, DType t, int rank,
                        const MapGeometry &g, const TmaBox &box, const char *operand);
 
-/// The epilogue chain on the host (Epilogue.cpp): KernelInfo::epilogue of
-/// the ABI's steps; the chain as data for the tail kernel and the reference
-/// (pointers and stride from `a`: gemmgen/EpilogueChain.h's chainData); the
-/// launch checks it adds.
 /// An ELF64 object for CUDA (e_machine 190), as NVRTC's cubins are
 /// (KernelCache.cpp: a cache entry's check; CubinUsage.cpp reads no other).
 bool looksLikeCubin(const std::vector<char> &c);
 
+/// The epilogue chain on the host (Epilogue.cpp): KernelInfo::epilogue of
+/// the ABI's steps; the chain as data for the tail kernel and the reference
+/// (pointers and stride from `a`: gemmgen/EpilogueData.h's chainData); the
+/// launch checks it adds.
 EpilogueInfo epilogueInfo(const std::vector<EpilogueStep> &steps);
 /// `info` is the kernel's (KernelInfo::epilogue, built once at load).
 Status checkEpilogueArgs(const KernelABI &abi, const EpilogueInfo &info, const GemmArgs &a);
+/// The chain as a kernel that computes D^T applies it: a bias along D's rows
+/// runs along that kernel's columns, and one along D's columns along its rows.
+void transposeChain(epilogue::Chain &c);
 /// checkGemmArgs with the kernel's epilogue already derived (Kernel::check,
 /// on every launch); the public checkGemmArgs derives it from the ABI.
 Status checkGemmArgs(const KernelABI &abi, const EpilogueInfo &epilogue, const DeviceInfo &dev,

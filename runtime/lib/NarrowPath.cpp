@@ -23,8 +23,9 @@ using namespace gemmgen;
 // The narrow kernels, compiled into the helper module after TailColumns.cpp's
 // source (whose to_f32, to_16 and ld_stream they use). gg_tail_columns'
 // parameters, so launchTailColumns launches either; the runtime takes this
-// path only for a K-major long operand, a short one K-major or packed
-// MN-major, and no chain (narrowRoute), which these assume. The column
+// path only for a K-major long operand and a short one K-major or packed
+// MN-major (narrowRoute), which these assume; the spec's epilogue chain is
+// applied as the tail kernel applies it. The column
 // count, the type and the load width are compile-time: the tail kernel's
 // loop (a runtime type and up to 8 columns, B's words converted per column)
 // ran the H200 at 0.70-0.95 of cuBLAS where this form runs 1.03-1.16
@@ -91,14 +92,16 @@ __device__ __forceinline__ u32 half_of(const uint4 (&v)[COLS], int i) {
 // words: their registers), split over the ROWS rows; A's words converted
 // once, B's read through L1 and shared by the ROWS rows. With SPLIT > 1, that
 // many warps of the block share each row, their lanes interleaved along K,
-// and the first adds the others' sums through shared memory.
-template <int COLS, int BF16, int SHORT_MN, int ROWS, int VEC, int SPLIT>
+// and the first adds the others' sums through shared memory. CHAIN: the
+// spec's epilogue chain applied before the store (else alpha and beta only).
+template <int COLS, int BF16, int SHORT_MN, int ROWS, int VEC, int SPLIT, int CHAIN>
 __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D, int M, int K,
                                             long long sam, long long sbn, long long ldd,
                                             long long d_cs, int batch, long long stride_a,
                                             long long stride_b, long long stride_d, float alpha,
                                             float beta, const void *C, long long ldc,
-                                            long long c_cs, long long stride_c, int out_f32) {
+                                            long long c_cs, long long stride_c, int out_f32,
+                                            const gemmgen::epilogue::Chain &chain) {
   static_assert(!SHORT_MN || VEC == 8, "a packed MN-major operand is read in 16-byte words");
   static_assert(ROWS == 1 || SPLIT == 1, "a row's warps or a warp's rows, not both");
   constexpr int WORDS = (VEC == 1 ? 16 : kRowWordsInFlight * 8 / VEC) / ROWS;
@@ -189,9 +192,16 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
         const long long m = m0 + r;
         if (lane != j || m >= M || part != 0) continue;
         const long long c_at = m * ldc + j * c_cs, d_at = m * ldd + j * d_cs;
-        float v = alpha * acc[r][j];
-        if (beta != 0.f)
-          v = fmaf(beta, out_f32 ? ((const float *)c)[c_at] : to_f32(((const u16 *)c)[c_at], BF16), v);
+        const float cv = beta != 0.f
+            ? (out_f32 ? ((const float *)c)[c_at] : to_f32(((const u16 *)c)[c_at], BF16))
+            : 0.f;
+        float v;
+        // (m, j): the kernel's row and column; where it writes D^T the host
+        // swapped the chain's row and column bias (launchTailColumns).
+        if constexpr (CHAIN)
+          v = gemmgen::epilogue::apply_chain(chain, alpha * acc[r][j], beta * cv, m, j, l);
+        else
+          v = fmaf(beta, cv, alpha * acc[r][j]);
         if (out_f32) ((float *)d)[d_at] = v;
         else ((u16 *)d)[d_at] = to_16(v, BF16);
       }
@@ -200,17 +210,16 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
 
 // One kernel per forEachNarrowKernel entry (narrowKernelSource writes the
 // lines after this source). CTAS: blocks resident per SM the registers must allow.
-#define GG_NARROW(NAME, COLS, BF16, SHORT_MN, ROWS, VEC, SPLIT, CTAS)                          \
+#define GG_NARROW(NAME, COLS, BF16, SHORT_MN, ROWS, VEC, SPLIT, CHAIN, CTAS)                   \
   extern "C" __global__ void __launch_bounds__(256, CTAS)                                      \
   NAME(const u16 *A, const u16 *B, void *D, int M, int K, long long sam, long long sak,        \
        long long sbn, long long sbk, long long ldd, long long d_cs, int n0, int cols, int bf16, \
        int batch, long long stride_a, long long stride_b, long long stride_d, float alpha,     \
        float beta, const void *C, long long ldc, long long c_cs, long long stride_c,           \
        int out_f32, gemmgen::epilogue::Chain chain) {                                          \
-    narrow_rows<COLS, BF16, SHORT_MN, ROWS, VEC, SPLIT>(A, B, D, M, K, sam, sbn, ldd, d_cs,    \
-                                                        batch, stride_a, stride_b, stride_d,   \
-                                                        alpha, beta, C, ldc, c_cs, stride_c,   \
-                                                        out_f32);                              \
+    narrow_rows<COLS, BF16, SHORT_MN, ROWS, VEC, SPLIT, CHAIN>(                                \
+        A, B, D, M, K, sam, sbn, ldd, d_cs, batch, stride_a, stride_b, stride_d, alpha, beta, C, \
+        ldc, c_cs, stride_c, out_f32, chain);                                                  \
   }
 )CUDA";
 
@@ -230,7 +239,7 @@ struct NarrowKind {
   unsigned cols;
   NarrowGrid grid;
   unsigned elemsPerWord, ctasPerSm;
-  bool packedMNToo;
+  bool packedMNToo, chain = false;
 };
 constexpr NarrowGrid kOneRow{1, 1}, kTwoRows{2, 1}, kSplit2{1, 2}, kSplit4{1, 4};
 constexpr NarrowKind kNarrowKinds[] = {
@@ -239,14 +248,19 @@ constexpr NarrowKind kNarrowKinds[] = {
     {1, kSplit2, 8, 8, false},  {2, kSplit2, 8, 6, false},  {1, kSplit4, 8, 8, false},
     {2, kSplit4, 8, 6, false},  {1, kOneRow, 4, 8, false},  {2, kOneRow, 4, 6, false},
     {1, kOneRow, 1, 8, false},  {2, kOneRow, 1, 6, false},
+    // With the spec's epilogue chain: 16-byte words, one row a warp (at 32
+    // registers the one-column kernel spilled with the chain inlined).
+    {1, kOneRow, 8, 6, false, true}, {2, kOneRow, 8, 6, true, true},
+    {3, kOneRow, 8, 4, true, true},  {4, kOneRow, 8, 4, true, true},
 };
 static_assert(sizeof(kNarrowKinds) / sizeof(kNarrowKinds[0]) == kNarrowKindCount);
 
-int narrowKindIndex(unsigned cols, NarrowGrid g, unsigned elemsPerWord) {
+int narrowKindIndex(unsigned cols, NarrowGrid g, unsigned elemsPerWord, bool chain) {
   for (unsigned i = 0; i < kNarrowKindCount; ++i) {
     const NarrowKind &n = kNarrowKinds[i];
     if (n.cols == cols && n.grid.rowsPerWarp == g.rowsPerWarp &&
-        n.grid.warpsPerRow == g.warpsPerRow && n.elemsPerWord == elemsPerWord)
+        n.grid.warpsPerRow == g.warpsPerRow && n.elemsPerWord == elemsPerWord &&
+        n.chain == chain)
       return (int)i;
   }
   return -1;
@@ -264,13 +278,13 @@ template <class F> void forEachNarrowKernel(F &&f) {
 
 std::string kindName(DType t, bool mn, unsigned i) {
   const NarrowKind &n = kNarrowKinds[i];
-  return narrowKernelName(t, n.cols, mn, n.grid, n.elemsPerWord);
+  return narrowKernelName(t, n.cols, mn, n.grid, n.elemsPerWord, n.chain);
 }
 } // namespace
 
 unsigned gemmgen::narrowCtasPerSm(unsigned cols, NarrowGrid g, unsigned elemsPerWord,
-                                  bool shortMN) {
-  const int i = narrowKindIndex(cols, g, elemsPerWord);
+                                  bool shortMN, bool chain) {
+  const int i = narrowKindIndex(cols, g, elemsPerWord, chain);
   return i < 0 || (shortMN && !kNarrowKinds[i].packedMNToo) ? 0 : kNarrowKinds[i].ctasPerSm;
 }
 
@@ -282,7 +296,8 @@ const std::string &gemmgen::narrowKernelSource() {
       s += "GG_NARROW(" + kindName(t, mn, i) + ", " + std::to_string(n.cols) + ", " +
            (t == DType::BF16 ? "1" : "0") + ", " + (mn ? "1" : "0") + ", " +
            std::to_string(n.grid.rowsPerWarp) + ", " + std::to_string(n.elemsPerWord) + ", " +
-           std::to_string(n.grid.warpsPerRow) + ", " + std::to_string(n.ctasPerSm) + ")\n";
+           std::to_string(n.grid.warpsPerRow) + ", " + (n.chain ? "1" : "0") + ", " +
+           std::to_string(n.ctasPerSm) + ")\n";
     });
     return s;
   }();
@@ -290,12 +305,12 @@ const std::string &gemmgen::narrowKernelSource() {
 }
 
 std::string gemmgen::narrowKernelName(DType t, unsigned cols, bool shortMN, NarrowGrid g,
-                                      unsigned elemsPerWord) {
+                                      unsigned elemsPerWord, bool chain) {
   return std::string("gg_narrow_") + (t == DType::BF16 ? "bf16_" : "f16_") +
          std::to_string(cols) + (shortMN ? "_mn" : "") +
          (g.rowsPerWarp > 1 ? "_r" + std::to_string(g.rowsPerWarp) : "") +
          (g.warpsPerRow > 1 ? "_k" + std::to_string(g.warpsPerRow) : "") +
-         (elemsPerWord != 8 ? "_v" + std::to_string(elemsPerWord) : "");
+         (elemsPerWord != 8 ? "_v" + std::to_string(elemsPerWord) : "") + (chain ? "_c" : "");
 }
 
 Status gemmgen::loadNarrowFunctions(const Kernel::Impl &k, const Module &m) {
@@ -311,11 +326,11 @@ Status gemmgen::loadNarrowFunctions(const Kernel::Impl &k, const Module &m) {
 }
 
 NarrowGrid gemmgen::narrowGrid(long long rows, unsigned cols, unsigned elemsPerWord, bool shortMN,
-                               int smCount) {
+                               int smCount, bool chain) {
   // Warps resident on the GPU for a kernel kind (8 a block; 0 where none is
   // built), and the warps a grid of it asks for.
   auto wave = [&](NarrowGrid g) {
-    return (long long)narrowCtasPerSm(cols, g, elemsPerWord, shortMN) * smCount * 8;
+    return (long long)narrowCtasPerSm(cols, g, elemsPerWord, shortMN, chain) * smCount * 8;
   };
   auto warps = [&](NarrowGrid g) {
     return (rows + g.rowsPerWarp - 1) / g.rowsPerWarp * g.warpsPerRow;
@@ -370,7 +385,7 @@ NarrowRoute gemmgen::narrowRoute(const Kernel::Impl &k, const GemmArgs &args) {
   NarrowRoute r;
   const KernelABI &abi = k.abi;
   const DType t = k.info.dtype, out = k.info.outType; // a split kernel's reduction's
-  if (abi.simtNarrow == 0 || !args.problems.empty() || abi.grouped || abi.hasChain() ||
+  if (abi.simtNarrow == 0 || !args.problems.empty() || abi.grouped ||
       (t != DType::F16 && t != DType::BF16) || k.info.dtypeB != t ||
       (out != t && out != DType::F32))
     return r;
@@ -391,11 +406,13 @@ NarrowRoute gemmgen::narrowRoute(const Kernel::Impl &k, const GemmArgs &args) {
   else if (vec != 8 || !packedMN(sp, sld, cols, sstride, rm.batch))
     return r;
   const bool packed = !shortKMajor && cols > 1; // one packed column is K-major
-  if (narrowCtasPerSm((unsigned)cols, kOneRow, vec, packed) == 0) // no kernel for these words
+  const bool chain = abi.hasChain();
+  if (narrowCtasPerSm((unsigned)cols, kOneRow, vec, packed, chain) == 0) // none for these words
     return r;
   r.taken = true, r.rowsOfB = b;
   r.shortMN = packed;
   r.elemsPerWord = vec;
+  r.chain = chain;
   r.problem = rm;
   return r;
 }
@@ -410,9 +427,9 @@ Expected<PreparedLaunch> gemmgen::prepareNarrow(const Kernel::Impl &k, const Nar
   // Every batch entry's rows share the GPU (grid y): the waves are of them all.
   const NarrowGrid grid =
       narrowGrid(rows * std::max(1LL, rm.batch), cols, r.elemsPerWord, r.shortMN,
-                 k.rt->info.smCount);
-  const int kind = narrowKindIndex(cols, grid, r.elemsPerWord);
-  if (narrowCtasPerSm(cols, grid, r.elemsPerWord, r.shortMN) == 0 || kind < 0)
+                 k.rt->info.smCount, r.chain);
+  const int kind = narrowKindIndex(cols, grid, r.elemsPerWord, r.chain);
+  if (narrowCtasPerSm(cols, grid, r.elemsPerWord, r.shortMN, r.chain) == 0 || kind < 0)
     return Status::error(ErrorCode::Unsupported, "no narrow kernel of " + std::to_string(cols) +
                                                      " columns for this launch");
   p.tailRowsPerBlock = grid.rowsPerBlock();
@@ -421,6 +438,7 @@ Expected<PreparedLaunch> gemmgen::prepareNarrow(const Kernel::Impl &k, const Nar
   p.gridX = 0; // no MMA kernel: the narrow kernel computes every column
   p.batch = (int)rm.batch;
   p.alpha = rm.alpha, p.beta = rm.beta;
+  p.bias = rm.bias, p.strideBias = rm.strideBias, p.scaleD = rm.scaleD; // the chain's
   p.tailK = (int)rm.K;
   p.tailN0 = 0;
   // The narrow kernel's rows are the long operand's, its columns the short
@@ -438,6 +456,7 @@ Expected<PreparedLaunch> gemmgen::prepareNarrow(const Kernel::Impl &k, const Nar
   p.tailM = (int)(b ? rm.N : rm.M);
   p.tailColumns = (unsigned)(b ? rm.M : rm.N);
   p.ldd = b ? 1 : ldd, p.tailDColStride = b ? ldd : 1;
+  p.tailWritesDTransposed = b;
   if (rm.beta != 0.0f)
     p.C = rm.C, p.ldc = b ? 1 : ldc, p.tailCColStride = b ? ldc : 1;
   p.path = std::string("simt_narrow(rows of ") + (b ? "B" : "A") +

@@ -351,6 +351,8 @@ Status gemmgen::launchTailColumns(const Kernel::Impl &k, const PreparedLaunch &p
   GemmArgs chainArgs;
   chainArgs.bias = p.bias, chainArgs.strideBias = p.strideBias, chainArgs.scaleD = p.scaleD;
   epilogue::Chain chain = chainData(k.info.epilogue, chainArgs);
+  if (p.tailWritesDTransposed)
+    transposeChain(chain);
   void *params[] = {&A,       &B,       &D,          &M,       &K,      &sam,
                     &sak,     &sbn,     &sbk,        &ldd,     &dColStride, &n0,
                     &cols,    &bf16,    &batch,      &strideA, &strideB, &strideD,

@@ -19,6 +19,8 @@
 //===----------------------------------------------------------------------===//
 #include <cuda.h>
 
+#include "gemmgen/device/epilogue_ops.cuh"
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -162,7 +164,13 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned, unsign
       n += std::snprintf(line + n, sizeof line - n, " c_cs=%lld", *(long long *)p[22]);
     // An f32 D.
     if (*(int *)p[24])
-      std::snprintf(line + n, sizeof line - n, " out=f32");
+      n += std::snprintf(line + n, sizeof line - n, " out=f32");
+    // The epilogue chain's op codes (epilogue_ops.cuh) and its bias vector.
+    const auto &chain = *(const gemmgen::epilogue::Chain *)p[25];
+    for (int s = 0; s < chain.steps; ++s)
+      n += std::snprintf(line + n, sizeof line - n, "%s%d", s ? "," : " chain=", chain.op[s]);
+    if (chain.bias)
+      std::snprintf(line + n, sizeof line - n, " bias=%p", chain.bias);
   } else
     std::snprintf(line, sizeof line, "launch %s grid=%u", nameOf(f), gx);
   logLine(line);

@@ -1260,9 +1260,11 @@ INSTANTIATE_TEST_SUITE_P(Sm90, ChosenKernel, ::testing::ValuesIn(kChosenCases),
 /// and in place, a strided batch with gaps, a column-major D; the short
 /// operand packed MN-major (column-major A and B with a column-major D, B
 /// row-major), 1-4 columns; two rows a warp; rows not 16-byte aligned (8-
-/// and 2-byte loads); launches it does not take (3 rows, the long operand
-/// MN-major, packed tokens against rows of 8-byte words) run on the spec's
-/// kernel and match too. Fresh inputs each.
+/// and 2-byte loads); the spec's epilogue chain (bias along either axis of
+/// D, whichever operand's rows the warps stream, activations, residual,
+/// clamp, scale); launches it does not take (3 rows, the long operand
+/// MN-major, packed tokens against rows of 8-byte words, a chain with K odd)
+/// run on the spec's kernel and match too. Fresh inputs each.
 struct NarrowCase {
   const char *spec; ///< a specs/sm90 file, compiled with simt_narrow: `narrow` added
   long long M, N, K;
@@ -1274,6 +1276,7 @@ struct NarrowCase {
   Layout a = Layout::Row, b = Layout::Col; ///< as the user stores A and B (packed)
   int narrow = 2;
   bool pair = false; ///< two rows a warp (narrowGrid) on a GPU of 132 SMs
+  const char *chain = nullptr; ///< an epilogue.chain (YAML flow list) added to the spec
 };
 class NarrowPath : public ::testing::TestWithParam<NarrowCase> {};
 
@@ -1289,6 +1292,12 @@ TEST_P(NarrowPath, MatchesReference) {
   const std::size_t at = yaml.find(kind);
   ASSERT_NE(at, std::string::npos) << c.spec;
   yaml.insert(at + kind.size(), " simt_narrow: " + std::to_string(c.narrow) + ",");
+  if (c.chain) {
+    const std::string last = "overlap: true }";
+    const std::size_t e = yaml.find(last);
+    ASSERT_NE(e, std::string::npos) << c.spec << " has no '" << last << "' epilogue line";
+    yaml.replace(e, last.size(), "overlap: true, chain: " + std::string(c.chain) + " }");
+  }
   GemmArgs a;
   a.M = c.M, a.N = c.N, a.K = c.K, a.layoutD = c.d, a.batch = c.batch;
   a.layoutA = c.a, a.layoutB = c.b;
@@ -1298,7 +1307,9 @@ TEST_P(NarrowPath, MatchesReference) {
   options.spec.layoutA = rm.layoutA, options.spec.layoutB = rm.layoutB;
   const std::string name = std::string("narrow_") + std::string(c.spec).substr(0, 2) + "_" +
                            toString(rm.layoutA) + "_" + toString(rm.layoutB) + "_" +
-                           std::to_string(c.narrow);
+                           std::to_string(c.narrow) +
+                           (c.chain ? "_chain" + std::to_string(std::hash<std::string>{}(c.chain))
+                                    : std::string());
   auto it = gpu.kernels.find(name);
   if (it == gpu.kernels.end())
     it = gpu.kernels.emplace(name, gpu.rt->compileString(yaml, name, options)).first;
@@ -1389,6 +1400,21 @@ const NarrowCase kNarrowCases[] = {
     {"05_fast_f16.yaml", 3, 4096, 1024, CMode::None, 1, Layout::Row, 0, false},
     {"06_fast_bf16.yaml", 4096, 2, 4100, CMode::None, 1, Layout::Row, 0, false, Layout::Row,
      Layout::Row}, // packed tokens need 16-byte rows of A
+    // The spec's epilogue chain: D^T for rows of B (D's column bias its row
+    // bias), rows of A, a batch with a bias per entry, C in place as the
+    // residual, an f32 D, 3 packed columns; with K odd the GEMM kernel.
+    {"06_fast_bf16.yaml", 1, 4096, 4096, CMode::None, 1, Layout::Row, 0, true, Layout::Row,
+     Layout::Col, 2, false, "[{bias: {per: column, type: bf16}}, gelu_tanh]"},
+    {"05_fast_f16.yaml", 1000, 2, 520, CMode::Separate, 1, Layout::Row, 0, true, Layout::Row,
+     Layout::Col, 2, false, "[{bias: {per: row, type: f32}}, relu]"},
+    {"05_fast_f16.yaml", 2, 3000, 1000, CMode::InPlace, 3, Layout::Row, 0, true, Layout::Row,
+     Layout::Col, 2, false, "[{bias: {per: row}}, silu, residual]"},
+    {"10_fast_f16_out_f32.yaml", 1, 4096, 1024, CMode::Separate, 1, Layout::Row, 0, true,
+     Layout::Row, Layout::Col, 2, false, "[gelu_erf, {clamp: {min: -0.25, max: 2}}, scale]"},
+    {"06_fast_bf16.yaml", 3000, 3, 1024, CMode::Separate, 1, Layout::Row, 0, true, Layout::Row,
+     Layout::Row, 4, false, "[{bias: {per: column, type: f32}}, gelu_tanh, residual]"},
+    {"05_fast_f16.yaml", 1, 4096, 1001, CMode::None, 1, Layout::Row, 0, false, Layout::Row,
+     Layout::Col, 2, false, "[{bias: {per: column}}, relu]"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Sm90, NarrowPath, ::testing::ValuesIn(kNarrowCases),

@@ -78,6 +78,7 @@ TEST(TailColumns, KernelCompilesForSm90WithoutSpills) {
     bool mn;
     NarrowGrid grid;
     unsigned elemsPerWord;
+    bool chain = false;
   };
   const NarrowGrid one{1, 1}, two{2, 1}, split2{1, 2}, split4{1, 4};
   std::vector<std::pair<std::string, unsigned>> entries = {{"gg_tail_columns", 255}};
@@ -88,10 +89,12 @@ TEST(TailColumns, KernelCompilesForSm90WithoutSpills) {
         Narrow{DType::BF16, 2, false, two, 8}, Narrow{DType::BF16, 2, true, two, 8},
         Narrow{DType::F16, 1, false, split2, 8}, Narrow{DType::BF16, 2, false, split4, 8},
         Narrow{DType::F16, 1, false, one, 4}, Narrow{DType::BF16, 2, false, one, 4},
-        Narrow{DType::BF16, 1, false, one, 1}, Narrow{DType::F16, 2, false, one, 1}}) {
-    const unsigned ctas = narrowCtasPerSm(n.cols, n.grid, n.elemsPerWord);
+        Narrow{DType::BF16, 1, false, one, 1}, Narrow{DType::F16, 2, false, one, 1},
+        Narrow{DType::F16, 1, false, one, 8, true}, Narrow{DType::BF16, 1, false, one, 8, true},
+        Narrow{DType::BF16, 2, true, one, 8, true}, Narrow{DType::F16, 4, false, one, 8, true}}) {
+    const unsigned ctas = narrowCtasPerSm(n.cols, n.grid, n.elemsPerWord, n.mn, n.chain);
     ASSERT_GT(ctas, 0u);
-    entries.emplace_back(narrowKernelName(n.t, n.cols, n.mn, n.grid, n.elemsPerWord),
+    entries.emplace_back(narrowKernelName(n.t, n.cols, n.mn, n.grid, n.elemsPerWord, n.chain),
                          65536 / (256 * ctas) / 8 * 8);
   }
   // One compile; each entry's ptxas report read from its log.
@@ -148,6 +151,17 @@ TEST(NarrowPath, GridFillsOneWaveOfWarps) {
   EXPECT_EQ(narrowCtasPerSm(3, NarrowGrid{2, 1}), 0u);
   EXPECT_EQ(narrowCtasPerSm(5, NarrowGrid{}), 0u);
   EXPECT_EQ(narrowCtasPerSm(3, NarrowGrid{}, 4), 0u);
+  // With an epilogue chain: one row a warp in 16-byte words only (the kernels
+  // built for it), whatever the waves.
+  for (long long rows : {2112LL, 11008LL, 57344LL}) {
+    const NarrowGrid g = narrowGrid(rows, 1, 8, false, 132, true);
+    EXPECT_EQ(g.rowsPerWarp, 1u) << rows;
+    EXPECT_EQ(g.warpsPerRow, 1u) << rows;
+  }
+  EXPECT_EQ(narrowCtasPerSm(1, NarrowGrid{}, 8, false, true), 6u);
+  EXPECT_EQ(narrowCtasPerSm(2, NarrowGrid{}, 8, true, true), 6u);
+  EXPECT_EQ(narrowCtasPerSm(1, NarrowGrid{}, 4, false, true), 0u);
+  EXPECT_EQ(narrowCtasPerSm(1, NarrowGrid{2, 1}, 8, false, true), 0u);
 }
 
 // The chain as the runtime hands it to the tail kernel and the reference

@@ -493,6 +493,9 @@ struct PreparedLaunch {
   /// Elements between D's (C's) columns for the tail kernel: 1, or ldd (ldc)
   /// where the narrow path has it write D^T (rows of B as its rows).
   long long tailDColStride = 1, tailCColStride = 1;
+  /// The narrow path's kernel writes D^T (its rows are D's columns): the
+  /// epilogue chain's row and column bias trade places for it.
+  bool tailWritesDTransposed = false;
   /// The type the tail kernel writes: the GEMM kernel's D (f32 for a split
   /// kernel's slices), or D's own on the narrow path.
   DType tailOut = DType::F16;

@@ -252,6 +252,9 @@ constexpr NarrowKind kNarrowKinds[] = {
     // registers the one-column kernel spilled with the chain inlined).
     {1, kOneRow, 8, 6, false, true}, {2, kOneRow, 8, 6, true, true},
     {3, kOneRow, 8, 4, true, true},  {4, kOneRow, 8, 4, true, true},
+    {1, kTwoRows, 8, 6, false, true}, {2, kTwoRows, 8, 5, true, true},
+    {1, kSplit2, 8, 6, false, true}, {2, kSplit2, 8, 6, false, true},
+    {1, kSplit4, 8, 6, false, true}, {2, kSplit4, 8, 6, false, true},
 };
 static_assert(sizeof(kNarrowKinds) / sizeof(kNarrowKinds[0]) == kNarrowKindCount);
 

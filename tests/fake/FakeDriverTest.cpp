@@ -1287,25 +1287,29 @@ TEST(FakeDriver, NarrowLaunchesTakeTheSimtPath) {
 }
 
 /// The spec's epilogue chain on the narrow path (spec 14: a column bias,
-/// then gelu_tanh): the chain's kernels (`_c`, one row a warp, 16-byte
-/// words); where the kernel streams B's rows it writes D^T, so D's column
-/// bias is its row bias (op 1, not 2). Rows the chain's kernels do not load
-/// (K odd) keep the GEMM kernel.
+/// then gelu_tanh): the chain's kernels (`_c`, 16-byte words; their grids
+/// by the waves of their own launch bounds); where the kernel streams B's
+/// rows it writes D^T, so D's column bias is its row bias (op 1, not 2).
+/// Rows the chain's kernels do not load (K odd) keep the GEMM kernel.
 TEST(FakeDriver, NarrowLaunchesApplyTheEpilogueChain) {
   REQUIRE_FAKE();
   const std::string text = specWithScheduler("14_fast_bf16_bias_gelu.yaml", "simt_narrow: 2");
   ASSERT_FALSE(text.empty());
   Expected<Kernel> k = fake.rt->compileString(text, "narrow14.yaml");
   ASSERT_TRUE(k.ok()) << k.status().message();
-  GemmArgs rowsOfB = args(1, 4096, 4096, 4096), rowsOfA = args(1000, 2, 520, 8);
-  rowsOfB.bias = 0x5000000, rowsOfA.bias = 0x5000000;
+  GemmArgs rowsOfB = args(1, 4096, 4096, 4096), rowsOfA = args(1000, 2, 520, 8),
+           pair = args(1, 11008, 4096, 11008);
+  rowsOfB.bias = rowsOfA.bias = pair.bias = 0x5000000;
   expectNarrowLaunches(fake, *k, {
       {rowsOfB, "simt_narrow(rows of B)",
        {"launch gg_narrow_bf16_1_c grid=512 M=4096 K=4096 a=4096,1 b=4096,1 ldd=1 n0=0 cols=1 "
         "d_cs=4096 chain=1,4 bias=0x5000000"}},
-      {rowsOfA, "simt_narrow(rows of A)",
-       {"launch gg_narrow_bf16_2_c grid=125 M=1000 K=520 a=520,1 b=520,1 ldd=8 n0=0 cols=2 "
+      {rowsOfA, "simt_narrow(rows of A, 4 warps a row)",
+       {"launch gg_narrow_bf16_2_k4_c grid=500 M=1000 K=520 a=520,1 b=520,1 ldd=8 n0=0 cols=2 "
         "chain=2,4 bias=0x5000000"}},
+      {pair, "simt_narrow(rows of B, two a warp)",
+       {"launch gg_narrow_bf16_1_r2_c grid=688 M=11008 K=4096 a=4096,1 b=4096,1 ldd=1 n0=0 "
+        "cols=1 d_cs=11008 chain=1,4 bias=0x5000000"}},
   });
   GemmArgs odd = args(1, 4096, 1001, 4096);
   odd.bias = 0x5000000;

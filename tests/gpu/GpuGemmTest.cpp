@@ -1401,14 +1401,17 @@ const NarrowCase kNarrowCases[] = {
     {"06_fast_bf16.yaml", 4096, 2, 4100, CMode::None, 1, Layout::Row, 0, false, Layout::Row,
      Layout::Row}, // packed tokens need 16-byte rows of A
     // The spec's epilogue chain: D^T for rows of B (D's column bias its row
-    // bias), rows of A, a batch with a bias per entry, C in place as the
-    // residual, an f32 D, 3 packed columns; with K odd the GEMM kernel.
+    // bias), rows of A (4 warps a row), a batch with a bias per entry (two
+    // rows a warp) and C in place as the residual, 2 warps a row, an f32 D, 3
+    // packed columns; with K odd the GEMM kernel.
     {"06_fast_bf16.yaml", 1, 4096, 4096, CMode::None, 1, Layout::Row, 0, true, Layout::Row,
      Layout::Col, 2, false, "[{bias: {per: column, type: bf16}}, gelu_tanh]"},
     {"05_fast_f16.yaml", 1000, 2, 520, CMode::Separate, 1, Layout::Row, 0, true, Layout::Row,
      Layout::Col, 2, false, "[{bias: {per: row, type: f32}}, relu]"},
     {"05_fast_f16.yaml", 2, 3000, 1000, CMode::InPlace, 3, Layout::Row, 0, true, Layout::Row,
-     Layout::Col, 2, false, "[{bias: {per: row}}, silu, residual]"},
+     Layout::Col, 2, true, "[{bias: {per: row}}, silu, residual]"},
+    {"06_fast_bf16.yaml", 1, 2112, 2048, CMode::Separate, 1, Layout::Row, 0, true, Layout::Row,
+     Layout::Col, 2, false, "[{bias: {per: column, type: bf16}}, relu]"},
     {"10_fast_f16_out_f32.yaml", 1, 4096, 1024, CMode::Separate, 1, Layout::Row, 0, true,
      Layout::Row, Layout::Col, 2, false, "[gelu_erf, {clamp: {min: -0.25, max: 2}}, scale]"},
     {"06_fast_bf16.yaml", 3000, 3, 1024, CMode::Separate, 1, Layout::Row, 0, true, Layout::Row,

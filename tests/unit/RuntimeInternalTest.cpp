@@ -91,7 +91,10 @@ TEST(TailColumns, KernelCompilesForSm90WithoutSpills) {
         Narrow{DType::F16, 1, false, one, 4}, Narrow{DType::BF16, 2, false, one, 4},
         Narrow{DType::BF16, 1, false, one, 1}, Narrow{DType::F16, 2, false, one, 1},
         Narrow{DType::F16, 1, false, one, 8, true}, Narrow{DType::BF16, 1, false, one, 8, true},
-        Narrow{DType::BF16, 2, true, one, 8, true}, Narrow{DType::F16, 4, false, one, 8, true}}) {
+        Narrow{DType::BF16, 2, true, one, 8, true}, Narrow{DType::F16, 4, false, one, 8, true},
+        Narrow{DType::F16, 1, false, two, 8, true}, Narrow{DType::BF16, 2, true, two, 8, true},
+        Narrow{DType::BF16, 1, false, split2, 8, true}, Narrow{DType::F16, 2, false, split2, 8, true},
+        Narrow{DType::F16, 1, false, split4, 8, true}, Narrow{DType::BF16, 2, false, split4, 8, true}}) {
     const unsigned ctas = narrowCtasPerSm(n.cols, n.grid, n.elemsPerWord, n.mn, n.chain);
     ASSERT_GT(ctas, 0u);
     entries.emplace_back(narrowKernelName(n.t, n.cols, n.mn, n.grid, n.elemsPerWord, n.chain),
@@ -151,17 +154,23 @@ TEST(NarrowPath, GridFillsOneWaveOfWarps) {
   EXPECT_EQ(narrowCtasPerSm(3, NarrowGrid{2, 1}), 0u);
   EXPECT_EQ(narrowCtasPerSm(5, NarrowGrid{}), 0u);
   EXPECT_EQ(narrowCtasPerSm(3, NarrowGrid{}, 4), 0u);
-  // With an epilogue chain: one row a warp in 16-byte words only (the kernels
-  // built for it), whatever the waves.
-  for (long long rows : {2112LL, 11008LL, 57344LL}) {
-    const NarrowGrid g = narrowGrid(rows, 1, 8, false, 132, true);
-    EXPECT_EQ(g.rowsPerWarp, 1u) << rows;
-    EXPECT_EQ(g.warpsPerRow, 1u) << rows;
+  // With an epilogue chain: 16-byte words only, six blocks an SM at one
+  // column (6336 warps a wave on 132 SMs), so its own edges: 2112 rows fit
+  // one wave at 2 warps a row, not 4; 11008 at two rows a warp.
+  const struct {
+    long long rows;
+    unsigned rowsPerWarp, warpsPerRow;
+  } chained[] = {{2112, 1, 2}, {3168, 1, 2}, {3169, 1, 1}, {6336, 1, 1},
+                 {6337, 2, 1}, {11008, 2, 1}, {12673, 1, 1}, {57344, 1, 1}};
+  for (const auto &c : chained) {
+    const NarrowGrid g = narrowGrid(c.rows, 1, 8, false, 132, true);
+    EXPECT_EQ(g.rowsPerWarp, c.rowsPerWarp) << c.rows << " rows, chained";
+    EXPECT_EQ(g.warpsPerRow, c.warpsPerRow) << c.rows << " rows, chained";
   }
   EXPECT_EQ(narrowCtasPerSm(1, NarrowGrid{}, 8, false, true), 6u);
   EXPECT_EQ(narrowCtasPerSm(2, NarrowGrid{}, 8, true, true), 6u);
   EXPECT_EQ(narrowCtasPerSm(1, NarrowGrid{}, 4, false, true), 0u);
-  EXPECT_EQ(narrowCtasPerSm(1, NarrowGrid{2, 1}, 8, false, true), 0u);
+  EXPECT_EQ(narrowCtasPerSm(3, NarrowGrid{2, 1}, 8, false, true), 0u);
 }
 
 // The chain as the runtime hands it to the tail kernel and the reference

@@ -308,10 +308,10 @@ bool narrowShape(long long M, long long N, Layout a, Layout b, long long limit);
 /// The launch of a route taken: a narrow kernel over every column (launched
 /// as the tail kernel is), no MMA kernel, no workspace.
 Expected<PreparedLaunch> prepareNarrow(const Kernel::Impl &k, const NarrowRoute &r);
-/// The narrow kernels' CUDA source (part of the helper module) and the name
-/// of the one for `cols` (1-4) columns of type t, `_mn` for a packed
-/// MN-major short operand.
-const std::string &narrowKernelSource();
+/// The narrow kernels' CUDA source (part of the helper module: those that
+/// apply an epilogue chain, or those that do not) and the name of the one for
+/// `cols` (1-4) columns of type t, `_mn` for a packed MN-major short operand.
+const std::string &narrowKernelSource(bool chain);
 /// How a narrow kernel's warps meet the long operand's rows: one or two rows
 /// a warp, or a row shared by 2 or 4 warps (their lanes interleaved along K).
 struct NarrowGrid {
@@ -320,7 +320,7 @@ struct NarrowGrid {
 };
 std::string narrowKernelName(DType t, unsigned cols, bool shortMN = false, NarrowGrid g = {},
                              unsigned elemsPerWord = 8, bool chain = false);
-/// Every narrow kernel's function from the helper module `m`.
+/// Every narrow kernel's function from kernel k's helper module `m`.
 Status loadNarrowFunctions(const Kernel::Impl &k, const Module &m);
 /// Blocks of the narrow kernel of `cols` columns, grid `g`, loads of
 /// `elemsPerWord` elements, (`shortMN`) a packed MN-major short operand and
@@ -368,8 +368,9 @@ compileAndLoadModule(const std::shared_ptr<Runtime::Impl> &rt, const std::string
 /// down to whole 16-byte chunks (the store writes whole chunks).
 long long tmaStoreColumns(long long N, DType t);
 /// The helper module's CUDA source: gg_tail_columns, gg_copy2d,
-/// gg_splitk_reduce and the narrow kernels (gg_narrow_*).
-const std::string &helperModuleSource();
+/// gg_splitk_reduce and the narrow kernels (gg_narrow_*) with the chain or
+/// without it (a kernel's module has those its spec needs).
+const std::string &helperModuleSource(bool chain);
 /// Fills the tail part of `p` (columns [tmaStoreColumns(N), N)).
 Status prepareTailColumns(const Kernel::Impl &k, const GemmArgs &a, PreparedLaunch &p);
 /// Enqueues the tail kernel of a prepared launch.

@@ -234,7 +234,8 @@ namespace {
 // aligned), for one and two columns (8-byte words of one column spilled at
 // 32 registers); a packed MN-major short operand (`packedMNToo`: a second
 // kernel) with 16-byte words only, and one packed column is K-major (no
-// kernel of its own).
+// kernel of its own). `chain`: the kernel applies the spec's epilogue chain
+// (a spec with one has only those).
 struct NarrowKind {
   unsigned cols;
   NarrowGrid grid;
@@ -248,8 +249,8 @@ constexpr NarrowKind kNarrowKinds[] = {
     {1, kSplit2, 8, 8, false},  {2, kSplit2, 8, 6, false},  {1, kSplit4, 8, 8, false},
     {2, kSplit4, 8, 6, false},  {1, kOneRow, 4, 8, false},  {2, kOneRow, 4, 6, false},
     {1, kOneRow, 1, 8, false},  {2, kOneRow, 1, 6, false},
-    // With the spec's epilogue chain: 16-byte words, one row a warp (at 32
-    // registers the one-column kernel spilled with the chain inlined).
+    // With the spec's epilogue chain: 16-byte words; one column at six
+    // blocks an SM (at eight, 32 registers, the chain's code spilled).
     {1, kOneRow, 8, 6, false, true}, {2, kOneRow, 8, 6, true, true},
     {3, kOneRow, 8, 4, true, true},  {4, kOneRow, 8, 4, true, true},
     {1, kTwoRows, 8, 6, false, true}, {2, kTwoRows, 8, 5, true, true},
@@ -269,19 +270,33 @@ int narrowKindIndex(unsigned cols, NarrowGrid g, unsigned elemsPerWord, bool cha
   return -1;
 }
 
-// Each narrow kernel: its type, whether its short operand is packed
-// MN-major, and its kind's index in kNarrowKinds.
-template <class F> void forEachNarrowKernel(F &&f) {
+// Each narrow kernel with the chain or without it (a helper module holds
+// one set: a spec with a chain needs no other): its type, whether its short
+// operand is packed MN-major, and its kind's index in kNarrowKinds.
+template <class F> void forEachNarrowKernel(bool chain, F &&f) {
   for (DType t : {DType::F16, DType::BF16})
     for (unsigned i = 0; i < kNarrowKindCount; ++i)
       for (bool mn : {false, true})
-        if (!mn || kNarrowKinds[i].packedMNToo)
+        if ((!mn || kNarrowKinds[i].packedMNToo) && kNarrowKinds[i].chain == chain)
           f(t, mn, i);
 }
 
 std::string kindName(DType t, bool mn, unsigned i) {
   const NarrowKind &n = kNarrowKinds[i];
   return narrowKernelName(t, n.cols, mn, n.grid, n.elemsPerWord, n.chain);
+}
+
+std::string narrowSourceOf(bool chain) {
+  std::string s = kNarrowSource;
+  forEachNarrowKernel(chain, [&](DType t, bool mn, unsigned i) {
+    const NarrowKind &n = kNarrowKinds[i];
+    s += "GG_NARROW(" + kindName(t, mn, i) + ", " + std::to_string(n.cols) + ", " +
+         (t == DType::BF16 ? "1" : "0") + ", " + (mn ? "1" : "0") + ", " +
+         std::to_string(n.grid.rowsPerWarp) + ", " + std::to_string(n.elemsPerWord) + ", " +
+         std::to_string(n.grid.warpsPerRow) + ", " + (n.chain ? "1" : "0") + ", " +
+         std::to_string(n.ctasPerSm) + ")\n";
+  });
+  return s;
 }
 } // namespace
 
@@ -291,20 +306,9 @@ unsigned gemmgen::narrowCtasPerSm(unsigned cols, NarrowGrid g, unsigned elemsPer
   return i < 0 || (shortMN && !kNarrowKinds[i].packedMNToo) ? 0 : kNarrowKinds[i].ctasPerSm;
 }
 
-const std::string &gemmgen::narrowKernelSource() {
-  static const std::string source = [] {
-    std::string s = kNarrowSource;
-    forEachNarrowKernel([&](DType t, bool mn, unsigned i) {
-      const NarrowKind &n = kNarrowKinds[i];
-      s += "GG_NARROW(" + kindName(t, mn, i) + ", " + std::to_string(n.cols) + ", " +
-           (t == DType::BF16 ? "1" : "0") + ", " + (mn ? "1" : "0") + ", " +
-           std::to_string(n.grid.rowsPerWarp) + ", " + std::to_string(n.elemsPerWord) + ", " +
-           std::to_string(n.grid.warpsPerRow) + ", " + (n.chain ? "1" : "0") + ", " +
-           std::to_string(n.ctasPerSm) + ")\n";
-    });
-    return s;
-  }();
-  return source;
+const std::string &gemmgen::narrowKernelSource(bool chain) {
+  static const std::string sources[2] = {narrowSourceOf(false), narrowSourceOf(true)};
+  return sources[chain];
 }
 
 std::string gemmgen::narrowKernelName(DType t, unsigned cols, bool shortMN, NarrowGrid g,
@@ -318,7 +322,7 @@ std::string gemmgen::narrowKernelName(DType t, unsigned cols, bool shortMN, Narr
 
 Status gemmgen::loadNarrowFunctions(const Kernel::Impl &k, const Module &m) {
   Status status = Status::success();
-  forEachNarrowKernel([&](DType t, bool mn, unsigned i) {
+  forEachNarrowKernel(k.abi.hasChain(), [&](DType t, bool mn, unsigned i) {
     Expected<CUfunction> f = m.function(kindName(t, mn, i));
     if (!f)
       status = f.status();

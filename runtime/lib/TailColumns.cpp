@@ -265,9 +265,10 @@ gg_copy2d(const void *src, long long sl, void *dst, long long dl, long long line
 }
 )CUDA";
 
-const std::string &gemmgen::helperModuleSource() {
-  static const std::string source = std::string(kTailSource) + narrowKernelSource();
-  return source;
+const std::string &gemmgen::helperModuleSource(bool chain) {
+  static const std::string sources[2] = {std::string(kTailSource) + narrowKernelSource(false),
+                                         std::string(kTailSource) + narrowKernelSource(true)};
+  return sources[chain];
 }
 
 Status gemmgen::ensureHelperModule(const Kernel::Impl &k) {
@@ -275,7 +276,8 @@ Status gemmgen::ensureHelperModule(const Kernel::Impl &k) {
   if (k.tailFunction)
     return Status::success();
   Expected<std::shared_ptr<Module::Impl>> m =
-      compileAndLoadModule(k.rt, helperModuleSource(), "gemmgen_tail_columns.cu", k.options);
+      compileAndLoadModule(k.rt, helperModuleSource(k.abi.hasChain()), "gemmgen_tail_columns.cu",
+                           k.options);
   if (!m)
     return Status::error(m.status().code(),
                          "the helper kernels (tail columns, staging copies, narrow path): " +

@@ -100,18 +100,25 @@ TEST(TailColumns, KernelCompilesForSm90WithoutSpills) {
     entries.emplace_back(narrowKernelName(n.t, n.cols, n.mn, n.grid, n.elemsPerWord, n.chain),
                          65536 / (256 * ctas) / 8 * 8);
   }
-  // One compile; each entry's ptxas report read from its log.
-  Expected<CubinResult> r =
-      compileCudaSource(helperModuleSource(), "helpers.cu", "sm_90", "gg_tail_columns", opts);
-  ASSERT_TRUE(r.ok()) << r.status().message();
-  EXPECT_FALSE(parsePtxasReport(r->log, "gg_narrow_none").valid); // an entry's own report
+  // One compile of each helper module (without the chain's kernels and with
+  // them); each entry's ptxas report read from its module's log.
+  Expected<CubinResult> r[2] = {
+      compileCudaSource(helperModuleSource(false), "helpers.cu", "sm_90", "gg_tail_columns", opts),
+      compileCudaSource(helperModuleSource(true), "helpers.cu", "sm_90", "gg_tail_columns", opts)};
+  for (const Expected<CubinResult> &m : r)
+    ASSERT_TRUE(m.ok()) << m.status().message();
+  EXPECT_FALSE(parsePtxasReport(r[0]->log, "gg_narrow_none").valid); // an entry's own report
+  EXPECT_FALSE(parsePtxasReport(r[0]->log, "gg_narrow_f16_1_c").valid); // not in the plain one
+  EXPECT_FALSE(parsePtxasReport(r[1]->log, "gg_narrow_f16_1").valid);   // nor the reverse
   for (const auto &[entry, maxRegisters] : entries) {
     SCOPED_TRACE(entry);
-    const ResourceUsage usage = parsePtxasReport(r->log, entry);
-    ASSERT_TRUE(usage.valid) << r->log;
-    EXPECT_FALSE(usage.hasSpills()) << r->log;
-    EXPECT_LE(usage.registers, maxRegisters) << r->log;
+    const std::string &log = r[entry.size() > 2 && entry.substr(entry.size() - 2) == "_c"]->log;
+    const ResourceUsage usage = parsePtxasReport(log, entry);
+    ASSERT_TRUE(usage.valid) << log;
+    EXPECT_FALSE(usage.hasSpills()) << log;
+    EXPECT_LE(usage.registers, maxRegisters) << log;
   }
+  EXPECT_TRUE(parsePtxasReport(r[1]->log, "gg_tail_columns").valid); // both have the tail kernel
 }
 
 // The narrow kernels' grid: two rows a warp where one a warp takes more than

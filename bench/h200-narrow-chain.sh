@@ -13,13 +13,8 @@
 # the tile. At 8192x2x4096 (rows of A, the bias along the kernel's columns) the same. With the
 # chained grids of d2b1cf0 (1x2112x7168 2 warps a row, 1x11008x4096 two rows a warp): "simt"
 # within 3% of "plain" at every shape (the chain is one value per row of the long operand).
-# With OLD (a second carry folder): "old", OLD's binary on the simt spec, beside them (an A/B of
-# the chained kernels). Prediction for the prefetch of the store's inputs (the bias value and C's
-# element asked of L1 before the k-loop; OLD 3824818): the chain's cost against "plain" 4-9% ->
-# <= 2% (each warp no longer waits a DRAM round trip for its bias after its rows).
-#   usage (device): [SHAPES="MxNxK ..."] [SKIP_TESTS=1] bash bench/h200-narrow-chain.sh CARRY [OLD]
+#   usage (device): [SHAPES="MxNxK ..."] [SKIP_TESTS=1] bash bench/h200-narrow-chain.sh CARRY
 source "$(dirname "$0")/lib.sh"
-OLD=${2:+$PWD/$2}
 bench_init narrow_chain "$1"
 if [ -z "$SKIP_TESTS" ]; then gpu_tests '*NarrowPath*:*Epilogue*'; memcheck '*NarrowPath*'; fi
 SHAPES=${SHAPES:-"1x6144x4096 1x4096x14336 1x2112x7168 1x57344x8192 1x11008x4096 2x4096x4096 \
@@ -38,11 +33,10 @@ done
 for pass in 1 2; do
   for s in $SHAPES; do
     IFS=x read -r m n k <<< "$s"
-    order="simt tiles plain ${OLD:+old}"; [ $pass = 2 ] && order="${OLD:+old} plain tiles simt"
+    order="simt tiles plain"; [ $pass = 2 ] && order="plain tiles simt"
     for v in $order; do
       log=$L/${v}_${pass}_$s.txt
-      bin=$G spec=$v; [ $v = old ] && bin=$OLD/gemmgen spec=simt
-      GEMMGEN_CACHE_DIR=$(dirname "$bin")/cache timeout 90 "$bin" bench "$L/specs/$spec.yaml" --m "$m" --n "$n" --k "$k" --rounds 10 \
+      timeout 90 "$G" bench "$L/specs/$v.yaml" --m "$m" --n "$n" --k "$k" --rounds 10 \
         > "$log" 2>&1
       # shape, gemmgen ms, cuBLASLt fused ms, ratio, unfused ms, ratio to the unfused pair
       echo "pass $pass $v rc=$? $(grep -E '^ *[0-9]+x[0-9]+x[0-9]+|rror' "$log" |

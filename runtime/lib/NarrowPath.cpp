@@ -84,22 +84,6 @@ __device__ __forceinline__ u32 half_of(const uint4 (&v)[COLS], int i) {
   return i % 2 ? w >> 16 : w & 0xffffu;
 }
 
-// What the store after the k-loop reads besides the sums, asked of L1 before
-// it: the chain's bias value and C's element of (m, j), so that a warp does
-// not wait a DRAM round trip for them once its rows are done.
-__device__ __forceinline__ void prefetch_store_inputs(const gemmgen::epilogue::Chain &c,
-                                                      const void *c_at, long long m, long long j,
-                                                      long long l) {
-  using namespace gemmgen::epilogue;
-  if (c_at) asm volatile("prefetch.global.L1 [%0];" ::"l"(c_at));
-  for (int s = 0; s < c.steps; ++s)
-    if (c.op[s] == OP_BIAS_ROW || c.op[s] == OP_BIAS_COLUMN) {
-      const long long i = l * c.bias_stride + (c.op[s] == OP_BIAS_ROW ? m : j);
-      asm volatile("prefetch.global.L1 [%0];"
-                   ::"l"((const char *)c.bias + i * (c.bias_type == BIAS_F32 ? 4 : 2)));
-    }
-}
-
 // ROWS rows of A (the long operand, K-major) from row m0 against COLS rows
 // of B: K-major (row j at j * sbn), or with SHORT_MN its elements packed
 // MN-major (element (j, k) at k * COLS + j: a column-major activation of COLS
@@ -132,15 +116,6 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
     const u16 *a[ROWS]; // a row past M repeats the last (read, never stored)
 #pragma unroll
     for (int r = 0; r < ROWS; ++r) a[r] = A + l * stride_a + (m0 + r < M ? m0 + r : M - 1) * sam;
-    if constexpr (CHAIN)
-#pragma unroll
-      for (int r = 0; r < ROWS; ++r)
-        if (lane < COLS && part == 0 && m0 + r < M)
-          prefetch_store_inputs(chain,
-                                beta != 0.f ? (const char *)C + (l * stride_c + (m0 + r) * ldc +
-                                                                 lane * c_cs) * (out_f32 ? 4 : 2)
-                                            : nullptr,
-                                m0 + r, lane, l);
     float acc[ROWS][COLS];
 #pragma unroll
     for (int r = 0; r < ROWS; ++r)

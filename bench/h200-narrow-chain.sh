@@ -13,8 +13,14 @@
 # the tile. At 8192x2x4096 (rows of A, the bias along the kernel's columns) the same. With the
 # chained grids of d2b1cf0 (1x2112x7168 2 warps a row, 1x11008x4096 two rows a warp): "simt"
 # within 3% of "plain" at every shape (the chain is one value per row of the long operand).
-#   usage (device): [SHAPES="MxNxK ..."] [SKIP_TESTS=1] bash bench/h200-narrow-chain.sh CARRY
+# With OLD (a second carry folder): "old", OLD's binary on the simt spec, beside them (an A/B of
+# the chained kernels). Used for a prefetch of the store's inputs (the bias value and C's element
+# asked of L1 before the k-loop, 7da898a against 3824818): predicted the chain's cost against
+# "plain" 4-9% -> <= 2%; measured 2-34% slower on the H100 (2026-12-06_narrow_chain_prefetch_h100),
+# reverted.
+#   usage (device): [SHAPES="MxNxK ..."] [SKIP_TESTS=1] bash bench/h200-narrow-chain.sh CARRY [OLD]
 source "$(dirname "$0")/lib.sh"
+OLD=${2:+$PWD/$2}
 bench_init narrow_chain "$1"
 if [ -z "$SKIP_TESTS" ]; then gpu_tests '*NarrowPath*:*Epilogue*'; memcheck '*NarrowPath*'; fi
 SHAPES=${SHAPES:-"1x6144x4096 1x4096x14336 1x2112x7168 1x57344x8192 1x11008x4096 2x4096x4096 \
@@ -33,10 +39,11 @@ done
 for pass in 1 2; do
   for s in $SHAPES; do
     IFS=x read -r m n k <<< "$s"
-    order="simt tiles plain"; [ $pass = 2 ] && order="plain tiles simt"
+    order="simt tiles plain ${OLD:+old}"; [ $pass = 2 ] && order="${OLD:+old} plain tiles simt"
     for v in $order; do
       log=$L/${v}_${pass}_$s.txt
-      timeout 90 "$G" bench "$L/specs/$v.yaml" --m "$m" --n "$n" --k "$k" --rounds 10 \
+      bin=$G spec=$v; [ $v = old ] && bin=$OLD/gemmgen spec=simt
+      GEMMGEN_CACHE_DIR=$(dirname "$bin")/cache timeout 90 "$bin" bench "$L/specs/$spec.yaml" --m "$m" --n "$n" --k "$k" --rounds 10 \
         > "$log" 2>&1
       # shape, gemmgen ms, cuBLASLt fused ms, ratio, unfused ms, ratio to the unfused pair
       echo "pass $pass $v rc=$? $(grep -E '^ *[0-9]+x[0-9]+x[0-9]+|rror' "$log" |

@@ -170,7 +170,8 @@ struct SchedulerSpec {
   /// (rows not 16-byte aligned: at 1-2 columns, in narrower loads), runs on
   /// the runtime's SIMT kernel instead, its warps streaming the long
   /// operand's rows: at 1-2 rows it streamed the weights faster than any MMA
-  /// tile (bench/h200-gemv-simt.sh). 16-bit operands, no chain.
+  /// tile (bench/h200-gemv-simt.sh). 16-bit operands; with an epilogue
+  /// chain, 16-byte rows only (the runtime's chained kernels apply it).
   Located<unsigned> simtNarrow{0};
   /// What types.d was before split-K made the kernel's output f32 (set by
   /// compileParsedSpec; the reduction writes this type).

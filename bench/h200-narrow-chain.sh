@@ -17,7 +17,9 @@
 # the chained kernels). Used for a prefetch of the store's inputs (the bias value and C's element
 # asked of L1 before the k-loop, 7da898a against 3824818): predicted the chain's cost against
 # "plain" 4-9% -> <= 2%; measured 2-34% slower on the H100 (2026-12-06_narrow_chain_prefetch_h100),
-# reverted.
+# reverted. Then the chain's bias loaded (its bits) into a register before the k-loop and
+# converted after it (OLD c13280f, whose SASS loads it after the loop): predicted "simt" within
+# 3% of "plain" where it was 4-9% behind, "old" unchanged.
 #   usage (device): [SHAPES="MxNxK ..."] [SKIP_TESTS=1] bash bench/h200-narrow-chain.sh CARRY [OLD]
 source "$(dirname "$0")/lib.sh"
 OLD=${2:+$PWD/$2}

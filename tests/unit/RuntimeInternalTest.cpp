@@ -91,7 +91,8 @@ TEST(TailColumns, KernelCompilesForSm90WithoutSpills) {
         Narrow{DType::F16, 1, false, one, 4}, Narrow{DType::BF16, 2, false, one, 4},
         Narrow{DType::BF16, 1, false, one, 1}, Narrow{DType::F16, 2, false, one, 1},
         Narrow{DType::F16, 1, false, one, 8, true}, Narrow{DType::BF16, 1, false, one, 8, true},
-        Narrow{DType::BF16, 2, true, one, 8, true}, Narrow{DType::F16, 4, false, one, 8, true},
+        Narrow{DType::BF16, 2, true, one, 8, true}, Narrow{DType::BF16, 2, false, one, 8, true},
+        Narrow{DType::F16, 4, false, one, 8, true}, Narrow{DType::F16, 2, false, two, 8, true},
         Narrow{DType::F16, 1, false, two, 8, true}, Narrow{DType::BF16, 2, true, two, 8, true},
         Narrow{DType::BF16, 1, false, split2, 8, true}, Narrow{DType::F16, 2, false, split2, 8, true},
         Narrow{DType::F16, 1, false, split4, 8, true}, Narrow{DType::BF16, 2, false, split4, 8, true}}) {

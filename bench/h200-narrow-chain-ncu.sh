@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# What the epilogue chain costs the narrow kernels: ncu of one launch of the chained kernel (spec
+# 14 + simt_narrow: 2, bias per column and gelu_tanh) and of the plain one (spec 06 + simt_narrow:
+# 2) at 8192x2x4096 (two rows a warp) and 1x6144x4096 (one row a warp), with CARRY's binaries.
+# Prediction: the same DRAM bytes and duration within 3% where the chain's bias is loaded before
+# the k-loop; a longer duration with the same bytes (long-scoreboard stalls after the loop) where
+# it is loaded after it.
+#   usage (device): bash bench/h200-narrow-chain-ncu.sh CARRY
+source "$(dirname "$0")/lib.sh"
+bench_init narrow_chain_ncu "$1"
+mkdir -p "$L/specs"
+for v in 14_fast_bf16_bias_gelu:chained 06_fast_bf16:plain; do
+  sed -e 's/group: 16 }/group: 16, simt_narrow: 2 }/' -e 's/^kernel: \(.*\)/kernel: \1_simt2/' \
+    "specs/sm90/${v%%:*}.yaml" > "$L/specs/${v#*:}.yaml"
+done
+SECT="--section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section LaunchStats --section Occupancy"
+for s in 8192x2x4096 1x6144x4096; do
+  IFS=x read -r m n k <<< "$s"
+  for v in chained plain; do
+    log=$L/ncu_${s}_$v.txt
+    timeout 120 ncu --clock-control none -k 'regex:gg_narrow' --launch-count 1 $SECT \
+      "$G" bench "$L/specs/$v.yaml" --m "$m" --n "$n" --k "$k" --rounds 1 --warmup 0 > "$log" 2>&1
+    echo "== ncu $s $v rc=$?" >> "$S"
+    grep -E '^  gg_narrow|Duration|DRAM Throughput|Registers Per|Achieved Occupancy|Warp Cycles Per Issued|Stall Long|Stall' \
+      "$log" | head -12 >> "$S"
+  done
+done
+bench_finish

@@ -292,12 +292,23 @@ Status planStaging(const GemmArgs &rowMajor, DType in, DType out, CUdeviceptr wo
 /// columns, 16-bit operands, the long one K-major in 16-byte rows, the short
 /// one likewise or packed MN-major; with the spec's epilogue chain, whole
 /// 16-byte words (the kernels built for it).
+/// How a narrow kernel's warps meet the long operand's rows: one or two rows
+/// a warp, or a row shared by 2 or 4 warps (their lanes interleaved along K).
+struct NarrowGrid {
+  unsigned rowsPerWarp = 1, warpsPerRow = 1;
+  unsigned rowsPerBlock() const { return 8 * rowsPerWarp / warpsPerRow; } // 8 warps a block
+};
+/// What fixes a narrow kernel besides its type and grid.
+struct NarrowForm {
+  unsigned cols = 1;         ///< the short operand's rows: D's few columns (1-4)
+  unsigned elemsPerWord = 8; ///< 16-bit elements per load: 8, 4 or 1 (the rows' alignment)
+  bool shortMN = false;      ///< the short operand packed MN-major, over one column
+  bool chain = false;        ///< the spec's epilogue chain applied before the store
+};
 struct NarrowRoute {
   bool taken = false;
   bool rowsOfB = false; ///< the warps stream B's rows (D has the few rows)
-  bool shortMN = false; ///< the short operand packed MN-major, over one column
-  unsigned elemsPerWord = 8; ///< 16-bit elements per load: 8, 4 or 1 (the rows' alignment)
-  bool chain = false;   ///< the kernel has an epilogue chain (the narrow kernel applies it)
+  NarrowForm form;      ///< the kernel's (a spec with an epilogue chain has chained ones only)
   GemmArgs problem;     ///< rowMajorProblem(args)
 };
 NarrowRoute narrowRoute(const Kernel::Impl &k, const GemmArgs &args);
@@ -312,28 +323,17 @@ Expected<PreparedLaunch> prepareNarrow(const Kernel::Impl &k, const NarrowRoute 
 /// apply an epilogue chain, or those that do not) and the name of the one for
 /// `cols` (1-4) columns of type t, `_mn` for a packed MN-major short operand.
 const std::string &narrowKernelSource(bool chain);
-/// How a narrow kernel's warps meet the long operand's rows: one or two rows
-/// a warp, or a row shared by 2 or 4 warps (their lanes interleaved along K).
-struct NarrowGrid {
-  unsigned rowsPerWarp = 1, warpsPerRow = 1;
-  unsigned rowsPerBlock() const { return 8 * rowsPerWarp / warpsPerRow; } // 8 warps a block
-};
-std::string narrowKernelName(DType t, unsigned cols, bool shortMN = false, NarrowGrid g = {},
-                             unsigned elemsPerWord = 8, bool chain = false);
+std::string narrowKernelName(DType t, const NarrowForm &f, NarrowGrid g = {});
 /// Every narrow kernel's function from kernel k's helper module `m`.
 Status loadNarrowFunctions(const Kernel::Impl &k, const Module &m);
-/// Blocks of the narrow kernel of `cols` columns, grid `g`, loads of
-/// `elemsPerWord` elements, (`shortMN`) a packed MN-major short operand and
-/// (`chain`) the spec's epilogue chain resident per SM (its launch bound); 0
-/// where no such kernel is built.
-unsigned narrowCtasPerSm(unsigned cols, NarrowGrid g, unsigned elemsPerWord = 8,
-                         bool shortMN = false, bool chain = false);
+/// Blocks of the narrow kernel of form f and grid g resident per SM (its
+/// launch bound); 0 where no such kernel is built.
+unsigned narrowCtasPerSm(const NarrowForm &f, NarrowGrid g = {});
 /// The grid for `rows` rows of the long operand on `smCount` SMs: two rows a
 /// warp where one a warp would take more than one wave of blocks and two fit
 /// in one; a row shared by 4 or 2 warps where that many still fit one wave;
 /// else one row a warp; only grids whose kernel is built.
-NarrowGrid narrowGrid(long long rows, unsigned cols, unsigned elemsPerWord, bool shortMN,
-                      int smCount, bool chain = false);
+NarrowGrid narrowGrid(long long rows, const NarrowForm &f, int smCount);
 
 /// How one staging copy launches gg_copy2d: the widest word (16, 8, 4, 2 or
 /// 1 bytes) that every address, pitch and run is a whole number of, the

@@ -276,12 +276,12 @@ constexpr NarrowKind kNarrowKinds[] = {
 };
 static_assert(sizeof(kNarrowKinds) / sizeof(kNarrowKinds[0]) == kNarrowKindCount);
 
-int narrowKindIndex(unsigned cols, NarrowGrid g, unsigned elemsPerWord, bool chain) {
+int narrowKindIndex(const NarrowForm &f, NarrowGrid g) {
   for (unsigned i = 0; i < kNarrowKindCount; ++i) {
     const NarrowKind &n = kNarrowKinds[i];
-    if (n.cols == cols && n.grid.rowsPerWarp == g.rowsPerWarp &&
-        n.grid.warpsPerRow == g.warpsPerRow && n.elemsPerWord == elemsPerWord &&
-        n.chain == chain)
+    if (n.cols == f.cols && n.grid.rowsPerWarp == g.rowsPerWarp &&
+        n.grid.warpsPerRow == g.warpsPerRow && n.elemsPerWord == f.elemsPerWord &&
+        n.chain == f.chain)
       return (int)i;
   }
   return -1;
@@ -300,7 +300,7 @@ template <class F> void forEachNarrowKernel(bool chain, F &&f) {
 
 std::string kindName(DType t, bool mn, unsigned i) {
   const NarrowKind &n = kNarrowKinds[i];
-  return narrowKernelName(t, n.cols, mn, n.grid, n.elemsPerWord, n.chain);
+  return narrowKernelName(t, NarrowForm{n.cols, n.elemsPerWord, mn, n.chain}, n.grid);
 }
 
 std::string narrowSourceOf(bool chain) {
@@ -317,10 +317,9 @@ std::string narrowSourceOf(bool chain) {
 }
 } // namespace
 
-unsigned gemmgen::narrowCtasPerSm(unsigned cols, NarrowGrid g, unsigned elemsPerWord,
-                                  bool shortMN, bool chain) {
-  const int i = narrowKindIndex(cols, g, elemsPerWord, chain);
-  return i < 0 || (shortMN && !kNarrowKinds[i].packedMNToo) ? 0 : kNarrowKinds[i].ctasPerSm;
+unsigned gemmgen::narrowCtasPerSm(const NarrowForm &f, NarrowGrid g) {
+  const int i = narrowKindIndex(f, g);
+  return i < 0 || (f.shortMN && !kNarrowKinds[i].packedMNToo) ? 0 : kNarrowKinds[i].ctasPerSm;
 }
 
 const std::string &gemmgen::narrowKernelSource(bool chain) {
@@ -328,13 +327,13 @@ const std::string &gemmgen::narrowKernelSource(bool chain) {
   return sources[chain];
 }
 
-std::string gemmgen::narrowKernelName(DType t, unsigned cols, bool shortMN, NarrowGrid g,
-                                      unsigned elemsPerWord, bool chain) {
+std::string gemmgen::narrowKernelName(DType t, const NarrowForm &f, NarrowGrid g) {
   return std::string("gg_narrow_") + (t == DType::BF16 ? "bf16_" : "f16_") +
-         std::to_string(cols) + (shortMN ? "_mn" : "") +
+         std::to_string(f.cols) + (f.shortMN ? "_mn" : "") +
          (g.rowsPerWarp > 1 ? "_r" + std::to_string(g.rowsPerWarp) : "") +
          (g.warpsPerRow > 1 ? "_k" + std::to_string(g.warpsPerRow) : "") +
-         (elemsPerWord != 8 ? "_v" + std::to_string(elemsPerWord) : "") + (chain ? "_c" : "");
+         (f.elemsPerWord != 8 ? "_v" + std::to_string(f.elemsPerWord) : "") +
+         (f.chain ? "_c" : "");
 }
 
 Status gemmgen::loadNarrowFunctions(const Kernel::Impl &k, const Module &m) {
@@ -349,12 +348,11 @@ Status gemmgen::loadNarrowFunctions(const Kernel::Impl &k, const Module &m) {
   return status;
 }
 
-NarrowGrid gemmgen::narrowGrid(long long rows, unsigned cols, unsigned elemsPerWord, bool shortMN,
-                               int smCount, bool chain) {
+NarrowGrid gemmgen::narrowGrid(long long rows, const NarrowForm &f, int smCount) {
   // Warps resident on the GPU for a kernel kind (8 a block; 0 where none is
   // built), and the warps a grid of it asks for.
   auto wave = [&](NarrowGrid g) {
-    return (long long)narrowCtasPerSm(cols, g, elemsPerWord, shortMN, chain) * smCount * 8;
+    return (long long)narrowCtasPerSm(f, g) * smCount * 8;
   };
   auto warps = [&](NarrowGrid g) {
     return (rows + g.rowsPerWarp - 1) / g.rowsPerWarp * g.warpsPerRow;
@@ -430,13 +428,11 @@ NarrowRoute gemmgen::narrowRoute(const Kernel::Impl &k, const GemmArgs &args) {
   else if (vec != 8 || !packedMN(sp, sld, cols, sstride, rm.batch))
     return r;
   const bool packed = !shortKMajor && cols > 1; // one packed column is K-major
-  const bool chain = abi.hasChain();
-  if (narrowCtasPerSm((unsigned)cols, kOneRow, vec, packed, chain) == 0) // none for these words
+  const NarrowForm form{(unsigned)cols, vec, packed, abi.hasChain()};
+  if (narrowCtasPerSm(form, kOneRow) == 0) // none for these words
     return r;
   r.taken = true, r.rowsOfB = b;
-  r.shortMN = packed;
-  r.elemsPerWord = vec;
-  r.chain = chain;
+  r.form = form;
   r.problem = rm;
   return r;
 }
@@ -446,18 +442,17 @@ Expected<PreparedLaunch> gemmgen::prepareNarrow(const Kernel::Impl &k, const Nar
     return Status::error(s.code(), "the SIMT path's kernel: " + s.message());
   const GemmArgs &rm = r.problem;
   PreparedLaunch p;
-  const unsigned cols = (unsigned)(r.rowsOfB ? r.problem.M : r.problem.N);
+  const unsigned cols = r.form.cols;
   const long long rows = r.rowsOfB ? rm.N : rm.M;
   // Every batch entry's rows share the GPU (grid y): the waves are of them all.
   const NarrowGrid grid =
-      narrowGrid(rows * std::max(1LL, rm.batch), cols, r.elemsPerWord, r.shortMN,
-                 k.rt->info.smCount, r.chain);
-  const int kind = narrowKindIndex(cols, grid, r.elemsPerWord, r.chain);
-  if (narrowCtasPerSm(cols, grid, r.elemsPerWord, r.shortMN, r.chain) == 0 || kind < 0)
+      narrowGrid(rows * std::max(1LL, rm.batch), r.form, k.rt->info.smCount);
+  const int kind = narrowKindIndex(r.form, grid);
+  if (narrowCtasPerSm(r.form, grid) == 0 || kind < 0)
     return Status::error(ErrorCode::Unsupported, "no narrow kernel of " + std::to_string(cols) +
                                                      " columns for this launch");
   p.tailRowsPerBlock = grid.rowsPerBlock();
-  p.tailFunction = k.narrowFunctions[k.info.dtype == DType::BF16][r.shortMN][kind];
+  p.tailFunction = k.narrowFunctions[k.info.dtype == DType::BF16][r.form.shortMN][kind];
   p.tailOut = k.info.outType; // D itself, also for a split kernel (whose own output is f32)
   p.gridX = 0; // no MMA kernel: the narrow kernel computes every column
   p.batch = (int)rm.batch;
@@ -472,9 +467,9 @@ Expected<PreparedLaunch> gemmgen::prepareNarrow(const Kernel::Impl &k, const Nar
   p.A = b ? rm.B : rm.A, p.B = b ? rm.A : rm.B, p.D = rm.D;
   // The narrow kernel's B: K-major (N×K, Layout::Col), or packed MN-major
   // (K×cols, Layout::Row: its column stride 1, k stride cols).
-  p.layoutA = Layout::Row, p.layoutB = r.shortMN ? Layout::Row : Layout::Col;
+  p.layoutA = Layout::Row, p.layoutB = r.form.shortMN ? Layout::Row : Layout::Col;
   p.lda = storedShape(rm, b ? 'B' : 'A').ld;
-  p.ldb = r.shortMN ? (long long)cols : storedShape(rm, b ? 'A' : 'B').ld;
+  p.ldb = r.form.shortMN ? (long long)cols : storedShape(rm, b ? 'A' : 'B').ld;
   p.strideA = b ? rm.strideB : rm.strideA, p.strideB = b ? rm.strideA : rm.strideB;
   p.strideD = rm.strideD, p.strideC = rm.strideC;
   p.tailM = (int)(b ? rm.N : rm.M);
@@ -486,7 +481,7 @@ Expected<PreparedLaunch> gemmgen::prepareNarrow(const Kernel::Impl &k, const Nar
   p.path = std::string("simt_narrow(rows of ") + (b ? "B" : "A") +
            (grid.rowsPerWarp > 1 ? ", two a warp" : "") +
            (grid.warpsPerRow > 1 ? ", " + std::to_string(grid.warpsPerRow) + " warps a row" : "") +
-           (r.elemsPerWord != 8 ? ", " + std::to_string(2 * r.elemsPerWord) + "-byte words" : "") +
+           (r.form.elemsPerWord != 8 ? ", " + std::to_string(2 * r.form.elemsPerWord) + "-byte words" : "") +
            ")";
   return p;
 }

@@ -96,9 +96,10 @@ TEST(TailColumns, KernelCompilesForSm90WithoutSpills) {
         Narrow{DType::F16, 1, false, two, 8, true}, Narrow{DType::BF16, 2, true, two, 8, true},
         Narrow{DType::BF16, 1, false, split2, 8, true}, Narrow{DType::F16, 2, false, split2, 8, true},
         Narrow{DType::F16, 1, false, split4, 8, true}, Narrow{DType::BF16, 2, false, split4, 8, true}}) {
-    const unsigned ctas = narrowCtasPerSm(n.cols, n.grid, n.elemsPerWord, n.mn, n.chain);
+    const NarrowForm form{n.cols, n.elemsPerWord, n.mn, n.chain};
+    const unsigned ctas = narrowCtasPerSm(form, n.grid);
     ASSERT_GT(ctas, 0u);
-    entries.emplace_back(narrowKernelName(n.t, n.cols, n.mn, n.grid, n.elemsPerWord, n.chain),
+    entries.emplace_back(narrowKernelName(n.t, form, n.grid),
                          65536 / (256 * ctas) / 8 * 8);
   }
   // One compile of each helper module (without the chain's kernels and with
@@ -143,25 +144,25 @@ TEST(NarrowPath, GridFillsOneWaveOfWarps) {
   for (const Case &c : cases) {
     SCOPED_TRACE(std::to_string(c.rows) + " rows, " + std::to_string(c.cols) + " columns, " +
                  std::to_string(c.elemsPerWord) + "-element words");
-    const NarrowGrid g = narrowGrid(c.rows, c.cols, c.elemsPerWord, false, 132);
+    const NarrowGrid g = narrowGrid(c.rows, NarrowForm{c.cols, c.elemsPerWord}, 132);
     EXPECT_EQ(g.rowsPerWarp, c.rowsPerWarp);
     EXPECT_EQ(g.warpsPerRow, c.warpsPerRow);
     EXPECT_EQ(g.rowsPerBlock(), 8 * c.rowsPerWarp / c.warpsPerRow);
   }
-  const NarrowGrid unknown = narrowGrid(11008, 1, 8, false, 0); // SM count unknown: one row
+  const NarrowGrid unknown = narrowGrid(11008, NarrowForm{}, 0); // SM count unknown: one row
   EXPECT_EQ(unknown.rowsPerWarp, 1u);
   EXPECT_EQ(unknown.warpsPerRow, 1u);
   // Packed MN-major tokens: two rows a warp, never a shared row (no such kernels).
-  const NarrowGrid packedFew = narrowGrid(3000, 2, 8, true, 132),
-                   packedMany = narrowGrid(9000, 2, 8, true, 132);
+  const NarrowGrid packedFew = narrowGrid(3000, NarrowForm{2, 8, true}, 132),
+                   packedMany = narrowGrid(9000, NarrowForm{2, 8, true}, 132);
   EXPECT_EQ(packedFew.warpsPerRow, 1u);
   EXPECT_EQ(packedFew.rowsPerWarp, 1u);
   EXPECT_EQ(packedMany.rowsPerWarp, 2u);
-  EXPECT_EQ(narrowCtasPerSm(2, NarrowGrid{1, 2}, 8, true), 0u);
-  EXPECT_EQ(narrowCtasPerSm(2, NarrowGrid{2, 1}, 8, true), 5u);
-  EXPECT_EQ(narrowCtasPerSm(3, NarrowGrid{2, 1}), 0u);
-  EXPECT_EQ(narrowCtasPerSm(5, NarrowGrid{}), 0u);
-  EXPECT_EQ(narrowCtasPerSm(3, NarrowGrid{}, 4), 0u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{2, 8, true}, NarrowGrid{1, 2}), 0u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{2, 8, true}, NarrowGrid{2, 1}), 5u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{3}, NarrowGrid{2, 1}), 0u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{5}), 0u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{3, 4}), 0u);
   // With an epilogue chain: 16-byte words only, six blocks an SM at one
   // column (6336 warps a wave on 132 SMs), so its own edges: 2112 rows fit
   // one wave at 2 warps a row, not 4; 11008 at two rows a warp.
@@ -171,14 +172,14 @@ TEST(NarrowPath, GridFillsOneWaveOfWarps) {
   } chained[] = {{2112, 1, 2}, {3168, 1, 2}, {3169, 1, 1}, {6336, 1, 1},
                  {6337, 2, 1}, {11008, 2, 1}, {12673, 1, 1}, {57344, 1, 1}};
   for (const auto &c : chained) {
-    const NarrowGrid g = narrowGrid(c.rows, 1, 8, false, 132, true);
+    const NarrowGrid g = narrowGrid(c.rows, NarrowForm{1, 8, false, true}, 132);
     EXPECT_EQ(g.rowsPerWarp, c.rowsPerWarp) << c.rows << " rows, chained";
     EXPECT_EQ(g.warpsPerRow, c.warpsPerRow) << c.rows << " rows, chained";
   }
-  EXPECT_EQ(narrowCtasPerSm(1, NarrowGrid{}, 8, false, true), 6u);
-  EXPECT_EQ(narrowCtasPerSm(2, NarrowGrid{}, 8, true, true), 6u);
-  EXPECT_EQ(narrowCtasPerSm(1, NarrowGrid{}, 4, false, true), 0u);
-  EXPECT_EQ(narrowCtasPerSm(3, NarrowGrid{2, 1}, 8, false, true), 0u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, 8, false, true}), 6u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{2, 8, true, true}), 6u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, 4, false, true}), 0u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{3, 8, false, true}, NarrowGrid{2, 1}), 0u);
 }
 
 // The chain as the runtime hands it to the tail kernel and the reference

@@ -23,6 +23,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -59,6 +60,22 @@ template <typename T> T newHandle() {
   return reinterpret_cast<T>(&handleObjects.back());
 }
 
+// printf into the end of `out` (whatever the length: a log line is built by
+// appending fields, so no buffer size bounds it).
+__attribute__((format(printf, 2, 3))) void appendf(std::string &out, const char *fmt, ...) {
+  va_list args, again;
+  va_start(args, fmt);
+  va_copy(again, args);
+  const int n = std::vsnprintf(nullptr, 0, fmt, args);
+  va_end(args);
+  if (n > 0) {
+    const std::size_t at = out.size();
+    out.resize(at + (std::size_t)n + 1);
+    std::vsnprintf(&out[at], (std::size_t)n + 1, fmt, again);
+    out.resize(at + (std::size_t)n);
+  }
+  va_end(again);
+}
 void logLine(const std::string &line) {
   std::lock_guard<std::mutex> lock(mu);
   eventLog += line + "\n";
@@ -138,54 +155,50 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned, unsign
                         unsigned, unsigned, CUstream, void **p, void **) {
   if (CUresult r = needContext(); r != CUDA_SUCCESS)
     return r;
-  char line[320];
+  std::string line;
   // The tail kernel and the narrow ones (gg_narrow_*) take the same parameters.
   const std::string name = nameOf(f);
   if (name == "gg_tail_columns" || name.rfind("gg_narrow_", 0) == 0) {
-    int n = std::snprintf(
-        line, sizeof line,
-        "launch %s grid=%u M=%d K=%d a=%lld,%lld b=%lld,%lld ldd=%lld n0=%d cols=%d", name.c_str(), gx,
-        *(int *)p[3], *(int *)p[4], *(long long *)p[5], *(long long *)p[6], *(long long *)p[7],
-        *(long long *)p[8], *(long long *)p[9], *(int *)p[11], *(int *)p[12]);
+    appendf(line, "launch %s grid=%u M=%d K=%d a=%lld,%lld b=%lld,%lld ldd=%lld n0=%d cols=%d",
+            name.c_str(), gx, *(int *)p[3], *(int *)p[4], *(long long *)p[5], *(long long *)p[6],
+            *(long long *)p[7], *(long long *)p[8], *(long long *)p[9], *(int *)p[11],
+            *(int *)p[12]);
     // D's column stride where it is not 1 (the narrow path writing D^T).
     if (*(long long *)p[10] != 1)
-      n += std::snprintf(line + n, sizeof line - n, " d_cs=%lld", *(long long *)p[10]);
+      appendf(line, " d_cs=%lld", *(long long *)p[10]);
     // Batched: the entries (grid y) and the three batch strides.
     if (*(int *)p[14] > 1)
-      n += std::snprintf(line + n, sizeof line - n, " batch=%d grid_y=%u strides=%lld,%lld,%lld",
-                         *(int *)p[14], gy, *(long long *)p[15], *(long long *)p[16],
-                         *(long long *)p[17]);
+      appendf(line, " batch=%d grid_y=%u strides=%lld,%lld,%lld", *(int *)p[14], gy,
+              *(long long *)p[15], *(long long *)p[16], *(long long *)p[17]);
     // alpha, beta, then C, ldc and C's column stride (C read only when beta != 0).
     if (*(float *)p[18] != 1.0f || *(float *)p[19] != 0.0f)
-      n += std::snprintf(line + n, sizeof line - n, " alpha=%g beta=%g c=0x%llx ldc=%lld",
-                         *(float *)p[18], *(float *)p[19], *(unsigned long long *)p[20],
-                         *(long long *)p[21]);
+      appendf(line, " alpha=%g beta=%g c=0x%llx ldc=%lld", *(float *)p[18], *(float *)p[19],
+              *(unsigned long long *)p[20], *(long long *)p[21]);
     if (*(long long *)p[22] != 1)
-      n += std::snprintf(line + n, sizeof line - n, " c_cs=%lld", *(long long *)p[22]);
+      appendf(line, " c_cs=%lld", *(long long *)p[22]);
     // An f32 D.
     if (*(int *)p[24])
-      n += std::snprintf(line + n, sizeof line - n, " out=f32");
+      appendf(line, " out=f32");
     // The epilogue chain's op codes (epilogue_ops.cuh) and its bias vector.
     const auto &chain = *(const gemmgen::epilogue::Chain *)p[25];
     for (int s = 0; s < chain.steps; ++s)
-      n += std::snprintf(line + n, sizeof line - n, "%s%d", s ? "," : " chain=", chain.op[s]);
+      appendf(line, "%s%d", s ? "," : " chain=", chain.op[s]);
     if (chain.bias)
-      std::snprintf(line + n, sizeof line - n, " bias=%p", chain.bias);
+      appendf(line, " bias=%p", chain.bias);
   } else
-    std::snprintf(line, sizeof line, "launch %s grid=%u", nameOf(f), gx);
+    appendf(line, "launch %s grid=%u", nameOf(f), gx);
   logLine(line);
   return CUDA_SUCCESS;
 }
 CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void **p, void **) {
   if (CUresult r = needContext(); r != CUDA_SUCCESS)
     return r;
-  char line[256];
+  std::string line;
   // A grouped kernel takes the problems' table, its count, the walk's
   // slots, alpha and beta; the runtime copies the table just before it.
   if (tableCopied.exchange(false)) {
-    std::snprintf(line, sizeof line, "launchEx %s grid=%u problems=%d slots=%d alpha=%g beta=%g",
-                  nameOf(f), cfg->gridDimX, *(int *)p[1], *(int *)p[2], *(float *)p[3],
-                  *(float *)p[4]);
+    appendf(line, "launchEx %s grid=%u problems=%d slots=%d alpha=%g beta=%g", nameOf(f),
+            cfg->gridDimX, *(int *)p[1], *(int *)p[2], *(float *)p[3], *(float *)p[4]);
     logLine(line);
     return CUDA_SUCCESS;
   }
@@ -196,19 +209,17 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void **p, voi
     for (unsigned i = 0; i < cfg->numAttrs; ++i)
       pdl |= cfg->attrs[i].id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION &&
              cfg->attrs[i].value.programmaticStreamSerializationAllowed != 0;
-    std::snprintf(line, sizeof line, "launchEx %s grid=%u%s", nameOf(f), cfg->gridDimX,
-                  pdl ? " programmatic" : "");
+    appendf(line, "launchEx %s grid=%u%s", nameOf(f), cfg->gridDimX, pdl ? " programmatic" : "");
     logLine(line);
     return CUDA_SUCCESS;
   }
   // Every other kernel the fake H200 runs is sm_90a, whose ABI has `batch`
   // after K, then tmC, alpha and beta (logged when they are not 1 and 0).
-  int n = std::snprintf(line, sizeof line, "launchEx %s grid=%u M=%d N=%d K=%d batch=%d",
-                        nameOf(f), cfg->gridDimX, *(int *)p[3], *(int *)p[4], *(int *)p[5],
-                        *(int *)p[6]);
+  appendf(line, "launchEx %s grid=%u M=%d N=%d K=%d batch=%d", nameOf(f), cfg->gridDimX,
+          *(int *)p[3], *(int *)p[4], *(int *)p[5], *(int *)p[6]);
   const float alpha = *(float *)p[8], beta = *(float *)p[9];
   if (alpha != 1.0f || beta != 0.0f)
-    std::snprintf(line + n, sizeof line - n, " alpha=%g beta=%g", alpha, beta);
+    appendf(line, " alpha=%g beta=%g", alpha, beta);
   logLine(line);
   return CUDA_SUCCESS;
 }
@@ -227,23 +238,22 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *, CUtensorMapDataType, cuuint32_t r
     return CUDA_ERROR_INVALID_VALUE;
   // A rank-3 map (batched kernels) logs its batch dimension when it has
   // more than one entry; one entry reads as the 2-D map it stands for.
-  char line[160];
-  int n = std::snprintf(line, sizeof line, "encode rows=%llu cols=%llu stride=%llu",
-                        (unsigned long long)dims[1], (unsigned long long)dims[0],
-                        (unsigned long long)strides[0]);
+  std::string line;
+  appendf(line, "encode rows=%llu cols=%llu stride=%llu", (unsigned long long)dims[1],
+          (unsigned long long)dims[0], (unsigned long long)strides[0]);
   if (rank == 3 && dims[2] > 1)
-    n += std::snprintf(line + n, sizeof line - n, " batch=%llu bstride=%llu",
-                       (unsigned long long)dims[2], (unsigned long long)strides[1]);
+    appendf(line, " batch=%llu bstride=%llu", (unsigned long long)dims[2],
+            (unsigned long long)strides[1]);
   // The L2 promotion only where it is not what rows of this stride get by
   // default (256 B on 128-byte lines, else 128 B): a kernel's own.
   const CUtensorMapL2promotion byRows = strides[0] % 128 == 0 ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B
                                                               : CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
   if (l2 != byRows)
-    std::snprintf(line + n, sizeof line - n, " l2=%s",
-                  l2 == CU_TENSOR_MAP_L2_PROMOTION_NONE     ? "none"
-                  : l2 == CU_TENSOR_MAP_L2_PROMOTION_L2_64B  ? "64"
-                  : l2 == CU_TENSOR_MAP_L2_PROMOTION_L2_128B ? "128"
-                                                             : "256");
+    appendf(line, " l2=%s",
+            l2 == CU_TENSOR_MAP_L2_PROMOTION_NONE      ? "none"
+            : l2 == CU_TENSOR_MAP_L2_PROMOTION_L2_64B  ? "64"
+            : l2 == CU_TENSOR_MAP_L2_PROMOTION_L2_128B ? "128"
+                                                       : "256");
   logLine(line);
   return CUDA_SUCCESS;
 }
@@ -259,8 +269,8 @@ CUresult cuMemFree(CUdeviceptr) { return needContext(); }
 CUresult cuMemAllocAsync(CUdeviceptr *p, size_t bytes, CUstream) {
   if (CUresult r = cuMemAlloc(p, bytes); r != CUDA_SUCCESS)
     return r;
-  char line[96];
-  std::snprintf(line, sizeof line, "allocAsync bytes=%zu", bytes);
+  std::string line;
+  appendf(line, "allocAsync bytes=%zu", bytes);
   logLine(line);
   return CUDA_SUCCESS;
 }
@@ -271,8 +281,8 @@ CUresult cuMemFreeAsync(CUdeviceptr, CUstream) {
 CUresult cuMemcpyHtoD(CUdeviceptr, const void *, size_t) { return needContext(); }
 CUresult cuMemcpyHtoDAsync(CUdeviceptr, const void *, size_t n, CUstream) {
   tableCopied = true;
-  char line[96];
-  std::snprintf(line, sizeof line, "copyHtoDAsync bytes=%zu", n);
+  std::string line;
+  appendf(line, "copyHtoDAsync bytes=%zu", n);
   logLine(line);
   return needContext();
 }
@@ -286,9 +296,8 @@ CUresult cuMemsetD16Async(CUdeviceptr, unsigned short, size_t, CUstream) { retur
 CUresult cuMemsetD32Async(CUdeviceptr p, unsigned int v, size_t n, CUstream) {
   if (CUresult r = needContext(); r != CUDA_SUCCESS)
     return r;
-  char line[96];
-  std::snprintf(line, sizeof line, "memsetD32 0x%llx value=%u count=%zu", (unsigned long long)p,
-                v, n);
+  std::string line;
+  appendf(line, "memsetD32 0x%llx value=%u count=%zu", (unsigned long long)p, v, n);
   logLine(line);
   return CUDA_SUCCESS;
 }

@@ -18,8 +18,11 @@
 # asked of L1 before the k-loop, 7da898a against 3824818): predicted the chain's cost against
 # "plain" 4-9% -> <= 2%; measured 2-34% slower on the H100 (2026-12-06_narrow_chain_prefetch_h100),
 # reverted. Then the chain's bias loaded (its bits) into a register before the k-loop and
-# converted after it (OLD c13280f, whose SASS loads it after the loop): predicted "simt" within
-# 3% of "plain" where it was 4-9% behind, "old" unchanged.
+# converted after it (2bf2b63 against OLD c13280f, whose SASS loads it after the loop): predicted
+# "simt" within 3% of "plain" where it was 4-9% behind; measured on the H100 (2026-12-06_narrow_
+# chain_early_bias_h100) the same as "old" at six shapes, 16% slower at 2x4096x4096: reverted.
+# ncu (bench/h200-narrow-chain-ncu.sh) found the cost instead: the chained kernel's warps ran
+# 26 active threads on average against the plain one's 32 (one lane at a time applies the chain).
 #   usage (device): [SHAPES="MxNxK ..."] [SKIP_TESTS=1] bash bench/h200-narrow-chain.sh CARRY [OLD]
 source "$(dirname "$0")/lib.sh"
 OLD=${2:+$PWD/$2}

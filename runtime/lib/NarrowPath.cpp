@@ -84,13 +84,6 @@ __device__ __forceinline__ u32 half_of(const uint4 (&v)[COLS], int i) {
   return i % 2 ? w >> 16 : w & 0xffffu;
 }
 
-// C's element i (D's type; 0 without beta, C then unread).
-template <int BF16>
-__device__ __forceinline__ float load_c(const void *C, long long i, float beta, int out_f32) {
-  if (beta == 0.f) return 0.f;
-  return out_f32 ? ((const float *)C)[i] : to_f32(((const u16 *)C)[i], BF16);
-}
-
 // ROWS rows of A (the long operand, K-major) from row m0 against COLS rows
 // of B: K-major (row j at j * sbn), or with SHORT_MN its elements packed
 // MN-major (element (j, k) at k * COLS + j: a column-major activation of COLS
@@ -123,17 +116,6 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
     const u16 *a[ROWS]; // a row past M repeats the last (read, never stored)
 #pragma unroll
     for (int r = 0; r < ROWS; ++r) a[r] = A + l * stride_a + (m0 + r < M ? m0 + r : M - 1) * sam;
-    // Chained kernels load the bits of each row's chain bias (lane j's)
-    // before the k-loop and convert them after it, so that the load's DRAM
-    // round trip overlaps the loop rather than following it. (C's element too
-    // spilled two-column kernels at 40 registers: it is read after the loop,
-    // as in the plain kernels.)
-    unsigned bias_bits[ROWS] = {};
-    if constexpr (CHAIN)
-#pragma unroll
-      for (int r = 0; r < ROWS; ++r)
-        if (lane < COLS && part == 0 && m0 + r < M)
-          bias_bits[r] = gemmgen::epilogue::chain_bias_bits(chain, m0 + r, lane, l);
     float acc[ROWS][COLS];
 #pragma unroll
     for (int r = 0; r < ROWS; ++r)
@@ -202,21 +184,22 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
       __syncthreads(); // the next batch entry's sums overwrite these
     }
     char *d = (char *)D + l * stride_d * out_bytes;
+    const char *c = (const char *)C + l * stride_c * out_bytes;
 #pragma unroll
     for (int r = 0; r < ROWS; ++r)
 #pragma unroll
       for (int j = 0; j < COLS; ++j) {
         const long long m = m0 + r;
         if (lane != j || m >= M || part != 0) continue;
-        const long long d_at = m * ldd + j * d_cs;
-        const float cv = load_c<BF16>(C, l * stride_c + m * ldc + j * c_cs, beta, out_f32);
+        const long long c_at = m * ldc + j * c_cs, d_at = m * ldd + j * d_cs;
+        const float cv = beta != 0.f
+            ? (out_f32 ? ((const float *)c)[c_at] : to_f32(((const u16 *)c)[c_at], BF16))
+            : 0.f;
         float v;
         // (m, j): the kernel's row and column; where it writes D^T the host
         // swapped the chain's row and column bias (launchTailColumns).
         if constexpr (CHAIN)
-          v = gemmgen::epilogue::apply_chain_with(
-              chain, alpha * acc[r][j], beta * cv,
-              gemmgen::epilogue::bias_bits_to_float(bias_bits[r], chain.bias_type));
+          v = gemmgen::epilogue::apply_chain(chain, alpha * acc[r][j], beta * cv, m, j, l);
         else
           v = fmaf(beta, cv, alpha * acc[r][j]);
         if (out_f32) ((float *)d)[d_at] = v;

@@ -73,46 +73,6 @@ TEST(EpilogueOps, BiasTypesDecode) {
   EXPECT_EQ(epi::load_bias(f32, epi::BIAS_F32, 1), 7.0f);
 }
 
-// The narrow kernels load a bias element's bits before their k-loop and
-// convert them after it (chain_bias_bits, bias_bits_to_float,
-// apply_chain_with): the same values as apply_chain, for each bias type and
-// axis, and 0 bits without a bias step.
-TEST(EpilogueOps, BiasBitsLoadedEarlyGiveApplyChainsValue) {
-  const unsigned short f16[] = {0x3c00, 0xc000, 0x0001, 0x7bff}; // two entries, stride 2
-  const unsigned short bf16[] = {0x3f80, 0xc040, 0x4000, 0xbf00};
-  const float f32[] = {0.25f, 7.0f, -1.5f, 3.0f};
-  const struct {
-    const void *bias;
-    int type;
-  } vectors[] = {{f16, epi::BIAS_F16}, {bf16, epi::BIAS_BF16}, {f32, epi::BIAS_F32}};
-  for (const auto &v : vectors)
-    for (int op : {epi::OP_BIAS_ROW, epi::OP_BIAS_COLUMN}) {
-      epi::Chain c;
-      c.steps = 2;
-      c.op[0] = epi::OP_RELU; // the bias after an activation: its place kept
-      c.op[1] = op;
-      c.bias = v.bias, c.bias_type = v.type, c.bias_stride = 2;
-      for (long long entry : {0, 1})
-        for (long long rc : {0, 1}) {
-          SCOPED_TRACE("type " + std::to_string(v.type) + ", op " + std::to_string(op) +
-                       ", entry " + std::to_string(entry) + ", index " + std::to_string(rc));
-          const long long row = op == epi::OP_BIAS_ROW ? rc : 5,
-                          col = op == epi::OP_BIAS_ROW ? 5 : rc;
-          const unsigned bits = epi::chain_bias_bits(c, row, col, entry);
-          const float bias = epi::bias_bits_to_float(bits, v.type);
-          EXPECT_EQ(bias, epi::load_bias(v.bias, v.type, entry * 2 + rc));
-          EXPECT_EQ(epi::apply_chain_with(c, -3.0f, 0.5f, bias),
-                    epi::apply_chain(c, -3.0f, 0.5f, row, col, entry));
-          EXPECT_EQ(epi::apply_chain(c, -3.0f, 0.5f, row, col, entry), bias); // relu(-2.5) = 0
-        }
-    }
-  epi::Chain relu;
-  relu.steps = 1;
-  relu.op[0] = epi::OP_RELU;
-  relu.bias = f32; // no bias step: never read
-  EXPECT_EQ(epi::chain_bias_bits(relu, 1, 1, 1), 0u);
-}
-
 TEST(EpilogueOps, ChainOrderBiasAxesAndResidualPlace) {
   const float bias[] = {1.0f, 2.0f, 3.0f, 10.0f, 20.0f, 30.0f}; // two entries, stride 3
   const float scale = 0.5f;

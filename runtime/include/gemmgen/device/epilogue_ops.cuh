@@ -56,18 +56,10 @@ GEMMGEN_EPI_HD float f16_bits_to_float(unsigned h) {
   return sign ? -mag : mag;
 }
 
-// A bias element's bits, and its value from them: apart, so that a kernel can issue the load
-// early and convert once the value is needed (a conversion right after the load waits for it).
-GEMMGEN_EPI_HD unsigned load_bias_bits(const void *bias, int type, long long i) {
-  if (type == BIAS_F32) return static_cast<const unsigned *>(bias)[i];
-  return static_cast<const unsigned short *>(bias)[i];
-}
-GEMMGEN_EPI_HD float bias_bits_to_float(unsigned bits, int type) {
-  if (type == BIAS_F32) return bits_to_float(bits);
-  return type == BIAS_BF16 ? bits_to_float(bits << 16) : f16_bits_to_float(bits);
-}
 GEMMGEN_EPI_HD float load_bias(const void *bias, int type, long long i) {
-  return bias_bits_to_float(load_bias_bits(bias, type, i), type);
+  if (type == BIAS_F32) return static_cast<const float *>(bias)[i];
+  const unsigned bits = static_cast<const unsigned short *>(bias)[i];
+  return type == BIAS_BF16 ? bits_to_float(bits << 16) : f16_bits_to_float(bits);
 }
 
 GEMMGEN_EPI_HD float relu(float x) { return x > 0.f ? x : 0.f; }
@@ -133,26 +125,16 @@ GEMMGEN_EPI_HD bool has_residual(const Chain &c) {
   return false;
 }
 
-// The bits of the chain's bias element at D's (row, col) of batch entry `entry` (0 without a
-// bias step; the checks allow one): a kernel can load them before its k-loop and hand
-// apply_chain_with their value (bias_bits_to_float with the chain's bias_type) after it.
-GEMMGEN_EPI_HD unsigned chain_bias_bits(const Chain &c, long long row, long long col,
-                                        long long entry) {
-  for (int s = 0; s < c.steps; ++s)
-    if (c.op[s] == OP_BIAS_ROW || c.op[s] == OP_BIAS_COLUMN)
-      return load_bias_bits(c.bias, c.bias_type,
-                            entry * c.bias_stride + (c.op[s] == OP_BIAS_ROW ? row : col));
-  return 0u;
-}
-
 // D's value before rounding to its type: v = alpha * acc, beta_c = beta * C (0 when beta = 0),
-// bias = the chain's bias value at D's element. beta * C joins before the chain, or at its residual step.
-GEMMGEN_EPI_HD float apply_chain_with(const Chain &c, float v, float beta_c, float bias) {
+// at D's (row, col) of batch entry `entry`. beta * C joins before the chain, or at its residual
+// step.
+GEMMGEN_EPI_HD float apply_chain(const Chain &c, float v, float beta_c, long long row,
+                                 long long col, long long entry) {
   if (!has_residual(c)) v += beta_c;
   for (int s = 0; s < c.steps; ++s) {
     switch (c.op[s]) {
-    case OP_BIAS_ROW:
-    case OP_BIAS_COLUMN: v += bias; break;
+    case OP_BIAS_ROW: v += load_bias(c.bias, c.bias_type, entry * c.bias_stride + row); break;
+    case OP_BIAS_COLUMN: v += load_bias(c.bias, c.bias_type, entry * c.bias_stride + col); break;
     case OP_RELU: v = relu(v); break;
     case OP_GELU_TANH: v = gelu_tanh(v); break;
     case OP_GELU_ERF: v = gelu_erf(v); break;
@@ -164,13 +146,6 @@ GEMMGEN_EPI_HD float apply_chain_with(const Chain &c, float v, float beta_c, flo
     }
   }
   return v;
-}
-
-// apply_chain_with at D's (row, col) of batch entry `entry`, its bias read there.
-GEMMGEN_EPI_HD float apply_chain(const Chain &c, float v, float beta_c, long long row,
-                                 long long col, long long entry) {
-  return apply_chain_with(c, v, beta_c,
-                          bias_bits_to_float(chain_bias_bits(c, row, col, entry), c.bias_type));
 }
 
 }  // namespace epilogue

@@ -23,6 +23,9 @@
 # chain_early_bias_h100) the same as "old" at six shapes, 16% slower at 2x4096x4096: reverted.
 # ncu (bench/h200-narrow-chain-ncu.sh) found the cost instead: the chained kernel's warps ran
 # 26 active threads on average against the plain one's 32 (one lane at a time applies the chain).
+# So the store in one pass: lane t < rows x columns stores (and chains) output t (OLD 51cd9ce):
+# predicted "simt" at 8192x2x4096 (two rows, two columns: four passes -> one) within 4% of
+# "plain" (11% behind), 2x4096x4096 (two passes -> one) within 3% (5%); one column unchanged.
 #   usage (device): [SHAPES="MxNxK ..."] [SKIP_TESTS=1] bash bench/h200-narrow-chain.sh CARRY [OLD]
 source "$(dirname "$0")/lib.sh"
 OLD=${2:+$PWD/$2}

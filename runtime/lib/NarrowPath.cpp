@@ -110,7 +110,6 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
   const long long m0 = ((long long)blockIdx.x * (8 / SPLIT) + warp / SPLIT) * ROWS;
   if (SPLIT == 1 && m0 >= M) return; // split warps reach the block's barrier
   __shared__ float part_sums[SPLIT > 1 ? 8 : 1][COLS];
-  const long long out_bytes = out_f32 ? 4 : 2;
   for (long long l = blockIdx.y; l < batch; l += gridDim.y) {
     const u16 *b = B + l * stride_b;
     const u16 *a[ROWS]; // a row past M repeats the last (read, never stored)
@@ -183,28 +182,35 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
           for (int j = 0; j < COLS; ++j) acc[0][j] += part_sums[warp + p][j];
       __syncthreads(); // the next batch entry's sums overwrite these
     }
-    char *d = (char *)D + l * stride_d * out_bytes;
-    const char *c = (const char *)C + l * stride_c * out_bytes;
+    // Every lane holds every sum (the butterfly above): lane t < ROWS * COLS
+    // stores row t / COLS, column t % COLS, so that a warp's outputs take one
+    // pass of the store (and of the chain) rather than one pass per output
+    // with one lane active: with the chain, four such passes at two rows and
+    // two columns left the warps 26 active threads on average (ncu, H100).
+    const int r = lane / COLS, j = lane % COLS;
+    const long long m = m0 + r;
+    if (lane < ROWS * COLS && m < M && part == 0) {
+      float sum = 0.f;
 #pragma unroll
-    for (int r = 0; r < ROWS; ++r)
+      for (int rr = 0; rr < ROWS; ++rr)
 #pragma unroll
-      for (int j = 0; j < COLS; ++j) {
-        const long long m = m0 + r;
-        if (lane != j || m >= M || part != 0) continue;
-        const long long c_at = m * ldc + j * c_cs, d_at = m * ldd + j * d_cs;
-        const float cv = beta != 0.f
-            ? (out_f32 ? ((const float *)c)[c_at] : to_f32(((const u16 *)c)[c_at], BF16))
-            : 0.f;
-        float v;
-        // (m, j): the kernel's row and column; where it writes D^T the host
-        // swapped the chain's row and column bias (launchTailColumns).
-        if constexpr (CHAIN)
-          v = gemmgen::epilogue::apply_chain(chain, alpha * acc[r][j], beta * cv, m, j, l);
-        else
-          v = fmaf(beta, cv, alpha * acc[r][j]);
-        if (out_f32) ((float *)d)[d_at] = v;
-        else ((u16 *)d)[d_at] = to_16(v, BF16);
-      }
+        for (int jj = 0; jj < COLS; ++jj)
+          if (rr == r && jj == j) sum = acc[rr][jj];
+      const long long c_at = l * stride_c + m * ldc + j * c_cs;
+      const long long d_at = l * stride_d + m * ldd + j * d_cs;
+      const float cv = beta != 0.f
+          ? (out_f32 ? ((const float *)C)[c_at] : to_f32(((const u16 *)C)[c_at], BF16))
+          : 0.f;
+      float v;
+      // (m, j): the kernel's row and column; where it writes D^T the host
+      // swapped the chain's row and column bias (launchTailColumns).
+      if constexpr (CHAIN)
+        v = gemmgen::epilogue::apply_chain(chain, alpha * sum, beta * cv, m, j, l);
+      else
+        v = fmaf(beta, cv, alpha * sum);
+      if (out_f32) ((float *)D)[d_at] = v;
+      else ((u16 *)D)[d_at] = to_16(v, BF16);
+    }
   }
 }
 

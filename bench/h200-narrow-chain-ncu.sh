@@ -21,8 +21,8 @@ for s in 8192x2x4096 1x6144x4096; do
     timeout 120 ncu --clock-control none -k 'regex:gg_narrow' --launch-count 1 $SECT \
       "$G" bench "$L/specs/$v.yaml" --m "$m" --n "$n" --k "$k" --rounds 1 --warmup 0 > "$log" 2>&1
     echo "== ncu $s $v rc=$?" >> "$S"
-    grep -E '^  gg_narrow|Duration|DRAM Throughput|Registers Per|Achieved Occupancy|Warp Cycles Per Issued|Stall Long|Stall' \
-      "$log" | head -12 >> "$S"
+    grep -E '^  gg_narrow|Duration|DRAM Throughput|Registers Per|Achieved Occupancy|Warp Cycles Per Issued|Active Threads Per Warp|SM Active Cycles' \
+      "$log" | head -14 >> "$S"
   done
 done
 bench_finish

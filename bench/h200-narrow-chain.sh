@@ -26,6 +26,11 @@
 # So the store in one pass: lane t < rows x columns stores (and chains) output t (OLD 51cd9ce):
 # predicted "simt" at 8192x2x4096 (two rows, two columns: four passes -> one) within 4% of
 # "plain" (11% behind), 2x4096x4096 (two passes -> one) within 3% (5%); one column unchanged.
+# Measured on the H100 (2026-12-06_narrow_store_one_pass_h100): 3% and 2%, one column unchanged;
+# the fast activations (tanh.approx) no change. Then the chained one-column kernels with a row
+# shared by 2 or 4 warps at eight blocks an SM (no spill now; OLD 143f6ff at six): predicted
+# 1x4096x14336 (one row a warp -> 2 warps a row, as "plain") 7% behind "plain" -> <= 3%,
+# 1x2112x7168 (2 -> 4 warps a row) 4% -> <= 2%, the others unchanged.
 #   usage (device): [SHAPES="MxNxK ..."] [SKIP_TESTS=1] bash bench/h200-narrow-chain.sh CARRY [OLD]
 source "$(dirname "$0")/lib.sh"
 OLD=${2:+$PWD/$2}

@@ -255,13 +255,14 @@ constexpr NarrowKind kNarrowKinds[] = {
     {1, kSplit2, 8, 8, false},  {2, kSplit2, 8, 6, false},  {1, kSplit4, 8, 8, false},
     {2, kSplit4, 8, 6, false},  {1, kOneRow, 4, 8, false},  {2, kOneRow, 4, 6, false},
     {1, kOneRow, 1, 8, false},  {2, kOneRow, 1, 6, false},
-    // With the spec's epilogue chain: 16-byte words; one column at six
-    // blocks an SM (at eight, 32 registers, the chain's code spilled).
+    // With the spec's epilogue chain: 16-byte words; one column one row a
+    // warp at six blocks an SM (at eight, 32 registers, its k-loop spills
+    // one), a row shared by 2 or 4 warps at eight as without the chain.
     {1, kOneRow, 8, 6, false, true}, {2, kOneRow, 8, 6, true, true},
     {3, kOneRow, 8, 4, true, true},  {4, kOneRow, 8, 4, true, true},
     {1, kTwoRows, 8, 6, false, true}, {2, kTwoRows, 8, 5, true, true},
-    {1, kSplit2, 8, 6, false, true}, {2, kSplit2, 8, 6, false, true},
-    {1, kSplit4, 8, 6, false, true}, {2, kSplit4, 8, 6, false, true},
+    {1, kSplit2, 8, 8, false, true}, {2, kSplit2, 8, 6, false, true},
+    {1, kSplit4, 8, 8, false, true}, {2, kSplit4, 8, 6, false, true},
 };
 static_assert(sizeof(kNarrowKinds) / sizeof(kNarrowKinds[0]) == kNarrowKindCount);
 

@@ -1297,13 +1297,16 @@ TEST(FakeDriver, NarrowLaunchesApplyTheEpilogueChain) {
   ASSERT_FALSE(text.empty());
   Expected<Kernel> k = fake.rt->compileString(text, "narrow14.yaml");
   ASSERT_TRUE(k.ok()) << k.status().message();
-  GemmArgs rowsOfB = args(1, 4096, 4096, 4096), rowsOfA = args(1000, 2, 520, 8),
-           pair = args(1, 11008, 4096, 11008);
-  rowsOfB.bias = rowsOfA.bias = pair.bias = 0x5000000;
+  GemmArgs rowsOfB = args(1, 6144, 4096, 6144), shared = args(1, 4096, 4096, 4096),
+           rowsOfA = args(1000, 2, 520, 8), pair = args(1, 11008, 4096, 11008);
+  rowsOfB.bias = shared.bias = rowsOfA.bias = pair.bias = 0x5000000;
   expectNarrowLaunches(fake, *k, {
       {rowsOfB, "simt_narrow(rows of B)",
-       {"launch gg_narrow_bf16_1_c grid=512 M=4096 K=4096 a=4096,1 b=4096,1 ldd=1 n0=0 cols=1 "
-        "d_cs=4096 chain=1,4 bias=0x5000000"}},
+       {"launch gg_narrow_bf16_1_c grid=768 M=6144 K=4096 a=4096,1 b=4096,1 ldd=1 n0=0 cols=1 "
+        "d_cs=6144 chain=1,4 bias=0x5000000"}},
+      {shared, "simt_narrow(rows of B, 2 warps a row)",
+       {"launch gg_narrow_bf16_1_k2_c grid=1024 M=4096 K=4096 a=4096,1 b=4096,1 ldd=1 n0=0 "
+        "cols=1 d_cs=4096 chain=1,4 bias=0x5000000"}},
       {rowsOfA, "simt_narrow(rows of A, 4 warps a row)",
        {"launch gg_narrow_bf16_2_k4_c grid=500 M=1000 K=520 a=520,1 b=520,1 ldd=8 n0=0 cols=2 "
         "chain=2,4 bias=0x5000000"}},

@@ -5,6 +5,7 @@
 # Prediction: the same DRAM bytes and duration within 3% where the chain's bias is loaded before
 # the k-loop; a longer duration with the same bytes (long-scoreboard stalls after the loop) where
 # it is loaded after it.
+# Then the per-instruction source page of both at 1x6144x4096 (CSV, in the logs).
 #   usage (device): bash bench/h200-narrow-chain-ncu.sh CARRY
 source "$(dirname "$0")/lib.sh"
 bench_init narrow_chain_ncu "$1"
@@ -24,5 +25,14 @@ for s in 8192x2x4096 1x6144x4096; do
     grep -E '^  gg_narrow|Duration|DRAM Throughput|Registers Per|Achieved Occupancy|Warp Cycles Per Issued|Active Threads Per Warp|SM Active Cycles' \
       "$log" | head -14 >> "$S"
   done
+done
+# Per SASS instruction (the source page, CSV): where the warps of each kernel at 1x6144x4096
+# stall (warp state samples), for the one-output-a-warp kernels whose chain still costs ~8%.
+for v in chained plain; do
+  timeout 120 ncu --clock-control none -k 'regex:gg_narrow' --launch-count 1 \
+    --section WarpStateStats --section SourceCounters --page source --print-source sass --csv \
+    "$G" bench "$L/specs/$v.yaml" --m 1 --n 6144 --k 4096 --rounds 1 --warmup 0 \
+    > "$L/source_1x6144x4096_$v.csv" 2>&1
+  echo "== ncu source 1x6144x4096 $v rc=$? lines $(wc -l < "$L/source_1x6144x4096_$v.csv")" >> "$S"
 done
 bench_finish

@@ -30,7 +30,12 @@
 # the fast activations (tanh.approx) no change. Then the chained one-column kernels with a row
 # shared by 2 or 4 warps at eight blocks an SM (no spill now; OLD 143f6ff at six): predicted
 # 1x4096x14336 (one row a warp -> 2 warps a row, as "plain") 7% behind "plain" -> <= 3%,
-# 1x2112x7168 (2 -> 4 warps a row) 4% -> <= 2%, the others unchanged.
+# 1x2112x7168 (2 -> 4 warps a row) 4% -> <= 2%, the others unchanged. Measured (H100,
+# 2026-12-06_narrow_chain_bounds_h100): 1.5% and 3%. ncu's source page then showed the one-row
+# kernel's cost in its k-loop (11% more warp samples there, ptxas's schedule moved by the
+# inlined chain), so the chain out of line (__noinline__, the Chain a __grid_constant__) and
+# every chained kernel at the plain one's bounds (OLD c95a426): predicted the one-column shapes
+# 5-8% behind "plain" -> <= 2%, the rest unchanged.
 #   usage (device): [SHAPES="MxNxK ..."] [SKIP_TESTS=1] bash bench/h200-narrow-chain.sh CARRY [OLD]
 source "$(dirname "$0")/lib.sh"
 OLD=${2:+$PWD/$2}

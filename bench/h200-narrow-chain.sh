@@ -35,7 +35,9 @@
 # kernel's cost in its k-loop (11% more warp samples there, ptxas's schedule moved by the
 # inlined chain), so the chain out of line (__noinline__, the Chain a __grid_constant__) and
 # every chained kernel at the plain one's bounds (OLD c95a426): predicted the one-column shapes
-# 5-8% behind "plain" -> <= 2%, the rest unchanged.
+# 5-8% behind "plain" -> <= 2%, the rest unchanged. Measured (H100, 2026-12-06_narrow_chain_
+# noinline_h100): 1x6144x4096 -2% and 1x57344x8192 -1.5%, but 2x4096x4096 +4%, 1x2112x7168 +3%,
+# three more +1-1.5%: wrong, reverted.
 #   usage (device): [SHAPES="MxNxK ..."] [SKIP_TESTS=1] bash bench/h200-narrow-chain.sh CARRY [OLD]
 source "$(dirname "$0")/lib.sh"
 OLD=${2:+$PWD/$2}

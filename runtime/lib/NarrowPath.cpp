@@ -84,17 +84,6 @@ __device__ __forceinline__ u32 half_of(const uint4 (&v)[COLS], int i) {
   return i % 2 ? w >> 16 : w & 0xffffu;
 }
 
-// The chain applied out of line: inlined, its code shared the k-loop's
-// registers and moved ptxas's schedule of the loop (the chained one-column
-// kernel spent 11% more warp samples in it than the plain one, ncu on the
-// H100); the chain is a __grid_constant__ parameter, so passing it by
-// reference copies nothing.
-__device__ __noinline__ float narrow_chain_value(const gemmgen::epilogue::Chain &chain, float v,
-                                                 float beta_c, long long m, long long j,
-                                                 long long l) {
-  return gemmgen::epilogue::apply_chain(chain, v, beta_c, m, j, l);
-}
-
 // ROWS rows of A (the long operand, K-major) from row m0 against COLS rows
 // of B: K-major (row j at j * sbn), or with SHORT_MN its elements packed
 // MN-major (element (j, k) at k * COLS + j: a column-major activation of COLS
@@ -216,7 +205,7 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
       // (m, j): the kernel's row and column; where it writes D^T the host
       // swapped the chain's row and column bias (launchTailColumns).
       if constexpr (CHAIN)
-        v = narrow_chain_value(chain, alpha * sum, beta * cv, m, j, l);
+        v = gemmgen::epilogue::apply_chain(chain, alpha * sum, beta * cv, m, j, l);
       else
         v = fmaf(beta, cv, alpha * sum);
       if (out_f32) ((float *)D)[d_at] = v;
@@ -233,7 +222,7 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
        long long sbn, long long sbk, long long ldd, long long d_cs, int n0, int cols, int bf16, \
        int batch, long long stride_a, long long stride_b, long long stride_d, float alpha,     \
        float beta, const void *C, long long ldc, long long c_cs, long long stride_c,           \
-       int out_f32, const __grid_constant__ gemmgen::epilogue::Chain chain) {                 \
+       int out_f32, gemmgen::epilogue::Chain chain) {                                          \
     narrow_rows<COLS, BF16, SHORT_MN, ROWS, VEC, SPLIT, CHAIN>(                                \
         A, B, D, M, K, sam, sbn, ldd, d_cs, batch, stride_a, stride_b, stride_d, alpha, beta, C, \
         ldc, c_cs, stride_c, out_f32, chain);                                                  \
@@ -266,10 +255,10 @@ constexpr NarrowKind kNarrowKinds[] = {
     {1, kSplit2, 8, 8, false},  {2, kSplit2, 8, 6, false},  {1, kSplit4, 8, 8, false},
     {2, kSplit4, 8, 6, false},  {1, kOneRow, 4, 8, false},  {2, kOneRow, 4, 6, false},
     {1, kOneRow, 1, 8, false},  {2, kOneRow, 1, 6, false},
-    // With the spec's epilogue chain: 16-byte words, the bounds of the
-    // kernels without it (the chain applied out of line: inlined, it
-    // spilled the one-row one-column kernel's k-loop at eight blocks an SM).
-    {1, kOneRow, 8, 8, false, true}, {2, kOneRow, 8, 6, true, true},
+    // With the spec's epilogue chain: 16-byte words; one column one row a
+    // warp at six blocks an SM (at eight, 32 registers, its k-loop spills
+    // one), a row shared by 2 or 4 warps at eight as without the chain.
+    {1, kOneRow, 8, 6, false, true}, {2, kOneRow, 8, 6, true, true},
     {3, kOneRow, 8, 4, true, true},  {4, kOneRow, 8, 4, true, true},
     {1, kTwoRows, 8, 6, false, true}, {2, kTwoRows, 8, 5, true, true},
     {1, kSplit2, 8, 8, false, true}, {2, kSplit2, 8, 6, false, true},

@@ -163,20 +163,22 @@ TEST(NarrowPath, GridFillsOneWaveOfWarps) {
   EXPECT_EQ(narrowCtasPerSm(NarrowForm{3}, NarrowGrid{2, 1}), 0u);
   EXPECT_EQ(narrowCtasPerSm(NarrowForm{5}), 0u);
   EXPECT_EQ(narrowCtasPerSm(NarrowForm{3, 4}), 0u);
-  // With an epilogue chain: 16-byte words only, the same bounds and so the
-  // same edges as without it.
+  // With an epilogue chain: 16-byte words only; one column one row a warp
+  // at six blocks an SM (6336 warps a wave on 132 SMs), a shared row at
+  // eight (8448), so its own edges: one row a warp from 4225 rows, two rows
+  // a warp from 6337 to 12672.
   const struct {
     long long rows;
     unsigned rowsPerWarp, warpsPerRow;
-  } chained[] = {{2112, 1, 4},  {2113, 1, 2},  {4224, 1, 2},  {4225, 1, 1},
-                 {8448, 1, 1},  {8449, 2, 1},  {11008, 2, 1}, {12672, 2, 1},
-                 {12673, 1, 1}, {57344, 1, 1}};
+  } chained[] = {{2112, 1, 4},  {2113, 1, 2},  {3169, 1, 2},  {4224, 1, 2},
+                 {4225, 1, 1},  {6336, 1, 1},  {6337, 2, 1},  {11008, 2, 1},
+                 {12672, 2, 1}, {12673, 1, 1}, {57344, 1, 1}};
   for (const auto &c : chained) {
     const NarrowGrid g = narrowGrid(c.rows, NarrowForm{1, 8, false, true}, 132);
     EXPECT_EQ(g.rowsPerWarp, c.rowsPerWarp) << c.rows << " rows, chained";
     EXPECT_EQ(g.warpsPerRow, c.warpsPerRow) << c.rows << " rows, chained";
   }
-  EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, 8, false, true}), 8u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, 8, false, true}), 6u);
   EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, 8, false, true}, NarrowGrid{1, 4}), 8u);
   EXPECT_EQ(narrowCtasPerSm(NarrowForm{2, 8, true, true}), 6u);
   EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, 4, false, true}), 0u);

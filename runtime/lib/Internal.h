@@ -287,11 +287,6 @@ Status planStaging(const GemmArgs &rowMajor, DType in, DType out, CUdeviceptr wo
                    std::size_t workspaceBytes, GemmArgs &kernelArgs, PreparedLaunch &p,
                    std::string &staged, bool wholeChunks = false,
                    bool copyStraddling = true);
-/// Whether a launch of `args` takes kernel k's SIMT path
-/// (scheduler.simt_narrow, NarrowPath.cpp): D of at most that many rows or
-/// columns, 16-bit operands, the long one K-major in 16-byte rows, the short
-/// one likewise or packed MN-major; with the spec's epilogue chain, whole
-/// 16-byte words (the kernels built for it).
 /// How a narrow kernel's warps meet the long operand's rows: one or two rows
 /// a warp, or a row shared by 2 or 4 warps (their lanes interleaved along K).
 struct NarrowGrid {
@@ -305,6 +300,11 @@ struct NarrowForm {
   bool shortMN = false;      ///< the short operand packed MN-major, over one column
   bool chain = false;        ///< the spec's epilogue chain applied before the store
 };
+/// Whether a launch of `args` takes kernel k's SIMT path
+/// (scheduler.simt_narrow, NarrowPath.cpp): D of at most that many rows or
+/// columns, 16-bit operands, the long one K-major in 16-byte rows, the short
+/// one likewise or packed MN-major; with the spec's epilogue chain, whole
+/// 16-byte words (the kernels built for it).
 struct NarrowRoute {
   bool taken = false;
   bool rowsOfB = false; ///< the warps stream B's rows (D has the few rows)
@@ -320,8 +320,10 @@ bool narrowShape(long long M, long long N, Layout a, Layout b, long long limit);
 /// as the tail kernel is), no MMA kernel, no workspace.
 Expected<PreparedLaunch> prepareNarrow(const Kernel::Impl &k, const NarrowRoute &r);
 /// The narrow kernels' CUDA source (part of the helper module: those that
-/// apply an epilogue chain, or those that do not) and the name of the one for
-/// `cols` (1-4) columns of type t, `_mn` for a packed MN-major short operand.
+/// apply an epilogue chain, or those that do not) and the name of the one of
+/// type t, form f and grid g (`_mn` a packed MN-major short operand, `_r2`
+/// two rows a warp, `_k2`/`_k4` a shared row, `_v4`/`_v1` narrower words,
+/// `_c` the chain).
 const std::string &narrowKernelSource(bool chain);
 std::string narrowKernelName(DType t, const NarrowForm &f, NarrowGrid g = {});
 /// Every narrow kernel's function from kernel k's helper module `m`.

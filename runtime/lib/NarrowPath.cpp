@@ -471,7 +471,9 @@ Expected<PreparedLaunch> gemmgen::prepareNarrow(const Kernel::Impl &k, const Nar
   p.path = std::string("simt_narrow(rows of ") + (b ? "B" : "A") +
            (grid.rowsPerWarp > 1 ? ", two a warp" : "") +
            (grid.warpsPerRow > 1 ? ", " + std::to_string(grid.warpsPerRow) + " warps a row" : "") +
-           (r.form.elemsPerWord != 8 ? ", " + std::to_string(2 * r.form.elemsPerWord) + "-byte words" : "") +
+           (r.form.elemsPerWord != 8
+                ? ", " + std::to_string(2 * r.form.elemsPerWord) + "-byte words"
+                : "") +
            ")";
   return p;
 }

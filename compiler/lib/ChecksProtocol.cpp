@@ -14,12 +14,21 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 using namespace gemmgen;
 using llvm::StringRef;
 
 namespace {
 std::string str(unsigned v) { return std::to_string(v); }
+/// "a, b and c"
+std::string listed(const std::vector<std::string> &items) {
+  std::string s;
+  for (size_t i = 0; i < items.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+  return s;
+}
 } // namespace
 
 namespace gemmgen::checks {
@@ -33,21 +42,28 @@ void Checker::checkBarriers() {
     bool toOk = checkRoleName(b.to, path + ".to");
     std::optional<ProtocolBarrier> named = protocolBarrierNamed(b.name.value, Target::SM90a);
     if (!named) {
-      std::string known = "'full' (or 'tma2mma'), 'empty' (or 'mma2tma')";
-      known += spec.epilogue.store.value == EpilogueStore::Tma ? " and 'epilogue'" : "";
-      const StringRef names[] = {"full", "tma2mma", "empty", "mma2tma", "epilogue"};
+      // The barriers this spec's protocol has (the plan's): 'epilogue' with
+      // a TMA store, 'order' with ping-pong consumers.
+      std::vector<std::string> known = {"'full' (or 'tma2mma')", "'empty' (or 'mma2tma')"};
+      std::vector<StringRef> names = {"full", "tma2mma", "empty", "mma2tma"};
+      for (auto [barrier, name] : {std::pair{ProtocolBarrier::Epilogue, "epilogue"},
+                                   std::pair{ProtocolBarrier::Order, "order"}})
+        if (plan.findBarrier(barrier)) {
+          known.push_back("'" + std::string(name) + "'");
+          names.push_back(name);
+        }
       std::optional<StringRef> hint = closestMatch(b.name.value, names);
       if (b.name.value == "mma2ld" || b.name.value == "ld2mma")
         error(b.name.loc, "barrier '" + b.name.value + "' belongs to the sm_100a protocol (the "
                           "TMEM handoff between MMA and a writeback role); on sm_90a the "
                           "consumer writes back its own registers: remove it (the sm_90a "
-                          "protocol has " + known + ")");
+                          "protocol has " + listed(known) + ")");
       else if (hint)
         error(b.name.loc, "unknown barrier '" + b.name.value + "' for sm_90a; did you mean '" +
-                              *hint + "'? (the sm_90a protocol has " + known + ")");
+                              *hint + "'? (the sm_90a protocol has " + listed(known) + ")");
       else
         error(b.name.loc, "unknown barrier '" + b.name.value + "' for sm_90a; the sm_90a " +
-                              "protocol has " + known + ": declare one of those or remove it");
+                              "protocol has " + listed(known) + ": declare one of those or remove it");
       continue;
     }
     ProtocolBarrier which = *named;

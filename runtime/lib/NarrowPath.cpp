@@ -31,9 +31,10 @@ using namespace gemmgen;
 // ran the H200 at 0.70-0.95 of cuBLAS where this form runs 1.03-1.16
 // (bench/h200-simt-narrow.sh against bench/h200-gemv-simt.sh's s-u4r1).
 static const char *kNarrowSource = R"CUDA(
-// VEC 16-bit elements loaded as one word: 8 (16 bytes), 4 (8 bytes) or 1,
-// the widest that every row's start and K allow (narrowRoute).
-template <int VEC> struct Word { u32 w[(VEC + 1) / 2]; };
+// VEC 16-bit elements loaded as one word: 8 (16 bytes) or 4 (8 bytes), the
+// widest that every row's start and K allow (narrowRoute); rows of any other
+// alignment are read in 16-byte words too, realigned (narrow_rows, VEC 1).
+template <int VEC> struct Word { u32 w[VEC / 2]; };
 template <int VEC> __device__ __forceinline__ Word<VEC> ld_word_stream(const u16 *p);
 template <> __device__ __forceinline__ Word<8> ld_word_stream<8>(const u16 *p) {
   Word<8> x;
@@ -48,32 +49,42 @@ template <> __device__ __forceinline__ Word<4> ld_word_stream<4>(const u16 *p) {
                : "l"(p));
   return x;
 }
-template <> __device__ __forceinline__ Word<1> ld_word_stream<1>(const u16 *p) {
-  u16 h;
-  asm volatile("ld.global.nc.L1::no_allocate.u16 %0, [%1];" : "=h"(h) : "l"(p));
-  Word<1> x;
-  x.w[0] = h;
-  return x;
-}
 // The short operand's words, read through L1 (every warp reads them).
 template <int VEC> __device__ __forceinline__ Word<VEC> ld_word_l1(const u16 *p) {
   Word<VEC> x;
   if constexpr (VEC == 8) {
     const uint4 v = __ldg(reinterpret_cast<const uint4 *>(p));
     x.w[0] = v.x, x.w[1] = v.y, x.w[2] = v.z, x.w[3] = v.w;
-  } else if constexpr (VEC == 4) {
+  } else {
     const uint2 v = __ldg(reinterpret_cast<const uint2 *>(p));
     x.w[0] = v.x, x.w[1] = v.y;
-  } else {
-    x.w[0] = __ldg(reinterpret_cast<const unsigned short *>(p));
   }
   return x;
+}
+// The 8 elements at p, t elements past a 16-byte boundary (the same t for
+// every lane: the warp's row and the column fix it), from the one or two
+// aligned words that cover them: word t / 2 on in two selects, then a
+// funnel shift by half a word where t is odd. The caller keeps both words
+// inside the operand's row (narrow_rows' body).
+__device__ __forceinline__ Word<8> ld_word_l1_realigned(const u16 *p, int t) {
+  const uint4 *q = reinterpret_cast<const uint4 *>(p - t);
+  const uint4 lo = __ldg(q), hi = t ? __ldg(q + 1) : lo;
+  const u32 x[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+  u32 y[7], z[5];
+#pragma unroll
+  for (int i = 0; i < 7; ++i) y[i] = t & 2 ? x[i + 1] : x[i];
+#pragma unroll
+  for (int i = 0; i < 5; ++i) z[i] = t & 4 ? y[i + 2] : y[i];
+  Word<8> w;
+#pragma unroll
+  for (int i = 0; i < 4; ++i) w.w[i] = __funnelshift_r(z[i], z[i + 1], (t & 1) * 16);
+  return w;
 }
 template <int BF16, int VEC>
 __device__ __forceinline__ void word_to_f32(const Word<VEC> &x, float (&f)[VEC]) {
 #pragma unroll
   for (int e = 0; e < VEC; ++e)
-    f[e] = to_f32(VEC == 1 ? x.w[0] : e % 2 ? x.w[e / 2] >> 16 : x.w[e / 2] & 0xffffu, BF16);
+    f[e] = to_f32(e % 2 ? x.w[e / 2] >> 16 : x.w[e / 2] & 0xffffu, BF16);
 }
 
 // 16-bit element i of the COLS 16-byte words v (i compile-time after unrolling).
@@ -88,12 +99,19 @@ __device__ __forceinline__ u32 half_of(const uint4 (&v)[COLS], int i) {
 // of B: K-major (row j at j * sbn), or with SHORT_MN its elements packed
 // MN-major (element (j, k) at k * COLS + j: a column-major activation of COLS
 // tokens), whose 8 x COLS elements at k are COLS whole 16-byte words (VEC 8
-// only). 64 bytes of A per lane in flight before the FMAs (32 in 2-byte
-// words: their registers), split over the ROWS rows; A's words converted
-// once, B's read through L1 and shared by the ROWS rows. With SPLIT > 1, that
-// many warps of the block share each row, their lanes interleaved along K,
-// and the first adds the others' sums through shared memory. CHAIN: the
-// spec's epilogue chain applied before the store (else alpha and beta only).
+// only). 64 bytes of A per lane in flight before the FMAs, split over the
+// ROWS rows; A's words converted once, B's read through L1 and shared by the
+// ROWS rows. With SPLIT > 1, that many warps of the block share each row,
+// their lanes interleaved along K, and the first adds the others' sums
+// through shared memory. CHAIN: the spec's epilogue chain applied before the
+// store (else alpha and beta only).
+// VEC 1 (rows of any alignment, one a warp): the row's whole 16-byte words
+// but its first and last are its body, read as VEC 8 reads a row, and B's
+// elements against them realigned from the aligned words that cover them (at
+// a shift that the row and the column fix); the at most 30 elements around
+// the body (its edges) one a lane after it. The body's B words stay inside
+// B's rows, and no load leaves A's row: 2-byte loads of every element ran the
+// H100 at 0.58 of cuBLAS at 1x4096x4099 (8x the load instructions).
 template <int COLS, int BF16, int SHORT_MN, int ROWS, int VEC, int SPLIT, int CHAIN>
 __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D, int M, int K,
                                             long long sam, long long sbn, long long ldd,
@@ -102,10 +120,13 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
                                             float beta, const void *C, long long ldc,
                                             long long c_cs, long long stride_c, int out_f32,
                                             const gemmgen::epilogue::Chain &chain) {
+  constexpr bool REALIGN = VEC == 1;
+  constexpr int LV = REALIGN ? 8 : VEC; // elements of a loaded word
   static_assert(!SHORT_MN || VEC == 8, "a packed MN-major operand is read in 16-byte words");
   static_assert(ROWS == 1 || SPLIT == 1, "a row's warps or a warp's rows, not both");
-  constexpr int WORDS = (VEC == 1 ? 16 : kRowWordsInFlight * 8 / VEC) / ROWS;
-  constexpr int STEP = 32 * SPLIT * VEC; // elements the row's warps' word u covers
+  static_assert(!REALIGN || ROWS == 1, "a realigned row's shift is its warp's");
+  constexpr int WORDS = kRowWordsInFlight * 8 / LV / ROWS;
+  constexpr int STEP = 32 * SPLIT * LV; // elements the row's warps' word u covers
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, part = warp % SPLIT;
   const long long m0 = ((long long)blockIdx.x * (8 / SPLIT) + warp / SPLIT) * ROWS;
   if (SPLIT == 1 && m0 >= M) return; // split warps reach the block's barrier
@@ -115,31 +136,44 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
     const u16 *a[ROWS]; // a row past M repeats the last (read, never stored)
 #pragma unroll
     for (int r = 0; r < ROWS; ++r) a[r] = A + l * stride_a + (m0 + r < M ? m0 + r : M - 1) * sam;
+    int body = 0, len = K; // the elements the k-loop reads: [body, body + len)
+    int shift[COLS] = {};  // REALIGN: B's elements' offsets in their 16-byte words
+    if constexpr (REALIGN) {
+      const int head = (8 - (int)(((unsigned long long)a[0] >> 1) & 7)) & 7;
+      const int whole = K >= head ? (K - head) / 8 : 0; // the row's aligned words
+      body = K < head + 8 ? K : head + 8;
+      len = whole > 2 ? 8 * (whole - 2) : 0;
+      a[0] += body;
+#pragma unroll
+      for (int j = 0; j < COLS; ++j)
+        shift[j] = (int)(((unsigned long long)(b + j * sbn + body) >> 1) & 7);
+    }
     float acc[ROWS][COLS];
 #pragma unroll
     for (int r = 0; r < ROWS; ++r)
 #pragma unroll
       for (int j = 0; j < COLS; ++j) acc[r][j] = 0.f;
-    for (long long k0 = (part * 32 + lane) * VEC; k0 < K; k0 += STEP * WORDS) {
-      Word<VEC> av[ROWS][WORDS];
+    for (long long k0 = (part * 32 + lane) * LV; k0 < len; k0 += STEP * WORDS) {
+      Word<LV> av[ROWS][WORDS];
 #pragma unroll
       for (int u = 0; u < WORDS; ++u)
 #pragma unroll
         for (int r = 0; r < ROWS; ++r) {
-          // Words past K are never read. The two forms are those ptxas fits
-          // in the launch bounds without spills (each spilled the other's).
-          if constexpr (VEC == 8)
-            av[r][u] = k0 + STEP * u < K ? ld_word_stream<VEC>(a[r] + k0 + STEP * u) : Word<VEC>{};
-          else if (k0 + STEP * u < K)
-            av[r][u] = ld_word_stream<VEC>(a[r] + k0 + STEP * u);
+          // Words past the body are never read. The two forms are those
+          // ptxas fits in the launch bounds without spills (each spilled the
+          // other's).
+          if constexpr (LV == 8)
+            av[r][u] = k0 + STEP * u < len ? ld_word_stream<LV>(a[r] + k0 + STEP * u) : Word<LV>{};
+          else if (k0 + STEP * u < len)
+            av[r][u] = ld_word_stream<LV>(a[r] + k0 + STEP * u);
         }
 #pragma unroll
       for (int u = 0; u < WORDS; ++u) {
         const long long k = k0 + STEP * u;
-        if (k >= K) break;
-        float af[ROWS][VEC];
+        if (k >= len) break;
+        float af[ROWS][LV];
 #pragma unroll
-        for (int r = 0; r < ROWS; ++r) word_to_f32<BF16, VEC>(av[r][u], af[r]);
+        for (int r = 0; r < ROWS; ++r) word_to_f32<BF16, LV>(av[r][u], af[r]);
         if constexpr (SHORT_MN) {
           uint4 bw[COLS];
 #pragma unroll
@@ -150,19 +184,33 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
 #pragma unroll
             for (int j = 0; j < COLS; ++j)
 #pragma unroll
-              for (int e = 0; e < VEC; ++e)
+              for (int e = 0; e < LV; ++e)
                 acc[r][j] = fmaf(af[r][e], to_f32(half_of<COLS>(bw, e * COLS + j), BF16), acc[r][j]);
         } else {
 #pragma unroll
           for (int j = 0; j < COLS; ++j) {
-            float bf[VEC];
-            word_to_f32<BF16, VEC>(ld_word_l1<VEC>(b + j * sbn + k), bf);
+            float bf[LV];
+            const u16 *bp = b + j * sbn + body + k;
+            if constexpr (REALIGN)
+              word_to_f32<BF16, LV>(ld_word_l1_realigned(bp, shift[j]), bf);
+            else
+              word_to_f32<BF16, LV>(ld_word_l1<LV>(bp), bf);
 #pragma unroll
             for (int r = 0; r < ROWS; ++r)
 #pragma unroll
-              for (int e = 0; e < VEC; ++e) acc[r][j] = fmaf(af[r][e], bf[e], acc[r][j]);
+              for (int e = 0; e < LV; ++e) acc[r][j] = fmaf(af[r][e], bf[e], acc[r][j]);
           }
         }
+      }
+    }
+    if constexpr (REALIGN) {
+      // The edges, [0, body) and [body + len, K): at most 15 + 15 elements.
+      const int k = lane < body ? lane : lane + len;
+      if (part == 0 && k < K) {
+        const float x = to_f32(a[0][k - body], BF16);
+#pragma unroll
+        for (int j = 0; j < COLS; ++j)
+          acc[0][j] = fmaf(x, to_f32(__ldg(reinterpret_cast<const unsigned short *>(b + j * sbn + k)), BF16), acc[0][j]);
       }
     }
 #pragma unroll
@@ -236,9 +284,9 @@ namespace {
 // waves, 14% slower on the H100 than the experiment's kernel with 32 (eight
 // per SM). Two rows a warp hold two rows' words and conversions: at 32 and 40
 // registers they spilled, at 40 and 48 not (the experiment's form: 39 and
-// 48). A row shared by 2 or 4 warps, and narrower words (rows not 16-byte
-// aligned), for one and two columns (8-byte words of one column spilled at
-// 32 registers); a packed MN-major short operand (`packedMNToo`: a second
+// 48). A row shared by 2 or 4 warps, 8-byte words (rows 8-byte aligned; one
+// row a warp) and realigned rows (any other alignment), for one and two
+// columns (8-byte words of one column spilled at 32 registers); a packed MN-major short operand (`packedMNToo`: a second
 // kernel) with 16-byte words only, and one packed column is K-major (no
 // kernel of its own). `chain`: the kernel applies the spec's epilogue chain
 // (a spec with one has only those).
@@ -254,7 +302,8 @@ constexpr NarrowKind kNarrowKinds[] = {
     {4, kOneRow, 8, 4, true},   {1, kTwoRows, 8, 6, false}, {2, kTwoRows, 8, 5, true},
     {1, kSplit2, 8, 8, false},  {2, kSplit2, 8, 6, false},  {1, kSplit4, 8, 8, false},
     {2, kSplit4, 8, 6, false},  {1, kOneRow, 4, 8, false},  {2, kOneRow, 4, 6, false},
-    {1, kOneRow, 1, 8, false},  {2, kOneRow, 1, 6, false},
+    {1, kOneRow, 1, 6, false},  {2, kOneRow, 1, 4, false},  {1, kSplit2, 1, 6, false},
+    {2, kSplit2, 1, 4, false},  {1, kSplit4, 1, 6, false},  {2, kSplit4, 1, 4, false},
     // With the spec's epilogue chain: 16-byte words; one column one row a
     // warp at six blocks an SM (at eight, 32 registers, its k-loop spills
     // one), a row shared by 2 or 4 warps at eight as without the chain.
@@ -322,7 +371,7 @@ std::string gemmgen::narrowKernelName(DType t, const NarrowForm &f, NarrowGrid g
          std::to_string(f.cols) + (f.shortMN ? "_mn" : "") +
          (g.rowsPerWarp > 1 ? "_r" + std::to_string(g.rowsPerWarp) : "") +
          (g.warpsPerRow > 1 ? "_k" + std::to_string(g.warpsPerRow) : "") +
-         (f.elemsPerWord != 8 ? "_v" + std::to_string(f.elemsPerWord) : "") +
+         (f.elemsPerWord == 4 ? "_v4" : f.elemsPerWord == 1 ? "_u" : "") +
          (f.chain ? "_c" : "");
 }
 
@@ -373,7 +422,7 @@ unsigned wordElems(CUdeviceptr p, long long ld, long long stride, long long batc
                                   (unsigned long long)(K * 2) |
                                   (batch > 1 ? (unsigned long long)(stride * 2) : 0);
   const unsigned elems = widestWordBytes(bits) / 2;
-  return elems >= 8 ? 8 : elems >= 4 ? 4 : 1; // no kernels of 2-element words
+  return elems >= 8 ? 8 : elems >= 4 ? 4 : 1; // 1: the rows realigned
 }
 // The short operand stored MN-major with its `cols` elements of each k
 // adjacent (ld == cols): 8 k of it are `cols` whole 16-byte words.
@@ -471,9 +520,9 @@ Expected<PreparedLaunch> gemmgen::prepareNarrow(const Kernel::Impl &k, const Nar
   p.path = std::string("simt_narrow(rows of ") + (b ? "B" : "A") +
            (grid.rowsPerWarp > 1 ? ", two a warp" : "") +
            (grid.warpsPerRow > 1 ? ", " + std::to_string(grid.warpsPerRow) + " warps a row" : "") +
-           (r.form.elemsPerWord != 8
-                ? ", " + std::to_string(2 * r.form.elemsPerWord) + "-byte words"
-                : "") +
+           (r.form.elemsPerWord == 4   ? ", 8-byte words"
+            : r.form.elemsPerWord == 1 ? ", rows realigned"
+                                       : "") +
            ")";
   return p;
 }

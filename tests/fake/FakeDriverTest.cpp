@@ -1261,20 +1261,24 @@ TEST(FakeDriver, NarrowLaunchesTakeTheSimtPath) {
        {"launch gg_narrow_f16_1_k2 grid=1000 M=4000 K=2056 a=2056,1 b=2056,1 ldd=1 n0=0 cols=1 "
         "d_cs=4000"}},
   });
-  // Rows not 16-byte aligned: the widest loads every row allows (8 bytes
-  // at K = 4100, 2 with A two bytes off or K odd), no staging copy.
+  // Rows not 16-byte aligned: 8-byte words at K = 4100; with A two bytes off
+  // or K odd the rows realigned (16-byte words), one row a warp or shared
+  // (six blocks of one column an SM, four of two): no staging copy.
   GemmArgs off = args(1, 4096, 4096, 4096), k4100 = args(4096, 1, 4100, 8),
-           odd = args(2, 3000, 1001, 3000);
+           odd = args(2, 3000, 1001, 3000), oddShared = args(1, 3000, 1001, 3000);
   off.A += 2;
   expectNarrowLaunches(fake, *k, {
-      {off, "simt_narrow(rows of B, 2-byte words)",
-       {"launch gg_narrow_f16_1_v1 grid=512 M=4096 K=4096 a=4096,1 b=4096,1 ldd=1 n0=0 cols=1 "
+      {off, "simt_narrow(rows of B, rows realigned)",
+       {"launch gg_narrow_f16_1_u grid=512 M=4096 K=4096 a=4096,1 b=4096,1 ldd=1 n0=0 cols=1 "
         "d_cs=4096"}},
       {k4100, "simt_narrow(rows of A, 8-byte words)",
        {"launch gg_narrow_f16_1_v4 grid=512 M=4096 K=4100 a=4100,1 b=4100,1 ldd=8 n0=0 cols=1"}},
-      {odd, "simt_narrow(rows of B, 2-byte words)",
-       {"launch gg_narrow_f16_2_v1 grid=375 M=3000 K=1001 a=1001,1 b=1001,1 ldd=1 n0=0 cols=2 "
+      {odd, "simt_narrow(rows of B, rows realigned)",
+       {"launch gg_narrow_f16_2_u grid=375 M=3000 K=1001 a=1001,1 b=1001,1 ldd=1 n0=0 cols=2 "
         "d_cs=3000"}},
+      {oddShared, "simt_narrow(rows of B, 2 warps a row, rows realigned)",
+       {"launch gg_narrow_f16_1_k2_u grid=750 M=3000 K=1001 a=1001,1 b=1001,1 ldd=1 n0=0 "
+        "cols=1 d_cs=3000"}},
   });
   // Three rows: the GEMM kernel.
   Expected<PreparedLaunch> three = k->prepare(args(3, 4096, 4096, 4096));

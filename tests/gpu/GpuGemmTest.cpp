@@ -1260,7 +1260,7 @@ INSTANTIATE_TEST_SUITE_P(Sm90, ChosenKernel, ::testing::ValuesIn(kChosenCases),
 /// and in place, a strided batch with gaps, a column-major D; the short
 /// operand packed MN-major (column-major A and B with a column-major D, B
 /// row-major), 1-4 columns; two rows a warp; rows not 16-byte aligned (8-
-/// and 2-byte loads); the spec's epilogue chain (bias along either axis of
+/// byte words, or realigned); the spec's epilogue chain (bias along either axis of
 /// D, whichever operand's rows the warps stream, activations, residual,
 /// clamp, scale); launches it does not take (3 rows, the long operand
 /// MN-major, packed tokens against rows of 8-byte words, a chain with K odd)
@@ -1394,6 +1394,22 @@ const NarrowCase kNarrowCases[] = {
     {"05_fast_f16.yaml", 3001, 2, 1001, CMode::None, 2, Layout::Col, 0, true},
     {"05_fast_f16.yaml", 1, 4096, 1024, CMode::None, 1, Layout::Row, 1, true},
     {"10_fast_f16_out_f32.yaml", 2, 777, 515, CMode::Separate, 1, Layout::Row, 0, true},
+    // Realigned rows: a row shared by 2 or 4 warps, K from 1 (edges only) to
+    // 20001, every shift of A's rows (K odd) against B's, two columns.
+    {"05_fast_f16.yaml", 1, 3000, 1001, CMode::None, 1, Layout::Row, 0, true},
+    {"06_fast_bf16.yaml", 1, 1000, 4097, CMode::Separate, 1, Layout::Row, 3, true},
+    {"05_fast_f16.yaml", 2, 1000, 777, CMode::InPlace, 1, Layout::Row, 1, true},
+    {"06_fast_bf16.yaml", 2, 2000, 4099, CMode::None, 1, Layout::Row, 0, true},
+    {"05_fast_f16.yaml", 1, 4096, 1, CMode::Separate, 1, Layout::Row, 0, true},
+    {"06_fast_bf16.yaml", 1, 300, 7, CMode::None, 1, Layout::Row, 5, true},
+    {"05_fast_f16.yaml", 2, 300, 15, CMode::None, 1, Layout::Row, 0, true},
+    {"05_fast_f16.yaml", 1, 300, 23, CMode::InPlace, 1, Layout::Row, 2, true},
+    {"06_fast_bf16.yaml", 2, 500, 24, CMode::None, 1, Layout::Row, 1, true},
+    {"05_fast_f16.yaml", 1, 300, 31, CMode::None, 1, Layout::Row, 0, true},
+    {"05_fast_f16.yaml", 1, 300, 33, CMode::Separate, 1, Layout::Row, 3, true},
+    {"06_fast_bf16.yaml", 2, 200, 47, CMode::None, 2, Layout::Row, 0, true},
+    {"05_fast_f16.yaml", 1, 600, 20001, CMode::None, 1, Layout::Row, 7, true},
+    {"10_fast_f16_out_f32.yaml", 3001, 1, 1001, CMode::Separate, 1, Layout::Col, 1, true},
     // Not taken: the spec's kernel.
     {"05_fast_f16.yaml", 2, 4096, 1024, CMode::None, 1, Layout::Row, 0, false, Layout::Row,
      Layout::Row}, // B's rows are the long ones, and N-major

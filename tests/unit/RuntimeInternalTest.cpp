@@ -90,6 +90,8 @@ TEST(TailColumns, KernelCompilesForSm90WithoutSpills) {
         Narrow{DType::F16, 1, false, split2, 8}, Narrow{DType::BF16, 2, false, split4, 8},
         Narrow{DType::F16, 1, false, one, 4}, Narrow{DType::BF16, 2, false, one, 4},
         Narrow{DType::BF16, 1, false, one, 1}, Narrow{DType::F16, 2, false, one, 1},
+        Narrow{DType::F16, 1, false, split2, 1}, Narrow{DType::BF16, 2, false, split2, 1},
+        Narrow{DType::BF16, 1, false, split4, 1}, Narrow{DType::F16, 2, false, split4, 1},
         Narrow{DType::F16, 1, false, one, 8, true}, Narrow{DType::BF16, 1, false, one, 8, true},
         Narrow{DType::BF16, 2, true, one, 8, true}, Narrow{DType::BF16, 2, false, one, 8, true},
         Narrow{DType::F16, 4, false, one, 8, true}, Narrow{DType::F16, 2, false, two, 8, true},
@@ -127,7 +129,8 @@ TEST(TailColumns, KernelCompilesForSm90WithoutSpills) {
 // one wave of blocks and two fit in one; a row shared by 4 or 2 warps where
 // that many still fit one wave (132 SMs; one column: 8 blocks of 8 warps an
 // SM at one row a warp or a shared row, 6 at two rows; two columns 6, 5, 6;
-// three none but one row a warp; narrower words one row a warp; packed
+// three none but one row a warp; 8-byte words one row a warp; realigned
+// rows one a warp or shared, 6 blocks an SM of one column, 4 of two; packed
 // MN-major tokens one or two rows a warp).
 TEST(NarrowPath, GridFillsOneWaveOfWarps) {
   struct Case {
@@ -140,7 +143,8 @@ TEST(NarrowPath, GridFillsOneWaveOfWarps) {
                {1584, 2, 8, 1, 4},  {3000, 2, 8, 1, 2},  {3169, 2, 8, 1, 1},  {6336, 2, 8, 1, 1},
                {6337, 2, 8, 2, 1},  {10560, 2, 8, 2, 1}, {10561, 2, 8, 1, 1}, {14336, 2, 8, 1, 1},
                {1000, 3, 8, 1, 1},  {11008, 4, 8, 1, 1}, {1000, 1, 4, 1, 1},  {11008, 1, 4, 1, 1},
-               {1000, 2, 1, 1, 1}};
+               {1000, 2, 1, 1, 4},  {1057, 2, 1, 1, 2},  {2113, 2, 1, 1, 1},  {1584, 1, 1, 1, 4},
+               {1585, 1, 1, 1, 2},  {3168, 1, 1, 1, 2},  {3169, 1, 1, 1, 1},  {57344, 1, 1, 1, 1}};
   for (const Case &c : cases) {
     SCOPED_TRACE(std::to_string(c.rows) + " rows, " + std::to_string(c.cols) + " columns, " +
                  std::to_string(c.elemsPerWord) + "-element words");
@@ -163,6 +167,9 @@ TEST(NarrowPath, GridFillsOneWaveOfWarps) {
   EXPECT_EQ(narrowCtasPerSm(NarrowForm{3}, NarrowGrid{2, 1}), 0u);
   EXPECT_EQ(narrowCtasPerSm(NarrowForm{5}), 0u);
   EXPECT_EQ(narrowCtasPerSm(NarrowForm{3, 4}), 0u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, 1}), 6u); // realigned rows: 40 registers
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{2, 1}, NarrowGrid{1, 4}), 4u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, 1}, NarrowGrid{2, 1}), 0u);
   // With an epilogue chain: 16-byte words only; one column one row a warp
   // at six blocks an SM (6336 warps a wave on 132 SMs), a shared row at
   // eight (8448), so its own edges: one row a warp from 4225 rows, two rows

@@ -36,13 +36,10 @@ inline const Located<RoleTask> *findTask(const RoleSpec &r, RoleTask t) {
 
 /// "'producer', 'mma' and 'writeback'": the spec's role names for a message.
 inline std::string roleList(const KernelSpec &spec) {
-  std::string s;
-  for (size_t i = 0; i < spec.roles.size(); ++i) {
-    if (i)
-      s += i + 1 == spec.roles.size() ? " and " : ", ";
-    s += "'" + spec.roles[i].name.value + "'";
-  }
-  return s;
+  std::vector<std::string> names;
+  for (const RoleSpec &r : spec.roles)
+    names.push_back(r.name.value);
+  return sentenceList(names, /*quoted=*/true);
 }
 
 /// A barrier end (`from`/`to`) must name a role of the spec; otherwise an

@@ -22,13 +22,6 @@ using llvm::StringRef;
 
 namespace {
 std::string str(unsigned v) { return std::to_string(v); }
-/// "a, b and c"
-std::string listed(const std::vector<std::string> &items) {
-  std::string s;
-  for (size_t i = 0; i < items.size(); ++i)
-    s += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
-  return s;
-}
 } // namespace
 
 namespace gemmgen::checks {
@@ -57,13 +50,13 @@ void Checker::checkBarriers() {
         error(b.name.loc, "barrier '" + b.name.value + "' belongs to the sm_100a protocol (the "
                           "TMEM handoff between MMA and a writeback role); on sm_90a the "
                           "consumer writes back its own registers: remove it (the sm_90a "
-                          "protocol has " + listed(known) + ")");
+                          "protocol has " + sentenceList(known) + ")");
       else if (hint)
         error(b.name.loc, "unknown barrier '" + b.name.value + "' for sm_90a; did you mean '" +
-                              *hint + "'? (the sm_90a protocol has " + listed(known) + ")");
+                              *hint + "'? (the sm_90a protocol has " + sentenceList(known) + ")");
       else
         error(b.name.loc, "unknown barrier '" + b.name.value + "' for sm_90a; the sm_90a " +
-                              "protocol has " + listed(known) + ": declare one of those or remove it");
+                              "protocol has " + sentenceList(known) + ": declare one of those or remove it");
       continue;
     }
     ProtocolBarrier which = *named;

@@ -88,3 +88,18 @@ std::optional<llvm::StringRef> gemmgen::closestMatch(llvm::StringRef word,
     return best;
   return std::nullopt;
 }
+
+std::string gemmgen::sentenceList(llvm::ArrayRef<std::string> items, bool quoted) {
+  std::string s;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i)
+      s += i + 1 == items.size() ? " and " : ", ";
+    s += quoted ? "'" + items[i] + "'" : items[i];
+  }
+  return s;
+}
+
+std::string gemmgen::sentenceList(llvm::ArrayRef<llvm::StringRef> items, bool quoted) {
+  std::vector<std::string> words(items.begin(), items.end());
+  return sentenceList(words, quoted);
+}

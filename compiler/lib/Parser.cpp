@@ -98,16 +98,6 @@ const Synonym kSynonyms[] = {
     {"ctamask", "cta_mask"},     {"mask", "cta_mask"},
     {"col", "column"},           {"gelu", "gelu_tanh"}};
 
-/// "'a', 'b' and 'c'"
-std::string quotedList(llvm::ArrayRef<StringRef> words) {
-  std::string s;
-  for (size_t i = 0; i < words.size(); ++i) {
-    if (i)
-      s += i + 1 == words.size() ? " and " : ", ";
-    s += "'" + words[i].str() + "'";
-  }
-  return s;
-}
 
 } // namespace
 
@@ -200,7 +190,7 @@ void SpecParser::walkMapping(yaml::Node *node, StringRef path, llvm::ArrayRef<St
         error(keyLoc, "unknown key '" + key + "' " + where + "; did you mean '" + *best + "'?");
       else
         error(keyLoc, "unknown key '" + key + "' " + where + "; the keys are " +
-                          quotedList(known));
+                          sentenceList(known, /*quoted=*/true));
       continue;
     }
     auto [it, inserted] = seen.try_emplace(key, keyLoc);

@@ -85,3 +85,16 @@ TEST(ClosestMatch, TheTuneSpaceUsesIt) {
 }
 
 } // namespace
+
+// The lists in messages ("the keys are 'a', 'b' and 'c'"; "the sm_90a
+// protocol has 'full', 'empty' and 'epilogue'") come from sentenceList.
+TEST(SentenceList, JoinsAsASentence) {
+  const std::vector<std::string> none, one = {"a"}, two = {"a", "b"}, three = {"a", "b", "c"};
+  EXPECT_EQ(sentenceList(none), "");
+  EXPECT_EQ(sentenceList(one), "a");
+  EXPECT_EQ(sentenceList(two), "a and b");
+  EXPECT_EQ(sentenceList(three), "a, b and c");
+  EXPECT_EQ(sentenceList(three, /*quoted=*/true), "'a', 'b' and 'c'");
+  const std::vector<StringRef> refs = {"tile", "depth"};
+  EXPECT_EQ(sentenceList(refs, /*quoted=*/true), "'tile' and 'depth'");
+}

@@ -82,6 +82,11 @@ std::optional<llvm::StringRef> closestMatch(llvm::StringRef word,
                                             llvm::ArrayRef<llvm::StringRef> candidates,
                                             llvm::ArrayRef<Synonym> synonyms = {});
 
+/// A message's list as a sentence writes it: "a, b and c", each item quoted
+/// ("'a', 'b' and 'c'") with `quoted`.
+std::string sentenceList(llvm::ArrayRef<std::string> items, bool quoted = false);
+std::string sentenceList(llvm::ArrayRef<llvm::StringRef> items, bool quoted = false);
+
 } // namespace gemmgen
 
 #endif // GEMMGEN_DIAGNOSTICS_H

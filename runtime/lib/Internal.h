@@ -21,7 +21,7 @@ namespace gemmgen {
 
 /// The narrow path's kernel kinds (NarrowPath.cpp's kNarrowKinds: columns up
 /// to kSimtNarrowMaxColumns, rows a warp, the words they load).
-constexpr unsigned kNarrowKindCount = 28;
+constexpr unsigned kNarrowKindCount = 34;
 
 // Every driver entry point the runtime uses. Names are the cuda.h API names
 // (some are macros for versioned symbols, e.g. cuMemAlloc -> cuMemAlloc_v2;
@@ -304,9 +304,9 @@ struct NarrowForm {
 };
 /// Whether a launch of `args` takes kernel k's SIMT path
 /// (scheduler.simt_narrow, NarrowPath.cpp): D of at most that many rows or
-/// columns, 16-bit operands, the long one K-major in 16-byte rows, the short
-/// one likewise or packed MN-major; with the spec's epilogue chain, whole
-/// 16-byte words (the kernels built for it).
+/// columns, 16-bit operands, the long one K-major (rows of any alignment),
+/// the short one K-major or packed MN-major in 16-byte rows; 1-4 columns in
+/// 16-byte rows, 1-2 in others.
 struct NarrowRoute {
   bool taken = false;
   bool rowsOfB = false; ///< the warps stream B's rows (D has the few rows)

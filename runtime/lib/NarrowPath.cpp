@@ -312,6 +312,10 @@ constexpr NarrowKind kNarrowKinds[] = {
     {1, kTwoRows, 8, 6, false, true}, {2, kTwoRows, 8, 5, true, true},
     {1, kSplit2, 8, 8, false, true}, {2, kSplit2, 8, 6, false, true},
     {1, kSplit4, 8, 8, false, true}, {2, kSplit4, 8, 6, false, true},
+    // ... and rows realigned, at the bounds of those without the chain.
+    {1, kOneRow, 1, 6, false, true}, {2, kOneRow, 1, 4, false, true},
+    {1, kSplit2, 1, 6, false, true}, {2, kSplit2, 1, 4, false, true},
+    {1, kSplit4, 1, 6, false, true}, {2, kSplit4, 1, 4, false, true},
 };
 static_assert(sizeof(kNarrowKinds) / sizeof(kNarrowKinds[0]) == kNarrowKindCount);
 
@@ -467,6 +471,9 @@ NarrowRoute gemmgen::narrowRoute(const Kernel::Impl &k, const GemmArgs &args) {
   else if (vec != 8 || !packedMN(sp, sld, cols, sstride, rm.batch))
     return r;
   const bool packed = !shortKMajor && cols > 1; // one packed column is K-major
+  // 8-byte rows where no kernel loads 8-byte words (the chain's): realigned.
+  if (vec == 4 && narrowCtasPerSm(NarrowForm{(unsigned)cols, 4, packed, abi.hasChain()}) == 0)
+    vec = 1;
   const NarrowForm form{(unsigned)cols, vec, packed, abi.hasChain()};
   if (narrowCtasPerSm(form, kOneRow) == 0) // none for these words
     return r;

@@ -1294,7 +1294,7 @@ TEST(FakeDriver, NarrowLaunchesTakeTheSimtPath) {
 /// then gelu_tanh): the chain's kernels (`_c`, 16-byte words; their grids
 /// by the waves of their own launch bounds); where the kernel streams B's
 /// rows it writes D^T, so D's column bias is its row bias (op 1, not 2).
-/// Rows the chain's kernels do not load (K odd) keep the GEMM kernel.
+/// Rows not 16-byte aligned realigned (`_u_c`).
 TEST(FakeDriver, NarrowLaunchesApplyTheEpilogueChain) {
   REQUIRE_FAKE();
   const std::string text = specWithScheduler("14_fast_bf16_bias_gelu.yaml", "simt_narrow: 2");
@@ -1318,13 +1318,23 @@ TEST(FakeDriver, NarrowLaunchesApplyTheEpilogueChain) {
        {"launch gg_narrow_bf16_1_r2_c grid=688 M=11008 K=4096 a=4096,1 b=4096,1 ldd=1 n0=0 "
         "cols=1 d_cs=11008 chain=1,4 bias=0x5000000"}},
   });
-  GemmArgs odd = args(1, 4096, 1001, 4096);
-  odd.bias = 0x5000000;
-  EXPECT_GT(k->workspaceBytes(odd), 0u); // staged for the GEMM kernel (the SIMT path copies nothing)
-  odd.workspace = 0x6000000, odd.workspaceBytes = k->workspaceBytes(odd);
-  Expected<PreparedLaunch> p = k->prepare(odd);
-  ASSERT_TRUE(p.ok()) << p.status().message();
-  EXPECT_EQ(p->path.rfind("simt_narrow", 0), std::string::npos) << p->path;
+  // Rows not 16-byte aligned: realigned (no chained kernel of 8-byte words),
+  // nothing staged; a shared row of two columns.
+  GemmArgs odd = args(1, 4096, 1001, 4096), k4100 = args(4096, 1, 4100, 8),
+           oddTwo = args(1000, 2, 777, 8);
+  odd.bias = k4100.bias = oddTwo.bias = 0x5000000;
+  EXPECT_EQ(k->workspaceBytes(odd), 0u);
+  expectNarrowLaunches(fake, *k, {
+      {odd, "simt_narrow(rows of B, rows realigned)",
+       {"launch gg_narrow_bf16_1_u_c grid=512 M=4096 K=1001 a=1001,1 b=1001,1 ldd=1 n0=0 cols=1 "
+        "d_cs=4096 chain=1,4 bias=0x5000000"}},
+      {k4100, "simt_narrow(rows of A, rows realigned)",
+       {"launch gg_narrow_bf16_1_u_c grid=512 M=4096 K=4100 a=4100,1 b=4100,1 ldd=8 n0=0 cols=1 "
+        "chain=2,4 bias=0x5000000"}},
+      {oddTwo, "simt_narrow(rows of A, 4 warps a row, rows realigned)",
+       {"launch gg_narrow_bf16_2_k4_u_c grid=500 M=1000 K=777 a=777,1 b=777,1 ldd=8 n0=0 cols=2 "
+        "chain=2,4 bias=0x5000000"}},
+  });
 }
 
 TEST(FakeDriver, NarrowLaunchesTakeAPackedMNMajorShortOperand) {

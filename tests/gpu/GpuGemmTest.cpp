@@ -1263,7 +1263,7 @@ INSTANTIATE_TEST_SUITE_P(Sm90, ChosenKernel, ::testing::ValuesIn(kChosenCases),
 /// byte words, or realigned); the spec's epilogue chain (bias along either axis of
 /// D, whichever operand's rows the warps stream, activations, residual,
 /// clamp, scale); launches it does not take (3 rows, the long operand
-/// MN-major, packed tokens against rows of 8-byte words, a chain with K odd)
+/// MN-major, packed tokens against rows of 8-byte words)
 /// run on the spec's kernel and match too. Fresh inputs each.
 struct NarrowCase {
   const char *spec; ///< a specs/sm90 file, compiled with simt_narrow: `narrow` added
@@ -1419,7 +1419,7 @@ const NarrowCase kNarrowCases[] = {
     // The spec's epilogue chain: D^T for rows of B (D's column bias its row
     // bias), rows of A (4 warps a row), a batch with a bias per entry (two
     // rows a warp) and C in place as the residual, 2 warps a row, an f32 D, 3
-    // packed columns; with K odd the GEMM kernel.
+    // packed columns; rows not 16-byte aligned (realigned).
     {"06_fast_bf16.yaml", 1, 4096, 4096, CMode::None, 1, Layout::Row, 0, true, Layout::Row,
      Layout::Col, 2, false, "[{bias: {per: column, type: bf16}}, gelu_tanh]"},
     {"05_fast_f16.yaml", 1000, 2, 520, CMode::Separate, 1, Layout::Row, 0, true, Layout::Row,
@@ -1432,8 +1432,14 @@ const NarrowCase kNarrowCases[] = {
      Layout::Row, Layout::Col, 2, false, "[gelu_erf, {clamp: {min: -0.25, max: 2}}, scale]"},
     {"06_fast_bf16.yaml", 3000, 3, 1024, CMode::Separate, 1, Layout::Row, 0, true, Layout::Row,
      Layout::Row, 4, false, "[{bias: {per: column, type: f32}}, gelu_tanh, residual]"},
-    {"05_fast_f16.yaml", 1, 4096, 1001, CMode::None, 1, Layout::Row, 0, false, Layout::Row,
+    {"05_fast_f16.yaml", 1, 4096, 1001, CMode::None, 1, Layout::Row, 0, true, Layout::Row,
      Layout::Col, 2, false, "[{bias: {per: column}}, relu]"},
+    {"06_fast_bf16.yaml", 4096, 1, 4100, CMode::Separate, 1, Layout::Row, 0, true, Layout::Row,
+     Layout::Col, 2, false, "[{bias: {per: row, type: bf16}}, gelu_tanh]"},
+    {"05_fast_f16.yaml", 2, 1000, 777, CMode::InPlace, 1, Layout::Row, 1, true, Layout::Row,
+     Layout::Col, 2, false, "[{bias: {per: row}}, silu, residual]"},
+    {"10_fast_f16_out_f32.yaml", 1, 3000, 33, CMode::Separate, 1, Layout::Row, 3, true,
+     Layout::Row, Layout::Col, 2, false, "[{bias: {per: column, type: f32}}, gelu_erf]"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Sm90, NarrowPath, ::testing::ValuesIn(kNarrowCases),

@@ -97,7 +97,9 @@ TEST(TailColumns, KernelCompilesForSm90WithoutSpills) {
         Narrow{DType::F16, 4, false, one, 8, true}, Narrow{DType::F16, 2, false, two, 8, true},
         Narrow{DType::F16, 1, false, two, 8, true}, Narrow{DType::BF16, 2, true, two, 8, true},
         Narrow{DType::BF16, 1, false, split2, 8, true}, Narrow{DType::F16, 2, false, split2, 8, true},
-        Narrow{DType::F16, 1, false, split4, 8, true}, Narrow{DType::BF16, 2, false, split4, 8, true}}) {
+        Narrow{DType::F16, 1, false, split4, 8, true}, Narrow{DType::BF16, 2, false, split4, 8, true},
+        Narrow{DType::F16, 1, false, one, 1, true},    Narrow{DType::BF16, 2, false, one, 1, true},
+        Narrow{DType::BF16, 1, false, split2, 1, true}, Narrow{DType::F16, 2, false, split4, 1, true}}) {
     const NarrowForm form{n.cols, n.elemsPerWord, n.mn, n.chain};
     const unsigned ctas = narrowCtasPerSm(form, n.grid);
     ASSERT_GT(ctas, 0u);
@@ -188,7 +190,9 @@ TEST(NarrowPath, GridFillsOneWaveOfWarps) {
   EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, 8, false, true}), 6u);
   EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, 8, false, true}, NarrowGrid{1, 4}), 8u);
   EXPECT_EQ(narrowCtasPerSm(NarrowForm{2, 8, true, true}), 6u);
-  EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, 4, false, true}), 0u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, 4, false, true}), 0u); // realigned instead
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, 1, false, true}), 6u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{2, 1, false, true}, NarrowGrid{1, 2}), 4u);
   EXPECT_EQ(narrowCtasPerSm(NarrowForm{3, 8, false, true}, NarrowGrid{2, 1}), 0u);
 }
 

@@ -8,6 +8,9 @@
 # Prediction (H100): K odd 2-2.5x faster than OLD, 1x4096x4099 within 20% of the aligned
 # 1x4096x4096 and >= 1.00 of cuBLAS; NEW2 at 4096x1x4100 within 10% of 4096x1x4096 (NEW's
 # 8-byte words 31% behind it).
+# Measured (H100, 2026-12-06_narrow_realign_h100): K odd 1.24-4.3x faster, 1x4096x4099 1.37 of
+# cuBLAS and 6% behind the aligned shape; NEW2 at 4096x1x4100 1.39 (NEW 1.10), 6% behind K = 4096:
+# NEW2's rule kept (the 8-byte kernels removed), so later runs need no NEW2.
 #   usage (device): [SKIP_TESTS=1] bash bench/h200-narrow-realign.sh OLD NEW [NEW2]
 source "$(dirname "$0")/lib.sh"
 OLD=$PWD/$1 NEW2=${3:+$PWD/$3}

@@ -21,7 +21,7 @@ namespace gemmgen {
 
 /// The narrow path's kernel kinds (NarrowPath.cpp's kNarrowKinds: columns up
 /// to kSimtNarrowMaxColumns, rows a warp, the words they load).
-constexpr unsigned kNarrowKindCount = 34;
+constexpr unsigned kNarrowKindCount = 32;
 
 // Every driver entry point the runtime uses. Names are the cuda.h API names
 // (some are macros for versioned symbols, e.g. cuMemAlloc -> cuMemAlloc_v2;
@@ -296,9 +296,7 @@ struct NarrowGrid {
 /// What fixes a narrow kernel besides its type and grid.
 struct NarrowForm {
   unsigned cols = 1;         ///< the short operand's rows: D's few columns (1-4)
-  /// The rows' alignment in 16-bit elements: 8 or 4 (loaded in words of
-  /// that many), or 1 (any: 16-byte words realigned)
-  unsigned elemsPerWord = 8;
+  bool realigned = false;    ///< rows not 16-byte aligned, read in 16-byte words realigned
   bool shortMN = false;      ///< the short operand packed MN-major, over one column
   bool chain = false;        ///< the spec's epilogue chain applied before the store
 };
@@ -324,7 +322,7 @@ Expected<PreparedLaunch> prepareNarrow(const Kernel::Impl &k, const NarrowRoute 
 /// The narrow kernels' CUDA source (part of the helper module: those that
 /// apply an epilogue chain, or those that do not) and the name of the one of
 /// type t, form f and grid g (`_mn` a packed MN-major short operand, `_r2`
-/// two rows a warp, `_k2`/`_k4` a shared row, `_v4` 8-byte words, `_u` rows realigned,
+/// two rows a warp, `_k2`/`_k4` a shared row, `_u` rows realigned,
 /// `_c` the chain).
 const std::string &narrowKernelSource(bool chain);
 std::string narrowKernelName(DType t, const NarrowForm &f, NarrowGrid g = {});

@@ -31,42 +31,16 @@ using namespace gemmgen;
 // ran the H200 at 0.70-0.95 of cuBLAS where this form runs 1.03-1.16
 // (bench/h200-simt-narrow.sh against bench/h200-gemv-simt.sh's s-u4r1).
 static const char *kNarrowSource = R"CUDA(
-// VEC 16-bit elements loaded as one word: 8 (16 bytes) or 4 (8 bytes), the
-// widest that every row's start and K allow (narrowRoute); rows of any other
-// alignment are read in 16-byte words too, realigned (narrow_rows, VEC 1).
-template <int VEC> struct Word { u32 w[VEC / 2]; };
-template <int VEC> __device__ __forceinline__ Word<VEC> ld_word_stream(const u16 *p);
-template <> __device__ __forceinline__ Word<8> ld_word_stream<8>(const u16 *p) {
-  Word<8> x;
-  const uint4 v = ld_stream(p);
-  x.w[0] = v.x, x.w[1] = v.y, x.w[2] = v.z, x.w[3] = v.w;
-  return x;
-}
-template <> __device__ __forceinline__ Word<4> ld_word_stream<4>(const u16 *p) {
-  Word<4> x;
-  asm volatile("ld.global.nc.L1::no_allocate.v2.u32 {%0,%1}, [%2];"
-               : "=r"(x.w[0]), "=r"(x.w[1])
-               : "l"(p));
-  return x;
-}
-// The short operand's words, read through L1 (every warp reads them).
-template <int VEC> __device__ __forceinline__ Word<VEC> ld_word_l1(const u16 *p) {
-  Word<VEC> x;
-  if constexpr (VEC == 8) {
-    const uint4 v = __ldg(reinterpret_cast<const uint4 *>(p));
-    x.w[0] = v.x, x.w[1] = v.y, x.w[2] = v.z, x.w[3] = v.w;
-  } else {
-    const uint2 v = __ldg(reinterpret_cast<const uint2 *>(p));
-    x.w[0] = v.x, x.w[1] = v.y;
-  }
-  return x;
+// The short operand's 16-byte words, read through L1 (every warp reads them).
+__device__ __forceinline__ uint4 ld_word_l1(const u16 *p) {
+  return __ldg(reinterpret_cast<const uint4 *>(p));
 }
 // The 8 elements at p, t elements past a 16-byte boundary (the same t for
 // every lane: the warp's row and the column fix it), from the one or two
 // aligned words that cover them: word t / 2 on in two selects, then a
 // funnel shift by half a word where t is odd. The caller keeps both words
 // inside the operand's row (narrow_rows' body).
-__device__ __forceinline__ Word<8> ld_word_l1_realigned(const u16 *p, int t) {
+__device__ __forceinline__ uint4 ld_word_l1_realigned(const u16 *p, int t) {
   const uint4 *q = reinterpret_cast<const uint4 *>(p - t);
   const uint4 lo = __ldg(q), hi = t ? __ldg(q + 1) : lo;
   const u32 x[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
@@ -75,16 +49,14 @@ __device__ __forceinline__ Word<8> ld_word_l1_realigned(const u16 *p, int t) {
   for (int i = 0; i < 7; ++i) y[i] = t & 2 ? x[i + 1] : x[i];
 #pragma unroll
   for (int i = 0; i < 5; ++i) z[i] = t & 4 ? y[i + 2] : y[i];
-  Word<8> w;
-#pragma unroll
-  for (int i = 0; i < 4; ++i) w.w[i] = __funnelshift_r(z[i], z[i + 1], (t & 1) * 16);
-  return w;
+  const int half = (t & 1) * 16;
+  return make_uint4(__funnelshift_r(z[0], z[1], half), __funnelshift_r(z[1], z[2], half),
+                    __funnelshift_r(z[2], z[3], half), __funnelshift_r(z[3], z[4], half));
 }
-template <int BF16, int VEC>
-__device__ __forceinline__ void word_to_f32(const Word<VEC> &x, float (&f)[VEC]) {
+template <int BF16> __device__ __forceinline__ void word_to_f32(const uint4 &x, float (&f)[8]) {
+  const u32 w[4] = {x.x, x.y, x.z, x.w};
 #pragma unroll
-  for (int e = 0; e < VEC; ++e)
-    f[e] = to_f32(e % 2 ? x.w[e / 2] >> 16 : x.w[e / 2] & 0xffffu, BF16);
+  for (int e = 0; e < 8; ++e) f[e] = to_f32(e % 2 ? w[e / 2] >> 16 : w[e / 2] & 0xffffu, BF16);
 }
 
 // 16-bit element i of the COLS 16-byte words v (i compile-time after unrolling).
@@ -98,21 +70,22 @@ __device__ __forceinline__ u32 half_of(const uint4 (&v)[COLS], int i) {
 // ROWS rows of A (the long operand, K-major) from row m0 against COLS rows
 // of B: K-major (row j at j * sbn), or with SHORT_MN its elements packed
 // MN-major (element (j, k) at k * COLS + j: a column-major activation of COLS
-// tokens), whose 8 x COLS elements at k are COLS whole 16-byte words (VEC 8
-// only). 64 bytes of A per lane in flight before the FMAs, split over the
+// tokens), whose 8 x COLS elements at k are COLS whole 16-byte words (rows
+// 16-byte aligned only). 64 bytes of A per lane in flight before the FMAs, split over the
 // ROWS rows; A's words converted once, B's read through L1 and shared by the
 // ROWS rows. With SPLIT > 1, that many warps of the block share each row,
 // their lanes interleaved along K, and the first adds the others' sums
 // through shared memory. CHAIN: the spec's epilogue chain applied before the
 // store (else alpha and beta only).
-// VEC 1 (rows of any alignment, one a warp): the row's whole 16-byte words
-// but its first and last are its body, read as VEC 8 reads a row, and B's
+// REALIGN (rows of any alignment): the row's whole 16-byte words but its
+// first and last are its body, read as an aligned row is read, and B's
 // elements against them realigned from the aligned words that cover them (at
 // a shift that the row and the column fix); the at most 30 elements around
 // the body (its edges) one a lane after it. The body's B words stay inside
 // B's rows, and no load leaves A's row: 2-byte loads of every element ran the
-// H100 at 0.58 of cuBLAS at 1x4096x4099 (8x the load instructions).
-template <int COLS, int BF16, int SHORT_MN, int ROWS, int VEC, int SPLIT, int CHAIN>
+// H100 at 0.58 of cuBLAS at 1x4096x4099 (8x the load instructions), 8-byte
+// loads at 1.10 at 4096x1x4100 where these run 1.38-1.39.
+template <int COLS, int BF16, int SHORT_MN, int ROWS, int REALIGN, int SPLIT, int CHAIN>
 __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D, int M, int K,
                                             long long sam, long long sbn, long long ldd,
                                             long long d_cs, int batch, long long stride_a,
@@ -120,13 +93,11 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
                                             float beta, const void *C, long long ldc,
                                             long long c_cs, long long stride_c, int out_f32,
                                             const gemmgen::epilogue::Chain &chain) {
-  constexpr bool REALIGN = VEC == 1;
-  constexpr int LV = REALIGN ? 8 : VEC; // elements of a loaded word
-  static_assert(!SHORT_MN || VEC == 8, "a packed MN-major operand is read in 16-byte words");
+  static_assert(!SHORT_MN || !REALIGN, "a packed MN-major operand is read in 16-byte words");
   static_assert(ROWS == 1 || SPLIT == 1, "a row's warps or a warp's rows, not both");
   static_assert(!REALIGN || ROWS == 1, "a realigned row's shift is its warp's");
-  constexpr int WORDS = kRowWordsInFlight * 8 / LV / ROWS;
-  constexpr int STEP = 32 * SPLIT * LV; // elements the row's warps' word u covers
+  constexpr int WORDS = kRowWordsInFlight / ROWS;
+  constexpr int STEP = 32 * SPLIT * 8; // elements the row's warps' word u covers
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, part = warp % SPLIT;
   const long long m0 = ((long long)blockIdx.x * (8 / SPLIT) + warp / SPLIT) * ROWS;
   if (SPLIT == 1 && m0 >= M) return; // split warps reach the block's barrier
@@ -153,27 +124,20 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
     for (int r = 0; r < ROWS; ++r)
 #pragma unroll
       for (int j = 0; j < COLS; ++j) acc[r][j] = 0.f;
-    for (long long k0 = (part * 32 + lane) * LV; k0 < len; k0 += STEP * WORDS) {
-      Word<LV> av[ROWS][WORDS];
+    for (long long k0 = (part * 32 + lane) * 8; k0 < len; k0 += STEP * WORDS) {
+      uint4 av[ROWS][WORDS];
 #pragma unroll
       for (int u = 0; u < WORDS; ++u)
 #pragma unroll
-        for (int r = 0; r < ROWS; ++r) {
-          // Words past the body are never read. The two forms are those
-          // ptxas fits in the launch bounds without spills (each spilled the
-          // other's).
-          if constexpr (LV == 8)
-            av[r][u] = k0 + STEP * u < len ? ld_word_stream<LV>(a[r] + k0 + STEP * u) : Word<LV>{};
-          else if (k0 + STEP * u < len)
-            av[r][u] = ld_word_stream<LV>(a[r] + k0 + STEP * u);
-        }
+        for (int r = 0; r < ROWS; ++r) // words past the body are never read
+          av[r][u] = k0 + STEP * u < len ? ld_stream(a[r] + k0 + STEP * u) : make_uint4(0, 0, 0, 0);
 #pragma unroll
       for (int u = 0; u < WORDS; ++u) {
         const long long k = k0 + STEP * u;
         if (k >= len) break;
-        float af[ROWS][LV];
+        float af[ROWS][8];
 #pragma unroll
-        for (int r = 0; r < ROWS; ++r) word_to_f32<BF16, LV>(av[r][u], af[r]);
+        for (int r = 0; r < ROWS; ++r) word_to_f32<BF16>(av[r][u], af[r]);
         if constexpr (SHORT_MN) {
           uint4 bw[COLS];
 #pragma unroll
@@ -184,21 +148,19 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
 #pragma unroll
             for (int j = 0; j < COLS; ++j)
 #pragma unroll
-              for (int e = 0; e < LV; ++e)
-                acc[r][j] = fmaf(af[r][e], to_f32(half_of<COLS>(bw, e * COLS + j), BF16), acc[r][j]);
+              for (int e = 0; e < 8; ++e)
+                acc[r][j] =
+                    fmaf(af[r][e], to_f32(half_of<COLS>(bw, e * COLS + j), BF16), acc[r][j]);
         } else {
 #pragma unroll
           for (int j = 0; j < COLS; ++j) {
-            float bf[LV];
+            float bf[8];
             const u16 *bp = b + j * sbn + body + k;
-            if constexpr (REALIGN)
-              word_to_f32<BF16, LV>(ld_word_l1_realigned(bp, shift[j]), bf);
-            else
-              word_to_f32<BF16, LV>(ld_word_l1<LV>(bp), bf);
+            word_to_f32<BF16>(REALIGN ? ld_word_l1_realigned(bp, shift[j]) : ld_word_l1(bp), bf);
 #pragma unroll
             for (int r = 0; r < ROWS; ++r)
 #pragma unroll
-              for (int e = 0; e < LV; ++e) acc[r][j] = fmaf(af[r][e], bf[e], acc[r][j]);
+              for (int e = 0; e < 8; ++e) acc[r][j] = fmaf(af[r][e], bf[e], acc[r][j]);
           }
         }
       }
@@ -209,8 +171,10 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
       if (part == 0 && k < K) {
         const float x = to_f32(a[0][k - body], BF16);
 #pragma unroll
-        for (int j = 0; j < COLS; ++j)
-          acc[0][j] = fmaf(x, to_f32(__ldg(reinterpret_cast<const unsigned short *>(b + j * sbn + k)), BF16), acc[0][j]);
+        for (int j = 0; j < COLS; ++j) {
+          const u16 bk = __ldg(reinterpret_cast<const unsigned short *>(b + j * sbn + k));
+          acc[0][j] = fmaf(x, to_f32(bk, BF16), acc[0][j]);
+        }
       }
     }
 #pragma unroll
@@ -264,14 +228,14 @@ __device__ __forceinline__ void narrow_rows(const u16 *A, const u16 *B, void *D,
 
 // One kernel per forEachNarrowKernel entry (narrowKernelSource writes the
 // lines after this source). CTAS: blocks resident per SM the registers must allow.
-#define GG_NARROW(NAME, COLS, BF16, SHORT_MN, ROWS, VEC, SPLIT, CHAIN, CTAS)                   \
+#define GG_NARROW(NAME, COLS, BF16, SHORT_MN, ROWS, REALIGN, SPLIT, CHAIN, CTAS)               \
   extern "C" __global__ void __launch_bounds__(256, CTAS)                                      \
   NAME(const u16 *A, const u16 *B, void *D, int M, int K, long long sam, long long sak,        \
        long long sbn, long long sbk, long long ldd, long long d_cs, int n0, int cols, int bf16, \
        int batch, long long stride_a, long long stride_b, long long stride_d, float alpha,     \
        float beta, const void *C, long long ldc, long long c_cs, long long stride_c,           \
        int out_f32, gemmgen::epilogue::Chain chain) {                                          \
-    narrow_rows<COLS, BF16, SHORT_MN, ROWS, VEC, SPLIT, CHAIN>(                                \
+    narrow_rows<COLS, BF16, SHORT_MN, ROWS, REALIGN, SPLIT, CHAIN>(                            \
         A, B, D, M, K, sam, sbn, ldd, d_cs, batch, stride_a, stride_b, stride_d, alpha, beta, C, \
         ldc, c_cs, stride_c, out_f32, chain);                                                  \
   }
@@ -284,38 +248,43 @@ namespace {
 // waves, 14% slower on the H100 than the experiment's kernel with 32 (eight
 // per SM). Two rows a warp hold two rows' words and conversions: at 32 and 40
 // registers they spilled, at 40 and 48 not (the experiment's form: 39 and
-// 48). A row shared by 2 or 4 warps, 8-byte words (rows 8-byte aligned; one
-// row a warp) and realigned rows (any other alignment), for one and two
-// columns (8-byte words of one column spilled at 32 registers); a packed MN-major short operand (`packedMNToo`: a second
-// kernel) with 16-byte words only, and one packed column is K-major (no
+// 48). A row shared by 2 or 4 warps for one and two columns. Realigned rows
+// (not 16-byte aligned) one a warp or shared, for one and two columns: B's
+// two words and their selects fit 40 and 64 registers without spills, not
+// 32 and 48. A packed MN-major short operand (`packedMNToo`: a second
+// kernel) with aligned rows only, and one packed column is K-major (no
 // kernel of its own). `chain`: the kernel applies the spec's epilogue chain
 // (a spec with one has only those).
 struct NarrowKind {
   unsigned cols;
   NarrowGrid grid;
-  unsigned elemsPerWord, ctasPerSm;
+  bool realigned;
+  unsigned ctasPerSm;
   bool packedMNToo, chain = false;
 };
 constexpr NarrowGrid kOneRow{1, 1}, kTwoRows{2, 1}, kSplit2{1, 2}, kSplit4{1, 4};
+constexpr bool kAligned = false, kRealigned = true;
 constexpr NarrowKind kNarrowKinds[] = {
-    {1, kOneRow, 8, 8, false},  {2, kOneRow, 8, 6, true},   {3, kOneRow, 8, 4, true},
-    {4, kOneRow, 8, 4, true},   {1, kTwoRows, 8, 6, false}, {2, kTwoRows, 8, 5, true},
-    {1, kSplit2, 8, 8, false},  {2, kSplit2, 8, 6, false},  {1, kSplit4, 8, 8, false},
-    {2, kSplit4, 8, 6, false},  {1, kOneRow, 4, 8, false},  {2, kOneRow, 4, 6, false},
-    {1, kOneRow, 1, 6, false},  {2, kOneRow, 1, 4, false},  {1, kSplit2, 1, 6, false},
-    {2, kSplit2, 1, 4, false},  {1, kSplit4, 1, 6, false},  {2, kSplit4, 1, 4, false},
-    // With the spec's epilogue chain: 16-byte words; one column one row a
-    // warp at six blocks an SM (at eight, 32 registers, its k-loop spills
-    // one), a row shared by 2 or 4 warps at eight as without the chain.
-    {1, kOneRow, 8, 6, false, true}, {2, kOneRow, 8, 6, true, true},
-    {3, kOneRow, 8, 4, true, true},  {4, kOneRow, 8, 4, true, true},
-    {1, kTwoRows, 8, 6, false, true}, {2, kTwoRows, 8, 5, true, true},
-    {1, kSplit2, 8, 8, false, true}, {2, kSplit2, 8, 6, false, true},
-    {1, kSplit4, 8, 8, false, true}, {2, kSplit4, 8, 6, false, true},
-    // ... and rows realigned, at the bounds of those without the chain.
-    {1, kOneRow, 1, 6, false, true}, {2, kOneRow, 1, 4, false, true},
-    {1, kSplit2, 1, 6, false, true}, {2, kSplit2, 1, 4, false, true},
-    {1, kSplit4, 1, 6, false, true}, {2, kSplit4, 1, 4, false, true},
+    {1, kOneRow, kAligned, 8, false},   {2, kOneRow, kAligned, 6, true},
+    {3, kOneRow, kAligned, 4, true},    {4, kOneRow, kAligned, 4, true},
+    {1, kTwoRows, kAligned, 6, false},  {2, kTwoRows, kAligned, 5, true},
+    {1, kSplit2, kAligned, 8, false},   {2, kSplit2, kAligned, 6, false},
+    {1, kSplit4, kAligned, 8, false},   {2, kSplit4, kAligned, 6, false},
+    {1, kOneRow, kRealigned, 6, false}, {2, kOneRow, kRealigned, 4, false},
+    {1, kSplit2, kRealigned, 6, false}, {2, kSplit2, kRealigned, 4, false},
+    {1, kSplit4, kRealigned, 6, false}, {2, kSplit4, kRealigned, 4, false},
+    // With the spec's epilogue chain: one column one row a warp at six
+    // blocks an SM (at eight, 32 registers, its k-loop spills one), a row
+    // shared by 2 or 4 warps at eight as without the chain; realigned rows
+    // at the bounds of those without it.
+    {1, kOneRow, kAligned, 6, false, true},   {2, kOneRow, kAligned, 6, true, true},
+    {3, kOneRow, kAligned, 4, true, true},    {4, kOneRow, kAligned, 4, true, true},
+    {1, kTwoRows, kAligned, 6, false, true},  {2, kTwoRows, kAligned, 5, true, true},
+    {1, kSplit2, kAligned, 8, false, true},   {2, kSplit2, kAligned, 6, false, true},
+    {1, kSplit4, kAligned, 8, false, true},   {2, kSplit4, kAligned, 6, false, true},
+    {1, kOneRow, kRealigned, 6, false, true}, {2, kOneRow, kRealigned, 4, false, true},
+    {1, kSplit2, kRealigned, 6, false, true}, {2, kSplit2, kRealigned, 4, false, true},
+    {1, kSplit4, kRealigned, 6, false, true}, {2, kSplit4, kRealigned, 4, false, true},
 };
 static_assert(sizeof(kNarrowKinds) / sizeof(kNarrowKinds[0]) == kNarrowKindCount);
 
@@ -323,8 +292,7 @@ int narrowKindIndex(const NarrowForm &f, NarrowGrid g) {
   for (unsigned i = 0; i < kNarrowKindCount; ++i) {
     const NarrowKind &n = kNarrowKinds[i];
     if (n.cols == f.cols && n.grid.rowsPerWarp == g.rowsPerWarp &&
-        n.grid.warpsPerRow == g.warpsPerRow && n.elemsPerWord == f.elemsPerWord &&
-        n.chain == f.chain)
+        n.grid.warpsPerRow == g.warpsPerRow && n.realigned == f.realigned && n.chain == f.chain)
       return (int)i;
   }
   return -1;
@@ -343,7 +311,7 @@ template <class F> void forEachNarrowKernel(bool chain, F &&f) {
 
 std::string kindName(DType t, bool mn, unsigned i) {
   const NarrowKind &n = kNarrowKinds[i];
-  return narrowKernelName(t, NarrowForm{n.cols, n.elemsPerWord, mn, n.chain}, n.grid);
+  return narrowKernelName(t, NarrowForm{n.cols, n.realigned, mn, n.chain}, n.grid);
 }
 
 std::string narrowSourceOf(bool chain) {
@@ -352,7 +320,7 @@ std::string narrowSourceOf(bool chain) {
     const NarrowKind &n = kNarrowKinds[i];
     s += "GG_NARROW(" + kindName(t, mn, i) + ", " + std::to_string(n.cols) + ", " +
          (t == DType::BF16 ? "1" : "0") + ", " + (mn ? "1" : "0") + ", " +
-         std::to_string(n.grid.rowsPerWarp) + ", " + std::to_string(n.elemsPerWord) + ", " +
+         std::to_string(n.grid.rowsPerWarp) + ", " + (n.realigned ? "1" : "0") + ", " +
          std::to_string(n.grid.warpsPerRow) + ", " + (n.chain ? "1" : "0") + ", " +
          std::to_string(n.ctasPerSm) + ")\n";
   });
@@ -375,8 +343,7 @@ std::string gemmgen::narrowKernelName(DType t, const NarrowForm &f, NarrowGrid g
          std::to_string(f.cols) + (f.shortMN ? "_mn" : "") +
          (g.rowsPerWarp > 1 ? "_r" + std::to_string(g.rowsPerWarp) : "") +
          (g.warpsPerRow > 1 ? "_k" + std::to_string(g.warpsPerRow) : "") +
-         (f.elemsPerWord == 4 ? "_v4" : f.elemsPerWord == 1 ? "_u" : "") +
-         (f.chain ? "_c" : "");
+         (f.realigned ? "_u" : "") + (f.chain ? "_c" : "");
 }
 
 Status gemmgen::loadNarrowFunctions(const Kernel::Impl &k, const Module &m) {
@@ -419,14 +386,13 @@ NarrowGrid gemmgen::narrowGrid(long long rows, const NarrowForm &f, int smCount)
 }
 
 namespace {
-// The widest word the narrow kernels load (8, 4 or 1 elements of 2 bytes)
-// that each row of a K-major operand starts on and K is whole words of.
-unsigned wordElems(CUdeviceptr p, long long ld, long long stride, long long batch, long long K) {
+// Whether every row of a K-major operand starts on a 16-byte boundary and K
+// is whole 16-byte words (else the narrow kernels realign the rows).
+bool alignedRows(CUdeviceptr p, long long ld, long long stride, long long batch, long long K) {
   const unsigned long long bits = (unsigned long long)p | (unsigned long long)(ld * 2) |
                                   (unsigned long long)(K * 2) |
                                   (batch > 1 ? (unsigned long long)(stride * 2) : 0);
-  const unsigned elems = widestWordBytes(bits) / 2;
-  return elems >= 8 ? 8 : elems >= 4 ? 4 : 1; // 1: the rows realigned
+  return widestWordBytes(bits) >= 16;
 }
 // The short operand stored MN-major with its `cols` elements of each k
 // adjacent (ld == cols): 8 k of it are `cols` whole 16-byte words.
@@ -461,21 +427,18 @@ NarrowRoute gemmgen::narrowRoute(const Kernel::Impl &k, const GemmArgs &args) {
   const bool b = shortIsA(rm.M, rm.N, lim); // the warps stream B's rows
   const char longOp = b ? 'B' : 'A', shortOp = b ? 'A' : 'B';
   const long long cols = b ? rm.M : rm.N;
-  unsigned vec = wordElems(b ? rm.B : rm.A, storedShape(rm, longOp).ld,
-                           b ? rm.strideB : rm.strideA, rm.batch, rm.K);
+  bool aligned = alignedRows(b ? rm.B : rm.A, storedShape(rm, longOp).ld,
+                             b ? rm.strideB : rm.strideA, rm.batch, rm.K);
   const CUdeviceptr sp = b ? rm.A : rm.B;
   const long long sld = storedShape(rm, shortOp).ld, sstride = b ? rm.strideA : rm.strideB;
   const bool shortKMajor = b ? rm.layoutA == Layout::Row : rm.layoutB == Layout::Col;
   if (shortKMajor)
-    vec = std::min(vec, wordElems(sp, sld, sstride, rm.batch, rm.K));
-  else if (vec != 8 || !packedMN(sp, sld, cols, sstride, rm.batch))
+    aligned = aligned && alignedRows(sp, sld, sstride, rm.batch, rm.K);
+  else if (!aligned || !packedMN(sp, sld, cols, sstride, rm.batch))
     return r;
   const bool packed = !shortKMajor && cols > 1; // one packed column is K-major
-  // 8-byte rows where no kernel loads 8-byte words (the chain's): realigned.
-  if (vec == 4 && narrowCtasPerSm(NarrowForm{(unsigned)cols, 4, packed, abi.hasChain()}) == 0)
-    vec = 1;
-  const NarrowForm form{(unsigned)cols, vec, packed, abi.hasChain()};
-  if (narrowCtasPerSm(form, kOneRow) == 0) // none for these words
+  const NarrowForm form{(unsigned)cols, !aligned, packed, abi.hasChain()};
+  if (narrowCtasPerSm(form, kOneRow) == 0) // none of these columns (3-4 realigned)
     return r;
   r.taken = true, r.rowsOfB = b;
   r.form = form;
@@ -527,9 +490,6 @@ Expected<PreparedLaunch> gemmgen::prepareNarrow(const Kernel::Impl &k, const Nar
   p.path = std::string("simt_narrow(rows of ") + (b ? "B" : "A") +
            (grid.rowsPerWarp > 1 ? ", two a warp" : "") +
            (grid.warpsPerRow > 1 ? ", " + std::to_string(grid.warpsPerRow) + " warps a row" : "") +
-           (r.form.elemsPerWord == 4   ? ", 8-byte words"
-            : r.form.elemsPerWord == 1 ? ", rows realigned"
-                                       : "") +
-           ")";
+           (r.form.realigned ? ", rows realigned" : "") + ")";
   return p;
 }

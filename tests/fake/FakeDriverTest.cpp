@@ -1261,9 +1261,9 @@ TEST(FakeDriver, NarrowLaunchesTakeTheSimtPath) {
        {"launch gg_narrow_f16_1_k2 grid=1000 M=4000 K=2056 a=2056,1 b=2056,1 ldd=1 n0=0 cols=1 "
         "d_cs=4000"}},
   });
-  // Rows not 16-byte aligned: 8-byte words at K = 4100; with A two bytes off
-  // or K odd the rows realigned (16-byte words), one row a warp or shared
-  // (six blocks of one column an SM, four of two): no staging copy.
+  // Rows not 16-byte aligned (K = 4100, A two bytes off, K odd): realigned
+  // (16-byte words), one row a warp or shared (six blocks of one column an
+  // SM, four of two); no staging copy.
   GemmArgs off = args(1, 4096, 4096, 4096), k4100 = args(4096, 1, 4100, 8),
            odd = args(2, 3000, 1001, 3000), oddShared = args(1, 3000, 1001, 3000);
   off.A += 2;
@@ -1271,8 +1271,8 @@ TEST(FakeDriver, NarrowLaunchesTakeTheSimtPath) {
       {off, "simt_narrow(rows of B, rows realigned)",
        {"launch gg_narrow_f16_1_u grid=512 M=4096 K=4096 a=4096,1 b=4096,1 ldd=1 n0=0 cols=1 "
         "d_cs=4096"}},
-      {k4100, "simt_narrow(rows of A, 8-byte words)",
-       {"launch gg_narrow_f16_1_v4 grid=512 M=4096 K=4100 a=4100,1 b=4100,1 ldd=8 n0=0 cols=1"}},
+      {k4100, "simt_narrow(rows of A, rows realigned)",
+       {"launch gg_narrow_f16_1_u grid=512 M=4096 K=4100 a=4100,1 b=4100,1 ldd=8 n0=0 cols=1"}},
       {odd, "simt_narrow(rows of B, rows realigned)",
        {"launch gg_narrow_f16_2_u grid=375 M=3000 K=1001 a=1001,1 b=1001,1 ldd=1 n0=0 cols=2 "
         "d_cs=3000"}},
@@ -1318,8 +1318,8 @@ TEST(FakeDriver, NarrowLaunchesApplyTheEpilogueChain) {
        {"launch gg_narrow_bf16_1_r2_c grid=688 M=11008 K=4096 a=4096,1 b=4096,1 ldd=1 n0=0 "
         "cols=1 d_cs=11008 chain=1,4 bias=0x5000000"}},
   });
-  // Rows not 16-byte aligned: realigned (no chained kernel of 8-byte words),
-  // nothing staged; a shared row of two columns.
+  // Rows not 16-byte aligned: realigned, nothing staged; a shared row of two
+  // columns.
   GemmArgs odd = args(1, 4096, 1001, 4096), k4100 = args(4096, 1, 4100, 8),
            oddTwo = args(1000, 2, 777, 8);
   odd.bias = k4100.bias = oddTwo.bias = 0x5000000;

@@ -1259,12 +1259,12 @@ INSTANTIATE_TEST_SUITE_P(Sm90, ChosenKernel, ::testing::ValuesIn(kChosenCases),
 /// orientations, 1 and 2 rows, bf16, an f32 D, alpha/beta with C separate
 /// and in place, a strided batch with gaps, a column-major D; the short
 /// operand packed MN-major (column-major A and B with a column-major D, B
-/// row-major), 1-4 columns; two rows a warp; rows not 16-byte aligned (8-
-/// byte words, or realigned); the spec's epilogue chain (bias along either axis of
-/// D, whichever operand's rows the warps stream, activations, residual,
-/// clamp, scale); launches it does not take (3 rows, the long operand
-/// MN-major, packed tokens against rows of 8-byte words)
-/// run on the spec's kernel and match too. Fresh inputs each.
+/// row-major), 1-4 columns; two rows a warp; rows not 16-byte aligned
+/// (realigned); the spec's epilogue chain (bias along either axis of D,
+/// whichever operand's rows the warps stream, activations, residual, clamp,
+/// scale); launches it does not take (3 rows, the long operand MN-major,
+/// packed tokens against rows not 16-byte aligned) run on the spec's kernel
+/// and match too. Fresh inputs each.
 struct NarrowCase {
   const char *spec; ///< a specs/sm90 file, compiled with simt_narrow: `narrow` added
   long long M, N, K;
@@ -1386,8 +1386,8 @@ const NarrowCase kNarrowCases[] = {
      Layout::Col, 2, true}, // two batch entries' rows: 1.42 waves of one a warp
     {"05_fast_f16.yaml", 2, 9003, 264, CMode::None, 1, Layout::Col, 0, true, Layout::Col,
      Layout::Col, 2, true},
-    // Rows not 16-byte aligned: 8-byte words (K = 4100, 1004), 2-byte words
-    // (K odd, every pointer one element off).
+    // Rows not 16-byte aligned, realigned: 8-byte rows (K = 4100, 1004), K
+    // odd, every pointer one element off.
     {"05_fast_f16.yaml", 4096, 1, 4100, CMode::None, 1, Layout::Row, 0, true},
     {"05_fast_f16.yaml", 2, 1000, 1004, CMode::Separate, 3, Layout::Row, 0, true},
     {"06_fast_bf16.yaml", 1, 4096, 4099, CMode::InPlace, 1, Layout::Row, 0, true},

@@ -77,30 +77,44 @@ TEST(TailColumns, KernelCompilesForSm90WithoutSpills) {
     unsigned cols;
     bool mn;
     NarrowGrid grid;
-    unsigned elemsPerWord;
+    bool realigned;
     bool chain = false;
   };
   const NarrowGrid one{1, 1}, two{2, 1}, split2{1, 2}, split4{1, 4};
   std::vector<std::pair<std::string, unsigned>> entries = {{"gg_tail_columns", 255}};
-  for (const Narrow &n :
-       {Narrow{DType::F16, 1, false, one, 8}, Narrow{DType::BF16, 2, false, one, 8},
-        Narrow{DType::F16, 4, false, one, 8}, Narrow{DType::F16, 2, true, one, 8},
-        Narrow{DType::BF16, 4, true, one, 8}, Narrow{DType::F16, 1, false, two, 8},
-        Narrow{DType::BF16, 2, false, two, 8}, Narrow{DType::BF16, 2, true, two, 8},
-        Narrow{DType::F16, 1, false, split2, 8}, Narrow{DType::BF16, 2, false, split4, 8},
-        Narrow{DType::F16, 1, false, one, 4}, Narrow{DType::BF16, 2, false, one, 4},
-        Narrow{DType::BF16, 1, false, one, 1}, Narrow{DType::F16, 2, false, one, 1},
-        Narrow{DType::F16, 1, false, split2, 1}, Narrow{DType::BF16, 2, false, split2, 1},
-        Narrow{DType::BF16, 1, false, split4, 1}, Narrow{DType::F16, 2, false, split4, 1},
-        Narrow{DType::F16, 1, false, one, 8, true}, Narrow{DType::BF16, 1, false, one, 8, true},
-        Narrow{DType::BF16, 2, true, one, 8, true}, Narrow{DType::BF16, 2, false, one, 8, true},
-        Narrow{DType::F16, 4, false, one, 8, true}, Narrow{DType::F16, 2, false, two, 8, true},
-        Narrow{DType::F16, 1, false, two, 8, true}, Narrow{DType::BF16, 2, true, two, 8, true},
-        Narrow{DType::BF16, 1, false, split2, 8, true}, Narrow{DType::F16, 2, false, split2, 8, true},
-        Narrow{DType::F16, 1, false, split4, 8, true}, Narrow{DType::BF16, 2, false, split4, 8, true},
-        Narrow{DType::F16, 1, false, one, 1, true},    Narrow{DType::BF16, 2, false, one, 1, true},
-        Narrow{DType::BF16, 1, false, split2, 1, true}, Narrow{DType::F16, 2, false, split4, 1, true}}) {
-    const NarrowForm form{n.cols, n.elemsPerWord, n.mn, n.chain};
+  for (const Narrow &n : {Narrow{DType::F16, 1, false, one, false},
+                          Narrow{DType::BF16, 2, false, one, false},
+                          Narrow{DType::F16, 4, false, one, false},
+                          Narrow{DType::F16, 2, true, one, false},
+                          Narrow{DType::BF16, 4, true, one, false},
+                          Narrow{DType::F16, 1, false, two, false},
+                          Narrow{DType::BF16, 2, false, two, false},
+                          Narrow{DType::BF16, 2, true, two, false},
+                          Narrow{DType::F16, 1, false, split2, false},
+                          Narrow{DType::BF16, 2, false, split4, false},
+                          Narrow{DType::BF16, 1, false, one, true},
+                          Narrow{DType::F16, 2, false, one, true},
+                          Narrow{DType::F16, 1, false, split2, true},
+                          Narrow{DType::BF16, 2, false, split2, true},
+                          Narrow{DType::BF16, 1, false, split4, true},
+                          Narrow{DType::F16, 2, false, split4, true},
+                          Narrow{DType::F16, 1, false, one, false, true},
+                          Narrow{DType::BF16, 1, false, one, false, true},
+                          Narrow{DType::BF16, 2, true, one, false, true},
+                          Narrow{DType::BF16, 2, false, one, false, true},
+                          Narrow{DType::F16, 4, false, one, false, true},
+                          Narrow{DType::F16, 2, false, two, false, true},
+                          Narrow{DType::F16, 1, false, two, false, true},
+                          Narrow{DType::BF16, 2, true, two, false, true},
+                          Narrow{DType::BF16, 1, false, split2, false, true},
+                          Narrow{DType::F16, 2, false, split2, false, true},
+                          Narrow{DType::F16, 1, false, split4, false, true},
+                          Narrow{DType::BF16, 2, false, split4, false, true},
+                          Narrow{DType::F16, 1, false, one, true, true},
+                          Narrow{DType::BF16, 2, false, one, true, true},
+                          Narrow{DType::BF16, 1, false, split2, true, true},
+                          Narrow{DType::F16, 2, false, split4, true, true}}) {
+    const NarrowForm form{n.cols, n.realigned, n.mn, n.chain};
     const unsigned ctas = narrowCtasPerSm(form, n.grid);
     ASSERT_GT(ctas, 0u);
     entries.emplace_back(narrowKernelName(n.t, form, n.grid),
@@ -131,26 +145,29 @@ TEST(TailColumns, KernelCompilesForSm90WithoutSpills) {
 // one wave of blocks and two fit in one; a row shared by 4 or 2 warps where
 // that many still fit one wave (132 SMs; one column: 8 blocks of 8 warps an
 // SM at one row a warp or a shared row, 6 at two rows; two columns 6, 5, 6;
-// three none but one row a warp; 8-byte words one row a warp; realigned
-// rows one a warp or shared, 6 blocks an SM of one column, 4 of two; packed
-// MN-major tokens one or two rows a warp).
+// three none but one row a warp; realigned rows one a warp or shared, 6
+// blocks an SM of one column, 4 of two; packed MN-major tokens one or two
+// rows a warp).
 TEST(NarrowPath, GridFillsOneWaveOfWarps) {
   struct Case {
     long long rows;
-    unsigned cols, elemsPerWord;
+    unsigned cols;
+    bool realigned;
     unsigned rowsPerWarp, warpsPerRow;
-  } cases[] = {{2112, 1, 8, 1, 4},  {2113, 1, 8, 1, 2},  {4096, 1, 8, 1, 2},  {4224, 1, 8, 1, 2},
-               {4225, 1, 8, 1, 1},  {6144, 1, 8, 1, 1},  {8448, 1, 8, 1, 1},  {8449, 1, 8, 2, 1},
-               {11008, 1, 8, 2, 1}, {12672, 1, 8, 2, 1}, {12673, 1, 8, 1, 1}, {57344, 1, 8, 1, 1},
-               {1584, 2, 8, 1, 4},  {3000, 2, 8, 1, 2},  {3169, 2, 8, 1, 1},  {6336, 2, 8, 1, 1},
-               {6337, 2, 8, 2, 1},  {10560, 2, 8, 2, 1}, {10561, 2, 8, 1, 1}, {14336, 2, 8, 1, 1},
-               {1000, 3, 8, 1, 1},  {11008, 4, 8, 1, 1}, {1000, 1, 4, 1, 1},  {11008, 1, 4, 1, 1},
-               {1000, 2, 1, 1, 4},  {1057, 2, 1, 1, 2},  {2113, 2, 1, 1, 1},  {1584, 1, 1, 1, 4},
-               {1585, 1, 1, 1, 2},  {3168, 1, 1, 1, 2},  {3169, 1, 1, 1, 1},  {57344, 1, 1, 1, 1}};
+  } cases[] = {{2112, 1, false, 1, 4},  {2113, 1, false, 1, 2},  {4096, 1, false, 1, 2},
+               {4224, 1, false, 1, 2},  {4225, 1, false, 1, 1},  {6144, 1, false, 1, 1},
+               {8448, 1, false, 1, 1},  {8449, 1, false, 2, 1},  {11008, 1, false, 2, 1},
+               {12672, 1, false, 2, 1}, {12673, 1, false, 1, 1}, {57344, 1, false, 1, 1},
+               {1584, 2, false, 1, 4},  {3000, 2, false, 1, 2},  {3169, 2, false, 1, 1},
+               {6336, 2, false, 1, 1},  {6337, 2, false, 2, 1},  {10560, 2, false, 2, 1},
+               {10561, 2, false, 1, 1}, {14336, 2, false, 1, 1}, {1000, 3, false, 1, 1},
+               {11008, 4, false, 1, 1}, {1000, 2, true, 1, 4},   {1057, 2, true, 1, 2},
+               {2113, 2, true, 1, 1},   {1584, 1, true, 1, 4},   {1585, 1, true, 1, 2},
+               {3168, 1, true, 1, 2},   {3169, 1, true, 1, 1},   {57344, 1, true, 1, 1}};
   for (const Case &c : cases) {
     SCOPED_TRACE(std::to_string(c.rows) + " rows, " + std::to_string(c.cols) + " columns, " +
-                 std::to_string(c.elemsPerWord) + "-element words");
-    const NarrowGrid g = narrowGrid(c.rows, NarrowForm{c.cols, c.elemsPerWord}, 132);
+                 (c.realigned ? "realigned" : "aligned"));
+    const NarrowGrid g = narrowGrid(c.rows, NarrowForm{c.cols, c.realigned}, 132);
     EXPECT_EQ(g.rowsPerWarp, c.rowsPerWarp);
     EXPECT_EQ(g.warpsPerRow, c.warpsPerRow);
     EXPECT_EQ(g.rowsPerBlock(), 8 * c.rowsPerWarp / c.warpsPerRow);
@@ -159,20 +176,20 @@ TEST(NarrowPath, GridFillsOneWaveOfWarps) {
   EXPECT_EQ(unknown.rowsPerWarp, 1u);
   EXPECT_EQ(unknown.warpsPerRow, 1u);
   // Packed MN-major tokens: two rows a warp, never a shared row (no such kernels).
-  const NarrowGrid packedFew = narrowGrid(3000, NarrowForm{2, 8, true}, 132),
-                   packedMany = narrowGrid(9000, NarrowForm{2, 8, true}, 132);
+  const NarrowGrid packedFew = narrowGrid(3000, NarrowForm{2, false, true}, 132),
+                   packedMany = narrowGrid(9000, NarrowForm{2, false, true}, 132);
   EXPECT_EQ(packedFew.warpsPerRow, 1u);
   EXPECT_EQ(packedFew.rowsPerWarp, 1u);
   EXPECT_EQ(packedMany.rowsPerWarp, 2u);
-  EXPECT_EQ(narrowCtasPerSm(NarrowForm{2, 8, true}, NarrowGrid{1, 2}), 0u);
-  EXPECT_EQ(narrowCtasPerSm(NarrowForm{2, 8, true}, NarrowGrid{2, 1}), 5u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{2, false, true}, NarrowGrid{1, 2}), 0u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{2, false, true}, NarrowGrid{2, 1}), 5u);
   EXPECT_EQ(narrowCtasPerSm(NarrowForm{3}, NarrowGrid{2, 1}), 0u);
   EXPECT_EQ(narrowCtasPerSm(NarrowForm{5}), 0u);
-  EXPECT_EQ(narrowCtasPerSm(NarrowForm{3, 4}), 0u);
-  EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, 1}), 6u); // realigned rows: 40 registers
-  EXPECT_EQ(narrowCtasPerSm(NarrowForm{2, 1}, NarrowGrid{1, 4}), 4u);
-  EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, 1}, NarrowGrid{2, 1}), 0u);
-  // With an epilogue chain: 16-byte words only; one column one row a warp
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{3, true}), 0u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, true}), 6u); // realigned rows: 40 registers
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{2, true}, NarrowGrid{1, 4}), 4u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, true}, NarrowGrid{2, 1}), 0u);
+  // With an epilogue chain: one column one row a warp
   // at six blocks an SM (6336 warps a wave on 132 SMs), a shared row at
   // eight (8448), so its own edges: one row a warp from 4225 rows, two rows
   // a warp from 6337 to 12672.
@@ -183,17 +200,17 @@ TEST(NarrowPath, GridFillsOneWaveOfWarps) {
                  {4225, 1, 1},  {6336, 1, 1},  {6337, 2, 1},  {11008, 2, 1},
                  {12672, 2, 1}, {12673, 1, 1}, {57344, 1, 1}};
   for (const auto &c : chained) {
-    const NarrowGrid g = narrowGrid(c.rows, NarrowForm{1, 8, false, true}, 132);
+    const NarrowGrid g = narrowGrid(c.rows, NarrowForm{1, false, false, true}, 132);
     EXPECT_EQ(g.rowsPerWarp, c.rowsPerWarp) << c.rows << " rows, chained";
     EXPECT_EQ(g.warpsPerRow, c.warpsPerRow) << c.rows << " rows, chained";
   }
-  EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, 8, false, true}), 6u);
-  EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, 8, false, true}, NarrowGrid{1, 4}), 8u);
-  EXPECT_EQ(narrowCtasPerSm(NarrowForm{2, 8, true, true}), 6u);
-  EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, 4, false, true}), 0u); // realigned instead
-  EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, 1, false, true}), 6u);
-  EXPECT_EQ(narrowCtasPerSm(NarrowForm{2, 1, false, true}, NarrowGrid{1, 2}), 4u);
-  EXPECT_EQ(narrowCtasPerSm(NarrowForm{3, 8, false, true}, NarrowGrid{2, 1}), 0u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, false, false, true}), 6u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, false, false, true}, NarrowGrid{1, 4}), 8u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{2, false, true, true}), 6u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, true, false, true}), 6u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{2, true, false, true}, NarrowGrid{1, 2}), 4u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{3, true, false, true}), 0u);
+  EXPECT_EQ(narrowCtasPerSm(NarrowForm{3, false, false, true}, NarrowGrid{2, 1}), 0u);
 }
 
 // The chain as the runtime hands it to the tail kernel and the reference

@@ -21,7 +21,7 @@ namespace gemmgen {
 
 /// The narrow path's kernel kinds (NarrowPath.cpp's kNarrowKinds: columns up
 /// to kSimtNarrowMaxColumns, rows a warp, the words they load).
-constexpr unsigned kNarrowKindCount = 32;
+constexpr unsigned kNarrowKindCount = 34;
 
 // Every driver entry point the runtime uses. Names are the cuda.h API names
 // (some are macros for versioned symbols, e.g. cuMemAlloc -> cuMemAlloc_v2;

@@ -248,7 +248,9 @@ namespace {
 // waves, 14% slower on the H100 than the experiment's kernel with 32 (eight
 // per SM). Two rows a warp hold two rows' words and conversions: at 32 and 40
 // registers they spilled, at 40 and 48 not (the experiment's form: 39 and
-// 48). A row shared by 2 or 4 warps for one and two columns. Realigned rows
+// 48). A row shared by 2 or 4 warps for one and two columns, by 2 for three
+// and four (their one-row bound: 3x2048x4096 14% faster than one row a warp
+// on the H100, 2026-12-06_narrow_tail_h100). Realigned rows
 // (not 16-byte aligned) one a warp or shared, for one and two columns: B's
 // two words and their selects fit 40 and 64 registers without spills, not
 // 32 and 48. A packed MN-major short operand (`packedMNToo`: a second
@@ -270,6 +272,7 @@ constexpr NarrowKind kNarrowKinds[] = {
     {1, kTwoRows, kAligned, 6, false},  {2, kTwoRows, kAligned, 5, true},
     {1, kSplit2, kAligned, 8, false},   {2, kSplit2, kAligned, 6, false},
     {1, kSplit4, kAligned, 8, false},   {2, kSplit4, kAligned, 6, false},
+    {3, kSplit2, kAligned, 4, false},   {4, kSplit2, kAligned, 4, false},
     {1, kOneRow, kRealigned, 6, false}, {2, kOneRow, kRealigned, 4, false},
     {1, kSplit2, kRealigned, 6, false}, {2, kSplit2, kRealigned, 4, false},
     {1, kSplit4, kRealigned, 6, false}, {2, kSplit4, kRealigned, 4, false},
@@ -375,8 +378,21 @@ NarrowGrid gemmgen::narrowGrid(long long rows, const NarrowForm &f, int smCount)
   // 1x11008x4096 (1.30 waves) 15% faster so (bench/h200-gemv-simt.sh, s-u2r2
   // against s-u4r1); gemmgen's kernels on the H100 2-14% at five shapes of
   // 1.07-1.55 waves (bench/h200-narrow-pair.sh).
-  if (warps(kOneRow) > wave(kOneRow))
-    return wave(kTwoRows) > 0 && warps(kTwoRows) <= wave(kTwoRows) ? kTwoRows : kOneRow;
+  // Where two rows do not fit one wave either: a row shared by 2 warps where
+  // that fills the last wave better (half a row the unit of work: 3.39 waves
+  // of one row a warp take 4, 6.79 of half rows 7). On the H100 2x14336x4096
+  // ran 5.6% faster so, 4x14336x4096 2%; 1x28672x4096, which streamed at
+  // 3.0 TB/s already, level (bench/h200-narrow-tail.sh).
+  auto lastWaveFill = [&](NarrowGrid g) {
+    const long long w = warps(g), slots = wave(g);
+    return (double)w / (double)(((w + slots - 1) / slots) * slots);
+  };
+  if (warps(kOneRow) > wave(kOneRow)) {
+    if (wave(kTwoRows) > 0 && warps(kTwoRows) <= wave(kTwoRows))
+      return kTwoRows;
+    return wave(kSplit2) > 0 && lastWaveFill(kSplit2) > lastWaveFill(kOneRow) + 0.05 ? kSplit2
+                                                                                    : kOneRow;
+  }
   // Less than half a wave: each row shared by as many warps (4 or 2) as
   // still fit one, so that every SM has its warps' loads in flight.
   for (NarrowGrid g : {kSplit4, kSplit2})

@@ -1386,6 +1386,15 @@ const NarrowCase kNarrowCases[] = {
      Layout::Col, 2, true}, // two batch entries' rows: 1.42 waves of one a warp
     {"05_fast_f16.yaml", 2, 9003, 264, CMode::None, 1, Layout::Col, 0, true, Layout::Col,
      Layout::Col, 2, true},
+    // A row shared by 2 warps: 3-4 columns under half a wave; 2-4 columns
+    // past one wave where half rows fill the last wave better (132 SMs).
+    {"05_fast_f16.yaml", 3, 2000, 1024, CMode::Separate, 1, Layout::Row, 0, true, Layout::Row,
+     Layout::Col, 4},
+    {"06_fast_bf16.yaml", 4, 1500, 520, CMode::InPlace, 1, Layout::Row, 0, true, Layout::Row,
+     Layout::Col, 4},
+    {"05_fast_f16.yaml", 2, 14336, 264, CMode::None, 1, Layout::Row, 0, true},
+    {"06_fast_bf16.yaml", 4, 14336, 256, CMode::Separate, 1, Layout::Row, 0, true, Layout::Row,
+     Layout::Col, 4},
     // Rows not 16-byte aligned, realigned: 8-byte rows (K = 4100, 1004), K
     // odd, every pointer one element off.
     {"05_fast_f16.yaml", 4096, 1, 4100, CMode::None, 1, Layout::Row, 0, true},

@@ -92,6 +92,8 @@ TEST(TailColumns, KernelCompilesForSm90WithoutSpills) {
                           Narrow{DType::BF16, 2, true, two, false},
                           Narrow{DType::F16, 1, false, split2, false},
                           Narrow{DType::BF16, 2, false, split4, false},
+                          Narrow{DType::F16, 3, false, split2, false},
+                          Narrow{DType::BF16, 4, false, split2, false},
                           Narrow{DType::BF16, 1, false, one, true},
                           Narrow{DType::F16, 2, false, one, true},
                           Narrow{DType::F16, 1, false, split2, true},
@@ -143,11 +145,14 @@ TEST(TailColumns, KernelCompilesForSm90WithoutSpills) {
 
 // The narrow kernels' grid: two rows a warp where one a warp takes more than
 // one wave of blocks and two fit in one; a row shared by 4 or 2 warps where
-// that many still fit one wave (132 SMs; one column: 8 blocks of 8 warps an
-// SM at one row a warp or a shared row, 6 at two rows; two columns 6, 5, 6;
-// three none but one row a warp; realigned rows one a warp or shared, 6
-// blocks an SM of one column, 4 of two; packed MN-major tokens one or two
-// rows a warp).
+// that many still fit one wave; past one wave where two rows a warp do not
+// fit it, a row shared by 2 warps where that fills the last wave by more
+// than 5 points more (132 SMs; one column: 8 blocks of 8 warps an SM at one
+// row a warp or a shared row, 6 at two rows; two columns 6, 5, 6; three and
+// four 4 at one row a warp or 2 warps a row; realigned rows one a warp or
+// shared, 6 blocks an SM of one column, 4 of two; packed MN-major tokens one
+// or two rows a warp). 28672 rows of one column: 3.39 waves of one row a
+// warp (a last wave 39% full), 6.79 of half rows (79%).
 TEST(NarrowPath, GridFillsOneWaveOfWarps) {
   struct Case {
     long long rows;
@@ -160,10 +165,13 @@ TEST(NarrowPath, GridFillsOneWaveOfWarps) {
                {12672, 1, false, 2, 1}, {12673, 1, false, 1, 1}, {57344, 1, false, 1, 1},
                {1584, 2, false, 1, 4},  {3000, 2, false, 1, 2},  {3169, 2, false, 1, 1},
                {6336, 2, false, 1, 1},  {6337, 2, false, 2, 1},  {10560, 2, false, 2, 1},
-               {10561, 2, false, 1, 1}, {14336, 2, false, 1, 1}, {1000, 3, false, 1, 1},
+               {10561, 2, false, 1, 1}, {14336, 2, false, 1, 2}, {1000, 3, false, 1, 2},
                {11008, 4, false, 1, 1}, {1000, 2, true, 1, 4},   {1057, 2, true, 1, 2},
-               {2113, 2, true, 1, 1},   {1584, 1, true, 1, 4},   {1585, 1, true, 1, 2},
-               {3168, 1, true, 1, 2},   {3169, 1, true, 1, 1},   {57344, 1, true, 1, 1}};
+               {28672, 1, false, 1, 2}, {14336, 4, false, 1, 2}, {12672, 4, false, 1, 1},
+               {28672, 4, false, 1, 1}, {4225, 3, false, 1, 2},  {2112, 4, false, 1, 2},
+               {2113, 4, false, 1, 1},  {2113, 2, true, 1, 1},   {1584, 1, true, 1, 4},
+               {1585, 1, true, 1, 2},   {3168, 1, true, 1, 2},   {3169, 1, true, 1, 1},
+               {57344, 1, true, 1, 1}};
   for (const Case &c : cases) {
     SCOPED_TRACE(std::to_string(c.rows) + " rows, " + std::to_string(c.cols) + " columns, " +
                  (c.realigned ? "realigned" : "aligned"));
@@ -189,16 +197,16 @@ TEST(NarrowPath, GridFillsOneWaveOfWarps) {
   EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, true}), 6u); // realigned rows: 40 registers
   EXPECT_EQ(narrowCtasPerSm(NarrowForm{2, true}, NarrowGrid{1, 4}), 4u);
   EXPECT_EQ(narrowCtasPerSm(NarrowForm{1, true}, NarrowGrid{2, 1}), 0u);
-  // With an epilogue chain: one column one row a warp
-  // at six blocks an SM (6336 warps a wave on 132 SMs), a shared row at
-  // eight (8448), so its own edges: one row a warp from 4225 rows, two rows
-  // a warp from 6337 to 12672.
+  // With an epilogue chain: one column one row a warp at six blocks an SM
+  // (6336 warps a wave on 132 SMs), a shared row at eight (8448), so its own
+  // edges: one row a warp from 4225 rows, two rows a warp from 6337 to
+  // 12672, 2 warps a row past that where their last wave is fuller.
   const struct {
     long long rows;
     unsigned rowsPerWarp, warpsPerRow;
   } chained[] = {{2112, 1, 4},  {2113, 1, 2},  {3169, 1, 2},  {4224, 1, 2},
                  {4225, 1, 1},  {6336, 1, 1},  {6337, 2, 1},  {11008, 2, 1},
-                 {12672, 2, 1}, {12673, 1, 1}, {57344, 1, 1}};
+                 {12672, 2, 1}, {12673, 1, 2}, {57344, 1, 2}, {19008, 1, 1}};
   for (const auto &c : chained) {
     const NarrowGrid g = narrowGrid(c.rows, NarrowForm{1, false, false, true}, 132);
     EXPECT_EQ(g.rowsPerWarp, c.rowsPerWarp) << c.rows << " rows, chained";

@@ -11,8 +11,7 @@ source "$(dirname "$0")/lib.sh"
 bench_init narrow_chain_ncu "$1"
 mkdir -p "$L/specs"
 for v in 14_fast_bf16_bias_gelu:chained 06_fast_bf16:plain; do
-  sed -e 's/group: 16 }/group: 16, simt_narrow: 2 }/' -e 's/^kernel: \(.*\)/kernel: \1_simt2/' \
-    "specs/sm90/${v%%:*}.yaml" > "$L/specs/${v#*:}.yaml"
+  simt_spec "${v%%:*}" 2 "$L/specs/${v#*:}.yaml"
 done
 SECT="--section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section LaunchStats --section Occupancy"
 for s in 8192x2x4096 1x6144x4096; do

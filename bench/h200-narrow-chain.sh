@@ -47,10 +47,8 @@ SHAPES=${SHAPES:-"1x6144x4096 1x4096x14336 1x2112x7168 1x57344x8192 1x11008x4096
   8192x2x4096"}
 mkdir -p "$L/specs"
 cp specs/sm90/14_fast_bf16_bias_gelu.yaml "$L/specs/tiles.yaml"
-sed -e 's/group: 16 }/group: 16, simt_narrow: 2 }/' -e 's/^kernel: \(.*\)/kernel: \1_simt2/' \
-  specs/sm90/14_fast_bf16_bias_gelu.yaml > "$L/specs/simt.yaml"
-sed -e 's/group: 16 }/group: 16, simt_narrow: 2 }/' -e 's/^kernel: \(.*\)/kernel: \1_simt2/' \
-  specs/sm90/06_fast_bf16.yaml > "$L/specs/plain.yaml"
+simt_spec 14_fast_bf16_bias_gelu 2 "$L/specs/simt.yaml"
+simt_spec 06_fast_bf16 2 "$L/specs/plain.yaml"
 # `run --verify` through the narrow kernel (its path printed), beta 0.5, bias and C random.
 for s in 1x6144x4096 2x4096x4104 8192x2x4096 1x4096x1001; do
   verify chain "$L/specs/simt.yaml" "$s" --beta 0.5

@@ -40,8 +40,7 @@ done
 # spec's tile (its chained narrow kernels were 16-byte words only), NEW on `_u_c`; against
 # cuBLASLt's fused GELU_BIAS and the unfused pair in the same process.
 mkdir -p "$L/specs"
-sed -e 's/group: 16 }/group: 16, simt_narrow: 2 }/' -e 's/^kernel: \(.*\)/kernel: \1_simt2/' \
-  specs/sm90/14_fast_bf16_bias_gelu.yaml > "$L/specs/simt.yaml"
+simt_spec 14_fast_bf16_bias_gelu 2 "$L/specs/simt.yaml"
 for pass in 1 2; do
   for s in ${CHAIN_SHAPES:-1x4096x4099 1x4096x4096 4096x2x4100}; do
     IFS=x read -r m n k <<< "$s"

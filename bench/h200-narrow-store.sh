@@ -9,8 +9,7 @@ source "$(dirname "$0")/lib.sh"
 OLD=$1
 bench_init narrow_store "$2"
 mkdir -p "$L/specs"
-sed -e 's/group: 16 }/group: 16, simt_narrow: 4 }/' -e 's/^kernel: \(.*\)/kernel: \1_simt4/' \
-  specs/sm90/06_fast_bf16.yaml > "$L/specs/plain4.yaml"
+simt_spec 06_fast_bf16 4 "$L/specs/plain4.yaml"
 ab_bench "$OLD" "$C" "1x6144x4096 2x4096x4096 3x4096x4096 4x4096x4096 4x14336x4096 8192x3x4096 \
   8192x4x4096 11008x2x4096" "$L/specs/plain4.yaml"
 bench_finish

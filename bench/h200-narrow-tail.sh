@@ -12,8 +12,7 @@ source "$(dirname "$0")/lib.sh"
 OLD=$1
 bench_init narrow_tail "$2"
 mkdir -p "$L/specs"
-sed -e 's/group: 16 }/group: 16, simt_narrow: 4 }/' -e 's/^kernel: \(.*\)/kernel: \1_simt4/' \
-  specs/sm90/06_fast_bf16.yaml > "$L/specs/plain4.yaml"
+simt_spec 06_fast_bf16 4 "$L/specs/plain4.yaml"
 ab_bench "$OLD" "$C" "4x14336x4096 4x12672x4096 4x28672x4096 3x2048x4096 2x14336x4096 \
   1x28672x4096 1x14336x4096 1x57344x8192" "$L/specs/plain4.yaml"
 G=$PWD/$OLD/gemmgen; export GEMMGEN_CACHE_DIR=$PWD/$OLD/cache

@@ -24,6 +24,8 @@
 #                           failed names and the skipped count into S
 #   memcheck FILTER         compute-sanitizer memcheck over those GPU tests: its error summary and
 #                           OK/failed counts into S
+#   simt_spec NAME R OUT    specs/sm90/NAME.yaml with `simt_narrow: R` (its kernel renamed
+#                           NAME_simtR) written to OUT
 #   bench_finish            packs $L into $OUT/NAME-logs.tgz and prints the summary
 bench_init() {
   BENCH_NAME=$1; C=${2:-.devrun/k}; case $C in /*) ;; *) C=$PWD/$C ;; esac
@@ -113,6 +115,10 @@ memcheck() {
   timeout 200 "$cs" --tool memcheck --print-limit 20 --error-exitcode 99 "$C/gemmgen_gpu_tests" \
     --gtest_filter="$1" > "$L/memcheck.log" 2>&1
   echo "memcheck rc=$?: $(grep -E 'ERROR SUMMARY' "$L/memcheck.log" | tail -1); $(grep -cE '^\[       OK \]' "$L/memcheck.log") OK, $(grep -cE '^\[  FAILED  \] [A-Z]' "$L/memcheck.log") failed" >> "$S"
+}
+simt_spec() {
+  sed -e "s/group: 16 }/group: 16, simt_narrow: $2 }/" -e "s/^kernel: \(.*\)/kernel: \1_simt$2/" \
+    "specs/sm90/$1.yaml" > "$3"
 }
 bench_finish() {
   tar -C "$L" -czf "$OUT/$BENCH_NAME-logs.tgz" . && rm -rf "$L"

@@ -6,6 +6,9 @@
 # streams 3.04 (bench/h200-narrow-tail.sh).
 # Prediction (H100): the 3-4 column shapes 3-8% faster (more warps' loads in flight an SM), the
 # one- and two-column control level.
+# Measured (H100, 2026-12-06_narrow_cols_h100): 3-9% faster at three shapes, 3-11% slower at
+# four (4x28672x4096, 8192x4x4096): not kept; NEW was an experiment build (WORDS 2 for COLS >= 3
+# without a chain in narrow_rows, the bounds above), never committed.
 #   usage (device): bash bench/h200-narrow-cols.sh OLD NEW
 source "$(dirname "$0")/lib.sh"
 OLD=$1

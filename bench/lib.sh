@@ -37,7 +37,11 @@ bench_init() {
   nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.limit --format=csv,noheader > "$S"
   { date -u +%FT%TZ; "$G" --version; } >> "$S"
 }
-table() { grep -E '^ *[0-9]+x[0-9]+x[0-9]+|rror' "$1" | awk '{print $1, $3, $5, $7}'; }
+# (a shape with alpha and beta is printed "MxNxK aA.AAbB.BB": one more column)
+table() {
+  grep -E '^ *[0-9]+x[0-9]+x[0-9]+|rror' "$1" |
+    awk '$2 ~ /^a[-0-9.]+b/ {print $1 " " $2, $4, $6, $8; next} {print $1, $3, $5, $7}'
+}
 verify() {
   local name=$1 spec=$2 shape=$3 m n k; shift 3
   IFS=x read -r m n k <<< "$shape"

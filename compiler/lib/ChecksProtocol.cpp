@@ -47,16 +47,19 @@ void Checker::checkBarriers() {
         }
       std::optional<StringRef> hint = closestMatch(b.name.value, names);
       if (b.name.value == "mma2ld" || b.name.value == "ld2mma")
-        error(b.name.loc, "barrier '" + b.name.value + "' belongs to the sm_100a protocol (the "
-                          "TMEM handoff between MMA and a writeback role); on sm_90a the "
-                          "consumer writes back its own registers: remove it (the sm_90a "
-                          "protocol has " + sentenceList(known) + ")");
+        error(b.name.loc, "barrier '" + b.name.value +
+                              "' belongs to the sm_100a protocol (the "
+                              "TMEM handoff between MMA and a writeback role); on sm_90a the "
+                              "consumer writes back its own registers: remove it (the sm_90a "
+                              "protocol has " +
+                              sentenceList(known) + ")");
       else if (hint)
         error(b.name.loc, "unknown barrier '" + b.name.value + "' for sm_90a; did you mean '" +
                               *hint + "'? (the sm_90a protocol has " + sentenceList(known) + ")");
       else
         error(b.name.loc, "unknown barrier '" + b.name.value + "' for sm_90a; the sm_90a " +
-                              "protocol has " + sentenceList(known) + ": declare one of those or remove it");
+                              "protocol has " + sentenceList(known) +
+                              ": declare one of those or remove it");
       continue;
     }
     ProtocolBarrier which = *named;

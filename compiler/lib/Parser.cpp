@@ -98,7 +98,6 @@ const Synonym kSynonyms[] = {
     {"ctamask", "cta_mask"},     {"mask", "cta_mask"},
     {"col", "column"},           {"gelu", "gelu_tanh"}};
 
-
 } // namespace
 
 namespace gemmgen::specparser {

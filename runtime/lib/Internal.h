@@ -20,7 +20,7 @@
 namespace gemmgen {
 
 /// The narrow path's kernel kinds (NarrowPath.cpp's kNarrowKinds: columns up
-/// to kSimtNarrowMaxColumns, rows a warp, the words they load).
+/// to kSimtNarrowMaxColumns, rows a warp, aligned or realigned rows, the chain).
 constexpr unsigned kNarrowKindCount = 34;
 
 // Every driver entry point the runtime uses. Names are the cuda.h API names

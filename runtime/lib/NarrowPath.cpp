@@ -71,12 +71,12 @@ __device__ __forceinline__ u32 half_of(const uint4 (&v)[COLS], int i) {
 // of B: K-major (row j at j * sbn), or with SHORT_MN its elements packed
 // MN-major (element (j, k) at k * COLS + j: a column-major activation of COLS
 // tokens), whose 8 x COLS elements at k are COLS whole 16-byte words (rows
-// 16-byte aligned only). 64 bytes of A per lane in flight before the FMAs, split over the
-// ROWS rows; A's words converted once, B's read through L1 and shared by the
-// ROWS rows. With SPLIT > 1, that many warps of the block share each row,
-// their lanes interleaved along K, and the first adds the others' sums
-// through shared memory. CHAIN: the spec's epilogue chain applied before the
-// store (else alpha and beta only).
+// 16-byte aligned only). 64 bytes of A per lane in flight before the FMAs,
+// split over the ROWS rows; A's words converted once, B's read through L1
+// and shared by the ROWS rows. With SPLIT > 1, that many warps of the block
+// share each row, their lanes interleaved along K, and the first adds the
+// others' sums through shared memory. CHAIN: the spec's epilogue chain
+// applied before the store (else alpha and beta only).
 // REALIGN (rows of any alignment): the row's whole 16-byte words but its
 // first and last are its body, read as an aligned row is read, and B's
 // elements against them realigned from the aligned words that cover them (at

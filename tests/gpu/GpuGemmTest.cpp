@@ -386,8 +386,15 @@ struct FreeAll {
 /// Waits for the stream under the watchdog; a hung kernel ends the binary
 /// (the context is unusable; do not hang the test run).
 void waitOrExit(double seconds) {
+  // GEMMGEN_TEST_WATCHDOG_SCALE stretches the watchdog for runs under a
+  // tool that slows every kernel many times (compute-sanitizer racecheck).
+  static const double scale = [] {
+    const char *v = std::getenv("GEMMGEN_TEST_WATCHDOG_SCALE");
+    const double x = v ? std::atof(v) : 1.0;
+    return x >= 1.0 ? x : 1.0;
+  }();
   Gpu &gpu = Gpu::get();
-  Status s = gpu.rt->wait(gpu.stream, seconds);
+  Status s = gpu.rt->wait(gpu.stream, seconds * scale);
   if (s.code() == ErrorCode::Timeout) {
     fprintf(stderr, "%s\n", s.message().c_str());
     std::_Exit(4);

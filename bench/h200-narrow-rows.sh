@@ -10,6 +10,8 @@
 # narrow path on R2 and R4 first (3-4 column cases there run their kernels).
 # Prediction (H100): R2 4-6% faster than OLD at 4x14336x4096 and 4x28672x4096, ahead of the tile
 # (0.0427 and 0.0808 ms); R4 like R2 (fewer warps an SM: 3 blocks).
+# Measured (H100, 2026-12-06_narrow_rows_h100): R2 slower at 8 of 9 shapes, R4 at 7 (up to 20%);
+# not kept (the results hold the experiment's diff).
 #   usage (device): [SKIP_TESTS=1] bash bench/h200-narrow-rows.sh OLD R2 R4
 source "$(dirname "$0")/lib.sh"
 OLD=$PWD/$1 R2=$PWD/$2 R4=$PWD/$3

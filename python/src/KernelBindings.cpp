@@ -208,6 +208,7 @@ void python::bindKernel(nb::module_ &m) {
     out["name"] = d.name;
     out["compute_capability"] = nb::make_tuple(d.ccMajor, d.ccMinor);
     out["sm_count"] = d.smCount;
+    out["l2_bytes"] = d.l2Bytes;
     out["max_smem_optin_bytes"] = d.maxSmemOptinBytes;
     out["total_mem_bytes"] = d.totalMemBytes;
     out["driver_version"] = d.driverVersion;

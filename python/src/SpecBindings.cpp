@@ -197,10 +197,11 @@ tunedSpecBinding(const std::string &defaultsPath, long long M, long long N, long
 
 /// chooseKernel for Python: (name, spec YAML, family, split_k, predicted
 /// us, default us, reason). `layout_a`, `layout_b`: the kernel's layouts
-/// ("row" or "col"), which narrow the tiles it may take (ChoiceOptions).
+/// ("row" or "col"), which narrow the tiles it may take; `l2_bytes`: the
+/// GPU's L2, 0 for the H200's (ChoiceOptions).
 std::tuple<std::string, std::string, std::string, int, double, double, std::string>
 chooseKernelBinding(long long M, long long N, long long K, const std::string &dtype,
-                    const std::string &layoutA, const std::string &layoutB) {
+                    const std::string &layoutA, const std::string &layoutB, long long l2Bytes) {
   const DType t = dtype == "bf16" ? DType::BF16 : dtype == "f16" ? DType::F16 : DType::F32;
   for (const std::string *l : {&layoutA, &layoutB})
     if (*l != "row" && *l != "col")
@@ -209,6 +210,12 @@ chooseKernelBinding(long long M, long long N, long long K, const std::string &dt
   ChoiceOptions options;
   options.a = layoutA == "row" ? Layout::Row : Layout::Col;
   options.b = layoutB == "row" ? Layout::Row : Layout::Col;
+  if (l2Bytes < 0 || l2Bytes > (1LL << 30)) {
+    const std::string got = std::to_string(l2Bytes);
+    throw PyFacingError("ArgumentError",
+                        "l2_bytes is the GPU's L2 in bytes, 0 for the H200's (got " + got + ")");
+  }
+  options.l2Bytes = (int)l2Bytes;
   Expected<KernelChoice> c = chooseKernel(M, N, K, t, options);
   if (!c)
     throw PyFacingError("ArgumentError", c.status().message());
@@ -268,7 +275,7 @@ void python::bindSpecFunctions(nb::module_ &m) {
   m.def("exact_tuned_spec", &exactTunedSpecBinding, "defaults_path"_a, "m"_a, "n"_a, "k"_a,
         "dtype"_a);
   m.def("choose_kernel", &chooseKernelBinding, "m"_a, "n"_a, "k"_a, "dtype"_a, "layout_a"_a,
-        "layout_b"_a);
+        "layout_b"_a, "l2_bytes"_a);
   m.def("choose_fp8_kernel", &chooseFp8KernelBinding, "m"_a, "n"_a, "k"_a, "a"_a, "b"_a, "out"_a,
         "blockwise"_a);
 }

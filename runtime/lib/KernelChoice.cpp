@@ -228,10 +228,16 @@ constexpr Twin kTallTwins[] = {{&kDecode, &kTall},
 // 6-14% faster than the default on the H200 (8192x8192x512 1.07 of cuBLAS
 // against 0.94), at K = 1024 1-6%, at K = 2048 1-2% behind
 // (bench/h200-worst-shapes.sh, 2026-12-03_worst_shapes_h200). K whole k-blocks
-// only (every shape measured was a multiple of 512).
+// only (every shape measured was a multiple of 512). GPUs with the H200's
+// 60 MiB of L2 or more only: on the H100 (50 MiB) the same kernel ran
+// 12288x12288x1024 and 16384x16384x1024 17-20% behind the default, with 28%
+// more DRAM reads and the L2 at 84% of its bandwidth (ncu; on the H200 the
+// same DRAM bytes as the default), and was within 4% either way at the other
+// six shapes (bench/h200-pingpong-gpu.sh, 2026-12-06_pingpong_gpu_h100).
 constexpr TileFamily kPingPong =
     TileFamily{"pingpong", 128, 128, 64, 2, 6, 16, 1, "64", 0}.withPingPong();
 constexpr long long kPingPongMaxK = 1024, kPingPongMinTiles = 1024;
+constexpr long long kPingPongMinL2Bytes = 60LL << 20;
 
 /// Packed K-major rows of `elemBytes` elements that start 16 bytes past a
 /// 32-byte L2 sector (a row read touches 5 sectors instead of 4).
@@ -340,11 +346,14 @@ DecodePick pickTall(long long M, long long N, long long K, const ChoiceOptions &
   return {};
 }
 
-/// The measured short-K rule: ping-pong consumers for M×N×K, where it applies.
-bool pickPingPong(long long M, long long N, long long K) {
+/// The measured short-K rule's shapes: ping-pong consumers for M×N×K.
+bool pingPongShape(long long M, long long N, long long K) {
   return K <= kPingPongMaxK && K % kPingPong.tileK == 0 &&
          ceilDiv(M, kPingPong.tileM) * ceilDiv(N, kPingPong.tileN) >= kPingPongMinTiles;
 }
+/// Whether a GPU with `l2Bytes` of L2 (0: unknown, taken as the H200's)
+/// takes the rule.
+bool pingPongL2(int l2Bytes) { return l2Bytes == 0 || l2Bytes >= kPingPongMinL2Bytes; }
 
 template <std::size_t N>
 const TileFamily *findFamily(const TileFamily (&families)[N], const std::string &name) {
@@ -632,7 +641,8 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
              std::to_string(tall.family == &kTall64 ? kDecode64MaxTokens : kDecodeMaxTokens) +
              " (the decode rule with the problem transposed)";
     r.note = tall.note;
-  } else if (pickPingPong(M, N, K) && fitsOptions(kPingPong, options)) {
+  } else if (pingPongShape(M, N, K) && fitsOptions(kPingPong, options) &&
+             pingPongL2(options.l2Bytes)) {
     r.best = &kPingPong, r.split = 1, r.us = 0;
     r.rule = ": one consumer's epilogue runs while the other's wgmmas do, for K <= " +
              std::to_string(kPingPongMaxK) + " with at least " +
@@ -650,6 +660,11 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
              " start 16 bytes past a 32-byte sector, which the multicast reads at full speed "
              "without a copy (docs/PERF.md)";
   }
+  if (r.best != &kPingPong && pingPongShape(M, N, K) && !pingPongL2(options.l2Bytes))
+    r.note += "; not the ping-pong rule's tiles: they need " +
+              std::to_string(kPingPongMinL2Bytes >> 20) + " MiB of L2 and this GPU has " +
+              std::to_string(options.l2Bytes >> 20) +
+              " (on the H100's 50 they ran 17-20% behind at K = 1024, docs/PERF.md)";
   // A D of at most kSimtNarrowRows rows (or columns) with K-major operands:
   // these launches take the SIMT path (NarrowPath.cpp); the spec's kernel
   // serves the others (operands TMA must stage, more rows).

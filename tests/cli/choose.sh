@@ -67,6 +67,15 @@ else bad "choose --tuned: $out"; fi
 "$G" choose --tuned --m 2048 --n 2048 --k 2048 --spec |
   cmp -s - "$SRC/specs/tuned/nvidia_h200/f16_2048x2048x2048.yaml" &&
   ok "choose --tuned --spec is the tuned file" || bad "choose --tuned --spec differs from the tuned file"
+# --l2-mib: the ping-pong rule is the H200's (60 MiB of L2 or more); an H100's 50 MiB takes the
+# default there and the why line says so.
+out=$("$G" choose --m 12288 --n 12288 --k 1024 --l2-mib 50 2>&1)
+[[ "$out" == *"12288x12288x1024     f16   large "* && "$out" == *"not the ping-pong rule's tiles: they need 60 MiB of L2 and this GPU has 50"* ]] &&
+  ok "choose --l2-mib 50: large" || bad "choose --l2-mib 50: $out"
+for l2 in 0 60 96; do
+  row=$("$G" choose --shapes 12288x12288x1024 --l2-mib $l2 2>&1 | awk '$1 == "12288x12288x1024" {print $3}')
+  [ "$row" = pingpong ] && ok "choose --l2-mib $l2: pingpong" || bad "choose --l2-mib $l2: '$row'"
+done
 a=$("$G" choose --shapes 1x2112x7168,4096x4096x4104,512x7168x2048 2>&1)
 b=$("$G" choose --shapes 1x2112x7168,4096x4096x4104,512x7168x2048 2>&1)
 [ "$a" = "$b" ] && ok "the same output twice" || bad "output differs between runs"
@@ -92,6 +101,8 @@ expect 3 "gemmgen: error: -o writes one spec: give one shape" -- --shapes 1x2x3,
 expect 3 "gemmgen: error: --dtype must be f16, bf16, e4m3 or e5m2 (got 'f8')" -- --m 1 --n 1 --k 1 --dtype f8
 expect 3 "gemmgen: error: --scaling needs fp8 operands: add --dtype e4m3 (or e5m2) (got --scaling blockwise)" -- --m 1 --n 1 --k 1 --scaling blockwise
 expect 3 "(got 'row,diag')" -- --m 1 --n 1 --k 1 --layout row,diag
+expect 3 "gemmgen: error: --l2-mib is the GPU's L2 in MiB, 1-1024 (50 for the H100, 60 for the H200), or 0 for the H200's (got -1)" -- --m 1 --n 1 --k 1 --l2-mib -1
+expect 3 "(got 4096)" -- --m 1 --n 1 --k 1 --l2-mib 4096
 expect 3 "gemmgen: error: cannot write '$W/no/dir/x.yaml': No such file or directory" -- --m 1 --n 2 --k 3 -o "$W/no/dir/x.yaml"
 printf 'garbage: [\n' > "$W/defaults.yaml"
 GEMMGEN_TUNED_DEFAULTS=$W/defaults.yaml expect 3 "gemmgen: error: $W/defaults.yaml:1:11: Could not find closing ]!" -- --tuned --m 1 --n 2 --k 3

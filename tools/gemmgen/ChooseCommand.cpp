@@ -2,12 +2,14 @@
 //
 //   gemmgen choose --m M --n N --k K | --shapes MxNxK,...  [--dtype T]
 //                  [--scaling S] [--out-dtype T] [--layout A,B[,D]]
-//                  [--tuned] [--spec | -o FILE]
+//                  [--l2-mib N] [--tuned] [--spec | -o FILE]
 //
 // What `run auto` / `bench auto` would compile for each shape, without a GPU:
 // the family, its K split, the model's time against the default's, the
 // kernel's name, and (one shape) why; --spec prints the spec, -o writes it;
-// --tuned: what `tuned` would take (a tuned-defaults entry first).
+// --tuned: what `tuned` would take (a tuned-defaults entry first); --l2-mib:
+// the L2 of the GPU to choose for (`auto` reads the GPU's; 0, the default,
+// the H200's).
 // The same call as `auto` (gpu::chooseFor), so a table of it is the table
 // of what `auto` runs.
 //
@@ -36,6 +38,7 @@ struct ChooseOptions {
   std::optional<long long> m, n, k;
   std::string shapes;
   std::string dtype, scaling, outDtype, layout;
+  int l2Mib = 0;      ///< the GPU's L2 (ChoiceOptions::l2Bytes); 0: the H200's
   bool tuned = false; ///< what `tuned` takes: a tuned-defaults entry first
   bool printSpec = false;
   std::string output;
@@ -82,6 +85,10 @@ void runChoose(const ChooseOptions &o) {
   }
   if (shapes.empty())
     return error("give a shape: --m M --n N --k K, or --shapes MxNxK[,MxNxK...]");
+  if (o.l2Mib < 0 || o.l2Mib > 1024)
+    return error("--l2-mib is the GPU's L2 in MiB, 1-1024 (50 for the H100, 60 for the H200), "
+                 "or 0 for the H200's (got " +
+                 std::to_string(o.l2Mib) + ")");
   if ((o.printSpec || !o.output.empty()) && shapes.size() != 1)
     return error(std::string(o.printSpec ? "--spec" : "-o") + " writes one spec: give one shape");
 
@@ -91,7 +98,8 @@ void runChoose(const ChooseOptions &o) {
     Row r;
     r.shape = std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" + std::to_string(s[2]);
     // The row-major problem (N×M for a column-major D), as run asks about it.
-    const ChoiceProblem asked = choiceProblemFor(layout, s[0], s[1], s[2], outDtype);
+    ChoiceProblem asked = choiceProblemFor(layout, s[0], s[1], s[2], outDtype);
+    asked.options.l2Bytes = o.l2Mib << 20;
     if (o.tuned) { // `tuned`: the tuned-defaults entry for exactly this shape, if any
       llvm::Expected<std::optional<TunedSpec>> tuned =
           tunedSpecFor(asked.M, asked.N, asked.K, t);
@@ -163,6 +171,9 @@ void gemmgen::cli::registerChooseCommand(CLI::App &app) {
                   "f16, e4m3 or e5m2");
   cmd->add_option("--layout", opts->layout,
                   "Operand layouts A,B[,D] (each row or col; default row,col,row)");
+  cmd->add_option("--l2-mib", opts->l2Mib,
+                  "The L2 of the GPU to choose for, in MiB (`auto` reads the GPU's; default 0: "
+                  "the H200's 60, where the rules were measured)");
   cmd->add_flag("--tuned", opts->tuned,
                  "What `tuned` takes: the spec tuned for exactly the shape (16-bit), else the "
                  "cost model's choice");

@@ -259,6 +259,16 @@ inline ChoiceProblem choiceProblemFor(const LayoutOption &l, long long M, long l
   return choiceProblem(user, out == DType::F32);
 }
 
+/// The L2 of the GPU `auto` / `tuned` will run on (ChoiceOptions::l2Bytes,
+/// for the rules measured on one GPU); 0 for a spec file, or where no GPU
+/// opens (the launch's own Runtime::open then says why).
+inline int choiceL2Bytes(const std::string &spec, int device = 0) {
+  if (spec != "auto" && spec != "tuned")
+    return 0;
+  Expected<Runtime> rt = Runtime::open(device);
+  return rt ? rt->device().l2Bytes : 0;
+}
+
 /// The host API's name for a spec layout.
 inline Layout toLayout(MatrixLayout l) { return l == MatrixLayout::Row ? Layout::Row : Layout::Col; }
 

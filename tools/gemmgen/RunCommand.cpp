@@ -76,7 +76,8 @@ void runRun(const RunOptions &o) {
   }
   // `run tuned` / `run auto` choose a spec for --dtype (f16 without it), in
   // the row-major problem's frame (N×M for a column-major D).
-  const ChoiceProblem asked = choiceProblemFor(layout, o.m, o.n, o.k, outDtype);
+  ChoiceProblem asked = choiceProblemFor(layout, o.m, o.n, o.k, outDtype);
+  asked.options.l2Bytes = choiceL2Bytes(o.spec); // run uses the default GPU
   std::string specPath = resolveSpecArg(o.spec, asked.M, asked.N, asked.K,
                                         dtype.value_or(DType::F16), blockwise, outDtype,
                                         asked.options);

@@ -728,6 +728,10 @@ struct ChoiceOptions {
   /// D in f32 (16-bit operands, SpecOverrides / --out-dtype f32): tile.n a
   /// multiple of 16 (a 16-bit D's tiles may be any multiple of 8).
   bool f32Out = false;
+  /// The L2 in bytes of the GPU the kernel will run on (DeviceInfo::l2Bytes);
+  /// 0: unknown, taken as the H200's 60 MiB, where the rules were measured.
+  /// A GPU with less (the H100's 50 MiB) does not take the ping-pong rule.
+  int l2Bytes = 0;
 };
 
 /// What a choice is asked about for a GEMM stored as `args` says (M, N, K

@@ -4,6 +4,7 @@
 # Prediction: on the H100 `auto` takes `large` at all three (12288x12288x1024 and
 # 16384x16384x1024 within 1% of spec 05's 0.443 and 0.79 ms, 8192x8192x512 ~4% behind the
 # ping-pong kernel's 0.121), the why line naming the L2; on the H200 `pingpong` as before.
+# Measured (H100, 2026-12-06_pingpong_l2_h100): `large` at all three, 1.004-1.014 of cuBLAS.
 #   usage (device): bash bench/h200-pingpong-l2.sh CARRY
 source "$(dirname "$0")/lib.sh"
 bench_init pingpong_l2 "$1"

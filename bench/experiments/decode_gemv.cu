@@ -315,6 +315,95 @@ void launchStaged(const __half *A, const __half *B, __half *D, const Shape &s, c
   staged_gemv<KW, S, CW, MT><<<(s.N + 16 * MT - 1) / (16 * MT), KW * 32, bytes, st>>>(A, B, D, s.M, s.N, s.K);
 }
 
+// The fourth form (2026-12-06): the SIMT form's loads (each instruction 512 contiguous bytes of
+// one weight row) feeding mma.sync, which the first form's fragments could not (64 bytes of 8 rows
+// an instruction). A warp owns 8 weight rows: per turn of 256 k, lane l loads word l of each row r
+// (w[r]: k = 8l..8l+7), then an 8x8 transpose across the lanes that share l % 4 (three butterfly
+// stages of shfl_xor on lane bits 2-4) leaves lane (g, t) = (l / 4, l % 4) holding row g's words
+// 4i + t, i = 0..7: its B fragments (n = g) for two m16n8k16 steps each, under the first form's
+// permutation of k inside each word. The tokens (M <= 16) are the MMA's M side, read through L1.
+// KS warps of the CTA split each row group's K (interleaved turns), summed through shared memory;
+// U turns of loads in flight before the MMAs.
+__device__ __forceinline__ uint4 shfl_xor4(const uint4 &v, int mask) {
+  return make_uint4(__shfl_xor_sync(0xffffffffu, v.x, mask), __shfl_xor_sync(0xffffffffu, v.y, mask),
+                    __shfl_xor_sync(0xffffffffu, v.z, mask), __shfl_xor_sync(0xffffffffu, v.w, mask));
+}
+__device__ __forceinline__ uint4 sel4(bool p, const uint4 &a, const uint4 &b) {
+  return make_uint4(p ? a.x : b.x, p ? a.y : b.y, p ? a.z : b.z, p ? a.w : b.w);
+}
+// Lane (g, t)'s w[r] <- lane (r, t)'s w[g]: stage b swaps register bit b with lane bit 2 + b.
+__device__ __forceinline__ void transpose8(uint4 (&w)[8], int lane) {
+#pragma unroll
+  for (int b = 0; b < 3; ++b) {
+    const int m = 1 << b;
+    const bool hi = (lane >> (2 + b)) & 1;
+#pragma unroll
+    for (int r = 0; r < 8; ++r) {
+      if (r & m) continue;
+      const uint4 recv = shfl_xor4(sel4(hi, w[r], w[r | m]), 4 << b);
+      w[r] = sel4(hi, recv, w[r]);
+      w[r | m] = sel4(hi, w[r | m], recv);
+    }
+  }
+}
+
+template <int KS, int U>
+__global__ void __launch_bounds__(256)
+shfl_gemv(const __half *A, const __half *B, __half *D, int M, int N, int K) {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  const int part = warp % KS;
+  const int n0 = (blockIdx.x * (8 / KS) + warp / KS) * 8;
+  const __half *row[8];
+#pragma unroll
+  for (int r = 0; r < 8; ++r) row[r] = B + (long long)min(n0 + r, N - 1) * K + 8 * lane;
+  const bool x0ok = g < M, x1ok = g + 8 < M;
+  const __half *x0p = A + (long long)(x0ok ? g : 0) * K + 8 * t;
+  const __half *x1p = A + (long long)(x1ok ? g + 8 : 0) * K + 8 * t;
+  float acc[4] = {0.f, 0.f, 0.f, 0.f};
+  for (int k0 = part * 256; k0 < K; k0 += KS * 256 * U) {
+    uint4 w[U][8];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int r = 0; r < 8; ++r)
+        w[u][r] = k0 + KS * 256 * u < K ? ldg_stream(row[r] + k0 + KS * 256 * u) : make_uint4(0, 0, 0, 0);
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int k = k0 + KS * 256 * u;
+      if (k >= K) break;
+      transpose8(w[u], lane);
+#pragma unroll
+      for (int i = 0; i < 8; ++i) {
+        // Lane (g, t)'s word i is row g's k + 8 (4i + t) .. +7, the tokens' the same.
+        const uint4 x0 = x0ok ? ldg_keep(x0p + k + 32 * i) : make_uint4(0, 0, 0, 0);
+        const uint4 x1 = x1ok ? ldg_keep(x1p + k + 32 * i) : make_uint4(0, 0, 0, 0);
+        mma16816(acc, x0.x, x1.x, x0.y, x1.y, w[u][i].x, w[u][i].y);
+        mma16816(acc, x0.z, x1.z, x0.w, x1.w, w[u][i].z, w[u][i].w);
+      }
+    }
+  }
+  // acc: (token g, rows n0 + 2t, +1), (token g + 8, the same). Sum the KS warps' parts.
+  __shared__ float sums[8][4][32];
+#pragma unroll
+  for (int i = 0; i < 4; ++i) sums[warp][i][lane] = acc[i];
+  __syncthreads();
+  if (part != 0) return;
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    float v = 0.f;
+#pragma unroll
+    for (int p = 0; p < KS; ++p) v += sums[warp + p][i][lane];
+    const int token = g + (i >= 2 ? 8 : 0), n = n0 + 2 * t + (i & 1);
+    if (token < M && n < N) D[(long long)token * N + n] = __float2half_rn(v);
+  }
+}
+
+template <int KS, int U>
+void launchShfl(const __half *A, const __half *B, __half *D, const Shape &s, cudaStream_t st) {
+  const int groups = (s.N + 7) / 8, perBlock = 8 / KS;
+  shfl_gemv<KS, U><<<(groups + perBlock - 1) / perBlock, 256, 0, st>>>(A, B, D, s.M, s.N, s.K);
+}
+
 __global__ void fill(__half *p, long long n, unsigned seed) {
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
        i += (long long)gridDim.x * blockDim.x) {
@@ -326,9 +415,10 @@ __global__ void fill(__half *p, long long n, unsigned seed) {
 
 int main(int argc, char **argv) {
   // "simt": only the SIMT variants (the second experiment); "staged": the staged ones (third,
-  // M <= 8 shapes only) and s-u4r1 beside them; default: the mma.sync ones.
+  // M <= 8 shapes only) and s-u4r1 beside them; "shfl": the fourth form (M <= 16), s-u4r1 and the
+  // best staged variant beside it; default: the mma.sync ones.
   const std::string mode = argc > 1 ? argv[1] : "";
-  const bool simt = mode == "simt", staged = mode == "staged";
+  const bool simt = mode == "simt", staged = mode == "staged", shfl = mode == "shfl";
   const Shape shapes[] = {{1, 6144, 4096},  {16, 4096, 4096},  {1, 4096, 14336}, {1, 2112, 7168},
                           {16, 7168, 16384}, {16, 8192, 28672}, {4, 28672, 4096}, {1, 57344, 8192},
                           {8, 14336, 4096},  {1, 11008, 4096}, {16, 10240, 8192}, {16, 2112, 7168},
@@ -346,6 +436,7 @@ int main(int argc, char **argv) {
               "cuBLAS TB/s", "ratio", "max|err|");
   for (const Shape &s : shapes) {
     if (staged && s.M > 8) continue;
+    if (shfl && s.M < 3) continue; // one and two tokens: the SIMT form's
     const long long bElems = (long long)s.N * s.K;
     // Enough copies of B that the rotation does not fit the 60 MB L2.
     const int sets = (int)std::max<long long>(2, (256ll << 20) / (bElems * 2) + 1);
@@ -404,7 +495,14 @@ int main(int argc, char **argv) {
         {"st-k8s3c16", launchStaged<8, 3, 16>}, {"m2-k4s3c16", launchStaged<4, 3, 16, 2>},
         {"m2-k8s2c16", launchStaged<8, 2, 16, 2>}, {"m2-k4s2c32", launchStaged<4, 2, 32, 2>},
         {"m2-k8s3c16", launchStaged<8, 3, 16, 2>}, {"m2-k4s4c16", launchStaged<4, 4, 16, 2>}};
+    const Variant shflVariants[] = {
+        {"s-u4r1", launchSimt<4, 1>},          {"sh-ks1u1", launchShfl<1, 1>},
+        {"sh-ks1u2", launchShfl<1, 2>},        {"sh-ks2u1", launchShfl<2, 1>},
+        {"sh-ks2u2", launchShfl<2, 2>},        {"sh-ks4u1", launchShfl<4, 1>},
+        {"sh-ks8u1", launchShfl<8, 1>},        {"m2-k8s2c16", launchStaged<8, 2, 16, 2>}};
     std::vector<Variant> variants(std::begin(mmaVariants), std::end(mmaVariants));
+    if (shfl) // the staged form takes at most 8 tokens
+      variants.assign(std::begin(shflVariants), std::end(shflVariants) - (s.M > 8 ? 1 : 0));
     if (simt) variants.assign(std::begin(simtVariants), std::end(simtVariants));
     if (staged) variants.assign(std::begin(stagedVariants), std::end(stagedVariants));
     for (const Variant &v : variants) {

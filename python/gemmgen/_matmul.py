@@ -4,7 +4,7 @@ each pair of operand layouts it is called with."""
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, NamedTuple, Optional, Tuple
 
 from . import _arrays, _core
 from .errors import ArgumentError, DTypeError, Error
@@ -127,12 +127,23 @@ def _kernel_problem(m: int, n: int, k: int, sa, sb, out_dims) -> Tuple[int, int,
     return km, kn, tuple(layout)
 
 
-def operands(a: Any, b: Any, out: Any = None) -> Tuple[int, int, int, str, str, Optional[str], Layouts]:
-    """(m, n, k, a's dtype, b's dtype, out's dtype or None, kernel layout)
-    of a call, for choosing its kernel, with m and n those of the problem
-    with out row-major (n×m for a column-major out): the cost model, its
-    rules and the tuned DB speak of that problem, and a kernel's layout is
-    its. The kernel call checks the rest."""
+class Operands(NamedTuple):
+    """What choosing a call's kernel needs, read once from its arrays."""
+    m: int
+    n: int
+    k: int
+    dtype: str  # a's
+    dtype_b: str
+    out_dtype: Optional[str]  # None where the call allocates out
+    layout: Layouts
+    device: int  # the ordinal of a's GPU (its L2 steers the cost model's rules)
+
+
+def operands(a: Any, b: Any, out: Any = None) -> Operands:
+    """The :class:`Operands` of a call, for choosing its kernel, with m and n
+    those of the problem with out row-major (n×m for a column-major out): the
+    cost model, its rules and the tuned DB speak of that problem, and a
+    kernel's layout is its. The kernel call checks the rest."""
     torch = _arrays.torch_module()
     out_dtype = None
     if torch is not None and isinstance(a, torch.Tensor):
@@ -142,6 +153,7 @@ def operands(a: Any, b: Any, out: Any = None) -> Tuple[int, int, int, str, str, 
         if a.device.type != "cuda":
             raise ArgumentError(f"a is on {a.device}; gemmgen kernels run on CUDA tensors (use a.cuda())")
         dtype, dtype_b = _arrays.torch_dtype_name(a), _arrays.torch_dtype_name(b)
+        device = a.device.index or 0
         m, k = a.shape
         kb, n = b.shape
         sa, sb = a.stride(), b.stride()
@@ -155,7 +167,7 @@ def operands(a: Any, b: Any, out: Any = None) -> Tuple[int, int, int, str, str, 
         av, bv = _arrays.view(a, "a"), _arrays.view(b, "b")
         if len(av.shape) != 2 or len(bv.shape) != 2:
             raise ArgumentError(f"a and b must be 2-D matrices (a is {av.shape}, b is {bv.shape})")
-        dtype, dtype_b = av.dtype, bv.dtype
+        dtype, dtype_b, device = av.dtype, bv.dtype, av.device
         m, k = av.shape
         kb, n = bv.shape
         sa, sb = av.strides, bv.strides
@@ -169,7 +181,7 @@ def operands(a: Any, b: Any, out: Any = None) -> Tuple[int, int, int, str, str, 
         layout = DEFAULT_LAYOUT  # the kernel call says the inner dimensions differ
     else:
         m, n, layout = _kernel_problem(m, n, k, sa, sb, out_dims)
-    return m, n, k, dtype, dtype_b, out_dtype, layout
+    return Operands(m, n, k, dtype, dtype_b, out_dtype, layout, device)
 
 
 def matmul(a: Any, b: Any, out: Any = None, *, stream: Any = None) -> Any:
@@ -179,17 +191,9 @@ def matmul(a: Any, b: Any, out: Any = None, *, stream: Any = None) -> Any:
     arrays have (``gemmgen.plan(a, b, out)["kernel_layout"]``: a.t(), b
     row-major, out.t() work without copies). Same arguments as calling a
     :class:`gemmgen.Kernel`."""
-    m, n, k, dtype, _, _, layout = operands(a, b, out)
-    if dtype not in ("f16", "bf16"):
-        hint = " (fp8: gemmgen.scaled_matmul)" if dtype in ("e4m3", "e5m2") else ""
-        raise DTypeError(f"gemmgen.matmul takes float16 or bfloat16 arrays (a is {dtype}){hint}")
-    l2 = device_l2_bytes(_device_of(a))
-    return kernel_for(m, n, k, dtype, layout, l2)(a, b, out, stream=stream)
-
-
-def _device_of(a: Any) -> int:
-    """The ordinal of the GPU array ``a`` is on."""
-    torch = _arrays.torch_module()
-    if torch is not None and isinstance(a, torch.Tensor):
-        return a.device.index or 0
-    return _arrays.view(a, "a").device
+    op = operands(a, b, out)
+    if op.dtype not in ("f16", "bf16"):
+        hint = " (fp8: gemmgen.scaled_matmul)" if op.dtype in ("e4m3", "e5m2") else ""
+        raise DTypeError(f"gemmgen.matmul takes float16 or bfloat16 arrays (a is {op.dtype}){hint}")
+    kern = kernel_for(op.m, op.n, op.k, op.dtype, op.layout, device_l2_bytes(op.device))
+    return kern(a, b, out, stream=stream)

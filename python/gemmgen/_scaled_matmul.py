@@ -90,7 +90,7 @@ def scaled_matmul(a: Any, b: Any, scale_a: Any, scale_b: Any, out: Any = None, *
     "blockwise". D's type: ``out``'s, else ``out_dtype`` (bf16 default; f16,
     f32, or e4m3/e5m2 with ``scale_d`` and ``amax`` as for a
     :class:`Kernel`)."""
-    m, n, k, dtype, dtype_b, given_out, layout = operands(a, b, out)
+    m, n, k, dtype, dtype_b, given_out, layout, _ = operands(a, b, out)
     if dtype not in _FP8 or dtype_b not in _FP8:
         raise DTypeError(f"gemmgen.scaled_matmul takes fp8 arrays (float8_e4m3fn or float8_e5m2); "
                          f"a is {dtype} and b is {dtype_b} (16-bit: gemmgen.matmul)")

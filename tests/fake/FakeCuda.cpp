@@ -15,6 +15,10 @@
 // H200" for all), GEMMGEN_FAKE_CUDA_SLOW_MS (opening device d sleeps
 // (count - d) times this long: lower ordinals finish later, so a child's
 // completion order differs from the order the parent started them in).
+// For the CLI's `auto` (tests/cli/run_auto_gpu.sh): GEMMGEN_FAKE_CUDA_L2_MIB
+// (the L2 each device reports, default 60: the H200's) and
+// GEMMGEN_FAKE_CUDA_RETAIN_LOG (a file each primary-context retain appends a
+// line to: how often a command opened the GPU).
 //
 //===----------------------------------------------------------------------===//
 #include <cuda.h>
@@ -122,7 +126,7 @@ CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice) {
   case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
   case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 132; break;
   case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = 232448; break;
-  case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *v = 60 << 20; break;
+  case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *v = envInt("GEMMGEN_FAKE_CUDA_L2_MIB", 60) << 20; break;
   default: *v = 1; break;
   }
   return CUDA_SUCCESS;
@@ -132,6 +136,11 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d) {
   if (int ms = envInt("GEMMGEN_FAKE_CUDA_SLOW_MS", 0); ms > 0)
     std::this_thread::sleep_for(
         std::chrono::milliseconds(ms * (envInt("GEMMGEN_FAKE_CUDA_DEVICES", 1) - d)));
+  if (const char *path = std::getenv("GEMMGEN_FAKE_CUDA_RETAIN_LOG"))
+    if (FILE *f = std::fopen(path, "a")) {
+      std::fprintf(f, "retain %d\n", (int)d);
+      std::fclose(f);
+    }
   *c = kPrimary;
   return CUDA_SUCCESS;
 }

@@ -207,6 +207,7 @@ void runBench(BenchOptions o) {
     shapes = {{4096, 4096, 4096}, {8192, 8192, 8192}};
 
   std::string specPath = o.spec;
+  const Runtime opened = runtimeForChoice(o.spec, o.device);
   if (o.spec == "tuned" || o.spec == "auto") {
     if (shapes.size() != 1) {
       llvm::errs() << "gemmgen: error: spec `" << o.spec
@@ -218,7 +219,7 @@ void runBench(BenchOptions o) {
     // D is row-major here (bench refuses a column-major one): the shape as given.
     ChoiceProblem asked =
         choiceProblemFor(layout, shapes[0][0], shapes[0][1], shapes[0][2], outDtype);
-    asked.options.l2Bytes = choiceL2Bytes(o.spec, o.device);
+    asked.options.l2Bytes = choiceL2Bytes(opened);
     specPath = resolveSpecArg(o.spec, asked.M, asked.N, asked.K, dtype.value_or(DType::F16),
                               blockwise, outDtype, asked.options);
   }
@@ -230,7 +231,7 @@ void runBench(BenchOptions o) {
     setExitCode(ExitSpecError);
     return;
   }
-  Expected<Runtime> rt = Runtime::open(o.device);
+  Expected<Runtime> rt = opened.empty() ? Runtime::open(o.device) : Expected<Runtime>(opened);
   if (!rt)
     return fail(rt.status());
   Expected<Kernel> kernel = rt->loadKernel(compiled->source, compiled->abi);

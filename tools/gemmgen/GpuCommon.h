@@ -259,15 +259,18 @@ inline ChoiceProblem choiceProblemFor(const LayoutOption &l, long long M, long l
   return choiceProblem(user, out == DType::F32);
 }
 
-/// The L2 of the GPU `auto` / `tuned` will run on (ChoiceOptions::l2Bytes,
-/// for the rules measured on one GPU); 0 for a spec file, or where no GPU
-/// opens (the launch's own Runtime::open then says why).
-inline int choiceL2Bytes(const std::string &spec, int device = 0) {
+/// The GPU `auto` / `tuned` will run on, opened before they choose: its L2
+/// steers the rules measured on one GPU (choiceL2Bytes) and the launch reuses
+/// it (one context, not two). Empty for a spec file, or where no GPU opens
+/// (the launch's own Runtime::open then says why).
+inline Runtime runtimeForChoice(const std::string &spec, int device = 0) {
   if (spec != "auto" && spec != "tuned")
-    return 0;
+    return Runtime();
   Expected<Runtime> rt = Runtime::open(device);
-  return rt ? rt->device().l2Bytes : 0;
+  return rt ? *rt : Runtime();
 }
+/// ChoiceOptions::l2Bytes for `rt`: 0 (the H200's) where none opened.
+inline int choiceL2Bytes(const Runtime &rt) { return rt.empty() ? 0 : rt.device().l2Bytes; }
 
 /// The host API's name for a spec layout.
 inline Layout toLayout(MatrixLayout l) { return l == MatrixLayout::Row ? Layout::Row : Layout::Col; }
@@ -354,11 +357,11 @@ struct LoadedKernel {
   Runtime rt;
   Kernel kernel;
 };
-/// Runtime::open() and loadKernel() with `run`'s options (hang bounds, the
-/// disk cache).
+/// Runtime::open() (unless `opened` holds one) and loadKernel() with `run`'s
+/// options (hang bounds, the disk cache).
 inline Expected<LoadedKernel> openAndLoad(const CompiledSpec &compiled, bool debugHangs,
-                                          bool useCache) {
-  Expected<Runtime> rt = Runtime::open();
+                                          bool useCache, const Runtime &opened = Runtime()) {
+  Expected<Runtime> rt = opened.empty() ? Runtime::open() : Expected<Runtime>(opened);
   if (!rt)
     return rt.status();
   CompileOptions options;

@@ -77,7 +77,8 @@ void runRun(const RunOptions &o) {
   // `run tuned` / `run auto` choose a spec for --dtype (f16 without it), in
   // the row-major problem's frame (N×M for a column-major D).
   ChoiceProblem asked = choiceProblemFor(layout, o.m, o.n, o.k, outDtype);
-  asked.options.l2Bytes = choiceL2Bytes(o.spec); // run uses the default GPU
+  const Runtime opened = runtimeForChoice(o.spec); // run uses the default GPU
+  asked.options.l2Bytes = choiceL2Bytes(opened);
   std::string specPath = resolveSpecArg(o.spec, asked.M, asked.N, asked.K,
                                         dtype.value_or(DType::F16), blockwise, outDtype,
                                         asked.options);
@@ -89,7 +90,7 @@ void runRun(const RunOptions &o) {
     setExitCode(ExitSpecError);
     return;
   }
-  Expected<LoadedKernel> loaded = openAndLoad(*compiled, o.debugHangs, !o.noCache);
+  Expected<LoadedKernel> loaded = openAndLoad(*compiled, o.debugHangs, !o.noCache, opened);
   if (!loaded)
     return fail(loaded.status());
   const Runtime *rt = &loaded->rt;

@@ -26,6 +26,9 @@
 #                           OK/failed counts into S
 #   simt_spec NAME R OUT    specs/sm90/NAME.yaml with `simt_narrow: R` (its kernel renamed
 #                           NAME_simtR) written to OUT
+#   ncu_kernels NAME ARGS...   ncu (clocks as found) over one `bench ARGS --rounds 1` process:
+#                           every kernel's name, grid, block, duration, DRAM bytes read,
+#                           registers, dynamic shared memory and clock into S
 #   bench_finish            packs $L into $OUT/NAME-logs.tgz and prints the summary
 bench_init() {
   BENCH_NAME=$1; C=${2:-.devrun/k}; case $C in /*) ;; *) C=$PWD/$C ;; esac
@@ -123,6 +126,23 @@ memcheck() {
 simt_spec() {
   sed -e "s/group: 16 }/group: 16, simt_narrow: $2 }/" -e "s/^kernel: \(.*\)/kernel: \1_simt$2/" \
     "specs/sm90/$1.yaml" > "$3"
+}
+NCU_METRICS=gpu__time_duration.sum,dram__bytes_read.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__cycles_elapsed.avg.per_second
+ncu_kernels() {
+  local name=$1; shift
+  timeout 240 ncu --clock-control none --launch-count 40 --section LaunchStats --metrics $NCU_METRICS \
+    "$G" bench "$@" --rounds 1 --warmup 1 > "$L/$name.txt" 2>&1
+  echo "== $name ($*) rc=$?" >> "$S"
+  # kernel header lines ("  name (gx, gy, gz)x(bx, by, bz), Context ...") and the figures after each
+  awk 'function flush() { if (k != "") print k " | " t " | dram " b " | regs " r " | dsmem " d " | clk " c }
+       /^  [^ ].*\([0-9]+, [0-9]+, [0-9]+\)x\(/ { flush(); split($0, p, ", Context"); k = p[1]; t = b = r = d = c = "-" }
+       /gpu__time_duration.sum/ { t = $NF " " $(NF-1) }
+       /dram__bytes_read.sum / { b = $NF " " $(NF-1) }
+       /Registers Per Thread/ { r = $NF }
+       /Dynamic Shared Memory Per Block/ { d = $NF " " $(NF-1) }
+       /sm__cycles_elapsed.avg.per_second/ { c = $NF " " $(NF-1) }
+       END { flush() }' \
+    "$L/$name.txt" | sed 's/^ *//' | grep -v -E '(fill_normal|compare|poison)' | head -40 >> "$S"
 }
 bench_finish() {
   tar -C "$L" -czf "$OUT/$BENCH_NAME-logs.tgz" . && rm -rf "$L"

@@ -11,11 +11,11 @@ source "$(dirname "$0")/lib.sh"
 bench_init fit224_ncu "$1"
 SECT="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section WarpStateStats --section LaunchStats --section SchedulerStats"
 MET="--metrics sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed,sm__cycles_active.avg,lts__t_bytes.sum"
-for k in gemm_sm90 nvjet; do
-  log=$L/ncu_$k.txt
+for k in gemm_sm90 "nvjet|sm90_xmma|cutlass"; do
+  log=$L/ncu_${k%%|*}.txt
   timeout 120 ncu --clock-control none -k "regex:$k" --launch-count 1 --launch-skip 2 $SECT $MET \
     "$G" bench auto --m 512 --n 7168 --k 2048 --rounds 2 --warmup 1 > "$log" 2>&1
-  echo "== ncu $k rc=$?" >> "$S"
+  echo "== ncu ${k%%|*} rc=$?" >> "$S"
   grep -E '^  [a-z_]+.*\(|Duration|DRAM Throughput|Memory Throughput|Compute \(SM\) Throughput|L2 Hit|Issue Slots Busy|No Eligible|Registers Per|Warp Cycles Per Issued|SM Frequency|hmma_cycles|sm__cycles_active|lts__t_bytes|Executed Ipc A' \
     "$log" | head -20 >> "$S"
 done

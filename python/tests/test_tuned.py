@@ -1,5 +1,6 @@
 """gemmgen.matmul's spec choice: the tuned defaults installed with the package."""
 import os
+import types
 
 import pytest
 
@@ -79,6 +80,11 @@ def test_the_ping_pong_rule_is_for_the_h200s_l2(monkeypatch):
     assert compiled == [h100["spec"]] and asked == [0]
     gemmgen.matmul(a, b)
     assert asked == [0]
+    # ... the GPU the arrays are on (a CuPy-style array's device.id), not always the first.
+    a1 = FakeArray((12288, 1024))
+    a1.device = types.SimpleNamespace(id=1)
+    gemmgen.matmul(a1, b)
+    assert asked == [0, 1]
 
 
 def test_without_a_gpu_the_choice_is_the_h200s(monkeypatch):

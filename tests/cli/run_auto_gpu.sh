@@ -4,7 +4,8 @@
 # tiles are chosen where the GPU has the H200's 60 MiB of L2 and not where it
 # has the H100's 50 (the why line says so); `run auto` and `run SPEC` open the
 # GPU once (one primary-context retain: the choice's runtime is the launch's);
-# no driver gives the launch's error and exit code.
+# no driver gives the launch's error and exit code; `bench auto` with several
+# shapes is refused before it opens the GPU.
 # Usage: run_auto_gpu.sh GEMMGEN SOURCE_DIR FAKE_LIBCUDA
 set -u
 G=$1; SRC=$2; FAKE=$3; W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
@@ -40,6 +41,13 @@ check "run SPEC: opens the GPU once" retains "$W/retain_spec" 1
 env GEMMGEN_LIBCUDA="$W/no-libcuda.so.1" timeout 300 "$G" "${RUN[@]}" > "$W/out_none" 2>&1
 check "run auto without a driver: exit 2" test $? = 2
 check "run auto without a driver: says so" has "$W/out_none" "gemmgen: error: no CUDA driver/GPU found ("
+
+: > "$W/retain_shapes"
+env GEMMGEN_LIBCUDA="$FAKE" GEMMGEN_FAKE_CUDA_RETAIN_LOG="$W/retain_shapes" timeout 300 "$G" bench \
+  auto --shapes 256x256x256,512x512x512 > "$W/out_shapes" 2>&1
+check "bench auto, two shapes: exit 3" test $? = 3
+check "bench auto, two shapes: says give one" has "$W/out_shapes" "picks one spec per shape"
+check "bench auto, two shapes: refused before the GPU opens" retains "$W/retain_shapes" 0
 
 [ $fails -eq 0 ] && echo "run_auto_gpu: all passed" || echo "run_auto_gpu: $fails failed"
 exit $((fails > 0))

@@ -207,15 +207,15 @@ void runBench(BenchOptions o) {
     shapes = {{4096, 4096, 4096}, {8192, 8192, 8192}};
 
   std::string specPath = o.spec;
+  if ((o.spec == "tuned" || o.spec == "auto") && shapes.size() != 1) {
+    llvm::errs() << "gemmgen: error: spec `" << o.spec
+                 << "` picks one spec per shape: give one shape "
+                    "(--m/--n/--k or a single --shapes entry)\n";
+    setExitCode(ExitFailure);
+    return;
+  }
   const Runtime opened = runtimeForChoice(o.spec, o.device);
   if (o.spec == "tuned" || o.spec == "auto") {
-    if (shapes.size() != 1) {
-      llvm::errs() << "gemmgen: error: spec `" << o.spec
-                   << "` picks one spec per shape: give one shape "
-                      "(--m/--n/--k or a single --shapes entry)\n";
-      setExitCode(ExitFailure);
-      return;
-    }
     // D is row-major here (bench refuses a column-major one): the shape as given.
     ChoiceProblem asked =
         choiceProblemFor(layout, shapes[0][0], shapes[0][1], shapes[0][2], outDtype);
@@ -231,7 +231,7 @@ void runBench(BenchOptions o) {
     setExitCode(ExitSpecError);
     return;
   }
-  Expected<Runtime> rt = opened.empty() ? Runtime::open(o.device) : Expected<Runtime>(opened);
+  Expected<Runtime> rt = openOrReuse(opened, o.device);
   if (!rt)
     return fail(rt.status());
   Expected<Kernel> kernel = rt->loadKernel(compiled->source, compiled->abi);

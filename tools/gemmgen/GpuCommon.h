@@ -271,6 +271,11 @@ inline Runtime runtimeForChoice(const std::string &spec, int device = 0) {
 }
 /// ChoiceOptions::l2Bytes for `rt`: 0 (the H200's) where none opened.
 inline int choiceL2Bytes(const Runtime &rt) { return rt.empty() ? 0 : rt.device().l2Bytes; }
+/// The runtime the launch uses: `opened` (runtimeForChoice's) where it holds
+/// one, else GPU `device` opened now (its error says why none opens).
+inline Expected<Runtime> openOrReuse(const Runtime &opened, int device = 0) {
+  return opened.empty() ? Runtime::open(device) : Expected<Runtime>(opened);
+}
 
 /// The host API's name for a spec layout.
 inline Layout toLayout(MatrixLayout l) { return l == MatrixLayout::Row ? Layout::Row : Layout::Col; }
@@ -361,7 +366,7 @@ struct LoadedKernel {
 /// options (hang bounds, the disk cache).
 inline Expected<LoadedKernel> openAndLoad(const CompiledSpec &compiled, bool debugHangs,
                                           bool useCache, const Runtime &opened = Runtime()) {
-  Expected<Runtime> rt = opened.empty() ? Runtime::open() : Expected<Runtime>(opened);
+  Expected<Runtime> rt = openOrReuse(opened);
   if (!rt)
     return rt.status();
   CompileOptions options;

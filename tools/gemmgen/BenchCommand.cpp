@@ -55,6 +55,7 @@ struct BenchOptions {
   long long batch = 1;
   float alpha = 1.0f, beta = 0.0f;
   std::string groupsFile;
+  std::string sourceFile; ///< --source: a hand-edited emitted kernel in place of the spec's
   std::string jsonFile, csvFile;
   tune::BenchSettings settings;
   bool seedGiven = false;
@@ -231,6 +232,8 @@ void runBench(BenchOptions o) {
     setExitCode(ExitSpecError);
     return;
   }
+  if (!useEditedSource(*compiled, o.sourceFile))
+    return;
   Expected<Runtime> rt = openOrReuse(opened, o.device);
   if (!rt)
     return fail(rt.status());
@@ -261,7 +264,8 @@ void runBench(BenchOptions o) {
 
   const KernelInfo &ki = kernel->info();
   tune::BenchRun run;
-  run.spec = o.spec, run.kernel = ki.name, run.target = ki.target;
+  run.spec = o.sourceFile.empty() ? o.spec : o.spec + " (source " + o.sourceFile + ")";
+  run.kernel = ki.name, run.target = ki.target;
   run.dtype = toString(ki.dtype);
   if (ki.outType != ki.dtype) // e.g. f16>f32: 16-bit operands, f32 D
     run.dtype += std::string(">") + toString(ki.outType);
@@ -383,6 +387,9 @@ void cli::registerBenchCommand(CLI::App &app) {
   cmd->add_option("--scale-d", o->settings.scaleD,
                   "The value of GemmArgs::scaleD: the epilogue chain's scale step, or an 8-bit D's output scale")
       ->capture_default_str();
+  cmd->add_option("--source", o->sourceFile,
+                  "Time FILE, a hand-edited copy of `gemmgen emit` for the same spec and options, "
+                  "in place of the emitted kernel (the spec's launch contract)");
   cmd->add_option("--json", o->jsonFile, "Write results as JSON to FILE");
   cmd->add_option("--csv", o->csvFile, "Write results as CSV to FILE");
   cmd->add_option("--device", o->device, "GPU ordinal (default 0)")->capture_default_str();

@@ -13,6 +13,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -355,6 +356,49 @@ inline std::optional<CompiledSpec> compileSpecForGpu(const std::string &path, bo
   CheckOptions checks;
   checks.protocol = protocolChecks;
   return compileParsedSpec(std::move(*spec), emit, diags, checks);
+}
+
+/// `--source FILE`: a hand-edited copy of what `gemmgen emit` writes for the
+/// same spec and options replaces the emitted kernel, so that an idea can be
+/// measured before the compiler learns it. The launch contract (threads,
+/// shared memory, cluster, grid, tensor maps, arguments) stays the spec's: the
+/// file must define the spec's kernel under its name. False, with the error
+/// printed and the exit code set, where it cannot be read or does not.
+inline bool useEditedSource(CompiledSpec &compiled, const std::string &path) {
+  if (path.empty())
+    return true;
+  auto text = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!text) {
+    llvm::errs() << "gemmgen: error: --source " << path << ": " << text.getError().message()
+                 << "\n";
+    setExitCode(ExitFailure);
+    return false;
+  }
+  const llvm::StringRef body = (*text)->getBuffer();
+  const std::string &name = compiled.abi.kernelName;
+  // The kernel's definition: `__global__` in the declaration that ends in its
+  // name and parameter list, outside a line comment.
+  bool defines = false;
+  for (size_t at = body.find(name); at != llvm::StringRef::npos && !defines;
+       at = body.find(name, at + 1)) {
+    const llvm::StringRef before = body.take_front(at);
+    const bool wordStart = at == 0 || !(isalnum((unsigned char)before.back()) || before.back() == '_');
+    const llvm::StringRef declaration = before.substr(before.find_last_of(";{}") + 1);
+    const llvm::StringRef line = before.substr(before.rfind('\n') + 1);
+    defines = wordStart && body.substr(at + name.size()).ltrim().starts_with("(") &&
+              declaration.contains("__global__") && !line.contains("//");
+  }
+  if (!defines) {
+    llvm::errs() << "gemmgen: error: --source " << path << " does not define the kernel `" << name
+                 << "` the spec launches: start from `gemmgen emit` of the same spec and options "
+                    "(--dtype, --layout, --out-dtype) and keep the kernel's name\n";
+    setExitCode(ExitFailure);
+    return false;
+  }
+  compiled.source = body.str();
+  llvm::errs() << "gemmgen: note: running " << path << " in place of the emitted `" << name
+               << "` (the spec's launch contract)\n";
+  return true;
 }
 
 /// A runtime on the default GPU and the compiled spec loaded into it.

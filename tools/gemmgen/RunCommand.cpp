@@ -90,6 +90,8 @@ void runRun(const RunOptions &o) {
     setExitCode(ExitSpecError);
     return;
   }
+  if (!useEditedSource(*compiled, o.sourceFile))
+    return;
   Expected<LoadedKernel> loaded = openAndLoad(*compiled, o.debugHangs, !o.noCache, opened);
   if (!loaded)
     return fail(loaded.status());
@@ -490,5 +492,8 @@ void cli::registerRunCommand(CLI::App &app) {
                   "Watchdog seconds per launch (default 10 + 2MNK/1e12)");
   cmd->add_flag("--json", o->json, "Print the result as JSON");
   cmd->add_flag("--no-cache", o->noCache, "Bypass the kernel cache");
+  cmd->add_option("--source", o->sourceFile,
+                  "Run FILE, a hand-edited copy of `gemmgen emit` for the same spec and options, "
+                  "in place of the emitted kernel (the spec's launch contract)");
   cmd->callback([o] { runRun(*o); });
 }

@@ -36,6 +36,7 @@ struct RunOptions {
   bool noCache = false;
   double timeout = 0; // 0: watchdogSeconds(M, N, K)
   double tolerance = GemmVerifier::kTolerance;
+  std::string sourceFile; ///< --source: a hand-edited emitted kernel in place of the spec's
   std::string groupsFile; ///< --groups: a grouped launch of these problems (RunGrouped.cpp)
 };
 

@@ -382,7 +382,8 @@ inline bool useEditedSource(CompiledSpec &compiled, const std::string &path) {
   for (size_t at = body.find(name); at != llvm::StringRef::npos && !defines;
        at = body.find(name, at + 1)) {
     const llvm::StringRef before = body.take_front(at);
-    const bool wordStart = at == 0 || !(isalnum((unsigned char)before.back()) || before.back() == '_');
+    const bool wordStart =
+        at == 0 || !(isalnum((unsigned char)before.back()) || before.back() == '_');
     const llvm::StringRef declaration = before.substr(before.find_last_of(";{}") + 1);
     const llvm::StringRef line = before.substr(before.rfind('\n') + 1);
     defines = wordStart && body.substr(at + name.size()).ltrim().starts_with("(") &&

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Hand edits of an emitted sm_90a cooperative kernel, for `run|bench --source`.
+
+  python3 bench/experiments/edit_kernel.py EDITS < emitted.cu > edited.cu
+
+EDITS is a comma-separated list of:
+  early  the producer's thread issues the first tile's first STAGES loads right
+         after it initialises the barriers, before the CTA's __syncthreads, the
+         warpgroup's setmaxnreg and the tile bookkeeping (which moves above the
+         barrier setup); its loop then starts at the first k-block not issued.
+         Cluster size 1, one producer thread, non-grouped kernels only.
+  trace  clock64 stamps per CTA of one launch (the fifth this process makes),
+         printed by block 0 of the sixth: entry, after __syncthreads, the
+         producer's first TMA issue, consumer 0's first full barrier, its last
+         k-block's wgmmas done (the last tile's), the end of its stores; and
+         %globaltimer at entry and end (ns, for the CTAs' skew).
+
+Every edit finds its anchor in the emitted text or stops with an error: the
+printer's output moved and the edit must be redone, not guessed.
+"""
+import re
+import sys
+
+
+def replace_once(text, old, new, what):
+    n = text.count(old)
+    if n != 1:
+        sys.exit(f"edit_kernel: {what}: anchor found {n} times, want 1:\n{old}")
+    return text.replace(old, new)
+
+
+def kernel_name(text):
+    m = re.search(r'extern "C" __global__ void __launch_bounds__\([^)]*\)\s*(\w+)\(', text)
+    if not m:
+        sys.exit("edit_kernel: no kernel definition found")
+    return m.group(1)
+
+
+BOOKKEEPING = re.compile(
+    r"  // ---- tile bookkeeping shared by every role ----\n(.*?)\n\n", re.S)
+
+
+def early(text):
+    if "constexpr int CLUSTER_M = 1;" not in text or "problem_count" in text:
+        sys.exit("edit_kernel: early: cluster size 1, non-grouped kernels only")
+    m = BOOKKEEPING.search(text)
+    if not m:
+        sys.exit("edit_kernel: early: the tile bookkeeping block moved")
+    block = m.group(0)
+    text = text.replace(block, "")
+    setup = "  // ---- barrier setup: one thread initialises, the cluster agrees ----\n"
+    text = replace_once(text, setup, block + setup, "bookkeeping above the setup")
+    inits = ("      mbar_init(empty_bar + 8 * s, EMPTY_ARRIVALS);\n    }\n")
+    issue = inits + """    // early: the first tile's first loads go out before the CTA's barrier
+    fence_mbarrier_init();
+    if (cluster_id < batch_slots) {
+      int unit;
+      const int entry = batch_entry(cluster_id, unit_slots, unit);
+      int unit_m, unit_n;
+      if (tile_coords<RASTER, GROUP>(unit, units_m, tiles_n, unit_m, unit_n)) {
+        const int tile_m = unit_m * CLUSTER_M + (int)cta_rank;
+        const int tile_n = unit_n;
+        for (int kb = 0; kb < STAGES && kb < k_blocks; ++kb) {
+          mbar_arrive_expect_tx(full_bar + 8 * kb, STAGE_TX_BYTES);
+          tma_load_3d(smem + SMEM_A + A_STAGE_BYTES * kb, &tmA, full_bar + 8 * kb, kb * BK, tile_m * BM, entry);
+          tma_load_3d(smem + SMEM_B + B_STAGE_BYTES * kb, &tmB, full_bar + 8 * kb, kb * BK, tile_n * BN, entry);
+        }
+      }
+    }
+"""
+    text = replace_once(text, inits, issue, "the early loads")
+    # The producer skips what went out early: the same test, by whichever lane is elected.
+    state = "      PipelineState load{0, 1u};  // phase 1: the first wait passes on the barrier's initial phase\n"
+    text = replace_once(text, state, state + """      int early = 0;  // k-blocks of the first tile issued before the CTA's barrier
+      if (cluster_id < batch_slots) {
+        int unit;
+        (void)batch_entry(cluster_id, unit_slots, unit);
+        int unit_m, unit_n;
+        if (tile_coords<RASTER, GROUP>(unit, units_m, tiles_n, unit_m, unit_n))
+          early = k_blocks < STAGES ? k_blocks : STAGES;
+      }
+      for (int i = 0; i < early; ++i) load.advance();
+""", "the producer's skip")
+    loop = "        for (int kb = 0; kb < k_blocks; ++kb) {\n          mbar_wait(empty_bar"
+    text = replace_once(text, loop, loop.replace("int kb = 0;", "int kb = slot == cluster_id ? early : 0;"),
+                        "the producer's first k-block")
+    return text
+
+
+def trace(text):
+    name = kernel_name(text)
+    globals_ = f"""
+// trace (bench/experiments/edit_kernel.py): one launch's stamps per CTA
+constexpr unsigned TRACE_LAUNCH = 4;  // the fifth launch of the process
+__device__ long long trace_stamps[1024][8];
+__device__ unsigned trace_launches[1024];
+__device__ __forceinline__ unsigned long long trace_globaltimer() {{
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}}
+"""
+    text = replace_once(text, 'extern "C" __global__', globals_ + 'extern "C" __global__', "trace globals")
+    entry = "  const u32 smem = (smem_addr(smem_raw) + 1023u) & ~1023u;\n"
+    text = replace_once(text, entry, entry + """  const long long trace_t0 = clock64();
+  __shared__ unsigned trace_launch;
+  if (threadIdx.x == 0) {
+    trace_launch = trace_launches[blockIdx.x]++;
+    if (trace_launch == TRACE_LAUNCH) {
+      trace_stamps[blockIdx.x][0] = 0;
+      trace_stamps[blockIdx.x][6] = (long long)trace_globaltimer();
+    }
+    if (trace_launch == TRACE_LAUNCH + 1 && blockIdx.x == 0) {
+      long long g0 = trace_stamps[0][6];
+      for (unsigned b = 0; b < gridDim.x && b < 1024; ++b) g0 = min(g0, trace_stamps[b][6]);
+      printf("trace """ + name + """: cta sync first_tma first_full mma_done end (cycles from entry) entry_ns end_ns\\n");
+      for (unsigned b = 0; b < gridDim.x && b < 1024; ++b)
+        printf("trace %u %lld %lld %lld %lld %lld %lld %lld\\n", b, trace_stamps[b][1], trace_stamps[b][2],
+               trace_stamps[b][3], trace_stamps[b][4], trace_stamps[b][5], trace_stamps[b][6] - g0,
+               trace_stamps[b][7] - g0);
+    }
+  }
+""", "trace entry")
+    sync = "  fence_mbarrier_init();\n  __syncthreads();\n"
+    text = replace_once(text, sync, sync + """  const bool trace_on = trace_launch == TRACE_LAUNCH;
+  if (trace_on && threadIdx.x == 0) trace_stamps[blockIdx.x][1] = clock64() - trace_t0;
+""", "trace sync")
+    # the producer's first TMA issue of its loop (an early copy stamps in its own place)
+    first_tma = "          mbar_arrive_expect_tx(full_bar + 8 * load.stage, STAGE_TX_BYTES);\n"
+    text = replace_once(text, first_tma, """          if (trace_on && slot == cluster_id && trace_stamps[blockIdx.x][2] == 0)
+            trace_stamps[blockIdx.x][2] = clock64() - trace_t0;
+""" + first_tma, "trace first tma")
+    if "// early: the first tile's first loads" in text:
+        text = replace_once(text, "          mbar_arrive_expect_tx(full_bar + 8 * kb, STAGE_TX_BYTES);\n",
+                            """          if (kb == 0 && trace_launch == TRACE_LAUNCH)
+            trace_stamps[blockIdx.x][2] = clock64() - trace_t0;
+          mbar_arrive_expect_tx(full_bar + 8 * kb, STAGE_TX_BYTES);
+""", "trace early tma")
+    # trace_stamps[.][2] must start at 0 each traced launch: cleared at entry
+    text = replace_once(text, "      trace_stamps[blockIdx.x][0] = 0;\n",
+                        "      trace_stamps[blockIdx.x][0] = 0;\n      trace_stamps[blockIdx.x][2] = 0;\n",
+                        "trace clear")
+    full = "        mbar_wait(full_bar + 8 * read.stage, read.phase, ROLE_CONSUMER0 + consumer, BAR_FULL, read.stage);\n"
+    text = replace_once(text, full, full + """        if (trace_on && leader && consumer == 0 && kb == 0 && slot == cluster_id)
+          trace_stamps[blockIdx.x][3] = clock64() - trace_t0;
+""", "trace first full")
+    done = "      // the tile read stages (K > 0): release the last one once its wgmmas are done\n"
+    text = replace_once(text, done, """      if (trace_on && leader && consumer == 0) trace_stamps[blockIdx.x][4] = clock64() - trace_t0;
+""" + done, "trace mma done")
+    end = "      bulk_wait_group<0>();  // every store of this CTA done\n"
+    text = replace_once(text, end, end + """      if (trace_on && consumer == 0) {
+        trace_stamps[blockIdx.x][5] = clock64() - trace_t0;
+        trace_stamps[blockIdx.x][7] = (long long)trace_globaltimer();
+      }
+""", "trace end")
+    return text
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    text = sys.stdin.read()
+    for edit in sys.argv[1].split(","):
+        if edit == "early":
+            text = early(text)
+        elif edit == "trace":
+            text = trace(text)
+        else:
+            sys.exit(f"edit_kernel: unknown edit {edit!r} (early, trace)")
+    sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -8,7 +8,12 @@
 // padding checked untouched. Cases with unaligned pointers and leading
 // dimensions take the staging path. Skipped without a GPU (ctest label gpu).
 //
+// The Runtime, verifier and stream are the harness's (GpuHarness.h: Gpu,
+// REQUIRE_GPU, FreeAll); the fp8 kernels have their own cache here (fp8Kernel).
+//
 //===----------------------------------------------------------------------===//
+#include "GpuHarness.h"
+
 #include "gemmgen/gemmgen.h"
 
 #include <gtest/gtest.h>
@@ -21,6 +26,7 @@
 #include <sstream>
 
 using namespace gemmgen;
+using namespace gemmgen::gputest;
 
 namespace {
 
@@ -96,59 +102,35 @@ std::string specText(const std::string &types, const char *spec = kSpec13) {
   return s;
 }
 
-struct Fp8Gpu {
-  std::optional<Runtime> rt;
-  std::optional<GemmVerifier> ver;
-  CUstream stream = nullptr;
-  std::string why;
-  std::map<std::string, Expected<Kernel>> kernels;
-  static Fp8Gpu &get() {
-    static Fp8Gpu g;
-    return g;
-  }
-  Fp8Gpu() {
-    Expected<Runtime> r = Runtime::open();
-    if (!r) {
-      why = r.status().message();
-      return;
-    }
-    rt = *r;
-    Expected<GemmVerifier> v = GemmVerifier::create(*rt);
-    if (!v) {
-      why = "verifier: " + v.status().message();
-      rt.reset();
-      return;
-    }
-    ver = *v;
-    if (Expected<CUstream> s = rt->createStream())
-      stream = *s;
-  }
-  const Expected<Kernel> &kernel(const std::string &types, const char *spec = kSpec13,
-                                 long long M = 0, long long N = 0, long long K = 0) {
-    if (isChosen(spec)) {
-      Fp8Problem p;
-      p.blockwise = spec == kAutoBlock;
-      p.out = types.find("d: f32") != std::string::npos    ? DType::F32
-              : types.find("d: e4m3") != std::string::npos ? DType::E4M3
-                                                           : DType::BF16;
-      Expected<KernelChoice> choice = chooseFp8Kernel(M, N, K, p);
-      const std::string key = choice ? choice->name : std::string(spec) + types;
-      auto it = kernels.find(key);
-      if (it == kernels.end())
-        it = kernels
-                 .emplace(key, choice ? rt->compileString(choice->specYaml, choice->name)
-                                      : Expected<Kernel>(choice.status()))
-                 .first;
-      printf("[ chosen ] %s\n", choice ? choice->reason.c_str() : choice.status().message().c_str());
-      return it->second;
-    }
-    const std::string key = std::string(spec) + types;
+/// The case's kernel, compiled once for the binary on the harness's Runtime: spec 13 (or
+/// another fp8 spec) with the case's types, or chooseFp8Kernel's for the case's shape.
+const Expected<Kernel> &fp8Kernel(const std::string &types, const char *spec = kSpec13,
+                                  long long M = 0, long long N = 0, long long K = 0) {
+  static std::map<std::string, Expected<Kernel>> kernels;
+  std::optional<Runtime> &rt = Gpu::get().rt;
+  if (isChosen(spec)) {
+    Fp8Problem p;
+    p.blockwise = spec == kAutoBlock;
+    p.out = types.find("d: f32") != std::string::npos    ? DType::F32
+            : types.find("d: e4m3") != std::string::npos ? DType::E4M3
+                                                         : DType::BF16;
+    Expected<KernelChoice> choice = chooseFp8Kernel(M, N, K, p);
+    const std::string key = choice ? choice->name : std::string(spec) + types;
     auto it = kernels.find(key);
     if (it == kernels.end())
-      it = kernels.emplace(key, rt->compileString(specText(types, spec), "fp8_spec.yaml")).first;
+      it = kernels
+               .emplace(key, choice ? rt->compileString(choice->specYaml, choice->name)
+                                    : Expected<Kernel>(choice.status()))
+               .first;
+    printf("[ chosen ] %s\n", choice ? choice->reason.c_str() : choice.status().message().c_str());
     return it->second;
   }
-};
+  const std::string key = std::string(spec) + types;
+  auto it = kernels.find(key);
+  if (it == kernels.end())
+    it = kernels.emplace(key, rt->compileString(specText(types, spec), "fp8_spec.yaml")).first;
+  return it->second;
+}
 
 struct Fp8Case {
   const char *types; ///< "" = spec 13 as written (e4m3 x e4m3 -> bf16)
@@ -197,11 +179,10 @@ std::string caseName(const ::testing::TestParamInfo<Fp8Case> &info) {
 class Fp8Gemm : public ::testing::TestWithParam<Fp8Case> {};
 
 TEST_P(Fp8Gemm, MatchesScaledReferenceAndWritesEveryElement) {
-  Fp8Gpu &gpu = Fp8Gpu::get();
-  if (!gpu.rt)
-    GTEST_SKIP() << "no GPU: " << gpu.why;
+  REQUIRE_GPU();
+  Gpu &gpu = Gpu::get();
   const Fp8Case &c = GetParam();
-  const Expected<Kernel> &k = gpu.kernel(c.types, c.spec, c.M, c.N, c.K);
+  const Expected<Kernel> &k = fp8Kernel(c.types, c.spec, c.M, c.N, c.K);
   ASSERT_TRUE(k.ok()) << k.status().message();
   const KernelInfo &ki = k->info();
   ASSERT_TRUE(ki.perTensorScales);
@@ -223,21 +204,14 @@ TEST_P(Fp8Gemm, MatchesScaledReferenceAndWritesEveryElement) {
   a.M = c.M, a.N = c.N, a.K = c.K;
   a.lda = c.K + c.ldPad, a.ldb = c.K + c.ldPad, a.ldd = (c.N + 7) / 8 * 8 + c.ldPad;
   a.alpha = c.alpha, a.beta = c.beta;
-  std::vector<CUdeviceptr> bufs;
+  FreeAll freeAll{rt, {}};
+  std::vector<CUdeviceptr> &bufs = freeAll.bufs;
   auto alloc = [&](long long bytes) {
     Expected<CUdeviceptr> p = rt.alloc((size_t)bytes + 256);
     EXPECT_TRUE(p.ok()) << p.status().message();
     bufs.push_back(p.ok() ? *p : 0);
     return bufs.back();
   };
-  struct Free {
-    const Runtime &rt;
-    std::vector<CUdeviceptr> &b;
-    ~Free() {
-      for (CUdeviceptr p : b)
-        (void)rt.free(p);
-    }
-  } freeAll{rt, bufs};
   const long long dBytes = a.M * a.ldd * outEs;
   a.A = alloc(a.M * a.lda) + c.offset;
   a.B = alloc(a.N * a.ldb) + c.offset;

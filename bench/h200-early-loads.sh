@@ -9,7 +9,8 @@
 # Prediction: first_tma 500-1500 cycles after entry in the emitted kernel, ~200 with `early`;
 # `early` 0.5-2% faster at 512x7168x2048 (one tile a CTA, ~42k cycles), less at 256x14336x4096
 # (the same cycles of a longer kernel), level at 1024x7168x2048 (two tiles a CTA).
-#   usage (device): bash bench/h200-early-loads.sh CARRY   (CARRY: gemmgen, cache/)
+#   usage (device): [TYPES=f16] bash bench/h200-early-loads.sh CARRY   (CARRY: gemmgen, cache/;
+#                   TYPES: the types timed, default f16 bf16)
 source "$(dirname "$0")/lib.sh"
 bench_init early_loads "$1"
 # The spec for each type (emit has no --dtype: a source is emitted from the spec it runs with).
@@ -56,7 +57,7 @@ for pass in 1 2; do
   for s in 512x7168x2048 256x14336x4096 1024x7168x2048; do
     IFS=x read -r m n k <<< "$s"
     for e in $order; do
-      for t in f16 bf16; do
+      for t in ${TYPES:-f16 bf16}; do
         log=$L/bench_${e}_${t}_${pass}_$s.txt
         timeout 90 "$G" bench "$E/$t.yaml" --m "$m" --n "$n" --k "$k" --rounds 20 \
           --source "$E/${e}_$t.cu" > "$log" 2>&1

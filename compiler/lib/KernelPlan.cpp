@@ -411,6 +411,8 @@ private:
     s.ctasPerSm = std::max(1u, spec.scheduler.ctasPerSm.value);
     s.simtNarrow = spec.scheduler.simtNarrow.value;
     s.unitCols = atLeast1(p.tileN);
+    s.earlyLoads = !sm100() && p.clusterM == 1 && p.clusterN == 1 && !s.grouped && !s.streamK() &&
+                   !p.scalesInSmem && !spreadsProducer(p);
     if (sm100()) {
       // A cluster tile: every consumer of both CTAs of the pair.
       s.unitRows = atLeast1(p.consumers * p.ctaGroup * p.tileM);

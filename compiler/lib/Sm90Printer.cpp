@@ -129,6 +129,8 @@ private:
       e.line("if (M <= 0 || N <= 0 || K < 0 || batch <= 0) return;");
     }
     e.blank();
+    if (earlyLoads())
+      emitBookkeeping(); // the early loads need the first tile before the CTA's barrier
     e.comment("---- barrier setup: one thread initialises, the cluster agrees ----");
     {
       CodeEmitter::Block init(e, "if (threadIdx.x == 0)");
@@ -143,10 +145,15 @@ private:
         e.line("for (int c = 0; c < CONSUMERS; ++c) mbar_init(" + barrierVar(cload->name) +
                " + 8 * c, " + str(cload->arriveCount) + ");  // its consumer's expect_tx");
       }
-      CodeEmitter::Block loop(e, "for (int s = 0; s < STAGES; ++s)");
-      for (unsigned i = 0; i < 2; ++i)
-        e.line("mbar_init(" + barrierVar(k.barriers[i].name) + " + 8 * s, " +
-               llvm::StringRef(k.barriers[i].name).upper() + "_ARRIVALS);");
+      {
+        CodeEmitter::Block loop(e, "for (int s = 0; s < STAGES; ++s)");
+        for (unsigned i = 0; i < 2; ++i)
+          e.line("mbar_init(" + barrierVar(k.barriers[i].name) + " + 8 * s, " +
+                 llvm::StringRef(k.barriers[i].name).upper() + "_ARRIVALS);");
+      }
+      if (earlyLoads())
+        if (llvm::Error err = emitEarlyLoads(producer))
+          return err;
     }
     e.line("fence_mbarrier_init();");
     e.line(k.clusterM > 1 ? "cluster_sync();  // peers' barriers are initialised before any remote use"
@@ -158,16 +165,8 @@ private:
       e.line("grid_launch_dependents();");
       e.blank();
     }
-    e.comment("---- tile bookkeeping shared by every role ----");
-    if (!grouped()) {
-      emitProblemShape();
-      e.line("const int unit_slots = tile_slots<RASTER, GROUP>(units_m, tiles_n);  // the schedule's walk");
-      e.line("const int batch_slots = unit_slots * batch;  // every batch entry's walk, one after another");
-      e.line("const int k_blocks = (K + BK - 1) / BK;");
-    }
-    e.line("const int cluster_id = blockIdx.x / CLUSTER_M;");
-    e.line("const int clusters = gridDim.x / CLUSTER_M;");
-    e.blank();
+    if (!earlyLoads())
+      emitBookkeeping();
     // One if/else branch per role: setmaxnreg needs each warpgroup's role in
     // one branch of a single if/else.
     e.line("if (warpgroup == 0) {");
@@ -187,6 +186,70 @@ private:
       e.line("cluster_sync();");
     }
     return llvm::Error::success();
+  }
+
+  bool earlyLoads() const { return k.plan.schedule.earlyLoads; }
+
+  void emitBookkeeping() {
+    e.comment("---- tile bookkeeping shared by every role ----");
+    if (!grouped()) {
+      emitProblemShape();
+      e.line("const int unit_slots = tile_slots<RASTER, GROUP>(units_m, tiles_n);  // the schedule's walk");
+      e.line("const int batch_slots = unit_slots * batch;  // every batch entry's walk, one after another");
+      e.line("const int k_blocks = (K + BK - 1) / BK;");
+    }
+    e.line("const int cluster_id = blockIdx.x / CLUSTER_M;");
+    e.line("const int clusters = gridDim.x / CLUSTER_M;");
+    if (earlyLoads()) {
+      e.comment("this CTA's first tile, whose first k-blocks (early_blocks) the thread that");
+      e.comment("initialises the barriers issues before the CTA's barrier; the producer's loop");
+      e.comment("starts after them");
+      e.line("int early_blocks = 0, first_entry = 0, first_tile_m = 0, first_tile_n = 0;");
+      CodeEmitter::Block first(e, "if (cluster_id < batch_slots)");
+      e.line("int unit, unit_m, unit_n;");
+      e.line("first_entry = batch_entry(cluster_id, unit_slots, unit);");
+      CodeEmitter::Block tile(
+          e, "if (tile_coords<RASTER, GROUP>(unit, units_m, tiles_n, unit_m, unit_n))");
+      e.line("early_blocks = k_blocks < STAGES ? k_blocks : STAGES;");
+      e.line("first_tile_m = unit_m * CLUSTER_M + (int)cta_rank;");
+      e.line("first_tile_n = unit_n;");
+    }
+    e.blank();
+  }
+
+  /// KernelPlan::earlyLoads: the producer's k-block body (its loads and
+  /// their expect_tx, without the empty-slot wait that passes at once) for
+  /// the first tile's first early_blocks k-blocks, in the initialising thread.
+  llvm::Error emitEarlyLoads(const Role &producer) {
+    const Op *tileLoop = producer.body.size() == 1 ? &producer.body[0] : nullptr;
+    const Op *kLoop =
+        tileLoop && tileLoop->kind == OpKind::ForEachTile && tileLoop->body.size() == 1
+            ? &tileLoop->body[0]
+            : nullptr;
+    if (!kLoop || kLoop->kind != OpKind::ForK || producer.states.size() != 1)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "kernel '" + k.name +
+                                         "': the producer is not one tile loop over k-blocks, "
+                                         "whose first iterations the early loads copy");
+    const PipelineState &state = producer.states[0];
+    std::vector<Op> body;
+    for (const Op &op : kLoop->body)
+      if (op.kind != OpKind::Wait)
+        body.push_back(op);
+    e.comment("the first tile's first k-blocks, before the CTA's barrier: the producer's first");
+    e.comment("waits on empty slots would pass at once (phase 1), so these are its loop's first");
+    e.comment("iterations, issued as soon as the barriers they complete on exist");
+    e.line("fence_mbarrier_init();  // the inits before the copies' complete_tx");
+    CodeEmitter::Block first(e, "if (early_blocks > 0)");
+    e.line("const int entry = first_entry, tile_m = first_tile_m, tile_n = first_tile_n;");
+    e.line("PipelineState " + state.name + "{0, " + str(state.initialPhase) + "u};");
+    CodeEmitter::Block loop(e, "for (int kb = 0; kb < early_blocks; ++kb)", "early k-block");
+    isProducer = true;
+    ++depthInTileLoop;
+    llvm::Error err = emitOps(body);
+    --depthInTileLoop;
+    isProducer = false;
+    return err;
   }
 
   llvm::Error emitRole(const Role &role, const std::string &kind) {
@@ -214,6 +277,9 @@ private:
                  (k.plan.producerBWarp ? "" : " and B") + " tile, 1: A's scales, 2: B's" +
                  (k.plan.producerBWarp ? ", " + str(k.plan.producerBWarp) + ": the B tile" : ""));
         emitStates(role);
+        if (earlyLoads())
+          e.line("for (int i = 0; i < early_blocks; ++i) " + role.states[0].name +
+                 ".advance();  // issued before the CTA's barrier");
         if (llvm::Error err = emitOps(role.body))
           return err;
       }
@@ -318,7 +384,9 @@ private:
         return emitForKPairs(op);
       if (!isProducer && k.plan.partialBuffers == 1)
         sm90::emitTileScalePointers(e, k, kFirst());
-      CodeEmitter::Block loop(e, "for (int kb = " + kFirst() + "; kb < " + kEnd() + "; ++kb)",
+      const std::string first =
+          isProducer && earlyLoads() ? "slot == cluster_id ? early_blocks : 0" : kFirst();
+      CodeEmitter::Block loop(e, "for (int kb = " + first + "; kb < " + kEnd() + "; ++kb)",
                               "k-block");
       return emitOps(op.body);
     }

@@ -73,8 +73,9 @@ def test_bias_gelu_chain_enters_through_alphas_fma(counts):
 def test_store_forms_chosen_once_per_chunk(counts):
     # D = acc, alpha·acc and alpha·acc + beta·C each have their own stores (spec 05: 16 stmatrix
     # sites each), the multiplies by alpha only on the last two (128 each), and no branch per 8
-    # values: fewer branches than the one path with a test of beta per stmatrix had (71).
+    # values: fewer branches than the one path with a test of beta per stmatrix had (71). (43 by
+    # 2026-12-06, 53 with the early loads' guards and loops, KernelPlan::earlyLoads.)
     c = counts['05_fast_f16.cu']
     assert c['STSM'] == 48, c['STSM']
     assert c['FMUL'] == 256, c['FMUL']
-    assert c['BRA'] < 50, c['BRA']
+    assert c['BRA'] < 60, c['BRA']

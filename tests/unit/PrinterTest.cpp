@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "gemmgen/IR.h"
+#include "gemmgen/KernelPlan.h"
 #include "gemmgen/Lowering.h"
 #include "gemmgen/Parser.h"
 #include "gemmgen/Sm100Printer.h"
@@ -63,7 +64,8 @@ TEST(Printer, Sm90RefusesAnSm100Op) {
   ir::Kernel f = lowered("sm90/01_ws_1consumer.yaml");
   ir::Op fence = op(ir::OpKind::Fence);
   fence.fence = ir::FenceKind::TcgenAfterSync;
-  f.roles[0].body.insert(f.roles[0].body.begin(), fence);
+  std::vector<ir::Op> &kBody = f.roles[0].body[0].body[0].body; // the producer's k-block
+  kBody.insert(kBody.begin() + 1, fence);
   EXPECT_EQ(emitError(f, emitSm90),
             "kernel 'gemm_sm90_ws_1consumer': op 'fence tcgen05_after_thread_sync' is a tcgen05 "
             "fence (sm_100a) and has no sm_90a form; lower the spec for its own target");
@@ -198,6 +200,50 @@ TEST(Printer, Sm90ChoosesTheStoreFormOncePerChunk) {
             std::string::npos);
   EXPECT_EQ(emittedSm90("sm90/14_fast_bf16_bias_gelu.yaml").find("alpha == 1.f"), std::string::npos);
   EXPECT_EQ(emittedSm90("sm90/21_pingpong_bf16_bias_gelu.yaml").find("alpha == 1.f"), std::string::npos);
+}
+
+} // namespace
+
+namespace {
+
+/// KernelPlan::earlyLoads: where one producer thread of a one-CTA cluster
+/// walks plain tiles, the initialising thread issues the first tile's first
+/// early_blocks k-blocks before the CTA's barrier (their loads, not the
+/// empty-slot wait), and the producer's cursor and first k-block start after
+/// them; a cluster (multicast into peers not yet past their barrier inits),
+/// blockwise scales (several producer warps), stream-K and a grouped table
+/// keep the plain prologue.
+TEST(Printer, Sm90IssuesTheFirstLoadsBeforeTheCtasBarrier) {
+  for (const char *rel :
+       {"sm90/05_fast_f16.yaml", "sm90/20_pingpong_f16.yaml", "sm90/12_splitk_f16.yaml",
+        "sm90/09_fast_bf16_a_col_b_row.yaml", "sm90/23_decode_col_d_f16.yaml"}) {
+    SCOPED_TRACE(rel);
+    EXPECT_TRUE(derivePlan(parsedSpec(rel)).schedule.earlyLoads);
+    const std::string out = emittedSm90(rel);
+    const size_t early = out.find("for (int kb = 0; kb < early_blocks; ++kb) {");
+    const size_t barrier = out.find("__syncthreads();");
+    const size_t producer = out.find("==== role producer");
+    ASSERT_NE(early, std::string::npos);
+    ASSERT_LT(early, barrier);
+    const std::string issued = out.substr(early, out.find("} // early k-block", early) - early);
+    EXPECT_NE(issued.find("mbar_arrive_expect_tx(full_bar"), std::string::npos) << issued;
+    EXPECT_NE(issued.find("tma_load_3d(smem + SMEM_A"), std::string::npos) << issued;
+    EXPECT_NE(issued.find("tma_load_3d(smem + SMEM_B"), std::string::npos) << issued;
+    EXPECT_EQ(issued.find("mbar_wait"), std::string::npos) << issued;
+    EXPECT_LT(out.find("int early_blocks = 0"), early) << "computed before it is used";
+    EXPECT_GT(out.find("for (int i = 0; i < early_blocks; ++i) load.advance();"), producer);
+    EXPECT_GT(out.find("for (int kb = slot == cluster_id ? early_blocks : 0; kb < k_blocks;"),
+              producer);
+  }
+  for (const char *rel :
+       {"sm90/02_ws_cluster2.yaml", "sm90/15_blockwise_e4m3.yaml", "sm90/18_streamk_f16.yaml"}) {
+    SCOPED_TRACE(rel);
+    EXPECT_FALSE(derivePlan(parsedSpec(rel)).schedule.earlyLoads);
+    EXPECT_EQ(emittedSm90(rel).find("early_blocks"), std::string::npos);
+  }
+  KernelSpec grouped = parsedSpec("sm90/05_fast_f16.yaml");
+  grouped.scheduler.grouped.value = true;
+  EXPECT_FALSE(derivePlan(grouped).schedule.earlyLoads);
 }
 
 } // namespace

@@ -101,6 +101,29 @@ gemm_sm90_fast_f16_b_row(const __grid_constant__ TensorMap tmA, const __grid_con
   // Sizes the host rejects; returning here keeps a bad launch from hanging (K = 0 is valid: D = 0).
   if (M <= 0 || N <= 0 || K < 0 || batch <= 0) return;
 
+  // ---- tile bookkeeping shared by every role ----
+  const int tiles_m = (M + BM - 1) / BM;
+  const int tiles_n = (N + BN - 1) / BN;
+  const int units_m = (tiles_m + CLUSTER_M - 1) / CLUSTER_M;  // a unit: CLUSTER_M x 1 tiles
+  const int unit_slots = tile_slots<RASTER, GROUP>(units_m, tiles_n);  // the schedule's walk
+  const int batch_slots = unit_slots * batch;  // every batch entry's walk, one after another
+  const int k_blocks = (K + BK - 1) / BK;
+  const int cluster_id = blockIdx.x / CLUSTER_M;
+  const int clusters = gridDim.x / CLUSTER_M;
+  // this CTA's first tile, whose first k-blocks (early_blocks) the thread that
+  // initialises the barriers issues before the CTA's barrier; the producer's loop
+  // starts after them
+  int early_blocks = 0, first_entry = 0, first_tile_m = 0, first_tile_n = 0;
+  if (cluster_id < batch_slots) {
+    int unit, unit_m, unit_n;
+    first_entry = batch_entry(cluster_id, unit_slots, unit);
+    if (tile_coords<RASTER, GROUP>(unit, units_m, tiles_n, unit_m, unit_n)) {
+      early_blocks = k_blocks < STAGES ? k_blocks : STAGES;
+      first_tile_m = unit_m * CLUSTER_M + (int)cta_rank;
+      first_tile_n = unit_n;
+    }
+  }
+
   // ---- barrier setup: one thread initialises, the cluster agrees ----
   if (threadIdx.x == 0) {
     prefetch_tensormap(&tmA);
@@ -112,19 +135,27 @@ gemm_sm90_fast_f16_b_row(const __grid_constant__ TensorMap tmA, const __grid_con
       mbar_init(full_bar + 8 * s, FULL_ARRIVALS);
       mbar_init(empty_bar + 8 * s, EMPTY_ARRIVALS);
     }
+    // the first tile's first k-blocks, before the CTA's barrier: the producer's first
+    // waits on empty slots would pass at once (phase 1), so these are its loop's first
+    // iterations, issued as soon as the barriers they complete on exist
+    fence_mbarrier_init();  // the inits before the copies' complete_tx
+    if (early_blocks > 0) {
+      const int entry = first_entry, tile_m = first_tile_m, tile_n = first_tile_n;
+      PipelineState load{0, 1u};
+      for (int kb = 0; kb < early_blocks; ++kb) {
+        mbar_arrive_expect_tx(full_bar + 8 * load.stage, STAGE_TX_BYTES);
+        tma_load_3d(smem + SMEM_A + A_STAGE_BYTES * load.stage, &tmA, full_bar + 8 * load.stage, kb * BK, tile_m * BM, entry);
+        // B is N-major: one box per 64 columns of the tile (coordinates: n, k)
+        #pragma unroll
+        for (u32 j = 0; j < B_BOXES; ++j) {
+          tma_load_3d(smem + SMEM_B + B_STAGE_BYTES * load.stage + j * B_BOX_BYTES, &tmB, full_bar + 8 * load.stage, tile_n * BN + (int)(j * 64), kb * BK, entry);
+        }
+        load.advance();
+      } // early k-block
+    }
   }
   fence_mbarrier_init();
   __syncthreads();
-
-  // ---- tile bookkeeping shared by every role ----
-  const int tiles_m = (M + BM - 1) / BM;
-  const int tiles_n = (N + BN - 1) / BN;
-  const int units_m = (tiles_m + CLUSTER_M - 1) / CLUSTER_M;  // a unit: CLUSTER_M x 1 tiles
-  const int unit_slots = tile_slots<RASTER, GROUP>(units_m, tiles_n);  // the schedule's walk
-  const int batch_slots = unit_slots * batch;  // every batch entry's walk, one after another
-  const int k_blocks = (K + BK - 1) / BK;
-  const int cluster_id = blockIdx.x / CLUSTER_M;
-  const int clusters = gridDim.x / CLUSTER_M;
 
   if (warpgroup == 0) {
     // ==== role producer: warps 0..3 ====
@@ -132,6 +163,7 @@ gemm_sm90_fast_f16_b_row(const __grid_constant__ TensorMap tmA, const __grid_con
     // One elected thread of warp 0 issues every TMA load; the other warps idle.
     if (warp_in_group == 0 && elect_one_sync()) {
       PipelineState load{0, 1u};  // phase 1: the first wait passes on the barrier's initial phase
+      for (int i = 0; i < early_blocks; ++i) load.advance();  // issued before the CTA's barrier
       // persistent loop: this cluster walks units of CLUSTER_M x 1 tiles
       for (int slot = cluster_id; slot < batch_slots; slot += clusters) {
         int unit;
@@ -140,7 +172,7 @@ gemm_sm90_fast_f16_b_row(const __grid_constant__ TensorMap tmA, const __grid_con
         if (!tile_coords<RASTER, GROUP>(unit, units_m, tiles_n, unit_m, unit_n)) continue;  // a Hilbert hole
         const int tile_m = unit_m * CLUSTER_M + (int)cta_rank;
         const int tile_n = unit_n;
-        for (int kb = 0; kb < k_blocks; ++kb) {
+        for (int kb = slot == cluster_id ? early_blocks : 0; kb < k_blocks; ++kb) {
           mbar_wait(empty_bar + 8 * load.stage, load.phase, ROLE_PRODUCER, BAR_EMPTY, load.stage);
           mbar_arrive_expect_tx(full_bar + 8 * load.stage, STAGE_TX_BYTES);
           tma_load_3d(smem + SMEM_A + A_STAGE_BYTES * load.stage, &tmA, full_bar + 8 * load.stage, kb * BK, tile_m * BM, entry);

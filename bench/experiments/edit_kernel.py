@@ -8,7 +8,9 @@ EDITS is a comma-separated list of:
          after it initialises the barriers, before the CTA's __syncthreads, the
          warpgroup's setmaxnreg and the tile bookkeeping (which moves above the
          barrier setup); its loop then starts at the first k-block not issued.
-         Cluster size 1, one producer thread, non-grouped kernels only.
+         Cluster size 1, one producer thread, non-grouped kernels only; kernels
+         emitted since 4d9bc3f do this themselves (KernelPlan::earlyLoads), and
+         the edit then stops at its first anchor.
   trace  clock64 stamps per CTA of one launch (the fifth this process makes),
          printed by block 0 of the sixth: entry, after __syncthreads, the
          producer's first TMA issue, consumer 0's first full barrier, its last

@@ -7,7 +7,8 @@
 #   early        the first tile's first STAGES loads issued by the initialising thread before
 #                the __syncthreads (the bookkeeping moved above the barrier setup)
 # (The measurement of 2026-12-06_early_loads_h100, binaries of 31c2e22: since 4d9bc3f the compiler
-# emits `early` itself, so its edit stops; `trace` still applies.)
+# emits `early` itself, so its edit stops; `trace` still applies, stamping the compiler's early
+# block's first TMA.)
 # Prediction: first_tma 500-1500 cycles after entry in the emitted kernel, ~200 with `early`;
 # `early` 0.5-2% faster at 512x7168x2048 (one tile a CTA, ~42k cycles), less at 256x14336x4096
 # (the same cycles of a longer kernel), level at 1024x7168x2048 (two tiles a CTA).

@@ -138,6 +138,13 @@ __device__ __forceinline__ unsigned long long trace_globaltimer() {{
             trace_stamps[blockIdx.x][2] = clock64() - trace_t0;
           mbar_arrive_expect_tx(full_bar + 8 * kb, STAGE_TX_BYTES);
 """, "trace early tma")
+    if "// the first tile's first k-blocks, before the CTA's barrier" in text:  # the compiler's own
+        text = replace_once(text, "\n        mbar_arrive_expect_tx(full_bar + 8 * load.stage, STAGE_TX_BYTES);\n",
+                            """
+        if (kb == 0 && trace_launch == TRACE_LAUNCH)
+          trace_stamps[blockIdx.x][2] = clock64() - trace_t0;
+        mbar_arrive_expect_tx(full_bar + 8 * load.stage, STAGE_TX_BYTES);
+""", "trace the compiler's early tma")
     # trace_stamps[.][2] must start at 0 each traced launch: cleared at entry
     text = replace_once(text, "      trace_stamps[blockIdx.x][0] = 0;\n",
                         "      trace_stamps[blockIdx.x][0] = 0;\n      trace_stamps[blockIdx.x][2] = 0;\n",

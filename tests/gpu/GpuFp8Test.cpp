@@ -47,12 +47,6 @@ const char *kSpec13Split = "13_fast_e4m3.yaml:split_k_4", *kSpec17 = "17_splitk_
 const char *kAutoTensor = "auto:per_tensor", *kAutoBlock = "auto:blockwise";
 bool isChosen(const char *spec) { return spec == kAutoTensor || spec == kAutoBlock; }
 
-std::string specPath(const char *spec) {
-  if (const char *d = getenv("GEMMGEN_SPECS_DIR"); d && *d)
-    return std::string(d) + "/" + spec;
-  return std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/" + spec;
-}
-
 /// Spec 13 (or 15, blockwise) with other types (its tile and roles kept), or as written.
 std::string specText(const std::string &types, const char *spec = kSpec13) {
   const bool one = spec == kSpec15One, split = spec == kSpec13Split, n64 = spec == kSpec15N64;
@@ -60,7 +54,7 @@ std::string specText(const std::string &types, const char *spec = kSpec13) {
     spec = kSpec15;
   if (split)
     spec = kSpec13;
-  std::ifstream f(specPath(spec));
+  std::ifstream f(specsDir() / spec);
   std::stringstream ss;
   ss << f.rdbuf();
   std::string s = ss.str();
@@ -269,12 +263,8 @@ TEST_P(Fp8Gemm, MatchesScaledReferenceAndWritesEveryElement) {
   const std::string path = prepared ? prepared->path : prepared.status().message();
   Status s = k->launch(a, gpu.stream);
   ASSERT_TRUE(s.ok()) << s.message();
-  Status w = rt.wait(gpu.stream, watchdogSeconds(a.M, a.N, a.K));
-  if (w.code() == ErrorCode::Timeout) {
-    fprintf(stderr, "%s\n", w.message().c_str());
-    std::_Exit(4);
-  }
-  ASSERT_TRUE(w.ok()) << w.message();
+  waitOrExit(watchdogSeconds(a.M, a.N, a.K));
+  ASSERT_FALSE(HasFatalFailure());
 
   Expected<GemmVerifier::Comparison> cmp = gpu.ver->compare(a, ki.dtype, ref, false, gpu.stream, out);
   ASSERT_TRUE(cmp.ok()) << cmp.status().message();

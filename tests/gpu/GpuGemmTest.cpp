@@ -41,13 +41,8 @@ class SpecShape : public ::testing::TestWithParam<std::tuple<std::string, Shape>
 
 TEST_P(SpecShape, MatchesReferenceAndWritesEveryElement) {
   REQUIRE_GPU();
-  Gpu &gpu = Gpu::get();
   const auto &[name, shape] = GetParam();
-  ASSERT_NE(name, "(no specs found)") << "no specs in " << specsDir();
-  const Expected<Kernel> &k = gpu.kernel(name);
-  ASSERT_TRUE(k.ok()) << k.status().message();
-  if (k->info().target != "sm_90a")
-    GTEST_SKIP() << name << " targets " << k->info().target;
+  SM90_KERNEL_OR_SKIP(k, name);
   GemmArgs a;
   a.M = shape.M, a.N = shape.N, a.K = shape.K;
   setUserLayouts(a, k->info());
@@ -81,11 +76,7 @@ TEST_P(ZeroK, EveryElementOfDIsZero) {
   REQUIRE_GPU();
   Gpu &gpu = Gpu::get();
   const auto &[name, shape] = GetParam();
-  ASSERT_NE(name, "(no specs found)") << "no specs in " << specsDir();
-  const Expected<Kernel> &k = gpu.kernel(name);
-  ASSERT_TRUE(k.ok()) << k.status().message();
-  if (k->info().target != "sm_90a")
-    GTEST_SKIP() << name << " targets " << k->info().target;
+  SM90_KERNEL_OR_SKIP(k, name);
   if (!k->info().epilogue.empty())
     GTEST_SKIP() << name << "'s epilogue chain makes D = chain(0), not 0 (AlphaBeta.zeroK "
                             "checks it against the reference)";

@@ -175,6 +175,16 @@ roles:
       GTEST_SKIP() << "no GPU: " << Gpu::get().why;                                              \
   } while (0)
 
+/// The spec NAME's kernel, compiled here, as `const Expected<Kernel> &K`: the
+/// test fails where it does not compile and is skipped where the spec targets
+/// another GPU than the sm_90a one the tests run on (the sm_100a specs).
+#define SM90_KERNEL_OR_SKIP(K, NAME)                                                               \
+  ASSERT_NE(NAME, "(no specs found)") << "no specs in " << specsDir();                             \
+  const Expected<Kernel> &K = Gpu::get().kernel(NAME);                                             \
+  ASSERT_TRUE(K.ok()) << K.status().message();                                                     \
+  if (K->info().target != "sm_90a")                                                                \
+  GTEST_SKIP() << NAME << " targets " << K->info().target
+
 inline long long roundUp(long long x, long long m) { return (x + m - 1) / m * m; }
 
 /// Elements one operand's allocation spans: `batch` entries `stride` apart

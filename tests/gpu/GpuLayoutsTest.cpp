@@ -156,13 +156,8 @@ class Batched : public ::testing::TestWithParam<std::tuple<std::string, BatchCas
 
 TEST_P(Batched, EveryEntryMatchesReference) {
   REQUIRE_GPU();
-  Gpu &gpu = Gpu::get();
   const auto &[name, c] = GetParam();
-  ASSERT_NE(name, "(no specs found)") << "no specs in " << specsDir();
-  const Expected<Kernel> &k = gpu.kernel(name);
-  ASSERT_TRUE(k.ok()) << k.status().message();
-  if (k->info().target != "sm_90a")
-    GTEST_SKIP() << name << " targets " << k->info().target;
+  SM90_KERNEL_OR_SKIP(k, name);
   if (!k->info().batched)
     GTEST_SKIP() << name << " computes one problem per launch (no batch parameter)";
   if (k->info().splitK > 1)
@@ -275,13 +270,8 @@ class Staged : public ::testing::TestWithParam<std::tuple<std::string, StagedCas
 
 TEST_P(Staged, MatchesReference) {
   REQUIRE_GPU();
-  Gpu &gpu = Gpu::get();
   const auto &[name, c] = GetParam();
-  ASSERT_NE(name, "(no specs found)") << "no specs in " << specsDir();
-  const Expected<Kernel> &k = gpu.kernel(name);
-  ASSERT_TRUE(k.ok()) << k.status().message();
-  if (k->info().target != "sm_90a")
-    GTEST_SKIP() << name << " targets " << k->info().target;
+  SM90_KERNEL_OR_SKIP(k, name);
   if (c.beta != 0.0f && !k->info().alphaBeta)
     GTEST_SKIP() << name << " computes D = A·B only";
   GemmArgs a;

@@ -388,8 +388,8 @@ void cli::registerBenchCommand(CLI::App &app) {
                   "The value of GemmArgs::scaleD: the epilogue chain's scale step, or an 8-bit D's output scale")
       ->capture_default_str();
   cmd->add_option("--source", o->sourceFile,
-                  "Time FILE, a hand-edited copy of `gemmgen emit` for the same spec and options, "
-                  "in place of the emitted kernel (the spec's launch contract)");
+                  "Time FILE, a hand-edited copy of `gemmgen emit` of a spec with the types and "
+                  "layouts run, in place of the emitted kernel (the spec's launch contract)");
   cmd->add_option("--json", o->jsonFile, "Write results as JSON to FILE");
   cmd->add_option("--csv", o->csvFile, "Write results as CSV to FILE");
   cmd->add_option("--device", o->device, "GPU ordinal (default 0)")->capture_default_str();

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -359,8 +360,8 @@ inline std::optional<CompiledSpec> compileSpecForGpu(const std::string &path, bo
 }
 
 /// `--source FILE`: a hand-edited copy of what `gemmgen emit` writes for the
-/// same spec and options replaces the emitted kernel, so that an idea can be
-/// measured before the compiler learns it. The launch contract (threads,
+/// spec as run (its types and layouts) replaces the emitted kernel, so that an
+/// idea can be measured before the compiler learns it. The launch contract (threads,
 /// shared memory, cluster, grid, tensor maps, arguments) stays the spec's: the
 /// file must define the spec's kernel under its name. False, with the error
 /// printed and the exit code set, where it cannot be read or does not.
@@ -391,8 +392,9 @@ inline bool useEditedSource(CompiledSpec &compiled, const std::string &path) {
   }
   if (!defines) {
     llvm::errs() << "gemmgen: error: --source " << path << " does not define the kernel `" << name
-                 << "` the spec launches: start from `gemmgen emit` of the same spec and options "
-                    "(--dtype, --layout, --out-dtype) and keep the kernel's name\n";
+                 << "` the spec launches: start from `gemmgen emit` of a spec file with the "
+                    "types and layouts you run (emit takes no --dtype, --layout or --out-dtype) "
+                    "and keep the kernel's name\n";
     setExitCode(ExitFailure);
     return false;
   }

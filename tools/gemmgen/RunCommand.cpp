@@ -493,7 +493,7 @@ void cli::registerRunCommand(CLI::App &app) {
   cmd->add_flag("--json", o->json, "Print the result as JSON");
   cmd->add_flag("--no-cache", o->noCache, "Bypass the kernel cache");
   cmd->add_option("--source", o->sourceFile,
-                  "Run FILE, a hand-edited copy of `gemmgen emit` for the same spec and options, "
-                  "in place of the emitted kernel (the spec's launch contract)");
+                  "Run FILE, a hand-edited copy of `gemmgen emit` of a spec with the types and "
+                  "layouts run, in place of the emitted kernel (the spec's launch contract)");
   cmd->callback([o] { runRun(*o); });
 }

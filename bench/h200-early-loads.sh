@@ -36,16 +36,7 @@ verify early-beta "$SPEC" 1000x1001x520 --source "$E/early_f16.cu" --alpha 1.5 -
 verify early-bf16 "$E/bf16.yaml" 512x7168x2048 --source "$E/early_bf16.cu"
 verify early,trace "$SPEC" 512x7168x2048 --source "$E/early,trace_f16.cu"
 verify trace "$SPEC" 512x7168x2048 --source "$E/trace_f16.cu"
-# Where the cycles go: the median over CTAs of each stamp (cycles from the CTA's entry).
-trace_table() { # NAME LOG
-  local col line="$1 ($(grep -c '^trace [0-9]' "$2") CTAs) medians:" h
-  h=(sync first_tma first_full mma_done end entry_ns end_ns)
-  for col in 3 4 5 6 7 8 9; do
-    line="$line ${h[col - 3]} $(awk -v c=$col '$1 == "trace" && $2 ~ /^[0-9]+$/ {print $c}' "$2" |
-      sort -n | awk '{v[NR] = $1} END {print NR ? v[int((NR + 1) / 2)] : "-"}')"
-  done
-  echo "$line last_end_ns $(awk '$1 == "trace" && $2 ~ /^[0-9]+$/ && $9 > m {m = $9} END {print m}' "$2")"
-}
+# Where the cycles go: the median over CTAs of each stamp (lib.sh trace_table).
 for s in 512x7168x2048 256x14336x4096 1024x7168x2048; do
   IFS=x read -r m n k <<< "$s"
   for e in trace early,trace; do

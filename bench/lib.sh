@@ -29,6 +29,8 @@
 #   ncu_kernels NAME ARGS...   ncu (clocks as found) over one `bench ARGS --rounds 1` process:
 #                           every kernel's name, grid, block, duration, DRAM bytes read,
 #                           registers, dynamic shared memory and clock into S
+#   trace_table NAME LOG    the medians over CTAs of the stamps of bench/experiments/edit_kernel.py's
+#                           `trace` in LOG (cycles from each CTA's entry), one line
 #   bench_finish            packs $L into $OUT/NAME-logs.tgz and prints the summary
 bench_init() {
   BENCH_NAME=$1; C=${2:-.devrun/k}; case $C in /*) ;; *) C=$PWD/$C ;; esac
@@ -143,6 +145,19 @@ ncu_kernels() {
        /sm__cycles_elapsed.avg.per_second/ { c = $NF " " $(NF-1) }
        END { flush() }' \
     "$L/$name.txt" | sed 's/^ *//' | grep -v -E '(fill_normal|compare|poison)' | head -40 >> "$S"
+}
+trace_table() {
+  local col line="$1 ($(grep -c '^trace [0-9]' "$2") CTAs) medians:" h
+  h=(sync first_tma first_full mma_done end entry_ns end_ns)
+  for col in 3 4 5 6 7 8 9; do
+    line="$line ${h[col - 3]} $(awk -v c=$col '$1 == "trace" && $2 ~ /^[0-9]+$/ {print $c}' "$2" |
+      sort -n | awk '{v[NR] = $1} END {print NR ? v[int((NR + 1) / 2)] : "-"}')"
+  done
+  for col in 10 11; do
+    line="$line $([ $col = 10 ] && echo issued || echo mid) $(awk -v c=$col '$1 == "trace" && $2 ~ /^[0-9]+$/ {print $c}' "$2" |
+      sort -n | awk '{v[NR] = $1} END {print NR ? v[int((NR + 1) / 2)] : "-"}')"
+  done
+  echo "$line last_end_ns $(awk '$1 == "trace" && $2 ~ /^[0-9]+$/ && $9 > m {m = $9} END {print m}' "$2")"
 }
 bench_finish() {
   tar -C "$L" -czf "$OUT/$BENCH_NAME-logs.tgz" . && rm -rf "$L"

@@ -15,7 +15,15 @@ EDITS is a comma-separated list of:
          printed by block 0 of the sixth: entry, after __syncthreads, the
          producer's first TMA issue, consumer 0's first full barrier, its last
          k-block's wgmmas done (the last tile's), the end of its stores; and
-         %globaltimer at entry and end (ns, for the CTAs' skew).
+         %globaltimer at entry and end (ns, for the CTAs' skew); last, when
+         its last TMA store was issued (cycles, before the wait for them all).
+  stg    each staged 32-column chunk leaves through st.global from the
+         consumer's 128 threads instead of one thread's TMA store (full tiles
+         of a packed row-major 16-bit D only; see stg()).
+  nofence  no async-proxy fence after a chunk is staged (with stg only)
+  nostore  the staged chunks are not stored (timing the staging alone;
+         D stays unwritten)
+  twice  the chunk loop runs twice, stamped between (`mid`, with trace)
 
 Every edit finds its anchor in the emitted text or stops with an error: the
 printer's output moved and the edit must be redone, not guessed.
@@ -94,7 +102,7 @@ def trace(text):
     globals_ = f"""
 // trace (bench/experiments/edit_kernel.py): one launch's stamps per CTA
 constexpr unsigned TRACE_LAUNCH = 4;  // the fifth launch of the process
-__device__ long long trace_stamps[1024][8];
+__device__ long long trace_stamps[1024][10];
 __device__ unsigned trace_launches[1024];
 __device__ __forceinline__ unsigned long long trace_globaltimer() {{
   unsigned long long t;
@@ -115,11 +123,11 @@ __device__ __forceinline__ unsigned long long trace_globaltimer() {{
     if (trace_launch == TRACE_LAUNCH + 1 && blockIdx.x == 0) {
       long long g0 = trace_stamps[0][6];
       for (unsigned b = 0; b < gridDim.x && b < 1024; ++b) g0 = min(g0, trace_stamps[b][6]);
-      printf("trace """ + name + """: cta sync first_tma first_full mma_done end (cycles from entry) entry_ns end_ns\\n");
+      printf("trace """ + name + """: cta sync first_tma first_full mma_done end (cycles from entry) entry_ns end_ns issued mid (cycles)\\n");
       for (unsigned b = 0; b < gridDim.x && b < 1024; ++b)
-        printf("trace %u %lld %lld %lld %lld %lld %lld %lld\\n", b, trace_stamps[b][1], trace_stamps[b][2],
+        printf("trace %u %lld %lld %lld %lld %lld %lld %lld %lld %lld\\n", b, trace_stamps[b][1], trace_stamps[b][2],
                trace_stamps[b][3], trace_stamps[b][4], trace_stamps[b][5], trace_stamps[b][6] - g0,
-               trace_stamps[b][7] - g0);
+               trace_stamps[b][7] - g0, trace_stamps[b][8], trace_stamps[b][9]);
     }
   }
 """, "trace entry")
@@ -157,12 +165,86 @@ __device__ __forceinline__ unsigned long long trace_globaltimer() {{
     text = replace_once(text, done, """      if (trace_on && leader && consumer == 0) trace_stamps[blockIdx.x][4] = clock64() - trace_t0;
 """ + done, "trace mma done")
     end = "      bulk_wait_group<0>();  // every store of this CTA done\n"
-    text = replace_once(text, end, end + """      if (trace_on && consumer == 0) {
+    text = replace_once(text, end, """      if (trace_on && consumer == 0) trace_stamps[blockIdx.x][8] = clock64() - trace_t0;
+""" + end + """      if (trace_on && consumer == 0) {
         trace_stamps[blockIdx.x][5] = clock64() - trace_t0;
         trace_stamps[blockIdx.x][7] = (long long)trace_globaltimer();
       }
 """, "trace end")
     return text
+
+
+def stg(text):
+    """The staged chunk leaves through st.global from the consumer's 128 threads, not one TMA store.
+
+    The kernel has no D pointer (its D is a tensor map): the edit reads the global address from the
+    map's first 8 bytes, which the driver's encoding keeps there on the H100/H200 (not a documented
+    layout: an experiment only; `--verify` tells whether it held). Full tiles of a row-major,
+    packed 16-bit D (ldd = N) in 32-column chunks of one 64-byte swizzled slab only: no bounds.
+    """
+    store = """        if (leader) {
+          #pragma unroll
+          for (int slab = 0; slab < EPI_COLS / D_SLAB_COLS; ++slab) {
+            tma_store_3d(&tmD, smem + SMEM_D + consumer * D_STAGE_BYTES + slab * D_SLAB_BYTES,
+                         tile_n * BN + chunk * EPI_COLS + slab * D_SLAB_COLS, tile_m * BM + consumer * WG_ROWS, entry);
+          }
+          bulk_commit_group();
+        }
+"""
+    copy = """        {
+          // stg: 256 16-byte pieces (64 rows x 4), two a thread, from the swizzled slab to D
+          static_assert(EPI_COLS == 32 && D_SLAB_COLS == 32, "stg edit: one 64-byte slab of 16-bit D a chunk");
+          const unsigned long long d_base = reinterpret_cast<const unsigned long long *>(&tmD)[0];
+          const int t = threadIdx.x % 128;
+          #pragma unroll
+          for (int i = 0; i < 2; ++i) {
+            const int v = t + 128 * i, row = v / 4, col16 = v % 4;
+            const u32 addr = staging + row * 64 + ((col16 ^ ((row >> 1) & 3)) << 4);
+            u32 x0, x1, x2, x3;
+            asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(x0), "=r"(x1), "=r"(x2), "=r"(x3) : "r"(addr));
+            const long long grow = (long long)tile_m * BM + consumer * WG_ROWS + row;
+            const long long gcol = (long long)tile_n * BN + chunk * EPI_COLS + col16 * 8;
+            const unsigned long long gaddr = d_base + (unsigned long long)(grow * N + gcol) * 2;
+            asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" :: "l"(gaddr), "r"(x0), "r"(x1), "r"(x2), "r"(x3) : "memory");
+          }
+        }
+"""
+    return replace_once(text, store, copy, "stg: the chunk's TMA store")
+
+
+STAGING_FENCE = """        // staging writes must be visible to the TMA engine (async proxy)
+        fence_proxy_async_smem();
+"""
+
+
+def nofence(text):
+    """No async-proxy fence after a chunk is staged (right only with `stg`: its copies are generic)."""
+    return replace_once(text, STAGING_FENCE, "", "nofence: the staging fence")
+
+
+def nostore(text):
+    """The staged chunk is not stored at all (D stays unwritten: for timing the staging alone)."""
+    store = re.compile(r"        if \(leader\) \{\n          #pragma unroll\n          for \(int slab = 0; "
+                       r"slab < EPI_COLS / D_SLAB_COLS; \+\+slab\) \{\n            tma_store_3d\(&tmD,.*?"
+                       r"bulk_commit_group\(\);\n        \}\n", re.S)
+    found = store.findall(text)
+    if len(found) != 1:
+        sys.exit(f"edit_kernel: nostore: the chunk's TMA store found {len(found)} times, want 1")
+    return store.sub("        // nostore: the chunk stays in shared memory\n", text)
+
+
+def twice(text):
+    """The epilogue's chunk loop runs twice (the second time with its code in the instruction
+    caches), consumer 0's leader stamping between them (the trace's `mid`; use with `trace`,
+    after it in the list or before: the stamp names what `trace` declares)."""
+    start = text.index("      #pragma unroll\n      for (int chunk = 0; chunk < ")
+    end_mark = "      } // epilogue chunk\n"
+    end = text.index(end_mark, start) + len(end_mark)
+    if text.count(end_mark) != 1:
+        sys.exit("edit_kernel: twice: the chunk loop's end found more than once")
+    loop = text[start:end]
+    stamp = "      if (trace_on && leader && consumer == 0) trace_stamps[blockIdx.x][9] = clock64() - trace_t0;\n"
+    return text[:start] + loop + stamp + loop + text[end:]
 
 
 def main():
@@ -174,8 +256,16 @@ def main():
             text = early(text)
         elif edit == "trace":
             text = trace(text)
+        elif edit == "stg":
+            text = stg(text)
+        elif edit == "nofence":
+            text = nofence(text)
+        elif edit == "nostore":
+            text = nostore(text)
+        elif edit == "twice":
+            text = twice(text)
         else:
-            sys.exit(f"edit_kernel: unknown edit {edit!r} (early, trace)")
+            sys.exit(f"edit_kernel: unknown edit {edit!r} (early, trace, stg, nofence, nostore, twice)")
     sys.stdout.write(text)
 
 

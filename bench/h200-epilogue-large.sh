@@ -10,21 +10,12 @@
 #   usage (device): bash bench/h200-epilogue-large.sh CARRY   (CARRY: gemmgen, cache/)
 source "$(dirname "$0")/lib.sh"
 bench_init epilogue_large "$1"
-E=$L/src; mkdir -p "$E"
+E=$L/src
 SPEC=specs/sm90/05_fast_f16.yaml
-"$G" emit "$SPEC" -o "$E/emitted.cu"
-for e in trace nostore,nofence nostore,nofence,trace nostore,nofence,twice,trace; do
-  python3 bench/experiments/edit_kernel.py $e < "$E/emitted.cu" > "$E/$e.cu" || echo "edit $e failed" >> "$S"
-done
+emit_edits "$SPEC" "$E" trace nostore,nofence nostore,nofence,trace nostore,nofence,twice,trace
 verify trace "$SPEC" 4096x4096x4096 --source "$E/trace.cu"
-for s in 2048x2048x2048 4096x4096x4096 8192x8192x8192; do
-  IFS=x read -r m n k <<< "$s"
-  for e in trace nostore,nofence,trace nostore,nofence,twice,trace; do
-    timeout 60 "$G" run "$SPEC" --m "$m" --n "$n" --k "$k" --iters 10 --warmup 3 \
-      --source "$E/$e.cu" > "$L/${e}_$s.txt" 2>&1
-    trace_table "${e%,trace} $s" "$L/${e}_$s.txt" >> "$S"
-  done
-done
+trace_runs "$SPEC" "$E" "2048x2048x2048 4096x4096x4096 8192x8192x8192" trace \
+  nostore,nofence,trace nostore,nofence,twice,trace
 for pass in 1 2; do
   for s in 2048x2048x2048 4096x4096x4096 8192x8192x8192; do
     IFS=x read -r m n k <<< "$s"

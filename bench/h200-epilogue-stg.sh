@@ -17,12 +17,9 @@
 #   usage (device): bash bench/h200-epilogue-stg.sh CARRY   (CARRY: gemmgen, cache/)
 source "$(dirname "$0")/lib.sh"
 bench_init epilogue_stg "$1"
-E=$L/src; mkdir -p "$E"
+E=$L/src
 SPEC=bench/wave-fit/m128n224_c32.yaml
-"$G" emit "$SPEC" -o "$E/emitted.cu"
-for e in trace stg stg,trace stg,nofence stg,nofence,trace nostore,trace nostore,nofence,trace; do
-  python3 bench/experiments/edit_kernel.py $e < "$E/emitted.cu" > "$E/$e.cu" || echo "edit $e failed" >> "$S"
-done
+emit_edits "$SPEC" "$E" trace stg stg,trace stg,nofence stg,nofence,trace nostore,trace nostore,nofence,trace
 # Full tiles only (the edit has no bounds): M % 128 = 0, N % 224 = 0, packed D.
 for s in 512x7168x2048 128x7168x2048 1024x7168x2048 256x14336x4096 384x2240x136; do
   verify stg "$SPEC" "$s" --source "$E/stg.cu"
@@ -31,21 +28,7 @@ verify stg,nofence "$SPEC" 512x7168x2048 --source "$E/stg,nofence.cu"
 verify stg,nofence "$SPEC" 1024x7168x2048 --source "$E/stg,nofence.cu"
 verify stg-beta "$SPEC" 512x7168x2048 --source "$E/stg.cu" --alpha 1.5 --beta 0.5
 verify stg,trace "$SPEC" 512x7168x2048 --source "$E/stg,trace.cu"
-for s in 128x7168x2048 512x7168x2048 1024x7168x2048; do
-  IFS=x read -r m n k <<< "$s"
-  for e in trace stg,trace stg,nofence,trace nostore,trace nostore,nofence,trace; do
-    timeout 60 "$G" run "$SPEC" --m "$m" --n "$n" --k "$k" --iters 10 --warmup 3 \
-      --source "$E/$e.cu" > "$L/trace_${e}_$s.txt" 2>&1
-    trace_table "$e $s" "$L/trace_${e}_$s.txt" >> "$S"
-  done
-done
-for pass in 1 2; do
-  order="emitted stg stg,nofence"; [ $pass = 2 ] && order="stg,nofence stg emitted"
-  for e in $order; do
-    log=$L/bench_${e}_$pass.txt
-    timeout 90 "$G" bench "$SPEC" --shapes 512x7168x2048,256x14336x4096,1024x7168x2048 --rounds 20 \
-      --source "$E/$e.cu" > "$log" 2>&1
-    echo "== pass $pass $e" >> "$S"; table "$log" >> "$S"
-  done
-done
+trace_runs "$SPEC" "$E" "128x7168x2048 512x7168x2048 1024x7168x2048" trace stg,trace \
+  stg,nofence,trace nostore,trace nostore,nofence,trace
+source_passes "$SPEC" "$E" 512x7168x2048,256x14336x4096,1024x7168x2048 emitted stg stg,nofence
 bench_finish

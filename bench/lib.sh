@@ -31,6 +31,13 @@
 #                           registers, dynamic shared memory and clock into S
 #   trace_table NAME LOG    the medians over CTAs of the stamps of bench/experiments/edit_kernel.py's
 #                           `trace` in LOG (cycles from each CTA's entry), one line
+#   emit_edits SPEC DIR E...   `emit SPEC` into DIR/emitted.cu and each edit set E of
+#                           bench/experiments/edit_kernel.py applied to it into DIR/E.cu
+#   trace_runs SPEC DIR SHAPES E...   `run SPEC --source DIR/E.cu` at each MxNxK of SHAPES for each
+#                           edit set E (bench/experiments/edit_kernel.py's, ending in trace): one
+#                           trace_table line each
+#   source_passes SPEC DIR SHAPES E...   `bench SPEC --shapes SHAPES --source DIR/E.cu` for each E,
+#                           two passes (the second in reverse order): "== pass P E" and its table
 #   bench_finish            packs $L into $OUT/NAME-logs.tgz and prints the summary
 bench_init() {
   BENCH_NAME=$1; C=${2:-.devrun/k}; case $C in /*) ;; *) C=$PWD/$C ;; esac
@@ -158,6 +165,36 @@ trace_table() {
       sort -n | awk '{v[NR] = $1} END {print NR ? v[int((NR + 1) / 2)] : "-"}')"
   done
   echo "$line last_end_ns $(awk '$1 == "trace" && $2 ~ /^[0-9]+$/ && $9 > m {m = $9} END {print m}' "$2")"
+}
+emit_edits() {
+  local spec=$1 dir=$2 e; shift 2
+  mkdir -p "$dir"; "$G" emit "$spec" -o "$dir/emitted.cu"
+  for e in "$@"; do
+    python3 bench/experiments/edit_kernel.py "$e" < "$dir/emitted.cu" > "$dir/$e.cu" ||
+      echo "edit $e failed" >> "$S"
+  done
+}
+trace_runs() {
+  local spec=$1 dir=$2 shapes=$3 s e m n k; shift 3
+  for s in $shapes; do
+    IFS=x read -r m n k <<< "$s"
+    for e in "$@"; do
+      timeout 60 "$G" run "$spec" --m "$m" --n "$n" --k "$k" --iters 10 --warmup 3 \
+        --source "$dir/$e.cu" > "$L/trace_${e}_$s.txt" 2>&1
+      trace_table "${e%,trace} $s" "$L/trace_${e}_$s.txt" >> "$S"
+    done
+  done
+}
+source_passes() {
+  local spec=$1 dir=$2 shapes=$3 pass e order log; shift 3
+  for pass in 1 2; do
+    order="$*"; [ $pass = 2 ] && order=$(printf '%s\n' "$@" | tac | paste -sd' ')
+    for e in $order; do
+      log=$L/bench_${e}_$pass.txt
+      timeout 90 "$G" bench "$spec" --shapes "$shapes" --rounds 20 --source "$dir/$e.cu" > "$log" 2>&1
+      echo "== pass $pass $e" >> "$S"; table "$log" >> "$S"
+    done
+  done
 }
 bench_finish() {
   tar -C "$L" -czf "$OUT/$BENCH_NAME-logs.tgz" . && rm -rf "$L"

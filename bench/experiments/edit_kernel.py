@@ -24,6 +24,8 @@ EDITS is a comma-separated list of:
   nostore  the staged chunks are not stored (timing the staging alone;
          D stays unwritten)
   twice  the chunk loop runs twice, stamped between (`mid`, with trace)
+  onestage  every chunk of a one-tile CTA staged at once in the freed A
+         stages, then stored (one-tile CTAs and beta = 0 only; see onestage())
 
 Every edit finds its anchor in the emitted text or stops with an error: the
 printer's output moved and the edit must be redone, not guessed.
@@ -247,25 +249,62 @@ def twice(text):
     return text[:start] + loop + stamp + loop + text[end:]
 
 
+def onestage(text):
+    """The last (here: only) tile's chunks staged at once in the freed A stages, then stored.
+
+    After both consumers' last wgmmas (a 256-thread named barrier, id 15), each chunk is staged in
+    its own 4 KB of the A stages (14 of them: 56 of the 64 KB), with no wait and no barrier between
+    chunks; one fence and one barrier, then the leader issues every chunk's TMA store. Right only
+    where every CTA computes one tile (the producer loads nothing after it) and beta = 0 (C's
+    chunks still land in the old staging tile): an experiment, verified at such shapes only.
+    """
+    loop = "      #pragma unroll\n      for (int chunk = 0; chunk < BN / EPI_COLS; ++chunk) {\n"
+    text = replace_once(text, loop, """      static_assert(EPI_COLS == D_SLAB_COLS && 2 * (BN / EPI_COLS) * D_STAGE_BYTES <= SMEM_B - SMEM_A,
+                    "onestage: one slab a chunk, every chunk of both consumers in the A stages");
+      named_barrier_sync(15, 256);  // onestage: both consumers' wgmmas done, the stages free
+""" + loop, "onestage: the chunk loop")
+    wait = """        if (leader) {
+          bulk_wait_group_read<0>();  // staging tile free again
+        }
+        named_barrier_sync(EPILOGUE_BAR_ID + consumer % EPILOGUE_BAR_SLOTS, EPILOGUE_BAR_THREADS);
+"""
+    text = replace_once(text, wait, "", "onestage: the chunk's wait")
+    text = replace_once(text, "        const u32 staging = smem + SMEM_D + consumer * D_STAGE_BYTES;\n",
+                        "        const u32 staging = smem + SMEM_A + (consumer * (BN / EPI_COLS) + chunk) * D_STAGE_BYTES;\n",
+                        "onestage: the staging address")
+    tail = STAGING_FENCE + """        named_barrier_sync(EPILOGUE_BAR_ID + consumer % EPILOGUE_BAR_SLOTS, EPILOGUE_BAR_THREADS);
+        if (leader) {
+          #pragma unroll
+          for (int slab = 0; slab < EPI_COLS / D_SLAB_COLS; ++slab) {
+            tma_store_3d(&tmD, smem + SMEM_D + consumer * D_STAGE_BYTES + slab * D_SLAB_BYTES,
+                         tile_n * BN + chunk * EPI_COLS + slab * D_SLAB_COLS, tile_m * BM + consumer * WG_ROWS, entry);
+          }
+          bulk_commit_group();
+        }
+      } // epilogue chunk
+"""
+    return replace_once(text, tail, """      } // epilogue chunk
+""" + STAGING_FENCE.replace("        ", "      ") + """      named_barrier_sync(EPILOGUE_BAR_ID + consumer % EPILOGUE_BAR_SLOTS, EPILOGUE_BAR_THREADS);
+      if (leader) {
+        #pragma unroll
+        for (int chunk = 0; chunk < BN / EPI_COLS; ++chunk)
+          tma_store_3d(&tmD, smem + SMEM_A + (consumer * (BN / EPI_COLS) + chunk) * D_STAGE_BYTES,
+                       tile_n * BN + chunk * EPI_COLS, tile_m * BM + consumer * WG_ROWS, entry);
+        bulk_commit_group();
+      }
+""", "onestage: the chunk's store")
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     text = sys.stdin.read()
+    edits = {"early": early, "trace": trace, "stg": stg, "nofence": nofence, "nostore": nostore,
+             "twice": twice, "onestage": onestage}
     for edit in sys.argv[1].split(","):
-        if edit == "early":
-            text = early(text)
-        elif edit == "trace":
-            text = trace(text)
-        elif edit == "stg":
-            text = stg(text)
-        elif edit == "nofence":
-            text = nofence(text)
-        elif edit == "nostore":
-            text = nostore(text)
-        elif edit == "twice":
-            text = twice(text)
-        else:
-            sys.exit(f"edit_kernel: unknown edit {edit!r} (early, trace, stg, nofence, nostore, twice)")
+        if edit not in edits:
+            sys.exit(f"edit_kernel: unknown edit {edit!r} ({', '.join(edits)})")
+        text = edits[edit](text)
     sys.stdout.write(text)
 
 

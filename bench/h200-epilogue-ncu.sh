@@ -6,6 +6,8 @@
 # a large share), the 30 instructions with the most samples and their stall reasons into S.
 # Prediction: the samples after the last HGMMA sit on the named barriers (BAR.SYNC), the fence's
 # MEMBAR and the leader's DEPBAR (the wait for the previous store's read), not on STSM.
+# (Written 2026-12-06, not run yet: no machine came after it; its CSV parsing is untried on ncu's
+# real output, and the CSVs are in the logs either way.)
 #   usage (device): bash bench/h200-epilogue-ncu.sh CARRY   (CARRY: gemmgen, cache/)
 source "$(dirname "$0")/lib.sh"
 bench_init epilogue_ncu "$1"

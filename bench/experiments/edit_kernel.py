@@ -180,8 +180,8 @@ def stg(text):
     """The staged chunk leaves through st.global from the consumer's 128 threads, not one TMA store.
 
     The kernel has no D pointer (its D is a tensor map): the edit reads the global address from the
-    map's first 8 bytes, which the driver's encoding keeps there on the H100/H200 (not a documented
-    layout: an experiment only; `--verify` tells whether it held). Full tiles of a row-major,
+    map's first 8 bytes, where the driver's encoding kept it on the H100 on 2026-12-06 (not a
+    documented layout: an experiment only; `--verify` tells whether it holds). Full tiles of a row-major,
     packed 16-bit D (ldd = N) in 32-column chunks of one 64-byte swizzled slab only: no bounds.
     """
     store = """        if (leader) {

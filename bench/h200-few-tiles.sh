@@ -17,6 +17,7 @@ for s in 128x4096x11008 768x3072x3072; do
   verify streamk_medium bench/few-tiles/streamk_medium.yaml "$s"
   verify streamk_small bench/families/streamk_small.yaml "$s"
 done
-# what cuBLAS runs at the worst shape, and the stream-K kernel's times per launch
-ncu_kernels ncu_128x4096x11008 bench/few-tiles/streamk_medium.yaml --m 128 --n 4096 --k 11008
+# what cuBLAS runs at the worst shape; the split kernel, its reduction and the stream-K kernel
+ncu_kernels ncu_auto auto --m 128 --n 4096 --k 11008
+ncu_kernels ncu_streamk_medium bench/few-tiles/streamk_medium.yaml --m 128 --n 4096 --k 11008
 bench_finish

@@ -66,6 +66,7 @@ const char *ir::toString(OpKind k) {
   case OpKind::IfOtherTurn: return "if_other_turn";
   case OpKind::IfSecondOfPair: return "if_second_of_pair";
   case OpKind::IfPairEnds: return "if_pair_ends";
+  case OpKind::EarlyLoads: return "early_loads";
   case OpKind::SkipK: return "skip_k";
   case OpKind::NamedBarrierArrive: return "named_barrier_arrive";
   }

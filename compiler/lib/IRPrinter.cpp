@@ -134,6 +134,9 @@ private:
     case OpKind::IfOtherTurn:
     case OpKind::IfSecondOfPair:
     case OpKind::IfPairEnds:
+    case OpKind::EarlyLoads:
+      if (op.kind == OpKind::EarlyLoads)
+        os << " first_tile k<min(k_blocks," << op.state << ".depth) before_cta_barrier";
       os << " {\n";
       for (const Op &child : op.body)
         printOp(child, indent + 2);

@@ -411,8 +411,12 @@ private:
     s.ctasPerSm = std::max(1u, spec.scheduler.ctasPerSm.value);
     s.simtNarrow = spec.scheduler.simtNarrow.value;
     s.unitCols = atLeast1(p.tileN);
+    // Early loads skip the producer's first waits on the empty barrier, which
+    // is right only where those waits pass at once (its waiter starts at
+    // phase 1); a declared phase 0 keeps them (and the hang it teaches).
+    const BarrierPlan *empty = p.findBarrier(ProtocolBarrier::Empty);
     s.earlyLoads = !sm100() && p.clusterM == 1 && p.clusterN == 1 && !s.grouped && !s.streamK() &&
-                   !p.scalesInSmem && !spreadsProducer(p);
+                   !p.scalesInSmem && !spreadsProducer(p) && empty && empty->waiterPhase == 1;
     if (sm100()) {
       // A cluster tile: every consumer of both CTAs of the pair.
       s.unitRows = atLeast1(p.consumers * p.ctaGroup * p.tileM);

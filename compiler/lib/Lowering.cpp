@@ -125,6 +125,14 @@ private:
     }
     kBody.push_back(advance("load"));
     r.body = {loop(OpKind::ForEachTile, {loop(OpKind::ForK, kBody)})};
+    if (k.plan.schedule.earlyLoads) { // the first tile's first k-blocks, without their waits
+      std::vector<Op> early;
+      for (const Op &op : kBody)
+        if (op.kind != OpKind::Wait)
+          early.push_back(op);
+      r.body.insert(r.body.begin(), loop(OpKind::EarlyLoads, std::move(early)));
+      r.body.front().state = "load";
+    }
     return r;
   }
 

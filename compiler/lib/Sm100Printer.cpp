@@ -478,6 +478,8 @@ private:
     case OpKind::IfSecondOfPair:
     case OpKind::IfPairEnds:
       return cannotPrint(op, "blockwise scaling's k-block pairs (built for sm_90a only)");
+    case OpKind::EarlyLoads:
+      return cannotPrint(op, "loads before the CTA's barrier (built for sm_90a only)");
     case OpKind::IfAnyK: {
       e.comment("the tile had k-blocks (K > 0)");
       CodeEmitter::Block cond(e, "if (k_blocks > 0)", "K > 0");

@@ -188,7 +188,14 @@ private:
     return llvm::Error::success();
   }
 
-  bool earlyLoads() const { return k.plan.schedule.earlyLoads; }
+  /// The producer's early_loads op (the IR's; KernelPlan::earlyLoads decides it).
+  const Op *earlyLoadsOp() const {
+    for (const Role &r : k.roles)
+      if (!r.body.empty() && r.body.front().kind == OpKind::EarlyLoads)
+        return &r.body.front();
+    return nullptr;
+  }
+  bool earlyLoads() const { return earlyLoadsOp() != nullptr; }
 
   void emitBookkeeping() {
     e.comment("---- tile bookkeeping shared by every role ----");
@@ -217,25 +224,21 @@ private:
     e.blank();
   }
 
-  /// KernelPlan::earlyLoads: the producer's k-block body (its loads and
-  /// their expect_tx, without the empty-slot wait that passes at once) for
-  /// the first tile's first early_blocks k-blocks, in the initialising thread.
+  /// The producer's early_loads op: its body (the k-block's loads, their
+  /// expect_tx and the state's advance) for the first tile's first
+  /// early_blocks k-blocks, in the initialising thread, on a copy of the state.
   llvm::Error emitEarlyLoads(const Role &producer) {
-    const Op *tileLoop = producer.body.size() == 1 ? &producer.body[0] : nullptr;
-    const Op *kLoop =
-        tileLoop && tileLoop->kind == OpKind::ForEachTile && tileLoop->body.size() == 1
-            ? &tileLoop->body[0]
-            : nullptr;
-    if (!kLoop || kLoop->kind != OpKind::ForK || producer.states.size() != 1)
+    const Op *earlyP = earlyLoadsOp();
+    const PipelineState *stateP = nullptr;
+    for (const PipelineState &s : producer.states)
+      if (earlyP && s.name == earlyP->state)
+        stateP = &s;
+    if (producer.body.empty() || earlyP != &producer.body.front() || !stateP)
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "kernel '" + k.name +
-                                         "': the producer is not one tile loop over k-blocks, "
-                                         "whose first iterations the early loads copy");
-    const PipelineState &state = producer.states[0];
-    std::vector<Op> body;
-    for (const Op &op : kLoop->body)
-      if (op.kind != OpKind::Wait)
-        body.push_back(op);
+                                     "kernel '" + k.name + "': early_loads is not first in the "
+                                     "producer's body, on one of its pipeline states");
+    const Op &early = *earlyP;
+    const PipelineState &state = *stateP;
     e.comment("the first tile's first k-blocks, before the CTA's barrier: the producer's first");
     e.comment("waits on empty slots would pass at once (phase 1), so these are its loop's first");
     e.comment("iterations, issued as soon as the barriers they complete on exist");
@@ -246,7 +249,7 @@ private:
     CodeEmitter::Block loop(e, "for (int kb = 0; kb < early_blocks; ++kb)", "early k-block");
     isProducer = true;
     ++depthInTileLoop;
-    llvm::Error err = emitOps(body);
+    llvm::Error err = emitOps(early.body);
     --depthInTileLoop;
     isProducer = false;
     return err;
@@ -277,9 +280,6 @@ private:
                  (k.plan.producerBWarp ? "" : " and B") + " tile, 1: A's scales, 2: B's" +
                  (k.plan.producerBWarp ? ", " + str(k.plan.producerBWarp) + ": the B tile" : ""));
         emitStates(role);
-        if (earlyLoads())
-          e.line("for (int i = 0; i < early_blocks; ++i) " + role.states[0].name +
-                 ".advance();  // issued before the CTA's barrier");
         if (llvm::Error err = emitOps(role.body))
           return err;
       }
@@ -377,6 +377,12 @@ private:
            "elected ops are emitted inside a leader guard");
     switch (op.kind) {
     case OpKind::ForEachTile: return emitForEachTile(op);
+    case OpKind::EarlyLoads:
+      // Its loads were issued before the CTA's barrier (emitEarlyLoads); the
+      // role's own state moves past them.
+      e.line("for (int i = 0; i < early_blocks; ++i) " + op.state +
+             ".advance();  // issued before the CTA's barrier");
+      return llvm::Error::success();
     case OpKind::ForK: {
       if (isProducer && spreadsProducer(k.plan))
         return emitSplitProducerK(op);

@@ -346,6 +346,46 @@ TEST(Simulator, GridWrapsAcrossTiles) {
   EXPECT_EQ(r.ctas, 1u);
 }
 
+TEST(Simulator, EarlyLoadsStartTheFirstTile) {
+  // KernelPlan::earlyLoads puts early_loads first in the producer's body: the
+  // first tile's first min(k-blocks, depth) k-blocks, without their waits;
+  // the for_k of that tile starts after them. Not where the producer's loads
+  // are split across a cluster (multicast) or the walk is stream-K's.
+  Kernel k = lowerConfig({});
+  const Role &producer = role(k, "producer");
+  ASSERT_EQ(producer.body.size(), 2u);
+  const Op &early = producer.body[0];
+  ASSERT_EQ(early.kind, OpKind::EarlyLoads);
+  EXPECT_EQ(early.state, "load");
+  std::vector<OpKind> kinds;
+  for (const Op &op : early.body)
+    kinds.push_back(op.kind);
+  EXPECT_EQ(kinds, (std::vector<OpKind>{OpKind::ArriveExpectTx, OpKind::TmaLoad, OpKind::TmaLoad,
+                                        OpKind::Advance}));
+  EXPECT_EQ(producer.body[1].kind, OpKind::ForEachTile);
+  Config cluster;
+  cluster.tileN = 256, cluster.consumers = 2, cluster.clusterM = 2;
+  EXPECT_NE(lowerConfig(cluster).roles[0].body[0].kind, OpKind::EarlyLoads);
+  // Fewer k-blocks than stages (1, 2), as many (4), more (5, 9); K = 0; one
+  // CTA walking every tile; CTAs without a tile.
+  Kernel early4 = lowerConfig({});
+  for (auto [m, n, kk, ctas] :
+       {std::array<unsigned, 4>{256, 256, 64, 0}, {256, 256, 128, 0}, {256, 256, 256, 0},
+        {200, 136, 320, 0}, {256, 256, 576, 1}, {129, 257, 0, 0}, {128, 128, 192, 3}}) {
+    SimulationResult r = run(early4, m, n, kk, 6, ctas);
+    EXPECT_TRUE(r.ok()) << m << "x" << n << "x" << kk << " ctas " << ctas << "\n" << report(r);
+  }
+  // A walk that starts in a hole loads nothing early (the kernels' first slot
+  // is the cluster's index): Hilbert over 3 x 3 tiles on 7 CTAs gives CTA 6
+  // slots 6 (a hole) and 13.
+  Config hilbert;
+  hilbert.raster = RasterOrder::Hilbert;
+  SimulationResult h = run(lowerConfig(hilbert), 384, 384, 320, 6, /*ctas=*/7);
+  EXPECT_TRUE(h.ok()) << report(h);
+  ASSERT_EQ(h.walks.size(), 7u);
+  EXPECT_EQ(h.walks[6], units({{13, 2, 1}})) << walkText(h.walks[6]);
+}
+
 //===----------------------------------------------------------------------===//
 // Seeded protocol bugs, by IR mutation
 //===----------------------------------------------------------------------===//
@@ -353,6 +393,10 @@ TEST(Simulator, GridWrapsAcrossTiles) {
 TEST(SimulatorBugs, BothEndsStartAtPhaseZero) {
   Kernel k = lowerConfig({});
   role(k, "producer").states[0].initialPhase = 0; // empty barrier waiter
+  // A declared phase 0 gets no early loads (KernelPlan::earlyLoads): its
+  // first waits are the ones that hang.
+  ASSERT_TRUE(removeFirst(role(k, "producer").body,
+                          [](const Op &op) { return op.kind == OpKind::EarlyLoads; }));
   SimulationResult r = run(k, 256, 256, 256);
   expectCaught(r, {SimVerdict::Deadlock}, "waits empty[0] for parity 0");
   const SeedResult *f = r.firstFailure();
@@ -380,8 +424,12 @@ TEST(SimulatorBugs, BothEndsStartAtPhaseOne) {
           {SimVerdict::Deadlock,
            R"(deadlock: \d+ of \d+ roles blocked, nothing in flight; CTA \d+ producer\[0\] )"
            R"(waits empty\[\d+\] for parity [01] \(barrier in phase \d+, 1/1 arrivals missing\))"}});
-  expectDetail(r, "the consumer passed its wait on the full barrier before the stage's bytes "
-                  "arrived");
+  // Each race kind names its cause (which one comes first depends on the
+  // seed: the early loads may not have been issued yet, or not landed).
+  const bool notLanded = r.firstFailure()->message.find("landed") != std::string::npos;
+  expectDetail(r, notLanded ? "the consumer passed its wait on the full barrier before the "
+                              "stage's bytes arrived"
+                            : "the stage was not loaded for this k-block when the MMA read it");
 }
 
 TEST(SimulatorBugs, EmptyBarrierOneArrivalTwoConsumers) {
@@ -582,6 +630,25 @@ TEST(SimulatorBugs, StagingRewrittenBeforeStoreFinished) {
                           [](const Op &op) { return op.kind == OpKind::TmaStoreWait; }));
   // One CTA walks four tiles, so the staging tile is reused.
   expectCaught(run(k, 256, 256, 128, 12, 1), {SimVerdict::Race}, "smemD");
+}
+
+TEST(SimulatorBugs, EarlyLoadsWithoutTheirAdvance) {
+  // Every early k-block would load into the ring's first stage.
+  Kernel k = lowerConfig({});
+  ASSERT_TRUE(removeFirst(role(k, "producer").body[0].body,
+                          [](const Op &op) { return op.kind == OpKind::Advance; }));
+  expectCaught(run(k, 256, 256, 256, 6), {SimVerdict::OverArrival},
+               "k-block 1, loaded early (before the CTA's barrier)) brings 1 arrivals");
+}
+
+TEST(SimulatorBugs, EarlyLoadsPastTheRing) {
+  // Two early_loads: twice the ring's stages loaded before any wait on a
+  // freed one.
+  Kernel k = lowerConfig({});
+  std::vector<Op> &body = role(k, "producer").body;
+  body.insert(body.begin(), body.front());
+  expectCaught(run(k, 256, 256, 512, 6), {SimVerdict::OverArrival, SimVerdict::Race},
+               "loaded early");
 }
 
 TEST(SimulatorBugs, MissingProxyFence) {

@@ -179,8 +179,16 @@ enum class OpKind {
   // the tile's k-blocks go in pairs from its first one ---
   IfSecondOfPair,///< body runs when the k-block is the second of its pair (its index from
                  ///< the tile's first is odd): the first one's sum is promoted beside it
-  IfPairEnds     ///< body runs when the k-block ends its pair: the second, or the tile's
+  IfPairEnds,    ///< body runs when the k-block ends its pair: the second, or the tile's
                  ///< last k-block when that one is a pair's first
+  // --- loads before the CTA's barrier (appended; SchedulePlan::earlyLoads) ---
+  EarlyLoads     ///< first in the producer's body: when the CTA's walk starts with a tile
+                 ///< (its first slot is not a hole), body runs once per k-block of that
+                 ///< tile's first min(k-blocks, state depth), before the CTA's barrier (on
+                 ///< sm_90a by the thread that initialises the barriers). The body is the
+                 ///< k-block's loads without the empty-slot wait (a fresh ring's first
+                 ///< waits pass at once) and ends in the state's advance; the role's ForK
+                 ///< then starts after those k-blocks on that tile
 };
 
 struct Op {

@@ -169,12 +169,14 @@ struct SchedulePlan {
   /// stages; the order barrier hands the mainloop from one to the other.
   bool pingpong = false;
   /// sm_90a, one CTA a cluster, one producer thread, no grouped table or
-  /// stream-K walk: the thread that initialises the barriers issues the first
-  /// tile's first `depth` k-blocks (early_blocks) before the CTA's barrier,
-  /// and the producer's loop starts after them. Those are the loop's first
-  /// iterations moved earlier (their empty-slot waits pass at once: phase 1),
-  /// the protocol the simulator runs unchanged; a one-tile CTA's first wgmma
-  /// then starts ~1.5k cycles sooner (docs/PERF.md, "a one-tile CTA's cycles").
+  /// stream-K walk, the empty barrier's waiter starting at phase 1: the
+  /// thread that initialises the barriers issues the first tile's first
+  /// `depth` k-blocks (early_blocks) before the CTA's barrier, and the
+  /// producer's loop starts after them. Those are the loop's first iterations
+  /// moved earlier (their empty-slot waits would pass at once); lowering puts
+  /// them in the IR as the producer's `early_loads`, which the simulator runs.
+  /// A one-tile CTA's first wgmma then starts ~1.5k cycles sooner
+  /// (docs/PERF.md, "a one-tile CTA's cycles").
   bool earlyLoads = false;
   /// scheduler.ctas_per_sm: the CTAs one SM holds (__launch_bounds__'s
   /// minimum blocks); the runtime's persistent grid follows from occupancy.

@@ -136,6 +136,11 @@ void Machine::settle(Actor &a) {
       }
       if (kind == OpKind::ForK)
         a.k = -1;
+      if (kind == OpKind::EarlyLoads) {
+        a.earlyK = int(count);
+        a.inTile = false;
+        a.k = -1;
+      }
       if (kind == OpKind::IfOtherTurn) {
         // The other consumer's tile: the rest of the tile's body is not run.
         a.stack.back().pc = a.stack.back().body->size();
@@ -153,7 +158,7 @@ void Machine::settle(Actor &a) {
         op.kind == OpKind::IfAnyK || op.kind == OpKind::IfNoK || op.kind == OpKind::IfBeta ||
         op.kind == OpKind::IfSkPartial || op.kind == OpKind::IfSkFinish ||
         op.kind == OpKind::IfOtherTurn || op.kind == OpKind::IfSecondOfPair ||
-        op.kind == OpKind::IfPairEnds) {
+        op.kind == OpKind::IfPairEnds || op.kind == OpKind::EarlyLoads) {
       // The unit's k-blocks this CTA computes: [kBegin, kEnd) (all of them
       // but under stream-K).
       const int kBegin = a.tile.kBegin, kEnd = a.tile.kEnd;
@@ -161,7 +166,9 @@ void Machine::settle(Actor &a) {
       if (op.kind == OpKind::ForEachTile)
         count = tileCount;
       else if (op.kind == OpKind::ForK)
-        count = a.inTile ? unsigned(kEnd - kBegin) : 0;
+        count = a.inTile ? unsigned(kEnd - kBegin - earlySkip(a)) : 0;
+      else if (op.kind == OpKind::EarlyLoads)
+        count = earlyCount(a, op);
       else if (op.kind == OpKind::ForEachChunk)
         count = a.inTile ? chunkCount() : 0;
       else if (op.kind == OpKind::IfNoK)
@@ -214,11 +221,30 @@ void Machine::enterIteration(Actor &a, const Frame &f) {
         for (Region &r : ctas[a.cta].regions[b])
           r.accWritten = false;
   } else if (f.kind == OpKind::ForK) {
+    a.k = a.tile.kBegin + earlySkip(a) + int(f.iter);
+  } else if (f.kind == OpKind::EarlyLoads) {
+    a.tile = ctas[a.cta].tiles[0]; // earlyCount: the walk's first slot is a tile
+    a.inTile = true;
     a.k = a.tile.kBegin + int(f.iter);
   } else if (f.kind == OpKind::ForEachChunk) {
     a.chunk = int(f.iter);
   }
 }
+
+unsigned Machine::earlyCount(const Actor &a, const Op &op) const {
+  const Cta &cta = ctas[a.cta];
+  // The printers' first slot is the cluster's index (a persistent walk's
+  // start); a hole there starts the walk later and nothing loads early.
+  if (cta.tiles.empty() || cta.tiles[0].ct != int(cta.cluster))
+    return 0;
+  unsigned depth = 1;
+  for (const PipelineState &s : k.roles[a.role].states)
+    if (s.name == op.state)
+      depth = std::max(1u, s.depth);
+  return std::min(unsigned(cta.tiles[0].kEnd - cta.tiles[0].kBegin), depth);
+}
+
+int Machine::earlySkip(const Actor &a) const { return a.inTile && a.turn == 0 ? a.earlyK : 0; }
 
 void Machine::onActorFinished(Actor &a) {
   a.inTile = false;
@@ -358,6 +384,7 @@ void Machine::step(Actor &a) {
   case OpKind::IfOtherTurn:
   case OpKind::IfSecondOfPair:
   case OpKind::IfPairEnds:
+  case OpKind::EarlyLoads:
     assert(false && "structured ops are entered by settle()");
     break;
   }

@@ -88,6 +88,10 @@ private:
   void doNamedArrive(Actor &a, const Op &op);
   /// Ping-pong: which consumer instance owns the actor's current tile.
   unsigned turnOwner(const Actor &a) const;
+  /// early_loads: how many k-blocks of the walk's first tile it loads.
+  unsigned earlyCount(const Actor &a, const Op &op) const;
+  /// k-blocks of the current tile loaded before the CTA's barrier (its first).
+  int earlySkip(const Actor &a) const;
   static void advanceCursor(Cursor &c, unsigned n);
   /// sm_90a: the first tile row of the instance's share of `b` (its rows of
   /// a cooperative tile; 0 for ping-pong consumers, who own whole tiles).

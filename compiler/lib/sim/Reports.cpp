@@ -34,6 +34,9 @@ std::string Machine::where(const Actor &a) const {
     s += " k-block " + std::to_string(a.k);
   if (a.chunk >= 0)
     s += " chunk " + std::to_string(a.chunk);
+  for (const Frame &f : a.stack)
+    if (f.kind == OpKind::EarlyLoads)
+      s += ", loaded early (before the CTA's barrier)";
   return s;
 }
 

@@ -109,6 +109,9 @@ struct Actor {
   unsigned tilesDone = 0;
   unsigned turn = 0; ///< the current tile's index in the CTA's walk (ping-pong turns)
   int k = -1;     ///< current k-block, -1 outside for_k
+  /// early_loads: k-blocks of the walk's first tile loaded before the CTA's
+  /// barrier, which the role's for_k on that tile starts after.
+  int earlyK = 0;
   int chunk = -1; ///< current epilogue chunk, -1 outside for_each_chunk
   // MMA groups: MMAs complete in issue order.
   std::deque<int> mmaQueue;

@@ -80,7 +80,10 @@ std::string fmtFloat(float v) {
 void collectOps(const std::vector<Op> &body, std::vector<const Op *> &out) {
   for (const Op &op : body) {
     out.push_back(&op);
-    collectOps(op.body, out);
+    // early_loads runs the k-loop's own ops earlier: who arrives on or loads
+    // into a barrier, and how much a phase writes, are the k-loop's.
+    if (op.kind != OpKind::EarlyLoads)
+      collectOps(op.body, out);
   }
 }
 

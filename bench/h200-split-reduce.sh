@@ -8,7 +8,7 @@
 cd "$(dirname "$0")/.." && . bench/lib.sh
 OLD=$1; case $OLD in /*) ;; *) OLD=$PWD/$OLD ;; esac
 bench_init split_reduce "$2"
-timeout 300 "$C/gemmgen_gpu_tests" --gtest_filter='*plit*:*24_decode*' > "$L/gpu_tests.log" 2>&1
+timeout 200 "$C/gemmgen_gpu_tests" --gtest_filter='*plit*:*24_decode*' > "$L/gpu_tests.log" 2>&1
 echo "gpu tests rc=$?: $(grep -E '^\[  (PASSED|FAILED) +\] [0-9]+ test' "$L/gpu_tests.log" | tr '\n' ' ')" >> "$S"
 grep -E '^\[  FAILED  \] [A-Z]' "$L/gpu_tests.log" | sed 's/, where.*//' | head -20 >> "$S"
 verify auto auto 128x4096x11008

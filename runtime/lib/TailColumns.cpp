@@ -151,13 +151,8 @@ __device__ void tail_row(const u16 *A, const u16 *B, void *D, long long m, int l
   }
 }
 // Split-K: D = alpha * (sum of the f32 slices) + beta * C in D's type (out_kind 0 f16, 1 bf16,
-// 2 f32), slices summed in order (deterministic); any alignment of D and C. W is row-major
-// (rows ldw floats, ldw a multiple of 4; slices stride_w apart, a multiple of 4; 256-byte
-// aligned); D and C row-major or column-major (d_col_major). Block (x, y) takes rows y,
-// y + gridDim.y, ... and, of each, 4 columns a thread from x·1024: 16-byte loads of W and no
-// division per element (one element a thread with a 64-bit i / n and i % n ran 128x4096
-// in 6.5 us on the H100, the split kernel 35.5).
-constexpr int kReduceCols = 4;
+// 2 f32), slices summed in order (deterministic); any alignment of D and C. W is row-major;
+// D and C are row-major or column-major (d_col_major), the threads walking along D's lines.
 extern "C" __global__ void __launch_bounds__(256)
 gg_splitk_reduce(const float *w, long long slices, long long m, long long n, long long ldw,
                  long long stride_w, void *d, long long ldd, int d_col_major, int out_kind,
@@ -168,39 +163,24 @@ gg_splitk_reduce(const float *w, long long slices, long long m, long long n, lon
 #if __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
-  const long long col0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * kReduceCols;
-  if (col0 >= n) return;
-  const bool whole = col0 + kReduceCols <= n;
-  for (long long r = blockIdx.y; r < m; r += gridDim.y) {
-    const float *wr = w + r * ldw + col0;
-    float s[kReduceCols] = {0.f, 0.f, 0.f, 0.f};
-    for (long long k = 0; k < slices; ++k) {
-      if (whole) {
-        const float4 v = *(const float4 *)(wr + k * stride_w);
-        s[0] += v.x, s[1] += v.y, s[2] += v.z, s[3] += v.w;
-      } else {
-#pragma unroll
-        for (int j = 0; j < kReduceCols; ++j)
-          if (col0 + j < n) s[j] += wr[k * stride_w + j];
-      }
+  const long long total = m * n;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
+       i += (long long)gridDim.x * blockDim.x) {
+    const long long r = d_col_major ? i % m : i / n, col = d_col_major ? i / m : i % n;
+    const long long d_at = d_col_major ? col * ldd + r : r * ldd + col;
+    const long long c_at = d_col_major ? col * ldc + r : r * ldc + col;
+    float s = 0.f;
+    for (long long k = 0; k < slices; ++k) s += w[k * stride_w + r * ldw + col];
+    float v = alpha * s;
+    if (beta != 0.f) {
+      const float cv = out_kind == 2 ? ((const float *)c)[c_at]
+                                     : to_f32(((const u16 *)c)[c_at], out_kind);
+      v = fmaf(beta, cv, v);
     }
-#pragma unroll
-    for (int j = 0; j < kReduceCols; ++j) {
-      const long long col = col0 + j;
-      if (col >= n) break;
-      const long long d_at = d_col_major ? col * ldd + r : r * ldd + col;
-      const long long c_at = d_col_major ? col * ldc + r : r * ldc + col;
-      float v = alpha * s[j];
-      if (beta != 0.f) {
-        const float cv = out_kind == 2 ? ((const float *)c)[c_at]
-                                       : to_f32(((const u16 *)c)[c_at], out_kind);
-        v = fmaf(beta, cv, v);
-      }
-      if (out_kind == 2)
-        ((float *)d)[d_at] = v;
-      else
-        ((u16 *)d)[d_at] = to_16(v, out_kind);
-    }
+    if (out_kind == 2)
+      ((float *)d)[d_at] = v;
+    else
+      ((u16 *)d)[d_at] = to_16(v, out_kind);
   }
 }
 
@@ -409,10 +389,8 @@ Status gemmgen::launchSplitReduce(const Kernel::Impl &k, const PreparedLaunch &p
                     &beta, &c, &ldc};
   const DriverApi &drv = *k.rt->drv;
   GG_CONTEXT_SCOPE(*k.rt);
-  // gg_splitk_reduce's grid: 4 columns a thread along x, rows along y (the
-  // kernel strides past 65535).
-  const unsigned blocks = (unsigned)((n + 256 * 4 - 1) / (256 * 4));
-  const unsigned rowBlocks = (unsigned)std::min<long long>(m, 65535);
+  const unsigned blocks =
+      (unsigned)std::max<long long>(1, std::min<long long>((m * n + 255) / 256, 4096));
   // A programmatic dependent launch: the reduction is scheduled while the
   // split kernel still runs (that kernel triggers it after its prologue) and
   // waits on the device for it, so the gap between the two launches leaves
@@ -420,7 +398,7 @@ Status gemmgen::launchSplitReduce(const Kernel::Impl &k, const PreparedLaunch &p
   // shapes, docs/PERF.md). A tail-columns launch between the two keeps the
   // order: it is an ordinary launch, and this one waits for it.
   CUlaunchConfig cfg = {};
-  cfg.gridDimX = blocks, cfg.gridDimY = rowBlocks, cfg.gridDimZ = 1;
+  cfg.gridDimX = blocks, cfg.gridDimY = cfg.gridDimZ = 1;
   cfg.blockDimX = 256, cfg.blockDimY = cfg.blockDimZ = 1;
   cfg.hStream = stream;
   CUlaunchAttribute pdl = {};
@@ -429,7 +407,7 @@ Status gemmgen::launchSplitReduce(const Kernel::Impl &k, const PreparedLaunch &p
   cfg.attrs = &pdl, cfg.numAttrs = 1;
   CUresult res = drv.cuLaunchKernelEx(&cfg, k.reduceFunction, params, nullptr);
   if (res != CUDA_SUCCESS)
-    return drv.fail(res, "cuLaunchKernelEx(gg_splitk_reduce, " + std::to_string(blocks) + "x" +
-                             std::to_string(rowBlocks) + " blocks, programmatic dependent)");
+    return drv.fail(res, "cuLaunchKernelEx(gg_splitk_reduce, " + std::to_string(blocks) +
+                             " blocks, programmatic dependent)");
   return Status::success();
 }

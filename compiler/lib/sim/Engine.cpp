@@ -231,17 +231,13 @@ void Machine::enterIteration(Actor &a, const Frame &f) {
   }
 }
 
-unsigned Machine::earlyCount(const Actor &a, const Op &op) const {
+unsigned Machine::earlyCount(Actor &a, const Op &op) {
   const Cta &cta = ctas[a.cta];
   // The printers' first slot is the cluster's index (a persistent walk's
   // start); a hole there starts the walk later and nothing loads early.
   if (cta.tiles.empty() || cta.tiles[0].ct != int(cta.cluster))
     return 0;
-  unsigned depth = 1;
-  for (const PipelineState &s : k.roles[a.role].states)
-    if (s.name == op.state)
-      depth = std::max(1u, s.depth);
-  return std::min(unsigned(cta.tiles[0].kEnd - cta.tiles[0].kBegin), depth);
+  return std::min(unsigned(cta.tiles[0].kEnd - cta.tiles[0].kBegin), cursor(a, op).depth);
 }
 
 int Machine::earlySkip(const Actor &a) const { return a.inTile && a.turn == 0 ? a.earlyK : 0; }

@@ -89,7 +89,7 @@ private:
   /// Ping-pong: which consumer instance owns the actor's current tile.
   unsigned turnOwner(const Actor &a) const;
   /// early_loads: how many k-blocks of the walk's first tile it loads.
-  unsigned earlyCount(const Actor &a, const Op &op) const;
+  unsigned earlyCount(Actor &a, const Op &op);
   /// k-blocks of the current tile loaded before the CTA's barrier (its first).
   int earlySkip(const Actor &a) const;
   static void advanceCursor(Cursor &c, unsigned n);

@@ -508,16 +508,26 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
   p.gridX = gridSize(a.M, stored, a.batch);
   p.gridY = 1;
   if (sk) {
-    // Every resident CTA (a share of all k-block iterations each), or one
-    // per iteration when there are fewer.
+    // Aligned shares where K allows (split-K in one launch), else every
+    // resident CTA or one per iteration (tile_schedule.cuh, sk_grid_ctas).
+    // GEMMGEN_STREAMK_GRID=full turns the alignment off, for comparison.
     const long long kBlocks = (a.K + abi.tileK - 1) / abi.tileK;
-    p.gridX = (unsigned)std::min(streamKResidentCtas(*impl_),
-                                 unitCount(abi, a.M, stored, a.batch) *
-                                     schedule::sk_per_unit(kBlocks));
+    const long long resident = streamKResidentCtas(*impl_);
+    const long long slots = (long long)schedule::tile_slots(
+                                (int)abi.raster, (int)((a.M + abi.unitRows - 1) / abi.unitRows),
+                                (int)((stored + abi.unitCols - 1) / abi.unitCols)) *
+                            (abi.batched ? a.batch : 1);
+    const char *grid = std::getenv("GEMMGEN_STREAMK_GRID");
+    const bool full = grid && std::string(grid) == "full";
+    const long long split = full ? 1 : schedule::sk_aligned_split(slots, kBlocks, resident);
+    p.gridX = full ? (unsigned)std::min(resident, unitCount(abi, a.M, stored, a.batch) *
+                                                      schedule::sk_per_unit(kBlocks))
+                   : (unsigned)schedule::sk_grid_ctas(slots, kBlocks, resident);
     p.skPartials = args.workspace;
     p.skFlags = args.workspace + (CUdeviceptr)streamKLayout(*impl_).first;
     p.skFlagCount = p.gridX * std::max(1u, abi.consumers);
-    p.path += "+stream_k(" + std::to_string(p.gridX) + " CTAs)";
+    p.path += "+stream_k(" + std::to_string(p.gridX) + " CTAs" +
+              (split > 1 ? ", K in " + std::to_string(split) + " aligned shares a unit" : "") + ")";
   }
   if (!wholeChunks)
     if (Status s = prepareTailColumns(*impl_, a, p); !s)

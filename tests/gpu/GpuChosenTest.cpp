@@ -354,37 +354,49 @@ TEST(SplitK, DependentReductionReadsFinishedSlices) {
 /// this one's partial sum (a stale or half-written sum: a wrong D, or a hang
 /// where a flag is never raised). One prepared launch repeated on a fixed
 /// workspace, then launches that allocate theirs on the stream (whatever
-/// the memory held), each time on fresh inputs and verified.
+/// the memory held), each time on fresh inputs and verified. Two shapes:
+/// 72 tiles of 48 k-blocks over the resident CTAs (most tiles split at
+/// staggered k-blocks), and 16 tiles of 32 k-blocks, whose shares the launch
+/// aligns (8 a tile on a GPU of 128-170 resident CTAs: split-K in one launch).
 TEST(StreamK, RepeatedLaunchesStayRight) {
   REQUIRE_GPU();
   Gpu &gpu = Gpu::get();
   const Expected<Kernel> &k = gpu.kernel("18_streamk_f16.yaml");
   ASSERT_TRUE(k.ok()) << k.status().message();
   ASSERT_TRUE(k->info().streamK);
-  // 72 tiles of 48 k-blocks over the resident CTAs: most tiles split.
-  for (int round = 0; round < 3; ++round) {
-    FreeAll freeAll{*gpu.rt, {}};
-    GemmArgs a;
-    a.M = 768, a.N = 3072, a.K = 3072;
-    a.lda = a.K, a.ldb = a.K, a.ldd = a.N;
-    ProblemOnGpu p{a, CMode::None};
-    setUpProblem(*k, p, 0, freeAll.bufs);
-    ASSERT_FALSE(::testing::Test::HasFatalFailure());
-    if (round == 0) {
-      Expected<CUdeviceptr> ws = gpu.rt->alloc(k->workspaceBytes(p.a));
-      ASSERT_TRUE(ws.ok()) << ws.status().message();
-      freeAll.bufs.push_back(*ws);
-      p.a.workspace = *ws, p.a.workspaceBytes = k->workspaceBytes(p.a);
-      Expected<PreparedLaunch> prep = k->prepare(p.a);
-      ASSERT_TRUE(prep.ok()) << prep.status().message();
-      for (int i = 0; i < 20; ++i)
-        ASSERT_TRUE(k->launch(*prep, gpu.stream).ok());
-    } else {
-      for (int i = 0; i < 5; ++i)
-        ASSERT_TRUE(k->launch(p.a, gpu.stream).ok());
+  struct Shape {
+    long long m, n, k;
+  };
+  for (const Shape s : {Shape{768, 3072, 3072}, Shape{512, 1024, 2048}}) {
+    const std::string name = "18_streamk_f16.yaml at " + std::to_string(s.m) + "x" +
+                             std::to_string(s.n) + "x" + std::to_string(s.k);
+    for (int round = 0; round < 3; ++round) {
+      FreeAll freeAll{*gpu.rt, {}};
+      GemmArgs a;
+      a.M = s.m, a.N = s.n, a.K = s.k;
+      a.lda = a.K, a.ldb = a.K, a.ldd = a.N;
+      ProblemOnGpu p{a, CMode::None};
+      setUpProblem(*k, p, 0, freeAll.bufs);
+      ASSERT_FALSE(::testing::Test::HasFatalFailure());
+      if (round == 0) {
+        Expected<CUdeviceptr> ws = gpu.rt->alloc(k->workspaceBytes(p.a));
+        ASSERT_TRUE(ws.ok()) << ws.status().message();
+        freeAll.bufs.push_back(*ws);
+        p.a.workspace = *ws, p.a.workspaceBytes = k->workspaceBytes(p.a);
+        Expected<PreparedLaunch> prep = k->prepare(p.a);
+        ASSERT_TRUE(prep.ok()) << prep.status().message();
+        const int sms = gpu.rt->device().smCount;
+        if (s.m == 512 && sms >= 128 && sms <= 170)
+          EXPECT_EQ(prep->path, "tma+stream_k(128 CTAs, K in 8 aligned shares a unit)");
+        for (int i = 0; i < 20; ++i)
+          ASSERT_TRUE(k->launch(*prep, gpu.stream).ok());
+      } else {
+        for (int i = 0; i < 5; ++i)
+          ASSERT_TRUE(k->launch(p.a, gpu.stream).ok());
+      }
+      waitOrExit(watchdogSeconds(a.M * 20, a.N, a.K));
+      ASSERT_FALSE(::testing::Test::HasFatalFailure());
+      verifyProblem(name + " repeated (round " + std::to_string(round) + ")", *k, p);
     }
-    waitOrExit(watchdogSeconds(a.M * 20, a.N, a.K));
-    ASSERT_FALSE(::testing::Test::HasFatalFailure());
-    verifyProblem("18_streamk_f16.yaml repeated (round " + std::to_string(round) + ")", *k, p);
   }
 }

@@ -151,6 +151,36 @@ TEST(SimulatorStreamK, HandOversSimulateClean) {
   }
 }
 
+// The runtime's aligned grid (sk_grid_ctas): slots x S CTAs, each share one
+// slice of one unit, every unit cut at the same k-blocks; each owner adds
+// S - 1 partials. Simulated at the grids the launch picks.
+TEST(SimulatorStreamK, AlignedSharesAreSlicesAndSimulateClean) {
+  Kernel k = streamKKernel();
+  struct Aligned {
+    unsigned m, n, k, resident, split;
+  };
+  // 128x256 tiles of 64-deep k-blocks: 2x2 tiles x 16 k-blocks on 16 of 16
+  // resident (4 shares a tile), 1x3 x 12 on 9 of 12 (3), 3x1 x 16 on 6 of 8 (2).
+  const Aligned cases[] = {{256, 512, 1024, 16, 4}, {128, 768, 768, 12, 3}, {384, 256, 1024, 8, 2}};
+  for (const Aligned &c : cases) {
+    const long long slots = (c.m + 127) / 128 * ((c.n + 255) / 256), kBlocks = c.k / 64;
+    ASSERT_EQ(schedule::sk_aligned_split(slots, kBlocks, c.resident), c.split) << c.m;
+    const unsigned ctas = (unsigned)schedule::sk_grid_ctas(slots, kBlocks, c.resident);
+    ASSERT_EQ(ctas, slots * c.split);
+    SimulationResult r = run(k, c.m, c.n, c.k, ctas, 6, 1, 0.5f);
+    ASSERT_TRUE(r.ok()) << c.m << "x" << c.n << "x" << c.k << " on " << ctas << " CTAs\n"
+                        << report(r);
+    const int per = int(kBlocks / c.split);
+    for (unsigned cta = 0; cta < ctas; ++cta) {
+      ASSERT_EQ(r.walks[cta].size(), 1u) << "CTA " << cta;
+      const ScheduledUnit &s = r.walks[cta][0];
+      EXPECT_EQ(s.slot, cta / c.split);
+      EXPECT_EQ(s.kBegin, int(cta % c.split) * per);
+      EXPECT_EQ(s.kEnd, int(cta % c.split + 1) * per);
+    }
+  }
+}
+
 TEST(SimulatorStreamKBugs, NoStorePartialDeadlocksTheFinishingCta) {
   Kernel k = streamKKernel();
   ASSERT_TRUE(removeFirst(consumerBody(k),

@@ -140,8 +140,10 @@ TEST(TileSchedule, BalancedGridKeepsTheWavesWithFewestClusters) {
 // first parts of later shares, done by then.
 TEST(TileSchedule, StreamKOwnersWaitAtMostOneKBlockPastTheirOwnWalk) {
   struct Case { long long slots, kBlocks, ctas; };
-  const Case cases[] = {{72, 48, 132}, {512, 64, 132}, {48, 64, 132}, {2048, 128, 132},
-                        {324, 72, 132}, {7, 3, 5}, {5, 1, 7}, {1, 200, 132}, {133, 16, 132}};
+  const Case cases[] = {{72, 48, 132},    {512, 64, 132}, {48, 64, 132},
+                        {2048, 128, 132}, {324, 72, 132}, {7, 3, 5},
+                        {5, 1, 7},        {1, 200, 132},  {133, 16, 132},
+                        {64, 172, 128},   {32, 64, 128},  {16, 56, 112}}; // the last 3: aligned
   for (const Case &c : cases) {
     std::vector<long long> published(c.ctas, -1), walked(c.ctas, 0);
     for (long long cta = 0; cta < c.ctas; ++cta) {
@@ -181,6 +183,36 @@ TEST(TileSchedule, StreamKOwnersWaitAtMostOneKBlockPastTheirOwnWalk) {
     const long long share = (total - whole * c.ctas + c.ctas - 1) / c.ctas;
     EXPECT_LE(*std::max_element(walked.begin(), walked.end()), whole + share) << c.slots;
     EXPECT_LE(latest, whole + share);
+  }
+}
+
+// Stream-K's grid: slots x S CTAs where K cuts into S (2-8) equal shares of
+// at least 4 k-blocks that fill three quarters of the resident CTAs or more;
+// else every resident CTA, or one per iteration when there are fewer.
+TEST(TileSchedule, StreamKGridAlignsSharesWhereKAllows) {
+  struct Case {
+    long long slots, kBlocks, resident, split, ctas;
+  };
+  const Case cases[] = {
+      {64, 172, 132, 2, 128},  // 128x4096x11008 on 64x128 tiles
+      {32, 64, 132, 4, 128},   // 8 ways would be 256 CTAs
+      {16, 32, 132, 8, 128},   // shares of exactly 4 k-blocks
+      {16, 28, 132, 7, 112},   // 7 divides 28
+      {16, 24, 132, 1, 132},   // 6 shares: 96 of 132 CTAs, below three quarters (99)
+      {128, 128, 132, 1, 132}, // two shares would not fit: every resident CTA
+      {10, 64, 132, 1, 132},   // 80 CTAs fill too few SMs
+      {64, 6, 132, 1, 132},    // shares of 3 k-blocks: too short
+      {33, 171, 132, 3, 99},   // 171 = 9 x 19: 3 shares, 99 CTAs, just three quarters
+      {1, 2, 132, 1, 2},       // fewer iterations than CTAs: one CTA each
+      {5, 0, 132, 1, 5},       // K = 0: one empty iteration per unit
+      {200, 64, 132, 1, 132},  // at least a wave of units: the hybrid
+      {3, 40, 0, 1, 1},        // no resident count: one CTA
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(std::to_string(c.slots) + " slots x " + std::to_string(c.kBlocks) + " k-blocks, " +
+                 std::to_string(c.resident) + " resident");
+    EXPECT_EQ(sk_aligned_split(c.slots, c.kBlocks, c.resident), c.split);
+    EXPECT_EQ(sk_grid_ctas(c.slots, c.kBlocks, c.resident), c.ctas);
   }
 }
 

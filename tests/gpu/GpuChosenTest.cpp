@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -357,7 +358,8 @@ TEST(SplitK, DependentReductionReadsFinishedSlices) {
 /// the memory held), each time on fresh inputs and verified. Two shapes:
 /// 72 tiles of 48 k-blocks over the resident CTAs (most tiles split at
 /// staggered k-blocks), and 16 tiles of 32 k-blocks, whose shares the launch
-/// aligns (8 a tile on a GPU of 128-170 resident CTAs: split-K in one launch).
+/// aligns with GEMMGEN_STREAMK_GRID=aligned (8 a tile on a GPU of 128-170
+/// resident CTAs: split-K in one launch).
 TEST(StreamK, RepeatedLaunchesStayRight) {
   REQUIRE_GPU();
   Gpu &gpu = Gpu::get();
@@ -370,6 +372,14 @@ TEST(StreamK, RepeatedLaunchesStayRight) {
   for (const Shape s : {Shape{768, 3072, 3072}, Shape{512, 1024, 2048}}) {
     const std::string name = "18_streamk_f16.yaml at " + std::to_string(s.m) + "x" +
                              std::to_string(s.n) + "x" + std::to_string(s.k);
+    // The second shape's launches (prepared or not) with aligned shares.
+    struct AlignedGrid {
+      explicit AlignedGrid(bool on) {
+        if (on)
+          ::setenv("GEMMGEN_STREAMK_GRID", "aligned", 1);
+      }
+      ~AlignedGrid() { ::unsetenv("GEMMGEN_STREAMK_GRID"); }
+    } grid(s.m == 512);
     for (int round = 0; round < 3; ++round) {
       FreeAll freeAll{*gpu.rt, {}};
       GemmArgs a;
@@ -386,8 +396,9 @@ TEST(StreamK, RepeatedLaunchesStayRight) {
         Expected<PreparedLaunch> prep = k->prepare(p.a);
         ASSERT_TRUE(prep.ok()) << prep.status().message();
         const int sms = gpu.rt->device().smCount;
-        if (s.m == 512 && sms >= 128 && sms <= 170)
+        if (s.m == 512 && sms >= 128 && sms <= 170) {
           EXPECT_EQ(prep->path, "tma+stream_k(128 CTAs, K in 8 aligned shares a unit)");
+        }
         for (int i = 0; i < 20; ++i)
           ASSERT_TRUE(k->launch(*prep, gpu.stream).ok());
       } else {

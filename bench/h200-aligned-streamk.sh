@@ -12,9 +12,22 @@
 # the stream-K kernel where its split is S, and launches it aligned), the
 # `auto` column is that choice.
 #   usage (device): bash bench/h200-aligned-streamk.sh CARRY
+#   QUICK=1: one verify, then split 2, aligned and the default grid at three
+#   shapes, one pass (for a call with little device time left)
 cd "$(dirname "$0")/.." && . bench/lib.sh
 bench_init aligned_streamk "$1"
 SK=bench/families/streamk_small
+if [ -n "${QUICK:-}" ]; then
+  GEMMGEN_STREAMK_GRID=aligned verify streamk_small $SK.yaml 128x4096x11008
+  for v in s2 aligned full; do
+    spec=$SK.yaml grid=; [ $v = s2 ] && spec=bench/aligned/small_s2.yaml
+    [ $v = aligned ] && grid=aligned
+    GEMMGEN_STREAMK_GRID=$grid timeout 60 "$G" bench $spec \
+      --shapes 128x4096x11008,128x2048x8192,64x4096x14336 --rounds 20 > "$L/quick_$v.txt" 2>&1
+    echo "== quick $v rc=$?" >> "$S"; table "$L/quick_$v.txt" >> "$S"
+  done
+  bench_finish; exit 0
+fi
 export GEMMGEN_STREAMK_GRID=aligned
 for s in 128x4096x11008 1x4096x11008 128x2048x8192; do verify streamk_small $SK.yaml "$s"; done
 verify streamk_small $SK.yaml 100x4096x11008 --beta 0.5

@@ -167,7 +167,8 @@ GEMMGEN_HD long long sk_share_begin(long long cta, long long ctas, long long slo
   const long long shared = (slots - first) * per;
   return first * per + (ctas > 0 ? shared * cta / ctas : 0);
 }
-// Stream-K's grid (the runtime's launch and nothing else: a kernel reads gridDim). With at least
+// Stream-K's aligned grid (the runtime's launch with GEMMGEN_STREAMK_GRID=aligned, opt-in until a
+// GPU measures it; a kernel only reads gridDim). With at least
 // as many slots as resident CTAs, every resident CTA (the hybrid above). With fewer, the shares
 // are aligned where K allows it: slots x S CTAs for the largest S (2-8) that cuts k_blocks into
 // equal shares of at least 4 k-blocks and fits the resident CTAs, when that fills at least three

@@ -4,13 +4,13 @@
 # tile S CTAs cut at the same k-blocks (tile_schedule.cuh, sk_grid_ctas): the
 # owner adds S - 1 partials, no reduction kernel. The small tile's stream-K
 # kernel (bench/families/streamk_small.yaml) aligned and on every resident CTA
-# (the default grid) against `auto` and the same tile split 2 and 4 with the
+# (GEMMGEN_STREAMK_GRID=full) against `auto` and the same tile split 2 and 4 with the
 # reduction launch (bench/aligned/), f16, cuBLAS in each call; a second pass
 # of `auto`, split 2 and aligned. `run --verify` first, the split, stream-K and
 # chosen-kernel GPU tests between the passes, last ncu's launch stats at
 # 128x4096x11008. With bench/aligned/auto-streamk.patch applied (`auto` takes
-# the stream-K kernel where its split is S, and launches it aligned), the
-# `auto` column is that choice.
+# the stream-K kernel where its split is S; the launch aligns by default), the
+# `auto` column is that choice and the GPU tests include its chosen shapes.
 #   usage (device): bash bench/h200-aligned-streamk.sh CARRY
 #   QUICK=1: one verify, then split 2, aligned and the default grid at three
 #   shapes, one pass (for a call with little device time left)
@@ -20,7 +20,7 @@ SK=bench/families/streamk_small
 if [ -n "${QUICK:-}" ]; then
   GEMMGEN_STREAMK_GRID=aligned verify streamk_small $SK.yaml 128x4096x11008
   for v in s2 aligned full; do
-    spec=$SK.yaml grid=; [ $v = s2 ] && spec=bench/aligned/small_s2.yaml
+    spec=$SK.yaml grid=full; [ $v = s2 ] && spec=bench/aligned/small_s2.yaml
     [ $v = aligned ] && grid=aligned
     GEMMGEN_STREAMK_GRID=$grid timeout 60 "$G" bench $spec \
       --shapes 128x4096x11008,128x2048x8192,64x4096x14336 --rounds 20 > "$L/quick_$v.txt" 2>&1
@@ -42,7 +42,7 @@ for pass in 1 2; do
   for v in $vs; do
     spec=$SK.yaml; [ $v = s2 ] && spec=bench/aligned/small_s2.yaml
     [ $v = s4 ] && spec=bench/aligned/small_s4.yaml
-    grid=; [ $v = aligned ] && grid=aligned
+    grid=full; [ $v = aligned ] && grid=aligned
     GEMMGEN_STREAMK_GRID=$grid timeout 120 "$G" bench $spec --shapes "$list" --rounds 20 \
       > "$L/${v}_$pass.txt" 2>&1
     echo "== pass $pass $v rc=$?" >> "$S"; table "$L/${v}_$pass.txt" >> "$S"

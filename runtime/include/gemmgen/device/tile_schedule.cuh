@@ -168,14 +168,14 @@ GEMMGEN_HD long long sk_share_begin(long long cta, long long ctas, long long slo
   return first * per + (ctas > 0 ? shared * cta / ctas : 0);
 }
 // Stream-K's aligned grid (the runtime's launch with GEMMGEN_STREAMK_GRID=aligned, opt-in until a
-// GPU measures it; a kernel only reads gridDim). With at least
-// as many slots as resident CTAs, every resident CTA (the hybrid above). With fewer, the shares
-// are aligned where K allows it: slots x S CTAs for the largest S (2-8) that cuts k_blocks into
-// equal shares of at least 4 k-blocks and fits the resident CTAs, when that fills at least three
-// quarters of them — every share is then one slice of one unit, every unit is cut at the same
-// k-blocks (CTAs at work at once read the same k-slices of A and B: split-K in one launch, the
-// owner adding S - 1 partials), where staggered shares measured slower (docs/PERF.md,
-// "Stream-K again"). Otherwise every resident CTA, or one per iteration when there are fewer.
+// GPU measures it; a kernel only reads gridDim). With at least as many slots as resident CTAs,
+// every resident CTA (the hybrid above). With fewer, the shares are aligned where K allows it:
+// slots x S CTAs for the largest S (2-8) that cuts k_blocks into equal shares of at least 4
+// k-blocks and fits the resident CTAs, when that fills at least three quarters of them — every
+// share is then one slice of one unit, every unit is cut at the same k-blocks (CTAs at work at
+// once read the same k-slices of A and B: split-K in one launch, the owner adding S - 1
+// partials), where staggered shares measured slower (docs/PERF.md, "Stream-K again"). Otherwise
+// every resident CTA, or one per iteration when there are fewer.
 GEMMGEN_HD long long sk_aligned_split(long long slots, long long k_blocks, long long resident) {
   if (slots <= 0 || slots >= resident) return 1;
   for (long long s = 8; s >= 2; --s)

@@ -8,9 +8,10 @@
 # reduction launch (bench/aligned/), f16, cuBLAS in each call; a second pass
 # of `auto`, split 2 and aligned. `run --verify` first, the split, stream-K and
 # chosen-kernel GPU tests between the passes, last ncu's launch stats at
-# 128x4096x11008. With bench/aligned/auto-streamk.patch applied (`auto` takes
-# the stream-K kernel where its split is S; the launch aligns by default), the
-# `auto` column is that choice and the GPU tests include its chosen shapes.
+# 128x4096x11008. Run on d5c0755's binaries (docs/PERF.md, "Session of
+# 2026-12-07 (twenty-fifth)"); since then the launch aligns by default (any
+# value but `full` aligns) and `auto` takes the stream-K kernel at split 2
+# (bench/h200-auto-streamk.sh measures that).
 #   usage (device): bash bench/h200-aligned-streamk.sh CARRY
 #   QUICK=1: one verify, then split 2, aligned and the default grid at three
 #   shapes, one pass (for a call with little device time left)

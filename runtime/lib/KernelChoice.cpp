@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "Internal.h"
 #include "gemmgen/KernelPlan.h"
+#include "gemmgen/device/tile_schedule.cuh"
 
 #include <algorithm>
 #include <cmath>
@@ -422,7 +423,7 @@ int consumerRegisters(const TileFamily &f) {
 // One spec per family, split and types: the family's spec file with its
 // name, types and split filled in.
 std::string specFor(const TileFamily &f, int split, const SpecTypes &t, const std::string &name,
-                    int simtNarrow = 0) {
+                    int simtNarrow = 0, bool streamK = false) {
   std::string s;
   s += "# Chosen by gemmgen's cost model (docs/RUNTIME.md, \"Choosing a kernel for a shape\")\n";
   s += "kernel: " + name + "\n";
@@ -430,8 +431,10 @@ std::string specFor(const TileFamily &f, int split, const SpecTypes &t, const st
        std::to_string(f.tileN) + "x" + std::to_string(f.tileK) + ", " +
        std::to_string(f.consumers) + " consumer(s), " + std::to_string(f.depth) + " stages" +
        (f.colMajorD ? ", D column-major" : "") +
-       (split > 1 ? ", K in up to " + std::to_string(split) + " slices" : std::string()) + ", " +
-       t.summary + "\n";
+       (split > 1 ? ", K in up to " + std::to_string(split) + " slices" +
+                        (streamK ? " in one launch (stream-K, aligned shares)" : "")
+                  : std::string()) +
+       ", " + t.summary + "\n";
   s += "target: sm_90a\n";
   s += std::string("types: { a: ") + toString(t.a) + ", b: " + toString(t.b) +
        ", d: " + toString(t.d) + ", accumulate: f32" +
@@ -446,8 +449,9 @@ std::string specFor(const TileFamily &f, int split, const SpecTypes &t, const st
   s += "consumers: " + std::to_string(f.consumers) + "\n";
   if (f.clusterM > 1)
     s += "cluster: { m: " + std::to_string(f.clusterM) + ", n: 1 }\n";
-  s += "scheduler: { kind: persistent, raster: along_m, group: " + std::to_string(f.group) +
-       (split > 1 ? ", split_k: " + std::to_string(split) : std::string()) +
+  s += std::string("scheduler: { kind: ") + (streamK ? "stream_k" : "persistent") +
+       ", raster: along_m, group: " + std::to_string(f.group) +
+       (split > 1 && !streamK ? ", split_k: " + std::to_string(split) : std::string()) +
        (f.pingPong ? ", consumers: pingpong" : "") +
        (f.ctasPerSm > 1 ? ", ctas_per_sm: " + std::to_string(f.ctasPerSm) : std::string()) +
        (simtNarrow ? ", simt_narrow: " + std::to_string(simtNarrow) : std::string()) + " }\n";
@@ -479,6 +483,7 @@ struct Ranked {
   std::string note; ///< why the choice left the ranking (appended to the reason)
   int simtNarrow = 0; ///< scheduler.simt_narrow of the spec (0: none)
   std::string rule; ///< a measured rule that chose instead of the model (the reason's words)
+  bool streamK = false; ///< the split in one launch: the family's stream-K kernel
 };
 
 /// Whether family f's spec passes the checks for what `o` says: the MMA's B
@@ -548,10 +553,11 @@ KernelChoice describe(const Ranked &r, const TileFamily &fallback, const SpecTyp
   c.splitK = r.split;
   c.predictedUs = r.us;
   c.defaultUs = r.defaultUs;
+  c.streamK = r.streamK;
   c.name = "gemm_sm90_auto_" + c.family +
-           (r.simtNarrow ? "_simt" + std::to_string(r.simtNarrow) : std::string()) + "_s" +
-           std::to_string(r.split) + "_" + nameSuffix;
-  c.specYaml = specFor(*r.best, r.split, types, c.name, r.simtNarrow);
+           (r.simtNarrow ? "_simt" + std::to_string(r.simtNarrow) : std::string()) +
+           (r.streamK ? "_sk" : "_s") + std::to_string(r.split) + "_" + nameSuffix;
+  c.specYaml = specFor(*r.best, r.split, types, c.name, r.simtNarrow, r.streamK);
   const std::string shape = shapeText(M, N, K);
   const std::string defaultTile =
       std::to_string(fallback.tileM) + "x" + std::to_string(fallback.tileN);
@@ -562,7 +568,10 @@ KernelChoice describe(const Ranked &r, const TileFamily &fallback, const SpecTyp
       (r.best->ctasPerSm > 1 ? ", " + std::to_string(r.best->ctasPerSm) + " CTAs per SM,"
                              : std::string()) +
       (r.best->pingPong ? std::string(", its two consumers taking turns,") : std::string()) +
-      (r.split > 1 ? " with split_k " + std::to_string(r.split) : std::string());
+      (r.split > 1
+           ? (r.streamK ? " with K in " + std::to_string(r.split) + " aligned stream-K shares"
+                        : " with split_k " + std::to_string(r.split))
+           : std::string());
   if (!r.rule.empty())
     c.reason = tile + " for " + shape + r.rule +
                " (a measured rule, not the model's; the default " + defaultTile +
@@ -580,6 +589,22 @@ KernelChoice describe(const Ranked &r, const TileFamily &fallback, const SpecTyp
                ")";
   c.reason += r.note;
   return c;
+}
+
+/// Split-K in one launch (docs/PERF.md, "Session of 2026-12-07"): for the
+/// small family (its stream-K kernel compiles clean; the medium tile's spills,
+/// bench/few-tiles/streamk_medium.yaml), where the stream-K launch on kSms
+/// CTAs cuts each tile into exactly `split` aligned shares (tile_schedule.cuh,
+/// sk_aligned_split): the owner of each tile adds the other slices' partial
+/// sums in the kernel, where split-K launches a reduction after it. Two shares
+/// only: on the H200 they ran 1.5-5% faster than split 2 with its reduction,
+/// four ran 12% slower than split 4 at 128x2048x8192 (the owner adds three
+/// partials one after another, the reduction kernel spreads them over the GPU).
+bool splitInOneLaunch(const TileFamily &f, int split, long long M, long long N, long long K) {
+  if (split != 2 || &f != findFamily(kFamilies, "small"))
+    return false;
+  const long long slots = ceilDiv(M, f.tileM) * ceilDiv(N, f.tileN);
+  return schedule::sk_aligned_split(slots, ceilDiv(K, f.tileK), kSms) == split;
 }
 
 Status badSize(const char *who, long long M, long long N, long long K) {
@@ -674,6 +699,14 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
               (M <= N ? "rows" : "columns") +
               ": launches this narrow take the SIMT path, a warp streaming each row of " +
               (M <= N ? "B" : "A") + " (scheduler.simt_narrow)";
+  }
+  if (r.split > 1 && r.rule.empty() && !r.simtNarrow &&
+      splitInOneLaunch(*r.best, r.split, M, N, K)) {
+    r.streamK = true;
+    r.us -= kReduceMicros;
+    r.note += "; in one launch: the family's stream-K kernel, each tile's K cut at the same "
+              "k-blocks, the partial sums added by the CTA of its first slice (no reduction "
+              "kernel)";
   }
   const std::string type = toString(t);
   return describe(r, kFamilies[0], SpecTypes{t, t, t, false, type}, type, M, N, K);

@@ -508,9 +508,9 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
   p.gridX = gridSize(a.M, stored, a.batch);
   p.gridY = 1;
   if (sk) {
-    // Every resident CTA, or one per iteration when there are fewer. With
-    // GEMMGEN_STREAMK_GRID=aligned, aligned shares where K allows (split-K in
-    // one launch; tile_schedule.cuh, sk_grid_ctas): opt-in until measured.
+    // Aligned shares where K allows (split-K in one launch), else every
+    // resident CTA or one per iteration (tile_schedule.cuh, sk_grid_ctas).
+    // GEMMGEN_STREAMK_GRID=full turns the alignment off, for comparison.
     const long long kBlocks = (a.K + abi.tileK - 1) / abi.tileK;
     const long long resident = streamKResidentCtas(*impl_);
     const long long slots = (long long)schedule::tile_slots(
@@ -518,11 +518,9 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
                                 (int)((stored + abi.unitCols - 1) / abi.unitCols)) *
                             (abi.batched ? a.batch : 1);
     const char *grid = std::getenv("GEMMGEN_STREAMK_GRID");
-    const bool full = !grid || std::string(grid) != "aligned";
-    const long long split = full ? 1 : schedule::sk_aligned_split(slots, kBlocks, resident);
-    p.gridX = full ? (unsigned)std::min(resident, unitCount(abi, a.M, stored, a.batch) *
-                                                      schedule::sk_per_unit(kBlocks))
-                   : (unsigned)schedule::sk_grid_ctas(slots, kBlocks, resident);
+    const bool align = !grid || std::string(grid) != "full";
+    const long long split = align ? schedule::sk_aligned_split(slots, kBlocks, resident) : 1;
+    p.gridX = (unsigned)schedule::sk_grid_ctas(slots, kBlocks, resident, align);
     p.skPartials = args.workspace;
     p.skFlags = args.workspace + (CUdeviceptr)streamKLayout(*impl_).first;
     p.skFlagCount = p.gridX * std::max(1u, abi.consumers);

@@ -278,20 +278,20 @@ TEST(FakeDriver, StreamKZeroesItsFlagsAndUsesEveryResidentCta) {
   ASSERT_TRUE(q.ok()) << q.status().message();
   EXPECT_EQ(q->gridX, 2u);
   EXPECT_EQ(q->skFlagCount, 4u);
-  // Fewer tiles than CTAs, K cut evenly: every resident CTA, or with
-  // GEMMGEN_STREAMK_GRID=aligned shares aligned to the tiles' slices (16
-  // tiles x 32 k-blocks, 4 shares each: 64 of the 66 resident CTAs).
+  // Fewer tiles than CTAs, K cut evenly: shares aligned to the tiles' slices
+  // (16 tiles x 32 k-blocks, 4 shares each: 64 of the 66 resident CTAs), or
+  // every resident CTA with GEMMGEN_STREAMK_GRID=full.
   GemmArgs aligned = args(512, 1024, 2048, 1024);
   aligned.workspace = 0x70000000, aligned.workspaceBytes = partials + flags;
-  Expected<PreparedLaunch> full = k->prepare(aligned);
-  ASSERT_TRUE(full.ok()) << full.status().message();
-  EXPECT_EQ(full->gridX, 66u);
-  EXPECT_EQ(full->path, "tma+stream_k(66 CTAs)");
-  ::setenv("GEMMGEN_STREAMK_GRID", "aligned", 1);
   Expected<PreparedLaunch> r = k->prepare(aligned);
-  ::unsetenv("GEMMGEN_STREAMK_GRID");
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->gridX, 64u);
   EXPECT_EQ(r->skFlagCount, 128u);
   EXPECT_EQ(r->path, "tma+stream_k(64 CTAs, K in 4 aligned shares a unit)");
+  ::setenv("GEMMGEN_STREAMK_GRID", "full", 1);
+  Expected<PreparedLaunch> full = k->prepare(aligned);
+  ::unsetenv("GEMMGEN_STREAMK_GRID");
+  ASSERT_TRUE(full.ok()) << full.status().message();
+  EXPECT_EQ(full->gridX, 66u);
+  EXPECT_EQ(full->path, "tma+stream_k(66 CTAs)");
 }

@@ -14,7 +14,6 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
-#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -64,7 +63,10 @@ const ChosenCase kChosenCases[] = {
     // (two CTAs per SM, 16 stages, 64x32, 64x64, K in 4 slices); residues
     // in M, N and K.
     {8200, 13, 520, DType::F16}, {6080, 16, 1000, DType::BF16}, {4096, 1, 4100, DType::F16},
-    {4100, 30, 1000, DType::BF16}, {3000, 50, 2000, DType::F16}, {1601, 8, 2048, DType::BF16}};
+    {4100, 30, 1000, DType::BF16}, {3000, 50, 2000, DType::F16}, {1601, 8, 2048, DType::BF16},
+    // Few tiles, long K: the small family's split in one launch (its stream-K
+    // kernel, each tile's K in 2 aligned shares); residues in M.
+    {100, 4096, 11008, DType::F16}, {200, 2048, 7168, DType::BF16}};
 
 class ChosenKernel : public ::testing::TestWithParam<ChosenCase> {};
 
@@ -358,8 +360,7 @@ TEST(SplitK, DependentReductionReadsFinishedSlices) {
 /// the memory held), each time on fresh inputs and verified. Two shapes:
 /// 72 tiles of 48 k-blocks over the resident CTAs (most tiles split at
 /// staggered k-blocks), and 16 tiles of 32 k-blocks, whose shares the launch
-/// aligns with GEMMGEN_STREAMK_GRID=aligned (8 a tile on a GPU of 128-170
-/// resident CTAs: split-K in one launch).
+/// aligns (8 a tile on a GPU of 128-170 resident CTAs: split-K in one launch).
 TEST(StreamK, RepeatedLaunchesStayRight) {
   REQUIRE_GPU();
   Gpu &gpu = Gpu::get();
@@ -372,14 +373,6 @@ TEST(StreamK, RepeatedLaunchesStayRight) {
   for (const Shape s : {Shape{768, 3072, 3072}, Shape{512, 1024, 2048}}) {
     const std::string name = "18_streamk_f16.yaml at " + std::to_string(s.m) + "x" +
                              std::to_string(s.n) + "x" + std::to_string(s.k);
-    // The second shape's launches (prepared or not) with aligned shares.
-    struct AlignedGrid {
-      explicit AlignedGrid(bool on) {
-        if (on)
-          ::setenv("GEMMGEN_STREAMK_GRID", "aligned", 1);
-      }
-      ~AlignedGrid() { ::unsetenv("GEMMGEN_STREAMK_GRID"); }
-    } grid(s.m == 512);
     for (int round = 0; round < 3; ++round) {
       FreeAll freeAll{*gpu.rt, {}};
       GemmArgs a;

@@ -214,6 +214,13 @@ TEST(TileSchedule, StreamKGridAlignsSharesWhereKAllows) {
     EXPECT_EQ(sk_aligned_split(c.slots, c.kBlocks, c.resident), c.split);
     EXPECT_EQ(sk_grid_ctas(c.slots, c.kBlocks, c.resident), c.ctas);
   }
+  // Not aligned (GEMMGEN_STREAMK_GRID=full): every resident CTA, or one per
+  // iteration when there are fewer, whatever K allows.
+  EXPECT_EQ(sk_grid_ctas(64, 172, 132, false), 132);
+  EXPECT_EQ(sk_grid_ctas(16, 28, 132, false), 132);
+  EXPECT_EQ(sk_grid_ctas(1, 2, 132, false), 2);
+  EXPECT_EQ(sk_grid_ctas(5, 0, 132, false), 5);
+  EXPECT_EQ(sk_grid_ctas(3, 40, 0, false), 1);
 }
 
 } // namespace

@@ -703,6 +703,9 @@ struct KernelChoice {
   /// "narrow" (128x64).
   std::string family;
   int splitK = 1;          ///< scheduler.split_k of the spec (1: none)
+  /// The split done in one launch: the spec is the family's stream-K kernel,
+  /// whose launch cuts each tile's K into splitK aligned shares (name `_skN`).
+  bool streamK = false;
   double predictedUs = 0;  ///< the model's time for this choice (0: a measured rule chose it)
   double defaultUs = 0;    ///< the model's time for the default family, no split
   std::string name;        ///< the kernel's name, e.g. gemm_sm90_auto_small_s4_f16

@@ -167,15 +167,16 @@ GEMMGEN_HD long long sk_share_begin(long long cta, long long ctas, long long slo
   const long long shared = (slots - first) * per;
   return first * per + (ctas > 0 ? shared * cta / ctas : 0);
 }
-// Stream-K's aligned grid (the runtime's launch with GEMMGEN_STREAMK_GRID=aligned, opt-in until a
-// GPU measures it; a kernel only reads gridDim). With at least as many slots as resident CTAs,
-// every resident CTA (the hybrid above). With fewer, the shares are aligned where K allows it:
-// slots x S CTAs for the largest S (2-8) that cuts k_blocks into equal shares of at least 4
+// Stream-K's grid (the runtime's launch and nothing else: a kernel only reads gridDim;
+// GEMMGEN_STREAMK_GRID=full keeps every resident CTA). With at least as many slots as resident
+// CTAs, every resident CTA (the hybrid above). With fewer, the shares are aligned where K allows
+// it: slots x S CTAs for the largest S (2-8) that cuts k_blocks into equal shares of at least 4
 // k-blocks and fits the resident CTAs, when that fills at least three quarters of them — every
 // share is then one slice of one unit, every unit is cut at the same k-blocks (CTAs at work at
 // once read the same k-slices of A and B: split-K in one launch, the owner adding S - 1
-// partials), where staggered shares measured slower (docs/PERF.md, "Stream-K again"). Otherwise
-// every resident CTA, or one per iteration when there are fewer.
+// partials), where staggered shares measured slower (docs/PERF.md, "Stream-K again"; on the H200
+// the aligned grid took 4-33% less time than every resident CTA, "Session of 2026-12-07").
+// Otherwise, or with `align` false, every resident CTA, or one per iteration when there are fewer.
 GEMMGEN_HD long long sk_aligned_split(long long slots, long long k_blocks, long long resident) {
   if (slots <= 0 || slots >= resident) return 1;
   for (long long s = 8; s >= 2; --s)
@@ -184,9 +185,10 @@ GEMMGEN_HD long long sk_aligned_split(long long slots, long long k_blocks, long 
       return s;
   return 1;
 }
-GEMMGEN_HD long long sk_grid_ctas(long long slots, long long k_blocks, long long resident) {
+GEMMGEN_HD long long sk_grid_ctas(long long slots, long long k_blocks, long long resident,
+                                  bool align = true) {
   if (resident <= 0) resident = 1;
-  const long long split = sk_aligned_split(slots, k_blocks, resident);
+  const long long split = align ? sk_aligned_split(slots, k_blocks, resident) : 1;
   if (split > 1) return slots * split;
   const long long iterations = slots * sk_per_unit(k_blocks);
   return iterations < resident ? (iterations > 0 ? iterations : 1) : resident;

@@ -46,17 +46,19 @@ def choose_kernel(m: int, n: int, k: int, dtype: str,
     """The cost model's kernel for an m×n×k GEMM of dtype ("f16" or "bf16"),
     as the C++ ``chooseKernel`` gives it (docs/RUNTIME.md, "Choosing a kernel
     for a shape"): ``name``, ``spec`` (YAML text for ``gemmgen.compile``),
-    ``family``, ``split_k``, ``predicted_us``, ``default_us``, ``reason``.
+    ``family``, ``split_k``, ``stream_k`` (True: the split runs in one
+    launch, the family's stream-K kernel on aligned shares, no reduction
+    kernel), ``predicted_us``, ``default_us``, ``reason``.
     ``layout``: the (a, b) layouts of the kernel it will be compiled for
     (``gemmgen.plan(...)["kernel_layout"]``): a b stored k×n, or for the
     decode tiles an a stored column-major, is loaded in 64-column boxes that
     only some tiles take. ``l2_bytes``: the L2 of the GPU it will run on
     (``gemmgen.device_info()["l2_bytes"]``), 0 for the H200's, where the
     rules were measured."""
-    name, spec, family, split_k, us, default_us, reason = _core.choose_kernel(
+    name, spec, family, split_k, stream_k, us, default_us, reason = _core.choose_kernel(
         m, n, k, dtype, *layout, l2_bytes)
     return {"name": name, "spec": spec, "family": family, "split_k": split_k,
-            "predicted_us": us, "default_us": default_us, "reason": reason}
+            "stream_k": stream_k, "predicted_us": us, "default_us": default_us, "reason": reason}
 
 
 def spec_for(m: int, n: int, k: int, dtype: str, layout: Layouts = DEFAULT_LAYOUT,

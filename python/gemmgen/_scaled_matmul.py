@@ -37,14 +37,14 @@ def choose_fp8_kernel(m: int, n: int, k: int, dtype: str = "e4m3", *, dtype_b: O
     ("per_tensor" or "blockwise") and D of ``out_dtype`` (bf16, f16, f32,
     e4m3 or e5m2), as :func:`choose_kernel` gives a
     16-bit one: ``name``, ``spec`` (YAML text), ``family``, ``split_k``,
-    ``predicted_us``, ``default_us``, ``reason``."""
+    ``stream_k``, ``predicted_us``, ``default_us``, ``reason``."""
     if scaling not in _SCALINGS:
         raise ArgumentError(f"scaling must be \"per_tensor\" or \"blockwise\"; got {scaling!r}")
     out = _type_name(out_dtype, "out_dtype")
-    name, spec, family, split_k, us, default_us, reason = _core.choose_fp8_kernel(
+    name, spec, family, split_k, stream_k, us, default_us, reason = _core.choose_fp8_kernel(
         m, n, k, dtype, dtype_b or dtype, out, scaling == "blockwise")
     return {"name": name, "spec": spec, "family": family, "split_k": split_k,
-            "predicted_us": us, "default_us": default_us, "reason": reason}
+            "stream_k": stream_k, "predicted_us": us, "default_us": default_us, "reason": reason}
 
 
 def fp8_kernel_for(m: int, n: int, k: int, dtype: str, dtype_b: str, out_dtype: str, scaling: str,

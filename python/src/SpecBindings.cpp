@@ -195,13 +195,20 @@ tunedSpecBinding(const std::string &defaultsPath, long long M, long long N, long
   return {d->specPath(*e), e->M, e->N, e->K};
 }
 
-/// chooseKernel for Python: (name, spec YAML, family, split_k, predicted
-/// us, default us, reason). `layout_a`, `layout_b`: the kernel's layouts
+/// A KernelChoice for Python: (name, spec YAML, family, split_k, stream_k,
+/// predicted us, default us, reason).
+using ChoiceTuple =
+    std::tuple<std::string, std::string, std::string, int, bool, double, double, std::string>;
+ChoiceTuple choiceTuple(const KernelChoice &c) {
+  return {c.name, c.specYaml, c.family, c.splitK, c.streamK, c.predictedUs, c.defaultUs, c.reason};
+}
+
+/// chooseKernel for Python. `layout_a`, `layout_b`: the kernel's layouts
 /// ("row" or "col"), which narrow the tiles it may take; `l2_bytes`: the
 /// GPU's L2, 0 for the H200's (ChoiceOptions).
-std::tuple<std::string, std::string, std::string, int, double, double, std::string>
-chooseKernelBinding(long long M, long long N, long long K, const std::string &dtype,
-                    const std::string &layoutA, const std::string &layoutB, long long l2Bytes) {
+ChoiceTuple chooseKernelBinding(long long M, long long N, long long K, const std::string &dtype,
+                                const std::string &layoutA, const std::string &layoutB,
+                                long long l2Bytes) {
   const DType t = dtype == "bf16" ? DType::BF16 : dtype == "f16" ? DType::F16 : DType::F32;
   for (const std::string *l : {&layoutA, &layoutB})
     if (*l != "row" && *l != "col")
@@ -219,14 +226,13 @@ chooseKernelBinding(long long M, long long N, long long K, const std::string &dt
   Expected<KernelChoice> c = chooseKernel(M, N, K, t, options);
   if (!c)
     throw PyFacingError("ArgumentError", c.status().message());
-  return {c->name, c->specYaml, c->family, c->splitK, c->predictedUs, c->defaultUs, c->reason};
+  return choiceTuple(*c);
 }
 
 /// chooseFp8Kernel for Python: the same tuple; types by their names (e4m3,
 /// e5m2; out bf16, f16, f32, e4m3, e5m2).
-std::tuple<std::string, std::string, std::string, int, double, double, std::string>
-chooseFp8KernelBinding(long long M, long long N, long long K, const std::string &a,
-                       const std::string &b, const std::string &out, bool blockwise) {
+ChoiceTuple chooseFp8KernelBinding(long long M, long long N, long long K, const std::string &a,
+                                   const std::string &b, const std::string &out, bool blockwise) {
   auto type = [](const std::string &name, const char *what) {
     for (DType t : {DType::F16, DType::BF16, DType::F32, DType::E4M3, DType::E5M2})
       if (name == toString(t))
@@ -240,7 +246,7 @@ chooseFp8KernelBinding(long long M, long long N, long long K, const std::string 
   Expected<KernelChoice> c = chooseFp8Kernel(M, N, K, p);
   if (!c)
     throw PyFacingError("ArgumentError", c.status().message());
-  return {c->name, c->specYaml, c->family, c->splitK, c->predictedUs, c->defaultUs, c->reason};
+  return choiceTuple(*c);
 }
 
 /// The tuned spec for exactly this shape and dtype, or "" (kernel_for then

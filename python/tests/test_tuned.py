@@ -43,10 +43,16 @@ def test_matmul_rejects_other_dtypes():
 def test_choose_kernel_is_the_cost_model():
     c = gemmgen.choose_kernel(16, 2112, 7168, "f16")
     assert c["family"] == "small" and c["split_k"] > 1
-    assert c["name"] == "gemm_sm90_auto_small_s%d_f16" % c["split_k"]
+    assert c["name"] == "gemm_sm90_auto_small_s%d_f16" % c["split_k"] and not c["stream_k"]
     assert c["predicted_us"] * 1.10 <= c["default_us"]
     assert "16x2112x7168" in c["reason"]
     assert gemmgen.check(c["spec"], simulate=False) == []
+    # Split 2 of the small tile in one launch: its stream-K kernel, no split_k in the spec.
+    one = gemmgen.choose_kernel(128, 4096, 11008, "f16")
+    assert (one["family"], one["split_k"], one["stream_k"]) == ("small", 2, True)
+    assert one["name"] == "gemm_sm90_auto_small_sk2_f16"
+    assert "kind: stream_k" in one["spec"] and "split_k" not in one["spec"]
+    assert gemmgen.check(one["spec"], simulate=False) == []
     big = gemmgen.choose_kernel(4096, 4096, 4096, "bf16")
     assert (big["family"], big["split_k"]) == ("large", 1)
     with pytest.raises(gemmgen.ArgumentError, match="chooses among f16 and bf16 kernels"):

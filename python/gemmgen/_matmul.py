@@ -17,7 +17,7 @@ DEFAULT_LAYOUT: Layouts = ("row", "col")
 #: Every compiled kernel of this process, by (spec, layout): gemmgen.matmul
 #: and gemmgen.scaled_matmul share it, so one spec is compiled once.
 _kernels_by_spec: Dict[Tuple[str, Layouts], Kernel] = {}
-_kernels_by_shape: Dict[Tuple[int, int, int, str, Layouts, int], Kernel] = {}
+_kernels_by_shape: Dict[Tuple[int, int, int, str, Layouts, int, int], Kernel] = {}
 
 
 def tuned_defaults_path() -> str:
@@ -42,7 +42,8 @@ def tuned_spec(m: int, n: int, k: int, dtype: str) -> str:
 
 
 def choose_kernel(m: int, n: int, k: int, dtype: str,
-                  layout: Layouts = DEFAULT_LAYOUT, l2_bytes: int = 0) -> Dict[str, Any]:
+                  layout: Layouts = DEFAULT_LAYOUT, l2_bytes: int = 0,
+                  sm_count: int = 0) -> Dict[str, Any]:
     """The cost model's kernel for an m×n×k GEMM of dtype ("f16" or "bf16"),
     as the C++ ``chooseKernel`` gives it (docs/RUNTIME.md, "Choosing a kernel
     for a shape"): ``name``, ``spec`` (YAML text for ``gemmgen.compile``),
@@ -54,54 +55,58 @@ def choose_kernel(m: int, n: int, k: int, dtype: str,
     decode tiles an a stored column-major, is loaded in 64-column boxes that
     only some tiles take. ``l2_bytes``: the L2 of the GPU it will run on
     (``gemmgen.device_info()["l2_bytes"]``), 0 for the H200's, where the
-    rules were measured."""
+    rules were measured; ``sm_count`` its multiprocessors
+    (``device_info()["sm_count"]``), 0 for the H200's 132: the split runs in
+    one launch only where that launch cuts each tile into aligned shares."""
     name, spec, family, split_k, stream_k, us, default_us, reason = _core.choose_kernel(
-        m, n, k, dtype, *layout, l2_bytes)
+        m, n, k, dtype, *layout, l2_bytes, sm_count)
     return {"name": name, "spec": spec, "family": family, "split_k": split_k,
             "stream_k": stream_k, "predicted_us": us, "default_us": default_us, "reason": reason}
 
 
 def spec_for(m: int, n: int, k: int, dtype: str, layout: Layouts = DEFAULT_LAYOUT,
-             l2_bytes: int = 0) -> str:
+             l2_bytes: int = 0, sm_count: int = 0) -> str:
     """The spec :func:`matmul` compiles for an m×n×k GEMM of dtype and the
     kernel layout ``layout``: the tuned DB's file for exactly that shape, else
     the cost model's spec (YAML text) among the tiles that layout allows, for
-    a GPU with ``l2_bytes`` of L2 (0: the H200's)."""
+    a GPU with ``l2_bytes`` of L2 and ``sm_count`` SMs (0: the H200's)."""
     # An empty dimension launches nothing: any kernel of the dtype does.
     dims = (max(m, 1), max(n, 1), max(k, 1))
     spec = _core.exact_tuned_spec(tuned_defaults_path(), *dims, dtype)
-    return spec or choose_kernel(*dims, dtype, layout, l2_bytes)["spec"]
+    return spec or choose_kernel(*dims, dtype, layout, l2_bytes, sm_count)["spec"]
 
 
 def kernel_for(m: int, n: int, k: int, dtype: str, layout: Layouts = DEFAULT_LAYOUT,
-               l2_bytes: int = 0) -> Kernel:
+               l2_bytes: int = 0, sm_count: int = 0) -> Kernel:
     """The kernel for the shape compiled for ``layout`` (the (a, b) layouts of
     the row-major problem, as ``gemmgen.plan(...)["kernel_layout"]`` gives
     them): the tuned DB's spec for exactly this shape and dtype, else the
-    cost model's for a GPU with ``l2_bytes`` of L2; compiled once per process
-    for each spec and layout."""
-    key = (m, n, k, dtype, layout, l2_bytes)
+    cost model's for a GPU with ``l2_bytes`` of L2 and ``sm_count`` SMs;
+    compiled once per process for each spec and layout."""
+    key = (m, n, k, dtype, layout, l2_bytes, sm_count)
     kern = _kernels_by_shape.get(key)
     if kern is None:
-        kern = _kernels_by_shape[key] = compiled(spec_for(m, n, k, dtype, layout, l2_bytes),
-                                                 layout)
+        kern = _kernels_by_shape[key] = compiled(
+            spec_for(m, n, k, dtype, layout, l2_bytes, sm_count), layout)
     return kern
 
 
-_l2_by_device: Dict[int, int] = {}
+_gpu_by_device: Dict[int, Tuple[int, int]] = {}
 
 
-def device_l2_bytes(device: int) -> int:
-    """The L2 of GPU ``device`` for the cost model's rules, once per process;
-    0 (the H200's) where no GPU opens: the launch then says why."""
-    l2 = _l2_by_device.get(device)
-    if l2 is None:
+def device_choice_gpu(device: int) -> Tuple[int, int]:
+    """(L2 bytes, SM count) of GPU ``device`` for the cost model's rules,
+    once per process; (0, 0) (the H200's) where no GPU opens: the launch
+    then says why."""
+    gpu = _gpu_by_device.get(device)
+    if gpu is None:
         try:
-            l2 = int(_core.device_info(device)["l2_bytes"])
+            info = _core.device_info(device)
+            gpu = (int(info["l2_bytes"]), int(info["sm_count"]))
         except Error:
-            l2 = 0
-        _l2_by_device[device] = l2
-    return l2
+            gpu = (0, 0)
+        _gpu_by_device[device] = gpu
+    return gpu
 
 
 def compiled(spec: str, layout: Layouts) -> Kernel:
@@ -197,5 +202,5 @@ def matmul(a: Any, b: Any, out: Any = None, *, stream: Any = None) -> Any:
     if op.dtype not in ("f16", "bf16"):
         hint = " (fp8: gemmgen.scaled_matmul)" if op.dtype in ("e4m3", "e5m2") else ""
         raise DTypeError(f"gemmgen.matmul takes float16 or bfloat16 arrays (a is {op.dtype}){hint}")
-    kern = kernel_for(op.m, op.n, op.k, op.dtype, op.layout, device_l2_bytes(op.device))
+    kern = kernel_for(op.m, op.n, op.k, op.dtype, op.layout, *device_choice_gpu(op.device))
     return kern(a, b, out, stream=stream)

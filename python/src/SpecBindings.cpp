@@ -204,11 +204,11 @@ ChoiceTuple choiceTuple(const KernelChoice &c) {
 }
 
 /// chooseKernel for Python. `layout_a`, `layout_b`: the kernel's layouts
-/// ("row" or "col"), which narrow the tiles it may take; `l2_bytes`: the
-/// GPU's L2, 0 for the H200's (ChoiceOptions).
+/// ("row" or "col"), which narrow the tiles it may take; `l2_bytes` and
+/// `sm_count`: the GPU's L2 and SMs, 0 for the H200's (ChoiceOptions).
 ChoiceTuple chooseKernelBinding(long long M, long long N, long long K, const std::string &dtype,
                                 const std::string &layoutA, const std::string &layoutB,
-                                long long l2Bytes) {
+                                long long l2Bytes, long long smCount) {
   const DType t = dtype == "bf16" ? DType::BF16 : dtype == "f16" ? DType::F16 : DType::F32;
   for (const std::string *l : {&layoutA, &layoutB})
     if (*l != "row" && *l != "col")
@@ -223,6 +223,11 @@ ChoiceTuple chooseKernelBinding(long long M, long long N, long long K, const std
                         "l2_bytes is the GPU's L2 in bytes, 0 for the H200's (got " + got + ")");
   }
   options.l2Bytes = (int)l2Bytes;
+  if (smCount < 0 || smCount > 4096)
+    throw PyFacingError("ArgumentError",
+                        "sm_count is the GPU's multiprocessor count, 0 for the H200's (got " +
+                            std::to_string(smCount) + ")");
+  options.smCount = (int)smCount;
   Expected<KernelChoice> c = chooseKernel(M, N, K, t, options);
   if (!c)
     throw PyFacingError("ArgumentError", c.status().message());
@@ -281,7 +286,7 @@ void python::bindSpecFunctions(nb::module_ &m) {
   m.def("exact_tuned_spec", &exactTunedSpecBinding, "defaults_path"_a, "m"_a, "n"_a, "k"_a,
         "dtype"_a);
   m.def("choose_kernel", &chooseKernelBinding, "m"_a, "n"_a, "k"_a, "dtype"_a, "layout_a"_a,
-        "layout_b"_a, "l2_bytes"_a);
+        "layout_b"_a, "l2_bytes"_a, "sm_count"_a);
   m.def("choose_fp8_kernel", &chooseFp8KernelBinding, "m"_a, "n"_a, "k"_a, "a"_a, "b"_a, "out"_a,
         "blockwise"_a);
 }

@@ -322,12 +322,12 @@ def test_matmul_compiles_for_the_kernel_layout(la, lb, ld, need, recording):
 def test_matmul_caches_per_layout(recording):
     for la, lb, ld, _ in CASES:
         gemmgen.matmul(A[la], B[lb], OUT[ld])
-    # The last key: the GPU's L2 (0 without one: the H200's choice).
-    l2 = _matmul.device_l2_bytes(0)
-    want = {(*row_major_shape(ld), K, "f16", need, l2) for _, _, ld, need in CASES}
+    # The last keys: the GPU's L2 and SMs (0 without one: the H200's choice).
+    gpu = _matmul.device_choice_gpu(0)
+    want = {(*row_major_shape(ld), K, "f16", need, *gpu) for _, _, ld, need in CASES}
     assert set(_matmul._kernels_by_shape) == want
     assert sorted(recording.compiled) == sorted(
-        {(_matmul.spec_for(m, n, k, t, pair), pair) for m, n, k, t, pair, _ in want})
+        {(_matmul.spec_for(m, n, k, t, pair), pair) for m, n, k, t, pair, *_ in want})
 
 
 def test_a_column_major_out_is_chosen_as_its_row_major_problem(recording):
@@ -371,7 +371,7 @@ def test_matmul_compiles_the_tuned_spec_for_the_layout_then_needs_a_gpu():
     a, b, out = FakeArray((4096, 4096)).t(), FakeArray((4096, 4096)), FakeArray((4096, 4096))
     with pytest.raises(gemmgen.NoDeviceError):
         gemmgen.matmul(a, b, out)
-    k = _matmul._kernels_by_shape[4096, 4096, 4096, "f16", ("col", "row"), 0]
+    k = _matmul._kernels_by_shape[4096, 4096, 4096, "f16", ("col", "row"), 0, 0]
     assert (k.layout_a, k.layout_b) == ("col", "row")
     assert k.spec_name == gemmgen.tuned_spec(4096, 4096, 4096, "f16")
 

@@ -600,11 +600,17 @@ KernelChoice describe(const Ranked &r, const TileFamily &fallback, const SpecTyp
 /// only: on the H200 they ran 1.5-5% faster than split 2 with its reduction,
 /// four ran 12% slower than split 4 at 128x2048x8192 (the owner adds three
 /// partials one after another, the reduction kernel spreads them over the GPU).
-bool splitInOneLaunch(const TileFamily &f, int split, long long M, long long N, long long K) {
+/// The launch has one CTA per multiprocessor (the family's shared memory)
+/// on `smCount` of them (0: the H200's kSms), so the check here is the
+/// launch's own (Launch.cpp) on the GPU it will run on.
+bool splitInOneLaunch(const TileFamily &f, int split, long long M, long long N, long long K,
+                      int smCount) {
   if (split != 2 || &f != findFamily(kFamilies, "small"))
     return false;
-  const long long slots = ceilDiv(M, f.tileM) * ceilDiv(N, f.tileN);
-  return schedule::sk_aligned_split(slots, ceilDiv(K, f.tileK), kSms) == split;
+  const long long slots = schedule::tile_slots(schedule::RASTER_ALONG_M, (int)ceilDiv(M, f.tileM),
+                                               (int)ceilDiv(N, f.tileN));
+  return schedule::sk_aligned_split(slots, ceilDiv(K, f.tileK), smCount > 0 ? smCount : kSms) ==
+         split;
 }
 
 Status badSize(const char *who, long long M, long long N, long long K) {
@@ -701,7 +707,7 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
               (M <= N ? "B" : "A") + " (scheduler.simt_narrow)";
   }
   if (r.split > 1 && r.rule.empty() && !r.simtNarrow &&
-      splitInOneLaunch(*r.best, r.split, M, N, K)) {
+      splitInOneLaunch(*r.best, r.split, M, N, K, options.smCount)) {
     r.streamK = true;
     r.us -= kReduceMicros;
     r.note += "; in one launch: the family's stream-K kernel, each tile's K cut at the same "

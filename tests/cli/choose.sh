@@ -76,6 +76,13 @@ for l2 in 0 60 96; do
   row=$("$G" choose --shapes 12288x12288x1024 --l2-mib $l2 2>&1 | awk '$1 == "12288x12288x1024" {print $3}')
   [ "$row" = pingpong ] && ok "choose --l2-mib $l2: pingpong" || bad "choose --l2-mib $l2: '$row'"
 done
+# --sms: split 2 runs in one launch (`_sk2`) only where the stream-K launch on that many SMs cuts
+# each of the 64 tiles of 128x4096x11008 into two aligned shares: 132 (and 0, the H200's), not 114.
+for sms in 0 132 114; do
+  name=$("$G" choose --shapes 128x4096x11008 --sms $sms 2>&1 | awk '$1 == "128x4096x11008" {print $7}')
+  want=gemm_sm90_auto_small_sk2_f16; [ $sms = 114 ] && want=gemm_sm90_auto_small_s2_f16
+  [ "$name" = $want ] && ok "choose --sms $sms: $name" || bad "choose --sms $sms: '$name'"
+done
 a=$("$G" choose --shapes 1x2112x7168,4096x4096x4104,512x7168x2048 2>&1)
 b=$("$G" choose --shapes 1x2112x7168,4096x4096x4104,512x7168x2048 2>&1)
 [ "$a" = "$b" ] && ok "the same output twice" || bad "output differs between runs"
@@ -103,6 +110,8 @@ expect 3 "gemmgen: error: --scaling needs fp8 operands: add --dtype e4m3 (or e5m
 expect 3 "(got 'row,diag')" -- --m 1 --n 1 --k 1 --layout row,diag
 expect 3 "gemmgen: error: --l2-mib is the GPU's L2 in MiB, 1-1024 (50 for the H100, 60 for the H200), or 0 for the H200's (got -1)" -- --m 1 --n 1 --k 1 --l2-mib -1
 expect 3 "(got 4096)" -- --m 1 --n 1 --k 1 --l2-mib 4096
+expect 3 "gemmgen: error: --sms is the GPU's multiprocessor count, 1-4096 (132 for the H100 SXM and the H200), or 0 for the H200's (got -1)" -- --m 1 --n 1 --k 1 --sms -1
+expect 3 "(got 5000)" -- --m 1 --n 1 --k 1 --sms 5000
 expect 3 "gemmgen: error: cannot write '$W/no/dir/x.yaml': No such file or directory" -- --m 1 --n 2 --k 3 -o "$W/no/dir/x.yaml"
 printf 'garbage: [\n' > "$W/defaults.yaml"
 GEMMGEN_TUNED_DEFAULTS=$W/defaults.yaml expect 3 "gemmgen: error: $W/defaults.yaml:1:11: Could not find closing ]!" -- --tuned --m 1 --n 2 --k 3

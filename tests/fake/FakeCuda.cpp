@@ -16,7 +16,8 @@
 // (count - d) times this long: lower ordinals finish later, so a child's
 // completion order differs from the order the parent started them in).
 // For the CLI's `auto` (tests/cli/run_auto_gpu.sh): GEMMGEN_FAKE_CUDA_L2_MIB
-// (the L2 each device reports, default 60: the H200's) and
+// (the L2 each device reports, default 60: the H200's),
+// GEMMGEN_FAKE_CUDA_SMS (its multiprocessors, default 132) and
 // GEMMGEN_FAKE_CUDA_RETAIN_LOG (a file each primary-context retain appends a
 // line to: how often a command opened the GPU).
 //
@@ -124,7 +125,9 @@ CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice) {
   switch (a) {
   case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
   case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
-  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 132; break;
+  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
+    *v = envInt("GEMMGEN_FAKE_CUDA_SMS", 132);
+    break;
   case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = 232448; break;
   case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *v = envInt("GEMMGEN_FAKE_CUDA_L2_MIB", 60) << 20; break;
   default: *v = 1; break;

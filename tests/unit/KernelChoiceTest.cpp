@@ -211,19 +211,24 @@ TEST(KernelChoice, ChoicesByShapeClass) {
 TEST(KernelChoice, SplitInOneLaunchOnlyForTwoAlignedShares) {
   struct Case {
     long long M, N, K;
+    int smCount; // ChoiceOptions::smCount (0: the H200's 132)
     int split;
     bool streamK;
   } cases[] = {
-      {128, 4096, 11008, 2, true}, // 64 tiles x 172 k-blocks: 128 CTAs
-      {100, 4096, 11008, 2, true}, // residue in M
-      {256, 2048, 7168, 2, true},  // 64 tiles x 112 k-blocks
-      {128, 2048, 8192, 4, false}, // 4 aligned shares: split-K 4
-      {64, 4096, 14336, 4, false}, // the same
+      {128, 4096, 11008, 0, 2, true},    // 64 tiles x 172 k-blocks: 128 CTAs
+      {128, 4096, 11008, 132, 2, true},  // the same, the count given
+      {128, 4096, 11008, 114, 2, false}, // 64 tiles x 2 do not fit: split-K 2
+      {100, 4096, 11008, 0, 2, true},    // residue in M
+      {256, 2048, 7168, 0, 2, true},     // 64 tiles x 112 k-blocks
+      {128, 2048, 8192, 0, 4, false},    // 4 aligned shares: split-K 4
+      {64, 4096, 14336, 0, 4, false},    // the same
   };
   for (const Case &c : cases) {
-    const std::string shape =
-        std::to_string(c.M) + "x" + std::to_string(c.N) + "x" + std::to_string(c.K);
-    Expected<KernelChoice> k = chooseKernel(c.M, c.N, c.K, DType::F16);
+    const std::string shape = std::to_string(c.M) + "x" + std::to_string(c.N) + "x" +
+                              std::to_string(c.K) + " on " + std::to_string(c.smCount) + " SMs";
+    ChoiceOptions options;
+    options.smCount = c.smCount;
+    Expected<KernelChoice> k = chooseKernel(c.M, c.N, c.K, DType::F16, options);
     ASSERT_TRUE(k) << shape << ": " << k.status().message();
     EXPECT_EQ(k->family, "small") << shape;
     EXPECT_EQ(k->splitK, c.split) << shape << ": " << k->reason;

@@ -78,12 +78,12 @@ int main(int argc, char **argv) {
   const long long K = argc == 5 ? std::atoll(argv[4]) : 512;
 
   gemmgen::Expected<gemmgen::Runtime> rt = gemmgen::Runtime::open();
-  // `auto`: the cost model's spec for the shape and this GPU's L2 (no GPU
+  // `auto`: the cost model's spec for the shape and this GPU's L2 and SMs (no GPU
   // needed to choose: without one, the H200's, where its rules were measured).
   const bool chosen = std::strcmp(argv[1], "auto") == 0;
   gemmgen::ChoiceOptions options;
   if (rt)
-    options.l2Bytes = rt->device().l2Bytes;
+    options.takeGpu(rt->device());
   gemmgen::Expected<gemmgen::KernelChoice> choice =
       chosen ? gemmgen::chooseKernel(M, N, K, gemmgen::DType::F16, options)
              : gemmgen::Status::error(gemmgen::ErrorCode::InvalidArgument, "a spec file");

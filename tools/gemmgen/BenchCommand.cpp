@@ -220,7 +220,7 @@ void runBench(BenchOptions o) {
     // D is row-major here (bench refuses a column-major one): the shape as given.
     ChoiceProblem asked =
         choiceProblemFor(layout, shapes[0][0], shapes[0][1], shapes[0][2], outDtype);
-    asked.options.l2Bytes = choiceL2Bytes(opened);
+    takeChoiceGpu(asked.options, opened);
     specPath = resolveSpecArg(o.spec, asked.M, asked.N, asked.K, dtype.value_or(DType::F16),
                               blockwise, outDtype, asked.options);
   }

@@ -2,14 +2,14 @@
 //
 //   gemmgen choose --m M --n N --k K | --shapes MxNxK,...  [--dtype T]
 //                  [--scaling S] [--out-dtype T] [--layout A,B[,D]]
-//                  [--l2-mib N] [--tuned] [--spec | -o FILE]
+//                  [--l2-mib N] [--sms N] [--tuned] [--spec | -o FILE]
 //
 // What `run auto` / `bench auto` would compile for each shape, without a GPU:
 // the family, its K split, the model's time against the default's, the
 // kernel's name, and (one shape) why; --spec prints the spec, -o writes it;
 // --tuned: what `tuned` would take (a tuned-defaults entry first); --l2-mib:
-// the L2 of the GPU to choose for (`auto` reads the GPU's; 0, the default,
-// the H200's).
+// the L2 of the GPU to choose for, --sms its multiprocessors (`auto` reads
+// the GPU's; 0, the default, the H200's).
 // The same call as `auto` (gpu::chooseFor), so a table of it is the table
 // of what `auto` runs.
 //
@@ -39,6 +39,7 @@ struct ChooseOptions {
   std::string shapes;
   std::string dtype, scaling, outDtype, layout;
   int l2Mib = 0;      ///< the GPU's L2 (ChoiceOptions::l2Bytes); 0: the H200's
+  int sms = 0;        ///< the GPU's SMs (ChoiceOptions::smCount); 0: the H200's
   bool tuned = false; ///< what `tuned` takes: a tuned-defaults entry first
   bool printSpec = false;
   std::string output;
@@ -89,6 +90,10 @@ void runChoose(const ChooseOptions &o) {
     return error("--l2-mib is the GPU's L2 in MiB, 1-1024 (50 for the H100, 60 for the H200), "
                  "or 0 for the H200's (got " +
                  std::to_string(o.l2Mib) + ")");
+  if (o.sms < 0 || o.sms > 4096)
+    return error("--sms is the GPU's multiprocessor count, 1-4096 (132 for the H100 SXM and the "
+                 "H200), or 0 for the H200's (got " +
+                 std::to_string(o.sms) + ")");
   if ((o.printSpec || !o.output.empty()) && shapes.size() != 1)
     return error(std::string(o.printSpec ? "--spec" : "-o") + " writes one spec: give one shape");
 
@@ -100,6 +105,7 @@ void runChoose(const ChooseOptions &o) {
     // The row-major problem (N×M for a column-major D), as run asks about it.
     ChoiceProblem asked = choiceProblemFor(layout, s[0], s[1], s[2], outDtype);
     asked.options.l2Bytes = o.l2Mib << 20;
+    asked.options.smCount = o.sms;
     if (o.tuned) { // `tuned`: the tuned-defaults entry for exactly this shape, if any
       llvm::Expected<std::optional<TunedSpec>> tuned =
           tunedSpecFor(asked.M, asked.N, asked.K, t);
@@ -174,6 +180,10 @@ void gemmgen::cli::registerChooseCommand(CLI::App &app) {
   cmd->add_option("--l2-mib", opts->l2Mib,
                   "The L2 of the GPU to choose for, in MiB (`auto` reads the GPU's; default 0: "
                   "the H200's 60, where the rules were measured)");
+  cmd->add_option("--sms", opts->sms,
+                  "The multiprocessors of the GPU to choose for (`auto` reads the GPU's; default "
+                  "0: the H200's 132): split-K runs in one launch only where it cuts each tile "
+                  "into aligned shares on that many");
   cmd->add_flag("--tuned", opts->tuned,
                  "What `tuned` takes: the spec tuned for exactly the shape (16-bit), else the "
                  "cost model's choice");

@@ -262,7 +262,7 @@ inline ChoiceProblem choiceProblemFor(const LayoutOption &l, long long M, long l
 }
 
 /// The GPU `auto` / `tuned` will run on, opened before they choose: its L2
-/// steers the rules measured on one GPU (choiceL2Bytes) and the launch reuses
+/// steers the rules measured on one GPU (takeChoiceGpu) and the launch reuses
 /// it (one context, not two). Empty for a spec file, or where no GPU opens
 /// (the launch's own Runtime::open then says why).
 inline Runtime runtimeForChoice(const std::string &spec, int device = 0) {
@@ -271,8 +271,12 @@ inline Runtime runtimeForChoice(const std::string &spec, int device = 0) {
   Expected<Runtime> rt = Runtime::open(device);
   return rt ? *rt : Runtime();
 }
-/// ChoiceOptions::l2Bytes for `rt`: 0 (the H200's) where none opened.
-inline int choiceL2Bytes(const Runtime &rt) { return rt.empty() ? 0 : rt.device().l2Bytes; }
+/// `options` for the GPU `rt` holds (its L2 and SM count); left at 0 (the
+/// H200's) where none opened.
+inline void takeChoiceGpu(ChoiceOptions &options, const Runtime &rt) {
+  if (!rt.empty())
+    options.takeGpu(rt.device());
+}
 /// The runtime the launch uses: `opened` (runtimeForChoice's) where it holds
 /// one, else GPU `device` opened now (its error says why none opens).
 inline Expected<Runtime> openOrReuse(const Runtime &opened, int device = 0) {

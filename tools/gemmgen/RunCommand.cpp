@@ -78,7 +78,7 @@ void runRun(const RunOptions &o) {
   // the row-major problem's frame (N×M for a column-major D).
   ChoiceProblem asked = choiceProblemFor(layout, o.m, o.n, o.k, outDtype);
   const Runtime opened = runtimeForChoice(o.spec); // run uses the default GPU
-  asked.options.l2Bytes = choiceL2Bytes(opened);
+  takeChoiceGpu(asked.options, opened);
   std::string specPath = resolveSpecArg(o.spec, asked.M, asked.N, asked.K,
                                         dtype.value_or(DType::F16), blockwise, outDtype,
                                         asked.options);

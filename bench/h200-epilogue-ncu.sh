@@ -6,8 +6,8 @@
 # a large share), the 30 instructions with the most samples and their stall reasons into S.
 # Prediction: the samples after the last HGMMA sit on the named barriers (BAR.SYNC), the fence's
 # MEMBAR and the leader's DEPBAR (the wait for the previous store's read), not on STSM.
-# (Written 2026-12-06, not run yet: no machine came after it; its CSV parsing is untried on ncu's
-# real output, and the CSVs are in the logs either way.)
+# (Written 2026-12-06; first run 2026-12-07 on an H100, whose CSVs fixed the parsing: ncu puts a
+# "Kernel Name" row before the header.)
 #   usage (device): bash bench/h200-epilogue-ncu.sh CARRY   (CARRY: gemmgen, cache/)
 source "$(dirname "$0")/lib.sh"
 bench_init epilogue_ncu "$1"
@@ -15,8 +15,11 @@ top() { # CSV: the instructions with the most warp-stall samples
   python3 - "$1" <<'PY' >> "$S"
 import csv, sys
 rows = list(csv.reader(l for l in open(sys.argv[1]) if l.startswith('"')))
-if not rows:
-    sys.exit(print("no source rows"))
+# ncu prints a "Kernel Name" row, then the header ("Address","Source",...), then one row a SASS line
+at = next((i for i, r in enumerate(rows) if r[:2] == ["Address", "Source"]), None)
+if at is None:
+    sys.exit(print("no source header"))
+rows = rows[at:]
 head = rows[0]
 def col(name):
     return next((i for i, h in enumerate(head) if h.startswith(name)), None)
@@ -26,7 +29,7 @@ if src is None or samp is None:
 num = lambda r: float(r[samp].replace(",", "") or 0)
 body = [r for r in rows[1:] if len(r) == len(head)]
 total = sum(num(r) for r in body) or 1
-reasons = [i for i, h in enumerate(head) if "stall" in h.lower() and not h.startswith("Warp Stall Sampling")]
+reasons = [i for i, h in enumerate(head) if h.startswith("stall_") and "(Not Issued)" not in h]
 for i, r in sorted(enumerate(body), key=lambda x: -num(x[1]))[:30]:
     why = sorted(((float(r[j].replace(",", "") or 0), head[j]) for j in reasons), reverse=True)[:2]
     print(f"{i:5d} {100 * num(r) / total:5.1f}% {r[src][:60]:60s} {why}")

@@ -34,7 +34,7 @@ def choice(d, dt, shape):
         log = open(os.path.join(d, "tuned-%s-%s.log" % (dt, shape))).read()
     except OSError:
         return "-"
-    m = re.search(r"chosen by the cost model: .*-> \S*gemm_sm90_auto_(\w+?)_(s\d+)_", log)
+    m = re.search(r"chosen by the cost model: .*-> \S*gemm_sm90_auto_(\w+?)_(sk?\d+)_", log)
     if m:
         return "%s-%s" % (m.group(1), m.group(2))
     return "db" if "tuned defaults:" in log else "-"

@@ -29,6 +29,11 @@
 #   ncu_kernels NAME ARGS...   ncu (clocks as found) over one `bench ARGS --rounds 1` process:
 #                           every kernel's name, grid, block, duration, DRAM bytes read,
 #                           registers, dynamic shared memory and clock into S
+#   ncu_source NAME KERNEL REGIONS ARGS...   ncu's warp-stall samples per SASS instruction of one
+#                           launch (the third) of the kernels matching regex KERNEL in `bench ARGS`:
+#                           the CSV into L/source_NAME.csv, its 30 busiest instructions and the
+#                           share of each region of REGIONS (bench/ncu_source_top.py's
+#                           NAME:START:END, space-separated; "" for none) into S
 #   trace_table NAME LOG    the medians over CTAs of the stamps of bench/experiments/edit_kernel.py's
 #                           `trace` in LOG (cycles from each CTA's entry), one line
 #   emit_edits SPEC DIR E...   `emit SPEC` into DIR/emitted.cu and each edit set E of
@@ -152,6 +157,15 @@ ncu_kernels() {
        /sm__cycles_elapsed.avg.per_second/ { c = $NF " " $(NF-1) }
        END { flush() }' \
     "$L/$name.txt" | sed 's/^ *//' | grep -v -E '(fill_normal|compare|poison)' | head -40 >> "$S"
+}
+ncu_source() {
+  local name=$1 kernel=$2 regions=$3; shift 3
+  timeout 150 ncu --clock-control none -k "regex:$kernel" --launch-count 1 --launch-skip 2 \
+    --section WarpStateStats --section SourceCounters --page source --print-source sass --csv \
+    "$G" bench "$@" --rounds 2 --warmup 1 > "$L/source_$name.csv" 2>&1
+  echo "== ncu source $name ($*) rc=$? lines $(wc -l < "$L/source_$name.csv")" >> "$S"
+  # shellcheck disable=SC2086 # the regions are words
+  python3 bench/ncu_source_top.py "$L/source_$name.csv" 30 $regions >> "$S"
 }
 trace_table() {
   local col line="$1 ($(grep -c '^trace [0-9]' "$2") CTAs) medians:" h

@@ -928,12 +928,12 @@ private:
 
   void emitAddPartials() {
     e.comment("stream-K: every later CTA whose share starts inside this unit left its partial");
-    e.comment("sum; wait for each one's flag (acquire), then add it");
+    e.comment("sum; take each one's flag (acquire, then back to 0 for the next launch), add it");
     e.line("const long long unit_end = (long long)(slot + 1) * (k_blocks > 0 ? k_blocks : 1);");
     CodeEmitter::Block loop(e, "for (int c2 = blockIdx.x + 1; c2 < (int)gridDim.x && "
                                "sk_share_begin(c2, gridDim.x, batch_slots, k_blocks) < unit_end; "
                                "++c2)");
-    e.line("if (leader) flag_wait(sk_flags + c2 * CONSUMERS + consumer);");
+    e.line("if (leader) flag_take(sk_flags + c2 * CONSUMERS + consumer);");
     e.line("named_barrier_sync(EPILOGUE_BAR_ID + consumer % EPILOGUE_BAR_SLOTS, EPILOGUE_BAR_THREADS);");
     emitPartialSlot("c2");
     e.line("#pragma unroll");

@@ -596,15 +596,19 @@ Status Kernel::launchGemm(const PreparedLaunch &p, CUstream stream) const {
     return Status::error(ErrorCode::InvalidArgument,
                          "prepared launch has batch " + std::to_string(batch) + " but kernel '" +
                              abi.kernelName + "' computes one problem per launch");
-  // Stream-K's flags start at 0 for every launch (a finishing CTA waits for
-  // each later share's to become 1).
+  // Stream-K's flags start at 0 (a finishing CTA waits for each later
+  // share's to become 1, then sets it back to 0): zeroed before a prepared
+  // launch's first run, left zero by every run (PreparedLaunch::skFlagsZero).
   if (abi.streamK) {
     if (!skFlags)
       return Status::error(ErrorCode::InvalidArgument,
                            "kernel '" + abi.kernelName + "': a stream-K launch without its "
                            "workspace (prepare() with GemmArgs::workspace)");
-    if (CUresult z = drv.cuMemsetD32Async(skFlags, 0, p.skFlagCount, stream); z != CUDA_SUCCESS)
-      return drv.fail(z, "cuMemsetD32Async(stream-K flags)");
+    if (!p.skFlagsZero) {
+      if (CUresult z = drv.cuMemsetD32Async(skFlags, 0, p.skFlagCount, stream); z != CUDA_SUCCESS)
+        return drv.fail(z, "cuMemsetD32Async(stream-K flags)");
+      p.skFlagsZero = true;
+    }
   }
   // The kernel raises the amax with red.max from 0 (every |v| is >= 0).
   if (abi.fp8Output && amaxD)

@@ -235,9 +235,10 @@ TEST(FakeDriver, Fp8SplitKPassesTheScalesAndCopiesBsBlocksPerSlice) {
 /// Stream-K (specs/sm90/18_streamk_f16.yaml): the workspace leads with a
 /// partial-sum slot per resident CTA (the fake H200 has 66) and their flags,
 /// the grid is every resident CTA (or one per k-block iteration when there
-/// are fewer), the flags are zeroed on the stream before every launch, and a
-/// launch without the workspace is refused.
-TEST(FakeDriver, StreamKZeroesItsFlagsAndUsesEveryResidentCta) {
+/// are fewer), the flags are zeroed on the stream before a prepared launch's
+/// first run only (each run leaves them zero), and a launch without the
+/// workspace is refused.
+TEST(FakeDriver, StreamKZeroesItsFlagsOnceAndUsesEveryResidentCta) {
   REQUIRE_FAKE();
   Expected<Kernel> k = fake.rt->compileFile(std::string(GEMMGEN_SOURCE_DIR) +
                                             "/specs/sm90/18_streamk_f16.yaml");
@@ -259,17 +260,30 @@ TEST(FakeDriver, StreamKZeroesItsFlagsAndUsesEveryResidentCta) {
   EXPECT_EQ(p->skFlags, 0x70000000u + partials);
   EXPECT_EQ(p->skFlagCount, 132u);
   EXPECT_EQ(p->path, "tma+stream_k(66 CTAs)");
-  for (int launch = 0; launch < 2; ++launch) { // each launch starts from zeroed flags
+  char flagsAt[32];
+  std::snprintf(flagsAt, sizeof flagsAt, "%llx", (unsigned long long)(0x70000000u + partials));
+  const std::string memset = "memsetD32 0x" + std::string(flagsAt) + " value=0 count=132";
+  const std::string launched = "launchEx gemm_sm90_streamk_f16 grid=66 M=768 N=3072 K=3072 batch=1";
+  EXPECT_FALSE(p->skFlagsZero);
+  for (int launch = 0; launch < 3; ++launch) { // the first run zeroes the flags, later ones not
     fake.clear();
     ASSERT_TRUE(k->launch(*p, nullptr).ok()) << fake.log();
-    std::vector<std::string> want = {
-        "memsetD32 0x" + [&] {
-          char b[32];
-          std::snprintf(b, sizeof b, "%llx", (unsigned long long)(0x70000000u + partials));
-          return std::string(b);
-        }() + " value=0 count=132",
-        "launchEx gemm_sm90_streamk_f16 grid=66 M=768 N=3072 K=3072 batch=1"};
-    EXPECT_EQ(fake.lines(), want) << fake.log();
+    std::vector<std::string> want = {launched};
+    if (launch == 0)
+      want.insert(want.begin(), memset);
+    EXPECT_EQ(fake.lines(), want) << "launch " << launch << ": " << fake.log();
+    EXPECT_TRUE(p->skFlagsZero);
+  }
+  // A new prepare (the workspace's state unknown) and launch(GemmArgs) (its
+  // own prepare each time) zero them again.
+  Expected<PreparedLaunch> again = k->prepare(a);
+  ASSERT_TRUE(again.ok()) << again.status().message();
+  for (int launch = 0; launch < 2; ++launch) {
+    fake.clear();
+    ASSERT_TRUE((launch == 0 ? k->launch(*again, nullptr) : k->launch(a, nullptr)).ok());
+    std::vector<std::string> lines = fake.lines(); // launch(GemmArgs) encodes its maps first
+    lines.erase(lines.begin(), lines.end() - std::min<std::ptrdiff_t>(2, lines.size()));
+    EXPECT_EQ(lines, (std::vector<std::string>{memset, launched})) << fake.log();
   }
   // Fewer iterations than resident CTAs: one CTA each (one tile, 2 k-blocks).
   GemmArgs small = args(128, 256, 128, 256);

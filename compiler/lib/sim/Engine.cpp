@@ -21,6 +21,7 @@ SeedResult Machine::run(uint64_t seed) {
   try {
     init();
     loop();
+    checkFlagsTaken();
     checkResult();
   } catch (Stop &s) {
     r.verdict = s.verdict;
@@ -111,6 +112,7 @@ void Machine::init() {
   written.assign(p.dElements, false);
   partials.assign(p.ctas, std::vector<std::vector<float>>(std::max(1u, k.consumers)));
   partialFlags.assign(p.ctas, std::vector<bool>(std::max(1u, k.consumers), false));
+  partialTaken.assign(p.ctas, std::vector<bool>(std::max(1u, k.consumers), false));
   for (Actor &a : actors)
     settle(a);
 }

@@ -175,6 +175,9 @@ private:
   std::vector<std::pair<int, const Op *>> expectedSignallers(unsigned cta, int b, bool loads);
   [[noreturn]] void reportDeadlock();
   void checkResult();
+  /// Every flag a launch released was taken (and so reset): the next launch
+  /// does not zero them (Launch.cpp), so one left at 1 would pass for ready.
+  void checkFlagsTaken();
 
   const Problem &p;
   const Kernel &k;
@@ -192,6 +195,7 @@ private:
   std::vector<bool> written;
   std::vector<std::vector<std::vector<float>>> partials; ///< [cta][instance]: stream-K
   std::vector<std::vector<bool>> partialFlags;           ///< [cta][instance]: released
+  std::vector<std::vector<bool>> partialTaken;           ///< [cta][instance]: taken, so back to 0
   std::map<std::pair<unsigned, unsigned>, std::string> notes;
   /// [cta][barrier]: the actors that arrive on it each phase.
   std::vector<std::vector<std::vector<std::pair<int, const Op *>>>> signallers;

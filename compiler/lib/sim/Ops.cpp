@@ -554,9 +554,11 @@ void Machine::doStorePartial(Actor &a, const Op &op) {
   partialFlags[a.cta][a.instance] = true;
 }
 
+/// A flag is taken once: its reader sets it back to 0 (flag_take), so a
+/// second reader would wait for ever.
 bool Machine::partialsReady(const Actor &a) const {
   for (unsigned c : laterShares(a))
-    if (!partialFlags[c][a.instance])
+    if (!partialFlags[c][a.instance] || partialTaken[c][a.instance])
       return false;
   return true;
 }
@@ -577,6 +579,7 @@ void Machine::doAddPartials(Actor &a, const Op &op) {
                                     "'s partial sum has another shape than " + who(a) + "'s");
     for (size_t i = 0; i < part.size(); ++i)
       acc.data[i] += part[i];
+    partialTaken[c][a.instance] = true;
   }
 }
 

@@ -273,6 +273,18 @@ void Machine::reportDeadlock() {
        d);
 }
 
+void Machine::checkFlagsTaken() {
+  for (unsigned c = 0; c < p.ctas; ++c)
+    for (unsigned i = 0; i < partialFlags[c].size(); ++i)
+      if (partialFlags[c][i] && !partialTaken[c][i])
+        fail(SimVerdict::Race,
+             "race: CTA " + std::to_string(c) + " (instance " + std::to_string(i) +
+                 ") released its partial sum's flag and no CTA took it: the flag stays 1 into "
+                 "the next launch, which does not zero it and would take it for a new partial",
+             {"the CTA holding the unit's first k-block adds every later share's partial sum "
+              "(add_partials), which takes and resets its flag"});
+}
+
 void Machine::checkResult() {
   unsigned wrongTiles = 0;
   std::string msg;

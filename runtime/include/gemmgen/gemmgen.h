@@ -480,10 +480,15 @@ struct PreparedLaunch {
   /// An 8-bit D's amax (GemmArgs::amaxD): zeroed on the stream before the
   /// kernel, which raises it.
   CUdeviceptr amaxD = 0;
-  /// Stream-K: the partial-sum slots and the flags (skFlagCount ints,
-  /// zeroed on the stream before each launch) in the workspace.
+  /// Stream-K: the partial-sum slots and the flags (skFlagCount ints) in the
+  /// workspace. The first launch of this PreparedLaunch zeroes the flags on
+  /// the stream; every launch leaves them zero (the CTA that takes a flag
+  /// resets it), so its later launches, and those of copies made after the
+  /// first, skip that (a memset on the stream: 1-2 µs): between them, leave
+  /// the workspace to gemmgen. launch(GemmArgs) prepares, so zeroes, each time.
   CUdeviceptr skPartials = 0, skFlags = 0;
   unsigned skFlagCount = 0;
+  mutable bool skFlagsZero = false; ///< set by the first launch: the flags are 0
   Layout layoutA = Layout::Row, layoutB = Layout::Col;
   int tailM = 0, tailK = 0, tailN0 = 0;
   /// Rows each block of the tail kernel or the narrow path's kernel takes

@@ -251,10 +251,10 @@ gemm_sm90_streamk_f16(const __grid_constant__ TensorMap tmA, const __grid_consta
       // this share holds the unit's first k-block: add the later shares', store the tile
       if (kb_begin == 0) {
         // stream-K: every later CTA whose share starts inside this unit left its partial
-        // sum; wait for each one's flag (acquire), then add it
+        // sum; take each one's flag (acquire, then back to 0 for the next launch), add it
         const long long unit_end = (long long)(slot + 1) * (k_blocks > 0 ? k_blocks : 1);
         for (int c2 = blockIdx.x + 1; c2 < (int)gridDim.x && sk_share_begin(c2, gridDim.x, batch_slots, k_blocks) < unit_end; ++c2) {
-          if (leader) flag_wait(sk_flags + c2 * CONSUMERS + consumer);
+          if (leader) flag_take(sk_flags + c2 * CONSUMERS + consumer);
           named_barrier_sync(EPILOGUE_BAR_ID + consumer % EPILOGUE_BAR_SLOTS, EPILOGUE_BAR_THREADS);
           float* part_slot = sk_partials + ((long long)(c2) * CONSUMERS + consumer) * (WG_MMAS * (BN / 2) * 128) + threadIdx.x % 128;
           #pragma unroll

@@ -988,15 +988,19 @@ __device__ __forceinline__ void publish_amax(float* amax, float v) {
 // Stream-K's hand-over flags (gpu scope): the writer's warpgroup stored its partial sum and
 // synchronised on a named barrier; one thread then releases the flag, whose release orders
 // those stores before it (cumulativity). The reader's one thread acquires it, then its
-// warpgroup synchronises before reading. The launch zeroes the flags.
+// warpgroup synchronises before reading. Each flag is released at most once a launch and taken
+// by one reader, which sets it back to 0: a launch leaves its flags as it found them, so only a
+// workspace's first launch zeroes them (Launch.cpp).
 __device__ __forceinline__ void flag_release(int* flag) {
   asm volatile("st.release.gpu.global.b32 [%0], %1;\n" :: "l"(flag), "r"(1) : "memory");
 }
-__device__ __forceinline__ void flag_wait(const int* flag) {
+__device__ __forceinline__ void flag_take(int* flag) {
   int v = 0;
   do {
     asm volatile("ld.acquire.gpu.global.b32 %0, [%1];\n" : "=r"(v) : "l"(flag) : "memory");
   } while (v == 0);
+  // Nobody writes this flag again in this launch; the next launch's writer comes after it.
+  asm volatile("st.relaxed.gpu.global.b32 [%0], %1;\n" :: "l"(flag), "r"(0) : "memory");
 }
 
 }  // namespace sm90

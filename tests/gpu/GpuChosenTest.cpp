@@ -356,8 +356,10 @@ TEST(SplitK, DependentReductionReadsFinishedSlices) {
 /// zeroed flags, or a finishing CTA would take a previous launch's flag for
 /// this one's partial sum (a stale or half-written sum: a wrong D, or a hang
 /// where a flag is never raised). One prepared launch repeated on a fixed
-/// workspace, then launches that allocate theirs on the stream (whatever
-/// the memory held), each time on fresh inputs and verified. Two shapes:
+/// workspace (only its first launch zeroes the flags; each launch's takers
+/// reset them; the partial sums poisoned before each launch), then launches
+/// that allocate theirs on the stream (whatever the memory held), each time
+/// on fresh inputs and verified. Two shapes:
 /// 72 tiles of 48 k-blocks over the resident CTAs (most tiles split at
 /// staggered k-blocks), and 16 tiles of 32 k-blocks, whose shares the launch
 /// aligns (8 a tile on a GPU of 128-170 resident CTAs: split-K in one launch).
@@ -392,8 +394,15 @@ TEST(StreamK, RepeatedLaunchesStayRight) {
         if (s.m == 512 && sms >= 128 && sms <= 170) {
           EXPECT_EQ(prep->path, "tma+stream_k(128 CTAs, K in 8 aligned shares a unit)");
         }
-        for (int i = 0; i < 20; ++i)
+        // Only the first of these launches zeroes the flags (each leaves them
+        // zero). The partial sums are poisoned before each: a flag left at 1
+        // would let a finishing CTA add NaN before its later share wrote.
+        const std::size_t partialFloats = (prep->skFlags - prep->skPartials) / 4;
+        for (int i = 0; i < 20; ++i) {
+          ASSERT_TRUE(gpu.ver->poison(prep->skPartials, partialFloats, DType::F32, gpu.stream).ok());
           ASSERT_TRUE(k->launch(*prep, gpu.stream).ok());
+          EXPECT_TRUE(prep->skFlagsZero);
+        }
       } else {
         for (int i = 0; i < 5; ++i)
           ASSERT_TRUE(k->launch(p.a, gpu.stream).ok());

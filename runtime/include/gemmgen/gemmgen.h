@@ -484,8 +484,10 @@ struct PreparedLaunch {
   /// workspace. The first launch of this PreparedLaunch zeroes the flags on
   /// the stream; every launch leaves them zero (the CTA that takes a flag
   /// resets it), so its later launches, and those of copies made after the
-  /// first, skip that (a memset on the stream: 1-2 µs): between them, leave
-  /// the workspace to gemmgen. launch(GemmArgs) prepares, so zeroes, each time.
+  /// first, skip that (a memset on the stream: 1-2 µs). Between them nothing
+  /// else may write the workspace, another kernel's launch included (give
+  /// each prepared launch its own, or prepare again). launch(GemmArgs)
+  /// prepares, so zeroes, each time.
   CUdeviceptr skPartials = 0, skFlags = 0;
   unsigned skFlagCount = 0;
   mutable bool skFlagsZero = false; ///< set by the first launch: the flags are 0

@@ -990,7 +990,7 @@ __device__ __forceinline__ void publish_amax(float* amax, float v) {
 // those stores before it (cumulativity). The reader's one thread acquires it, then its
 // warpgroup synchronises before reading. Each flag is released at most once a launch and taken
 // by one reader, which sets it back to 0: a launch leaves its flags as it found them, so only a
-// workspace's first launch zeroes them (Launch.cpp).
+// prepared launch's first run zeroes them (Launch.cpp, PreparedLaunch::skFlagsZero).
 __device__ __forceinline__ void flag_release(int* flag) {
   asm volatile("st.release.gpu.global.b32 [%0], %1;\n" :: "l"(flag), "r"(1) : "memory");
 }

@@ -593,16 +593,17 @@ KernelChoice describe(const Ranked &r, const TileFamily &fallback, const SpecTyp
 
 /// Split-K in one launch (docs/PERF.md, "Session of 2026-12-07"): for the
 /// small family (its stream-K kernel compiles clean; the medium tile's spills,
-/// bench/few-tiles/streamk_medium.yaml), where the stream-K launch on kSms
-/// CTAs cuts each tile into exactly `split` aligned shares (tile_schedule.cuh,
+/// bench/few-tiles/streamk_medium.yaml), where the stream-K launch cuts each
+/// tile into exactly `split` aligned shares (tile_schedule.cuh,
 /// sk_aligned_split): the owner of each tile adds the other slices' partial
 /// sums in the kernel, where split-K launches a reduction after it. Two shares
-/// only: on the H200 they ran 1.5-5% faster than split 2 with its reduction,
-/// four ran 12% slower than split 4 at 128x2048x8192 (the owner adds three
-/// partials one after another, the reduction kernel spreads them over the GPU).
-/// The launch has one CTA per multiprocessor (the family's shared memory)
-/// on `smCount` of them (0: the H200's kSms), so the check here is the
-/// launch's own (Launch.cpp) on the GPU it will run on.
+/// only: on the H200 they ran 1.5-5% faster than split 2 with its reduction;
+/// four ran 12% slower than split 4 at 128x2048x8192, still ~1 µs slower on
+/// the H100 once the flags' memset went (the owner's adds hold only 5% of the
+/// stall samples: docs/PERF.md, twenty-sixth session). The launch has one CTA
+/// per multiprocessor (the family's shared memory) on `smCount` of them (0:
+/// the H200's kSms), so the check here is the launch's own (Launch.cpp) on
+/// the GPU it will run on.
 bool splitInOneLaunch(const TileFamily &f, int split, long long M, long long N, long long K,
                       int smCount) {
   if (split != 2 || &f != findFamily(kFamilies, "small"))

@@ -520,7 +520,7 @@ Expected<PreparedLaunch> Kernel::prepare(const GemmArgs &args) const {
     const char *grid = std::getenv("GEMMGEN_STREAMK_GRID");
     const bool align = !grid || std::string(grid) != "full";
     const long long split = align ? schedule::sk_aligned_split(slots, kBlocks, resident) : 1;
-    p.gridX = (unsigned)schedule::sk_grid_ctas(slots, kBlocks, resident, align);
+    p.gridX = (unsigned)schedule::sk_grid_for_split(slots, kBlocks, resident, split);
     p.skPartials = args.workspace;
     p.skFlags = args.workspace + (CUdeviceptr)streamKLayout(*impl_).first;
     p.skFlagCount = p.gridX * std::max(1u, abi.consumers);

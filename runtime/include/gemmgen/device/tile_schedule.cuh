@@ -185,13 +185,19 @@ GEMMGEN_HD long long sk_aligned_split(long long slots, long long k_blocks, long 
       return s;
   return 1;
 }
-GEMMGEN_HD long long sk_grid_ctas(long long slots, long long k_blocks, long long resident,
-                                  bool align = true) {
+// The grid for `split` (sk_aligned_split's, or 1 for the unaligned grid), for a caller that also
+// reports the split.
+GEMMGEN_HD long long sk_grid_for_split(long long slots, long long k_blocks, long long resident,
+                                       long long split) {
   if (resident <= 0) resident = 1;
-  const long long split = align ? sk_aligned_split(slots, k_blocks, resident) : 1;
   if (split > 1) return slots * split;
   const long long iterations = slots * sk_per_unit(k_blocks);
   return iterations < resident ? (iterations > 0 ? iterations : 1) : resident;
+}
+GEMMGEN_HD long long sk_grid_ctas(long long slots, long long k_blocks, long long resident,
+                                  bool align = true) {
+  const long long split = align && resident > 0 ? sk_aligned_split(slots, k_blocks, resident) : 1;
+  return sk_grid_for_split(slots, k_blocks, resident, split);
 }
 // One CTA's walk: its whole units, then its share.
 struct SkWalk {

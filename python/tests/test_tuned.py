@@ -54,11 +54,14 @@ def test_choose_kernel_is_the_cost_model():
     assert "kind: stream_k" in one["spec"] and "split_k" not in one["spec"]
     assert gemmgen.check(one["spec"], simulate=False) == []
     # ... only where the launch on the GPU's SMs cuts each tile into two aligned shares: on
-    # 114 SMs the 64 tiles do not fit twice, so the split keeps its reduction kernel.
+    # 180 SMs the 128 CTAs would leave a quarter idle, so the split keeps its reduction kernel.
     assert gemmgen.choose_kernel(128, 4096, 11008, "f16", sm_count=132)["stream_k"]
+    more = gemmgen.choose_kernel(128, 4096, 11008, "f16", sm_count=180)
+    assert (more["family"], more["split_k"], more["stream_k"]) == ("small", 2, False)
+    assert more["name"] == "gemm_sm90_auto_small_s2_f16"
+    # The model counts its rounds on the GPU's SMs: on 114 the 64 tiles split 2 take two.
     fewer = gemmgen.choose_kernel(128, 4096, 11008, "f16", sm_count=114)
-    assert (fewer["family"], fewer["split_k"], fewer["stream_k"]) == ("small", 2, False)
-    assert fewer["name"] == "gemm_sm90_auto_small_s2_f16"
+    assert (fewer["family"], fewer["split_k"]) != ("small", 2)
     with pytest.raises(gemmgen.ArgumentError, match="sm_count is the GPU's multiprocessor count"):
         gemmgen.choose_kernel(64, 64, 64, "f16", sm_count=-1)
     big = gemmgen.choose_kernel(4096, 4096, 4096, "bf16")
@@ -102,21 +105,21 @@ def test_the_ping_pong_rule_is_for_the_h200s_l2(monkeypatch):
 
 
 def test_matmul_asks_the_gpus_sm_count(monkeypatch):
-    # 128x4096x11008 (not tuned): split 2 in one launch on 132 SMs, with its reduction on 114.
+    # 128x4096x11008 (not tuned): split 2 in one launch on 132 SMs, with its reduction on 180.
     from test_arrays import FakeArray
     compiled = []
     monkeypatch.setattr(gemmgen, "compile", lambda spec, layout: compiled.append(spec) or
                         (lambda *a, **k: "launched"))
     monkeypatch.setattr(_matmul, "_kernels_by_shape", {})
     monkeypatch.setattr(_matmul, "_kernels_by_spec", {})
-    for sms in (132, 114):
+    for sms in (132, 180):
         monkeypatch.setattr(_matmul, "_gpu_by_device", {})
         monkeypatch.setattr(_matmul._core, "device_info",
                             lambda device: {"l2_bytes": 60 << 20, "sm_count": sms})
         gemmgen.matmul(FakeArray((128, 11008)), FakeArray((4096, 11008)).t())
     assert "kind: stream_k" in compiled[0] and "split_k: 2" in compiled[1]
     assert compiled == [gemmgen.choose_kernel(128, 4096, 11008, "f16", sm_count=s)["spec"]
-                        for s in (132, 114)]
+                        for s in (132, 180)]
 
 
 def test_without_a_gpu_the_choice_is_the_h200s(monkeypatch):

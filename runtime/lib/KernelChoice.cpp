@@ -269,6 +269,8 @@ constexpr TileFamily kFp8BlockFamilies[] = {
     {"narrow", 128, 64, 128, 2, 8, 16, 1, "64", 0.2635},  // variants/blockwise/n64
     {"small", 64, 128, 128, 1, 8, 16, 1, "128", 0.2356},  // variants/blockwise/m64_s1
 };
+/// The multiprocessors the model and the rules were measured on (the H200's);
+/// a choice for another GPU counts its rounds and waves on that GPU's own.
 constexpr int kSms = 132;
 constexpr double kTileMicros = 1.3286;   ///< per tile: prologue, epilogue
 constexpr double kLaunchMicros = 2.6784; ///< per kernel launch
@@ -286,6 +288,9 @@ constexpr double kLeaveDefaultGain = 1.05;
 
 long long ceilDiv(long long a, long long b) { return (a + b - 1) / b; }
 
+/// The multiprocessors of the GPU `o` is for (0: unknown, taken as kSms).
+int smsOf(const ChoiceOptions &o) { return o.smCount > 0 ? o.smCount : kSms; }
+
 struct DecodePick {
   const TileFamily *family = nullptr; ///< none: the model's choice stands
   int split = 1;
@@ -293,8 +298,8 @@ struct DecodePick {
 };
 
 /// The measured decode rule: a column-major-D family and its split for M
-/// tokens of N weights (K deep), where one applies.
-DecodePick pickDecode(long long M, long long N, long long K) {
+/// tokens of N weights (K deep) on `sms` multiprocessors, where one applies.
+DecodePick pickDecode(long long M, long long N, long long K, int sms) {
   const long long tiles = ceilDiv(N, kDecode.tileM);
   if (M > kDecodeMaxTokens) {
     const bool fits = M <= kDecode64MaxTokens && tiles >= kDecode64MinTiles &&
@@ -304,12 +309,12 @@ DecodePick pickDecode(long long M, long long N, long long K) {
   if (tiles >= kDecodeMinTiles) {
     if (M > kDecode16MaxTokens)
       return {&kDecode32, 1, {}};
-    const bool oneWaveLongK = tiles <= kSms && K > kDecodeDeepLongK;
+    const bool oneWaveLongK = tiles <= sms && K > kDecodeDeepLongK;
     return {tiles >= kDecodeDeepBelowTiles && !oneWaveLongK ? &kDecodeTwoPerSm : &kDecodeDeep, 1,
             {}};
   }
   if (M <= kDecodeSplitMaxTokens && tiles >= kDecodeSplitMinTiles) {
-    const int split = tiles * 4 <= kSms ? 4 : 2; // 4 slices where they fit one wave
+    const int split = tiles * 4 <= sms ? 4 : 2; // 4 slices where they fit one wave
     if (splitKSlices(K, kDecode.tileK, split) == split)
       return {&kDecode, split, {}};
   }
@@ -337,7 +342,7 @@ bool fitsOptions(const TileFamily &f, const ChoiceOptions &o) {
 DecodePick pickTall(long long M, long long N, long long K, const ChoiceOptions &o) {
   if (o.f32Out || o.a != Layout::Row)
     return {};
-  const DecodePick d = pickDecode(N, M, K);
+  const DecodePick d = pickDecode(N, M, K, smsOf(o));
   for (const Twin &t : kTallTwins)
     if (d.family == t.decode && fitsOptions(*t.tall, o))
       return {t.tall, d.split,
@@ -369,14 +374,15 @@ struct Bytes {
   double operand = 2, out = 2;
 };
 
-// Tiles run in rounds of one per SM; each round costs its longest tile.
+// Tiles run in rounds of one per SM (`sms` of them); each round costs its
+// longest tile.
 double predict(const TileFamily &f, int split, long long M, long long N, long long K,
-               Bytes bytesPer = {}) {
+               Bytes bytesPer = {}, int sms = kSms) {
   const long long kBlocks = ceilDiv(K, f.tileK);
   const long long slices = std::min<long long>(split, std::max<long long>(kBlocks, 1));
   const long long perSlice = ceilDiv(kBlocks, slices);
   const long long units = ceilDiv(M, f.tileM) * ceilDiv(N, f.tileN) * slices;
-  const double rounds = (double)ceilDiv(units, kSms);
+  const double rounds = (double)ceilDiv(units, sms);
   const double main = rounds * (kTileMicros + (double)perSlice * f.microsPerKBlock);
   const double bytes =
       bytesPer.operand * ((double)M * K + (double)N * K) + bytesPer.out * (double)M * N;
@@ -506,7 +512,7 @@ Ranked rank(const TileFamily (&families)[NF], long long M, long long N, long lon
   const bool paddingRule = allowed.paddingRule;
   const TileFamily &fallback = families[0];
   Ranked r;
-  r.defaultUs = predict(fallback, 1, M, N, K, bytes);
+  r.defaultUs = predict(fallback, 1, M, N, K, bytes, smsOf(allowed.options));
   // Fewer than 64 rows: the default's 128-row tile is mostly padding, where
   // the model never saw it (its points there are the small tile's); on the
   // H200 the 64-row tile was faster on every such shape measured, 1x57344x8192
@@ -532,7 +538,7 @@ Ranked rank(const TileFamily (&families)[NF], long long M, long long N, long lon
       if (split > 1 && (!allowed.splits || kBlocks < 4LL * split ||
                         splitKSlices(K, f.tileK, split) != split || f.tileN % 64 != 0))
         continue;
-      const double us = predict(f, split, M, N, K, bytes);
+      const double us = predict(f, split, M, N, K, bytes, smsOf(allowed.options));
       if (us < r.us)
         r.best = &f, r.split = split, r.us = us;
     }
@@ -601,17 +607,15 @@ KernelChoice describe(const Ranked &r, const TileFamily &fallback, const SpecTyp
 /// four ran 12% slower than split 4 at 128x2048x8192, still ~1 µs slower on
 /// the H100 once the flags' memset went (the owner's adds hold only 5% of the
 /// stall samples: docs/PERF.md, twenty-sixth session). The launch has one CTA
-/// per multiprocessor (the family's shared memory) on `smCount` of them (0:
-/// the H200's kSms), so the check here is the launch's own (Launch.cpp) on
-/// the GPU it will run on.
+/// per multiprocessor (the family's shared memory) on `sms` of them, so the
+/// check here is the launch's own (Launch.cpp) on the GPU it will run on.
 bool splitInOneLaunch(const TileFamily &f, int split, long long M, long long N, long long K,
-                      int smCount) {
+                      int sms) {
   if (split != 2 || &f != findFamily(kFamilies, "small"))
     return false;
   const long long slots = schedule::tile_slots(schedule::RASTER_ALONG_M, (int)ceilDiv(M, f.tileM),
                                                (int)ceilDiv(N, f.tileN));
-  return schedule::sk_aligned_split(slots, ceilDiv(K, f.tileK), smCount > 0 ? smCount : kSms) ==
-         split;
+  return schedule::sk_aligned_split(slots, ceilDiv(K, f.tileK), sms) == split;
 }
 
 Status badSize(const char *who, long long M, long long N, long long K) {
@@ -660,7 +664,8 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
   Allowed allowed;
   allowed.options = options;
   Ranked r = rank(kFamilies, M, N, K, Bytes{}, allowed);
-  if (const DecodePick d = pickDecode(M, N, K); d.family && fitsOptions(*d.family, options)) {
+  if (const DecodePick d = pickDecode(M, N, K, smsOf(options));
+      d.family && fitsOptions(*d.family, options)) {
     r.best = d.family, r.split = d.split, r.us = 0;
     r.rule = ": D^T = B^T·A^T puts the " + std::to_string(N) +
              " columns on the MMA's M side and the " + std::to_string(M) +
@@ -680,7 +685,8 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
              std::to_string(kPingPongMaxK) + " with at least " +
              std::to_string(kPingPongMinTiles) + " tiles";
   } else if (r.best == findFamily(kFamilies, "fit256x160") && r.split == 1 &&
-             fitsOptions(kPingPong152, options) && predict(kWaveFit152, 1, M, N, K) < r.us) {
+             fitsOptions(kPingPong152, options) &&
+             predict(kWaveFit152, 1, M, N, K, Bytes{}, smsOf(options)) < r.us) {
     r.best = &kPingPong152, r.us = 0;
     r.rule = ": 152-column tiles fill the rounds better than 256x160 here, and on ping-pong "
              "consumers one's epilogue runs while the other's wgmmas do";
@@ -708,7 +714,7 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
               (M <= N ? "B" : "A") + " (scheduler.simt_narrow)";
   }
   if (r.split > 1 && r.rule.empty() && !r.simtNarrow &&
-      splitInOneLaunch(*r.best, r.split, M, N, K, options.smCount)) {
+      splitInOneLaunch(*r.best, r.split, M, N, K, smsOf(options))) {
     r.streamK = true;
     r.us -= kReduceMicros;
     r.note += "; in one launch: the family's stream-K kernel, each tile's K cut at the same "

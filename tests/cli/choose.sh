@@ -77,10 +77,12 @@ for l2 in 0 60 96; do
   [ "$row" = pingpong ] && ok "choose --l2-mib $l2: pingpong" || bad "choose --l2-mib $l2: '$row'"
 done
 # --sms: split 2 runs in one launch (`_sk2`) only where the stream-K launch on that many SMs cuts
-# each of the 64 tiles of 128x4096x11008 into two aligned shares: 132 (and 0, the H200's), not 114.
-for sms in 0 132 114; do
+# each of the 64 tiles of 128x4096x11008 into two aligned shares: 132 (and 0, the H200's), not 180
+# (128 CTAs would leave a quarter of them idle); on 114 the model's rounds take another tile.
+for sms in 0 132 180 114; do
   name=$("$G" choose --shapes 128x4096x11008 --sms $sms 2>&1 | awk '$1 == "128x4096x11008" {print $7}')
-  want=gemm_sm90_auto_small_sk2_f16; [ $sms = 114 ] && want=gemm_sm90_auto_small_s2_f16
+  want=gemm_sm90_auto_small_sk2_f16; [ $sms = 180 ] && want=gemm_sm90_auto_small_s2_f16
+  [ $sms = 114 ] && want=gemm_sm90_auto_wide_s4_f16
   [ "$name" = $want ] && ok "choose --sms $sms: $name" || bad "choose --sms $sms: '$name'"
 done
 a=$("$G" choose --shapes 1x2112x7168,4096x4096x4104,512x7168x2048 2>&1)

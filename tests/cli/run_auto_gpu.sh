@@ -3,8 +3,9 @@
 # (tests/fake/FakeCuda.cpp) playing that GPU. Checks: the ping-pong rule's
 # tiles are chosen where the GPU has the H200's 60 MiB of L2 and not where it
 # has the H100's 50 (the why line says so); split 2 of 128x4096x11008 runs in
-# one launch (`_sk2`) on the H200's 132 SMs and not on 114; `run auto` and `run SPEC` open the
-# GPU once (one primary-context retain: the choice's runtime is the launch's);
+# one launch (`_sk2`) on the H200's 132 SMs and not on 180 (128 CTAs would leave a quarter idle);
+# `run auto` and `run SPEC` open the GPU once (one primary-context retain: the choice's runtime is
+# the launch's);
 # no driver gives the launch's error and exit code; `bench auto` with several
 # shapes is refused before it opens the GPU.
 # Usage: run_auto_gpu.sh GEMMGEN SOURCE_DIR FAKE_LIBCUDA
@@ -33,13 +34,13 @@ check "50 MiB: not the ping-pong kernel" has "$W/out50" "kernel  gemm_sm90_auto_
 check "50 MiB: the why line names the L2" has "$W/out50" \
   "not the ping-pong rule's tiles: they need 60 MiB of L2 and this GPU has 50"
 
-for sms in 132 114; do
+for sms in 132 180; do
   env GEMMGEN_LIBCUDA="$FAKE" GEMMGEN_FAKE_CUDA_SMS=$sms timeout 300 "$G" run auto --m 128 \
     --n 4096 --k 11008 --iters 1 > "$W/out_sms$sms" 2>&1
   check "run auto 128x4096x11008, $sms SMs: exit 0" test $? = 0
 done
 check "132 SMs: split 2 in one launch" has "$W/out_sms132" "kernel  gemm_sm90_auto_small_sk2_f16"
-check "114 SMs: split 2 with its reduction" has "$W/out_sms114" "kernel  gemm_sm90_auto_small_s2_f16"
+check "180 SMs: split 2 with its reduction" has "$W/out_sms180" "kernel  gemm_sm90_auto_small_s2_f16"
 
 : > "$W/retain_spec"
 env GEMMGEN_LIBCUDA="$FAKE" GEMMGEN_FAKE_CUDA_RETAIN_LOG="$W/retain_spec" timeout 300 "$G" run \

@@ -217,7 +217,7 @@ TEST(KernelChoice, SplitInOneLaunchOnlyForTwoAlignedShares) {
   } cases[] = {
       {128, 4096, 11008, 0, 2, true},    // 64 tiles x 172 k-blocks: 128 CTAs
       {128, 4096, 11008, 132, 2, true},  // the same, the count given
-      {128, 4096, 11008, 114, 2, false}, // 64 tiles x 2 do not fit: split-K 2
+      {128, 4096, 11008, 180, 2, false}, // 128 CTAs fill < 3/4 of 180: split-K 2
       {100, 4096, 11008, 0, 2, true},    // residue in M
       {256, 2048, 7168, 0, 2, true},     // 64 tiles x 112 k-blocks
       {128, 2048, 8192, 0, 4, false},    // 4 aligned shares: split-K 4
@@ -238,6 +238,35 @@ TEST(KernelChoice, SplitInOneLaunchOnlyForTwoAlignedShares) {
     EXPECT_EQ(k->specYaml.find("split_k:") != std::string::npos, !c.streamK) << k->specYaml;
     expectReasonNamesTheSplit(*k);
   }
+}
+
+// The model counts its rounds of tiles, and the decode rule its waves, on the GPU's own
+// multiprocessors (ChoiceOptions::smCount; 0: the H200's 132).
+TEST(KernelChoice, CountsRoundsOnTheGpusMultiprocessors) {
+  auto choose = [](long long M, long long N, long long K, int sms) {
+    ChoiceOptions options;
+    options.smCount = sms;
+    Expected<KernelChoice> k = chooseKernel(M, N, K, DType::F16, options);
+    EXPECT_TRUE(k) << k.status().message();
+    return k ? *k : KernelChoice{};
+  };
+  // 8192^3: 2048 tiles of 128x256, 16 rounds on 132 SMs, 32 on 66.
+  const KernelChoice h200 = choose(8192, 8192, 8192, 0), half = choose(8192, 8192, 8192, 66);
+  EXPECT_EQ(choose(8192, 8192, 8192, 132).defaultUs, h200.defaultUs);
+  EXPECT_GT(half.defaultUs, 1.9 * h200.defaultUs) << half.reason;
+  // 512x7168x2048: fit224's 128 tiles are one round on 132 SMs, two on 114.
+  EXPECT_EQ(choose(512, 7168, 2048, 0).family, "fit224");
+  EXPECT_NE(choose(512, 7168, 2048, 114).family, "fit224");
+  // 128x4096x11008: 64 small tiles split 2 fill one round of 132, not of 114.
+  const KernelChoice on114 = choose(128, 4096, 11008, 114);
+  EXPECT_FALSE(on114.family == "small" && on114.splitK == 2) << on114.reason;
+  // The decode rule: 128 tiles of 64 weights at K = 28672 are one wave on 132 SMs (the deep
+  // form), more than one on 114 (two CTAs an SM).
+  EXPECT_EQ(choose(16, 8192, 28672, 0).family, "decode_d16");
+  EXPECT_EQ(choose(16, 8192, 28672, 114).family, "decode");
+  // Its split: 33 tiles of 2112 weights in 4 slices where 132 SMs hold them, 2 on 114.
+  EXPECT_EQ(choose(8, 2112, 7168, 0).splitK, 4);
+  EXPECT_EQ(choose(8, 2112, 7168, 114).splitK, 2);
 }
 
 TEST(KernelChoice, RefusesWhatItCannotChoose) {

@@ -743,8 +743,9 @@ struct ChoiceOptions {
   /// A GPU with less (the H100's 50 MiB) does not take the ping-pong rule.
   int l2Bytes = 0;
   /// The GPU's multiprocessors (DeviceInfo::smCount); 0: unknown, taken as
-  /// the H200's 132. Split-K runs in one launch only where the stream-K
-  /// launch on this many CTAs cuts each tile into exactly its slices.
+  /// the H200's 132. The model counts its rounds of tiles on this many, the
+  /// decode rule its waves, and split-K runs in one launch only where the
+  /// stream-K launch on this many CTAs cuts each tile into exactly its slices.
   int smCount = 0;
   /// l2Bytes and smCount of the GPU `d` (Runtime::device()).
   void takeGpu(const DeviceInfo &d) { l2Bytes = d.l2Bytes, smCount = d.smCount; }

@@ -174,8 +174,9 @@ trace_table() {
     line="$line ${h[col - 3]} $(awk -v c=$col '$1 == "trace" && $2 ~ /^[0-9]+$/ {print $c}' "$2" |
       sort -n | awk '{v[NR] = $1} END {print NR ? v[int((NR + 1) / 2)] : "-"}')"
   done
-  for col in 10 11; do
-    line="$line $([ $col = 10 ] && echo issued || echo mid) $(awk -v c=$col '$1 == "trace" && $2 ~ /^[0-9]+$/ {print $c}' "$2" |
+  h=(issued mid full_wait empty_wait)
+  for col in 10 11 12 13; do
+    line="$line ${h[col - 10]} $(awk -v c=$col '$1 == "trace" && $2 ~ /^[0-9]+$/ {print $c}' "$2" |
       sort -n | awk '{v[NR] = $1} END {print NR ? v[int((NR + 1) / 2)] : "-"}')"
   done
   echo "$line last_end_ns $(awk '$1 == "trace" && $2 ~ /^[0-9]+$/ && $9 > m {m = $9} END {print m}' "$2")"

@@ -12,11 +12,13 @@ EDITS is a comma-separated list of:
          emitted since 4d9bc3f do this themselves (KernelPlan::earlyLoads), and
          the edit then stops at its first anchor.
   trace  clock64 stamps per CTA of one launch (the fifth this process makes),
-         printed by block 0 of the sixth: entry, after __syncthreads, the
-         producer's first TMA issue, consumer 0's first full barrier, its last
-         k-block's wgmmas done (the last tile's), the end of its stores; and
-         %globaltimer at entry and end (ns, for the CTAs' skew); last, when
-         its last TMA store was issued (cycles, before the wait for them all).
+         printed by block 0 of the sixth: entry, after __syncthreads (a
+         cluster's: cluster_sync), the producer's first TMA issue, consumer 0's
+         first full barrier, its last k-block's wgmmas done (the last tile's),
+         the end of its stores; and %globaltimer at entry and end (ns, for the
+         CTAs' skew); when its last TMA store was issued (cycles, before the
+         wait for them all); last, the cycles consumer 0's leader waited on
+         full barriers and the producer on empty ones, summed over the launch.
   stg    each staged 32-column chunk leaves through st.global from the
          consumer's 128 threads instead of one thread's TMA store (full tiles
          of a packed row-major 16-bit D only; see stg()).
@@ -104,7 +106,7 @@ def trace(text):
     globals_ = f"""
 // trace (bench/experiments/edit_kernel.py): one launch's stamps per CTA
 constexpr unsigned TRACE_LAUNCH = 4;  // the fifth launch of the process
-__device__ long long trace_stamps[1024][10];
+__device__ long long trace_stamps[1024][12];
 __device__ unsigned trace_launches[1024];
 __device__ __forceinline__ unsigned long long trace_globaltimer() {{
   unsigned long long t;
@@ -125,15 +127,18 @@ __device__ __forceinline__ unsigned long long trace_globaltimer() {{
     if (trace_launch == TRACE_LAUNCH + 1 && blockIdx.x == 0) {
       long long g0 = trace_stamps[0][6];
       for (unsigned b = 0; b < gridDim.x && b < 1024; ++b) g0 = min(g0, trace_stamps[b][6]);
-      printf("trace """ + name + """: cta sync first_tma first_full mma_done end (cycles from entry) entry_ns end_ns issued mid (cycles)\\n");
+      printf("trace """ + name + """: cta sync first_tma first_full mma_done end (cycles from entry) entry_ns end_ns issued mid full_wait empty_wait (cycles)\\n");
       for (unsigned b = 0; b < gridDim.x && b < 1024; ++b)
-        printf("trace %u %lld %lld %lld %lld %lld %lld %lld %lld %lld\\n", b, trace_stamps[b][1], trace_stamps[b][2],
-               trace_stamps[b][3], trace_stamps[b][4], trace_stamps[b][5], trace_stamps[b][6] - g0,
-               trace_stamps[b][7] - g0, trace_stamps[b][8], trace_stamps[b][9]);
+        printf("trace %u %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld\\n", b, trace_stamps[b][1],
+               trace_stamps[b][2], trace_stamps[b][3], trace_stamps[b][4], trace_stamps[b][5],
+               trace_stamps[b][6] - g0, trace_stamps[b][7] - g0, trace_stamps[b][8], trace_stamps[b][9],
+               trace_stamps[b][10], trace_stamps[b][11]);
     }
   }
 """, "trace entry")
     sync = "  fence_mbarrier_init();\n  __syncthreads();\n"
+    if "constexpr int CLUSTER_M = 1;" not in text:
+        sync = "  fence_mbarrier_init();\n  cluster_sync();  // peers' barriers are initialised before any remote use\n"
     text = replace_once(text, sync, sync + """  const bool trace_on = trace_launch == TRACE_LAUNCH;
   if (trace_on && threadIdx.x == 0) trace_stamps[blockIdx.x][1] = clock64() - trace_t0;
 """, "trace sync")
@@ -173,6 +178,27 @@ __device__ __forceinline__ unsigned long long trace_globaltimer() {{
         trace_stamps[blockIdx.x][7] = (long long)trace_globaltimer();
       }
 """, "trace end")
+    # the cycles spent waiting: consumer 0's leader on full barriers, the producer on empty ones
+    read = "    PipelineState read{0, 0u};  // phase 0: wait for the first completion\n"
+    text = replace_once(text, read, read + "    long long trace_full_wait = 0;\n", "trace full-wait sum")
+    text = replace_once(text, full, """        const long long trace_fw0 = clock64();
+""" + full + """        trace_full_wait += clock64() - trace_fw0;
+""", "trace full wait")
+    text = replace_once(text, "      if (trace_on && consumer == 0) {\n        trace_stamps[blockIdx.x][5]",
+                        """      if (trace_on && leader && consumer == 0) trace_stamps[blockIdx.x][10] = trace_full_wait;
+      if (trace_on && consumer == 0) {
+        trace_stamps[blockIdx.x][5]""", "trace full-wait store")
+    load = "      PipelineState load{0, 1u};  // phase 1: the first wait passes on the barrier's initial phase\n"
+    text = replace_once(text, load, load + "      long long trace_empty_wait = 0;\n", "trace empty-wait sum")
+    empty = "          mbar_wait(empty_bar + 8 * load.stage, load.phase, ROLE_PRODUCER, BAR_EMPTY, load.stage);\n"
+    text = replace_once(text, empty, """          const long long trace_ew0 = clock64();
+""" + empty + """          trace_empty_wait += clock64() - trace_ew0;
+""", "trace empty wait")
+    text = replace_once(text, "      } // tile\n    }\n    __syncwarp();  // reconverge warp 0",
+                        """      } // tile
+      if (trace_on) trace_stamps[blockIdx.x][11] = trace_empty_wait;
+    }
+    __syncwarp();  // reconverge warp 0""", "trace empty-wait store")
     return text
 
 

@@ -1,36 +1,33 @@
 #!/usr/bin/env bash
-# Where stream-K beats the chooser at decode: M <= 16 against weight
-# matrices of 144-448 tiles of 64x128, whose last wave of tiles leaves SMs
-# idle; the chooser's kernel (`auto`), stream-K with the 64x128 tile
-# (bench/families/streamk_small.yaml) and the 64x128 persistent kernel
-# (specs/tuned/nvidia_h200/f16_128x8192x8192.yaml), cuBLAS in each call.
-# Then the Python host overhead, the wheel of the previous commit against
-# this one, alternated three times (bench/python_overhead.py).
-#   usage (device): bash bench/h200-decode-streamk.sh CARRY [OLD_WHEEL_DIR NEW_WHEEL_DIR]
-C=${1:-.devrun/bc}; case $C in /*) ;; *) C=$PWD/$C ;; esac
-L=/tmp/dsk; rm -rf "$L"; mkdir -p "$L"
-export GEMMGEN_CACHE_DIR=$C/cache GEMMGEN_SOURCE_DIR=$PWD
-G="$C/gemmgen"
-DEC="1x57344x8192 4x57344x8192 16x57344x8192 1x28672x4096 4x28672x4096 16x28672x8192 1x36864x7168 16x36864x7168 1x24576x1536 1x18432x7168 16x18432x7168 1x43008x4096 1x32768x512"
-echo "decode: shape, auto ms, stream-K 64x128 ms, persistent 64x128 ms, cuBLAS ms (stream-K's call)" > "$L/summary.txt"
-for sh in $DEC; do
-  IFS=x read -r m n k <<< "$sh"
-  timeout 60 "$G" bench auto --m $m --n $n --k $k --rounds 20 > "$L/auto_$sh.txt" 2>&1
-  timeout 60 "$G" bench bench/families/streamk_small.yaml --m $m --n $n --k $k --rounds 20 > "$L/sk_$sh.txt" 2>&1
-  timeout 60 "$G" bench specs/tuned/nvidia_h200/f16_128x8192x8192.yaml --m $m --n $n --k $k --rounds 20 > "$L/small_$sh.txt" 2>&1
-  a=$(grep -E '^ *[0-9]+x' "$L/auto_$sh.txt" | awk '{print $3}')
-  p=$(grep -E '^ *[0-9]+x' "$L/small_$sh.txt" | awk '{print $3}')
-  echo "$sh $a $(grep -E '^ *[0-9]+x|error' "$L/sk_$sh.txt" | awk '{print $3}') $p $(grep -E '^ *[0-9]+x' "$L/sk_$sh.txt" | awk '{print $5}')" >> "$L/summary.txt"
+# The decode family (64x16 tiles, D column-major) with stream-K in one launch, where the decode
+# rule splits K (M <= 8 tokens, 24-63 tiles of 64 weights: split 4 where the tiles fit a wave four
+# times, else 2) and launches a reduction kernel after it. Stream-K with a column-major D was
+# refused until the checks learned that the fix-up adds partial sums in registers, before the
+# (transposed) store. Timed as `bench` runs the decode specs: tokens x weights x K, D row-major
+# (computed as D^T = B^T.A^T, the weights on the MMA's M side). Aligned shares at 8x2112x7168 (33
+# tiles x 4), 8x2048x8192 (32 x 4), 8x3200x4096 (50 x 2), 4x3584x4096 (56 x 2); unaligned where the
+# shares do not fill three quarters of the SMs (8x1536x7168: 24 tiles; 8x3072x7168: 48). Verified
+# first in both orientations (`--layout row,col,col`: M x N with D column-major).
+# Prediction: where aligned, 2-4 us less than split-K with its reduction (10-25% of 10-20 us);
+# unaligned level or slower.
+#   usage (device): bash bench/h200-decode-streamk.sh CARRY   (CARRY: gemmgen)
+source "$(dirname "$0")/lib.sh"
+bench_init decode_streamk "$1"
+D=bench/decode-sk
+for s in 2112x8x7168 1536x8x7168 3200x8x4096 3584x4x4096 200x5x1024 130x3x640 4104x7x136; do
+  verify sk $D/decode_sk.yaml $s --layout row,col,col
 done
-if [ -n "${2:-}" ] && [ -n "${3:-}" ]; then
-  echo "python overhead (kernel(a, b, out) median us/call): wheel, run" >> "$L/summary.txt"
-  for r in 1 2 3; do
-    for w in "$2" "$3"; do
-      rm -rf /tmp/gg-site; python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/gg-site "$w"/gemmgen-*.whl
-      PYTHONPATH=/tmp/gg-site timeout 120 python3 bench/python_overhead.py --json "$L/overhead_$(basename $w)_$r.json" > "$L/overhead_$(basename $w)_$r.log" 2>&1
-      echo "$(basename $w) $r $(grep 'kernel(a, b, out) ' "$L/overhead_$(basename $w)_$r.log" | head -1)" >> "$L/summary.txt"
-    done
+verify sk-beta $D/decode_sk.yaml 2112x8x7168 --layout row,col,col --beta 0.5
+verify sk-beta $D/decode_sk.yaml 200x5x1024 --layout row,col,col --beta 0.5 --alpha 1.5
+verify sk-bf16 $D/decode_sk.yaml 2112x8x7168 --layout row,col,col --dtype bf16
+verify sk-rowd $D/decode_sk.yaml 8x2112x7168
+verify sk-rowd $D/decode_sk.yaml 5x200x1024 --beta 0.5
+SH=8x2112x7168,4x2112x7168,8x2048x8192,8x3200x4096,4x3584x4096,8x1536x7168,8x3072x7168
+for pass in 1 2; do
+  order="decode_s4 decode_s2 decode_sk"; [ $pass = 2 ] && order="decode_sk decode_s2 decode_s4"
+  for v in $order; do
+    timeout 120 "$G" bench "$D/$v.yaml" --shapes "$SH" --rounds 20 > "$L/${v}_$pass.txt" 2>&1
+    echo "== pass $pass $v rc=$?" >> "$S"; table "$L/${v}_$pass.txt" >> "$S"
   done
-fi
-tar -C "$L" -czf "${OUT:-/tmp}/decode_streamk_logs.tar.gz" . ; cp "$L/summary.txt" "${OUT:-/tmp}/"
-cat "$L/summary.txt"
+done
+bench_finish

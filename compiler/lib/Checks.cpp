@@ -128,9 +128,10 @@ void Checker::checkTypesAndLayout() {
 /// layout.d: col. The consumers write the staging tile transposed (stmatrix
 /// .trans: a 128-byte row per output column, 64 rows of D along it) and the
 /// TMA store boxes run along M; with split_k the slices store row-major f32
-/// and the runtime's reduction writes D column-major. Built for a 16-bit D
-/// computed from 16-bit operands by one problem's walk (persistent or split);
-/// the rest is refused here.
+/// and the runtime's reduction writes D column-major; stream-K adds the
+/// partial sums in registers before the same store. Built for a 16-bit D
+/// computed from 16-bit operands by one problem's walk (persistent, split or
+/// stream-K); the rest is refused here.
 void Checker::checkOutputLayout() {
   const Located<MatrixLayout> &d = spec.layout.d;
   if (d.value != MatrixLayout::Col)
@@ -142,9 +143,6 @@ void Checker::checkOutputLayout() {
     error(d.loc, what + " with types " + toString(spec.types.a.value) + " -> " + toString(out) +
                      ": the transposed store is built for 16-bit operands and a 16-bit D "
                      "(stmatrix .trans); use f16 or bf16 throughout, or layout.d: row");
-  if (s.kind.value == SchedulerKind::StreamK)
-    error(s.kind.loc, what + " with kind: stream_k: the fix-up writes row-major tiles; use "
-                             "kind: persistent");
   if (s.grouped.value)
     error(s.grouped.loc, what + " with scheduler.grouped: the problems' table describes "
                                 "row-major outputs; use layout.d: row");

@@ -415,7 +415,7 @@ private:
     // is right only where those waits pass at once (its waiter starts at
     // phase 1); a declared phase 0 keeps them (and the hang it teaches).
     const BarrierPlan *empty = p.findBarrier(ProtocolBarrier::Empty);
-    s.earlyLoads = !sm100() && p.clusterM == 1 && p.clusterN == 1 && !s.grouped && !s.streamK() &&
+    s.earlyLoads = !sm100() && p.clusterM == 1 && p.clusterN == 1 && !s.grouped &&
                    !p.scalesInSmem && !spreadsProducer(p) && empty && empty->waiterPhase == 1;
     if (sm100()) {
       // A cluster tile: every consumer of both CTAs of the pair.

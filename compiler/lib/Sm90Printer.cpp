@@ -207,7 +207,9 @@ private:
     }
     e.line("const int cluster_id = blockIdx.x / CLUSTER_M;");
     e.line("const int clusters = gridDim.x / CLUSTER_M;");
-    if (earlyLoads()) {
+    if (earlyLoads() && streamK())
+      emitStreamKFirstUnit();
+    else if (earlyLoads()) {
       e.comment("this CTA's first tile, whose first k-blocks (early_blocks) the thread that");
       e.comment("initialises the barriers issues before the CTA's barrier; the producer's loop");
       e.comment("starts after them");
@@ -222,6 +224,31 @@ private:
       e.line("first_tile_n = unit_n;");
     }
     e.blank();
+  }
+
+  /// Stream-K's early loads: the walk's first step (a whole unit or the
+  /// start of the share), its first k-block early_kb and slot early_slot.
+  void emitStreamKFirstUnit() {
+    e.comment("this CTA's first unit (its walk's first step), whose first k-blocks (early_blocks");
+    e.comment("from early_kb) the thread that initialises the barriers issues before the CTA's");
+    e.comment("barrier; the producer's loop starts after them in that unit (slot early_slot)");
+    e.line(
+        "int early_blocks = 0, early_kb = 0, early_slot = -1, first_entry = 0, first_tile_m = 0, "
+        "first_tile_n = 0;");
+    CodeEmitter::Block scope(e, "");
+    e.line("SkWalk first_walk = sk_walk(blockIdx.x, gridDim.x, batch_slots, k_blocks);");
+    e.line("int slot, kb_begin, kb_end;");
+    CodeEmitter::Block first(
+        e, "if (sk_next(first_walk, gridDim.x, k_blocks, slot, kb_begin, kb_end))");
+    e.line("int unit, unit_m, unit_n;");
+    e.line("first_entry = batch_entry(slot, unit_slots, unit);");
+    CodeEmitter::Block tile(
+        e, "if (tile_coords<RASTER, GROUP>(unit, units_m, tiles_n, unit_m, unit_n))");
+    e.line("early_slot = slot;");
+    e.line("early_kb = kb_begin;");
+    e.line("early_blocks = kb_end - kb_begin < STAGES ? kb_end - kb_begin : STAGES;");
+    e.line("first_tile_m = unit_m;  // CLUSTER_M is 1");
+    e.line("first_tile_n = unit_n;");
   }
 
   /// The producer's early_loads op: its body (the k-block's loads, their
@@ -246,7 +273,11 @@ private:
     CodeEmitter::Block first(e, "if (early_blocks > 0)");
     e.line("const int entry = first_entry, tile_m = first_tile_m, tile_n = first_tile_n;");
     e.line("PipelineState " + state.name + "{0, " + str(state.initialPhase) + "u};");
-    CodeEmitter::Block loop(e, "for (int kb = 0; kb < early_blocks; ++kb)", "early k-block");
+    CodeEmitter::Block loop(e,
+                            streamK()
+                                ? "for (int kb = early_kb; kb < early_kb + early_blocks; ++kb)"
+                                : "for (int kb = 0; kb < early_blocks; ++kb)",
+                            "early k-block");
     isProducer = true;
     ++depthInTileLoop;
     llvm::Error err = emitOps(early.body);
@@ -390,8 +421,10 @@ private:
         return emitForKPairs(op);
       if (!isProducer && k.plan.partialBuffers == 1)
         sm90::emitTileScalePointers(e, k, kFirst());
-      const std::string first =
-          isProducer && earlyLoads() ? "slot == cluster_id ? early_blocks : 0" : kFirst();
+      const std::string first = !isProducer || !earlyLoads() ? kFirst()
+                                : streamK()
+                                    ? "slot == early_slot ? kb_begin + early_blocks : kb_begin"
+                                    : "slot == cluster_id ? early_blocks : 0";
       CodeEmitter::Block loop(e, "for (int kb = " + first + "; kb < " + kEnd() + "; ++kb)",
                               "k-block");
       return emitOps(op.body);

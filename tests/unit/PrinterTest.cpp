@@ -211,9 +211,10 @@ namespace {
 /// walks plain tiles, the initialising thread issues the first tile's first
 /// early_blocks k-blocks before the CTA's barrier (their loads, not the
 /// empty-slot wait), and the producer's cursor and first k-block start after
-/// them; a cluster (multicast into peers not yet past their barrier inits),
-/// blockwise scales (several producer warps), stream-K and a grouped table
-/// keep the plain prologue.
+/// them; stream-K the same from its walk's first step (a whole unit or the
+/// start of its share); a cluster (multicast into peers not yet past their
+/// barrier inits), blockwise scales (several producer warps) and a grouped
+/// table keep the plain prologue.
 TEST(Printer, Sm90IssuesTheFirstLoadsBeforeTheCtasBarrier) {
   for (const char *rel :
        {"sm90/05_fast_f16.yaml", "sm90/20_pingpong_f16.yaml", "sm90/12_splitk_f16.yaml",
@@ -236,8 +237,26 @@ TEST(Printer, Sm90IssuesTheFirstLoadsBeforeTheCtasBarrier) {
     EXPECT_GT(out.find("for (int kb = slot == cluster_id ? early_blocks : 0; kb < k_blocks;"),
               producer);
   }
-  for (const char *rel :
-       {"sm90/02_ws_cluster2.yaml", "sm90/15_blockwise_e4m3.yaml", "sm90/18_streamk_f16.yaml"}) {
+  {
+    const char *rel = "sm90/18_streamk_f16.yaml";
+    SCOPED_TRACE(rel);
+    EXPECT_TRUE(derivePlan(parsedSpec(rel)).schedule.earlyLoads);
+    const std::string out = emittedSm90(rel);
+    const size_t first = out.find("if (sk_next(first_walk, gridDim.x, k_blocks, slot, kb_begin, "
+                                  "kb_end)) {");
+    const size_t early = out.find("for (int kb = early_kb; kb < early_kb + early_blocks; ++kb) {");
+    const size_t barrier = out.find("__syncthreads();");
+    const size_t producer = out.find("==== role producer");
+    ASSERT_NE(first, std::string::npos);
+    ASSERT_NE(early, std::string::npos);
+    EXPECT_LT(first, early);
+    ASSERT_LT(early, barrier);
+    EXPECT_GT(out.find("for (int i = 0; i < early_blocks; ++i) load.advance();"), producer);
+    EXPECT_GT(out.find("for (int kb = slot == early_slot ? kb_begin + early_blocks : kb_begin; "
+                       "kb < kb_end;"),
+              producer);
+  }
+  for (const char *rel : {"sm90/02_ws_cluster2.yaml", "sm90/15_blockwise_e4m3.yaml"}) {
     SCOPED_TRACE(rel);
     EXPECT_FALSE(derivePlan(parsedSpec(rel)).schedule.earlyLoads);
     EXPECT_EQ(emittedSm90(rel).find("early_blocks"), std::string::npos);

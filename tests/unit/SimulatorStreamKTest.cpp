@@ -215,6 +215,22 @@ TEST(SimulatorStreamK, ColumnMajorDSimulatesClean) {
   }
 }
 
+// The first k-blocks of each CTA's first step are loaded before its barrier
+// (KernelPlan::earlyLoads), from the step's own first k-block: without their
+// advance every early k-block lands in the ring's first stage.
+TEST(SimulatorStreamKBugs, EarlyLoadsWithoutTheirAdvance) {
+  Kernel k = streamKKernel();
+  std::vector<Op> &producer = k.roles[0].body;
+  ASSERT_FALSE(producer.empty());
+  ASSERT_EQ(producer.front().kind, OpKind::EarlyLoads);
+  ASSERT_TRUE(
+      removeFirst(producer.front().body, [](const Op &op) { return op.kind == OpKind::Advance; }));
+  // 256x512x1024 on 16 CTAs: 4 shares of 4 tiles, each starting at its own k-block.
+  SimulationResult r = run(k, 256, 512, 1024, 16);
+  EXPECT_FALSE(r.ok()) << report(r);
+  EXPECT_NE(report(r).find("loaded early"), std::string::npos) << report(r);
+}
+
 TEST(SimulatorStreamKBugs, NoStorePartialDeadlocksTheFinishingCta) {
   Kernel k = streamKKernel();
   ASSERT_TRUE(removeFirst(consumerBody(k),

@@ -350,7 +350,7 @@ TEST(Simulator, EarlyLoadsStartTheFirstTile) {
   // KernelPlan::earlyLoads puts early_loads first in the producer's body: the
   // first tile's first min(k-blocks, depth) k-blocks, without their waits;
   // the for_k of that tile starts after them. Not where the producer's loads
-  // are split across a cluster (multicast) or the walk is stream-K's.
+  // are split across a cluster (multicast); stream-K's: SimulatorStreamKTest.
   Kernel k = lowerConfig({});
   const Role &producer = role(k, "producer");
   ASSERT_EQ(producer.body.size(), 2u);

@@ -168,11 +168,12 @@ struct SchedulePlan {
   /// tile of its CTA's walk alone (all tile.m rows) and skips the other's
   /// stages; the order barrier hands the mainloop from one to the other.
   bool pingpong = false;
-  /// sm_90a, one CTA a cluster, one producer thread, no grouped table or
-  /// stream-K walk, the empty barrier's waiter starting at phase 1: the
-  /// thread that initialises the barriers issues the first tile's first
-  /// `depth` k-blocks (early_blocks) before the CTA's barrier, and the
-  /// producer's loop starts after them. Those are the loop's first iterations
+  /// sm_90a, one CTA a cluster, one producer thread, no grouped table, the
+  /// empty barrier's waiter starting at phase 1: the thread that initialises
+  /// the barriers issues the first tile's first `depth` k-blocks
+  /// (early_blocks; stream-K: of its walk's first step, from that step's
+  /// first k-block) before the CTA's barrier, and the producer's loop starts
+  /// after them. Those are the loop's first iterations
   /// moved earlier (their empty-slot waits would pass at once); lowering puts
   /// them in the IR as the producer's `early_loads`, which the simulator runs.
   /// A one-tile CTA's first wgmma then starts ~1.5k cycles sooner

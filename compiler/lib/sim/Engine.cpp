@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "Machine.h"
 
+#include "gemmgen/device/tile_schedule.cuh"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -236,8 +238,16 @@ void Machine::enterIteration(Actor &a, const Frame &f) {
 unsigned Machine::earlyCount(Actor &a, const Op &op) {
   const Cta &cta = ctas[a.cta];
   // The printers' first slot is the cluster's index (a persistent walk's
-  // start); a hole there starts the walk later and nothing loads early.
-  if (cta.tiles.empty() || cta.tiles[0].ct != int(cta.cluster))
+  // start) or a stream-K walk's first step; a hole there starts the walk
+  // later and nothing loads early.
+  int first = int(cta.cluster);
+  if (k.plan.schedule.streamK()) {
+    schedule::SkWalk w = schedule::sk_walk(a.cta, p.ctas, p.skSlots, p.kBlocks);
+    int kb0 = 0, kb1 = 0;
+    if (!schedule::sk_next(w, p.ctas, p.kBlocks, first, kb0, kb1))
+      return 0;
+  }
+  if (cta.tiles.empty() || cta.tiles[0].ct != first)
     return 0;
   return std::min(unsigned(cta.tiles[0].kEnd - cta.tiles[0].kBegin), cursor(a, op).depth);
 }

@@ -100,6 +100,35 @@ gemm_sm90_streamk_f16(const __grid_constant__ TensorMap tmA, const __grid_consta
   // Sizes the host rejects; returning here keeps a bad launch from hanging (K = 0 is valid: D = 0).
   if (M <= 0 || N <= 0 || K < 0 || batch <= 0) return;
 
+  // ---- tile bookkeeping shared by every role ----
+  const int tiles_m = (M + BM - 1) / BM;
+  const int tiles_n = (N + BN - 1) / BN;
+  const int units_m = (tiles_m + CLUSTER_M - 1) / CLUSTER_M;  // a unit: CLUSTER_M x 1 tiles
+  const int unit_slots = tile_slots<RASTER, GROUP>(units_m, tiles_n);  // the schedule's walk
+  const int batch_slots = unit_slots * batch;  // every batch entry's walk, one after another
+  const int k_blocks = (K + BK - 1) / BK;
+  const int cluster_id = blockIdx.x / CLUSTER_M;
+  const int clusters = gridDim.x / CLUSTER_M;
+  // this CTA's first unit (its walk's first step), whose first k-blocks (early_blocks
+  // from early_kb) the thread that initialises the barriers issues before the CTA's
+  // barrier; the producer's loop starts after them in that unit (slot early_slot)
+  int early_blocks = 0, early_kb = 0, early_slot = -1, first_entry = 0, first_tile_m = 0, first_tile_n = 0;
+  {
+    SkWalk first_walk = sk_walk(blockIdx.x, gridDim.x, batch_slots, k_blocks);
+    int slot, kb_begin, kb_end;
+    if (sk_next(first_walk, gridDim.x, k_blocks, slot, kb_begin, kb_end)) {
+      int unit, unit_m, unit_n;
+      first_entry = batch_entry(slot, unit_slots, unit);
+      if (tile_coords<RASTER, GROUP>(unit, units_m, tiles_n, unit_m, unit_n)) {
+        early_slot = slot;
+        early_kb = kb_begin;
+        early_blocks = kb_end - kb_begin < STAGES ? kb_end - kb_begin : STAGES;
+        first_tile_m = unit_m;  // CLUSTER_M is 1
+        first_tile_n = unit_n;
+      }
+    }
+  }
+
   // ---- barrier setup: one thread initialises, the cluster agrees ----
   if (threadIdx.x == 0) {
     prefetch_tensormap(&tmA);
@@ -111,19 +140,23 @@ gemm_sm90_streamk_f16(const __grid_constant__ TensorMap tmA, const __grid_consta
       mbar_init(full_bar + 8 * s, FULL_ARRIVALS);
       mbar_init(empty_bar + 8 * s, EMPTY_ARRIVALS);
     }
+    // the first tile's first k-blocks, before the CTA's barrier: the producer's first
+    // waits on empty slots would pass at once (phase 1), so these are its loop's first
+    // iterations, issued as soon as the barriers they complete on exist
+    fence_mbarrier_init();  // the inits before the copies' complete_tx
+    if (early_blocks > 0) {
+      const int entry = first_entry, tile_m = first_tile_m, tile_n = first_tile_n;
+      PipelineState load{0, 1u};
+      for (int kb = early_kb; kb < early_kb + early_blocks; ++kb) {
+        mbar_arrive_expect_tx(full_bar + 8 * load.stage, STAGE_TX_BYTES);
+        tma_load_3d(smem + SMEM_A + A_STAGE_BYTES * load.stage, &tmA, full_bar + 8 * load.stage, kb * BK, tile_m * BM, entry);
+        tma_load_3d(smem + SMEM_B + B_STAGE_BYTES * load.stage, &tmB, full_bar + 8 * load.stage, kb * BK, tile_n * BN, entry);
+        load.advance();
+      } // early k-block
+    }
   }
   fence_mbarrier_init();
   __syncthreads();
-
-  // ---- tile bookkeeping shared by every role ----
-  const int tiles_m = (M + BM - 1) / BM;
-  const int tiles_n = (N + BN - 1) / BN;
-  const int units_m = (tiles_m + CLUSTER_M - 1) / CLUSTER_M;  // a unit: CLUSTER_M x 1 tiles
-  const int unit_slots = tile_slots<RASTER, GROUP>(units_m, tiles_n);  // the schedule's walk
-  const int batch_slots = unit_slots * batch;  // every batch entry's walk, one after another
-  const int k_blocks = (K + BK - 1) / BK;
-  const int cluster_id = blockIdx.x / CLUSTER_M;
-  const int clusters = gridDim.x / CLUSTER_M;
 
   if (warpgroup == 0) {
     // ==== role producer: warps 0..3 ====
@@ -131,6 +164,7 @@ gemm_sm90_streamk_f16(const __grid_constant__ TensorMap tmA, const __grid_consta
     // One elected thread of warp 0 issues every TMA load; the other warps idle.
     if (warp_in_group == 0 && elect_one_sync()) {
       PipelineState load{0, 1u};  // phase 1: the first wait passes on the barrier's initial phase
+      for (int i = 0; i < early_blocks; ++i) load.advance();  // issued before the CTA's barrier
       // stream-K: this CTA's whole units (slots c, c + grid, ...), then its share of the
       // last waves' k-blocks, one unit per step
       SkWalk sk = sk_walk(blockIdx.x, gridDim.x, batch_slots, k_blocks);
@@ -142,7 +176,7 @@ gemm_sm90_streamk_f16(const __grid_constant__ TensorMap tmA, const __grid_consta
         if (!tile_coords<RASTER, GROUP>(unit, units_m, tiles_n, unit_m, unit_n)) continue;  // a Hilbert hole
         const int tile_m = unit_m;  // CLUSTER_M is 1
         const int tile_n = unit_n;
-        for (int kb = kb_begin; kb < kb_end; ++kb) {
+        for (int kb = slot == early_slot ? kb_begin + early_blocks : kb_begin; kb < kb_end; ++kb) {
           mbar_wait(empty_bar + 8 * load.stage, load.phase, ROLE_PRODUCER, BAR_EMPTY, load.stage);
           mbar_arrive_expect_tx(full_bar + 8 * load.stage, STAGE_TX_BYTES);
           tma_load_3d(smem + SMEM_A + A_STAGE_BYTES * load.stage, &tmA, full_bar + 8 * load.stage, kb * BK, tile_m * BM, entry);

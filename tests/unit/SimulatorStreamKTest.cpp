@@ -142,8 +142,8 @@ TEST(SimulatorStreamK, HandOversSimulateClean) {
       {128, 256, 256, 3, 1, 0.0f},   // one tile split three ways
       {300, 700, 200, 19, 2, 0.0f},  // residues, two entries, 19 CTAs
       {1000, 300, 640, 17, 1, 0.5f}, // beta: C read by the finishing CTA only
-      {128, 256, 0, 2, 1, 0.0f},     // K = 0: one empty iteration per tile
-      {256, 256, 64, 4, 1, 0.0f},    // one k-block: nothing to hand over
+      {256, 256, 0, 2, 1, 0.0f},     // K = 0: one empty iteration per tile
+      {256, 256, 64, 2, 1, 0.0f},    // one k-block: nothing to hand over
       {384, 1024, 256, 5, 1, 0.5f},  // a whole wave, then the last two waves shared
       {640, 1024, 320, 3, 1, 0.0f},  // 20 tiles on 3 CTAs: 5 whole waves, then shared
   };
@@ -182,6 +182,22 @@ TEST(SimulatorStreamK, AlignedSharesAreSlicesAndSimulateClean) {
       EXPECT_EQ(s.kEnd, int(cta % c.split + 1) * per);
     }
   }
+}
+
+// More CTAs than k-block iterations is no launch the runtime makes (each CTA
+// has at least one iteration): the simulator says so instead of reporting
+// the deadlock such a grid would have.
+TEST(SimulatorStreamK, MoreCtasThanIterationsIsInvalid) {
+  Kernel k = streamKKernel();
+  // 128x256 tiles: 128x256x640 is one unit of 10 k-blocks.
+  SimulationResult r = run(k, 128, 256, 640, 12, 1);
+  ASSERT_EQ(r.runs.size(), 1u);
+  EXPECT_EQ(r.runs[0].verdict, SimVerdict::Invalid);
+  EXPECT_NE(r.runs[0].message.find("--ctas 12: a stream-K launch has at most one CTA per "
+                                   "k-block iteration (10 here: 1 unit(s) x 10 k-blocks)"),
+            std::string::npos)
+      << r.runs[0].message;
+  EXPECT_TRUE(run(k, 128, 256, 640, 10, 2).ok());
 }
 
 // A column-major D (layout.d: col): the partial sums are handed over in the

@@ -269,8 +269,9 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
     p.clusters = std::max(1u, nct);
   } else if (sched.streamK() && !options.ctas) {
     // One CTA more than units: every share but none whole, so hand-overs
-    // (and units split three ways when there are few k-blocks) happen.
-    p.clusters = nct + 1;
+    // (and units split three ways when there are few k-blocks) happen; at
+    // most one a k-block iteration, as the runtime launches it (K = 0: one).
+    p.clusters = std::min<unsigned>(nct + 1, nct * std::max(1u, p.kBlocks));
   } else if (options.ctas) {
     if (options.ctas % p.clusterSize)
       return invalid("--ctas " + std::to_string(options.ctas) +
@@ -290,6 +291,17 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
   result.tilesM = p.tilesM;
   result.tilesN = p.tilesN;
   result.kBlocks = p.kBlocks;
+  // A stream-K grid is at most one CTA per k-block iteration (the runtime's
+  // sk_grid_ctas): a CTA with an empty share would never hand its partial
+  // sum over, and the unit's finishing CTA would wait for it for ever.
+  if (const long long iterations = p.skSlots * schedule::sk_per_unit(p.kBlocks);
+      sched.streamK() && (long long)p.ctas > iterations)
+    return invalid("--ctas " + std::to_string(p.ctas) +
+                   ": a stream-K launch has at most one CTA per k-block iteration (" +
+                   std::to_string(iterations) + " here: " + std::to_string(p.skSlots) +
+                   " unit(s) x " + std::to_string(schedule::sk_per_unit(p.kBlocks)) +
+                   " k-blocks), as the runtime launches it; give at most " +
+                   std::to_string(iterations));
 
   // Inputs: multiples of 1/8 in [-1, 1] without 0, exact in f16/bf16, so
   // every partial sum is exact in float and the reference is exact.

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Dict, Optional
 
 from . import _arrays, _core
-from ._matmul import DEFAULT_LAYOUT, Layouts, compiled, operands
+from ._matmul import DEFAULT_LAYOUT, Layouts, compiled, device_choice_gpu, operands
 from .errors import ArgumentError, DTypeError
 from .kernel import Kernel
 
@@ -31,33 +31,37 @@ def _type_name(t: Any, what: str) -> str:
 
 
 def choose_fp8_kernel(m: int, n: int, k: int, dtype: str = "e4m3", *, dtype_b: Optional[str] = None,
-                      scaling: str = "per_tensor", out_dtype: Any = "bf16") -> Dict[str, Any]:
+                      scaling: str = "per_tensor", out_dtype: Any = "bf16",
+                      sm_count: int = 0) -> Dict[str, Any]:
     """The cost model's fp8 kernel for an m×n×k GEMM of ``dtype`` operands
     (e4m3 or e5m2; ``dtype_b`` for B if it differs) with ``scaling``
     ("per_tensor" or "blockwise") and D of ``out_dtype`` (bf16, f16, f32,
     e4m3 or e5m2), as :func:`choose_kernel` gives a
     16-bit one: ``name``, ``spec`` (YAML text), ``family``, ``split_k``,
-    ``stream_k``, ``predicted_us``, ``default_us``, ``reason``."""
+    ``stream_k``, ``predicted_us``, ``default_us``, ``reason``. ``sm_count``:
+    the multiprocessors of the GPU it will run on, 0 for the H200's 132 (the
+    model counts its rounds of tiles on them)."""
     if scaling not in _SCALINGS:
         raise ArgumentError(f"scaling must be \"per_tensor\" or \"blockwise\"; got {scaling!r}")
     out = _type_name(out_dtype, "out_dtype")
     name, spec, family, split_k, stream_k, us, default_us, reason = _core.choose_fp8_kernel(
-        m, n, k, dtype, dtype_b or dtype, out, scaling == "blockwise")
+        m, n, k, dtype, dtype_b or dtype, out, scaling == "blockwise", sm_count)
     return {"name": name, "spec": spec, "family": family, "split_k": split_k,
             "stream_k": stream_k, "predicted_us": us, "default_us": default_us, "reason": reason}
 
 
 def fp8_kernel_for(m: int, n: int, k: int, dtype: str, dtype_b: str, out_dtype: str, scaling: str,
-                   layout: Layouts = DEFAULT_LAYOUT) -> Kernel:
+                   layout: Layouts = DEFAULT_LAYOUT, sm_count: int = 0) -> Kernel:
     """The chosen fp8 kernel for the problem compiled for ``layout`` (as
-    gemmgen.matmul's kernel_for does for 16-bit); compiled once per process
-    for each spec and layout."""
-    key = (m, n, k, dtype, dtype_b, out_dtype, scaling, layout)
+    gemmgen.matmul's kernel_for does for 16-bit) on a GPU of ``sm_count``
+    multiprocessors (0: the H200's); compiled once per process for each
+    spec and layout."""
+    key = (m, n, k, dtype, dtype_b, out_dtype, scaling, layout, sm_count)
     kern = _kernels_by_problem.get(key)
     if kern is None:
         # An empty dimension launches nothing: any kernel of the types does.
         spec = choose_fp8_kernel(max(m, 1), max(n, 1), max(k, 1), dtype, dtype_b=dtype_b,
-                                 scaling=scaling, out_dtype=out_dtype)["spec"]
+                                 scaling=scaling, out_dtype=out_dtype, sm_count=sm_count)["spec"]
         kern = _kernels_by_problem[key] = compiled(spec, layout)
     return kern
 
@@ -90,7 +94,7 @@ def scaled_matmul(a: Any, b: Any, scale_a: Any, scale_b: Any, out: Any = None, *
     "blockwise". D's type: ``out``'s, else ``out_dtype`` (bf16 default; f16,
     f32, or e4m3/e5m2 with ``scale_d`` and ``amax`` as for a
     :class:`Kernel`)."""
-    m, n, k, dtype, dtype_b, given_out, layout, _ = operands(a, b, out)
+    m, n, k, dtype, dtype_b, given_out, layout, device = operands(a, b, out)
     if dtype not in _FP8 or dtype_b not in _FP8:
         raise DTypeError(f"gemmgen.scaled_matmul takes fp8 arrays (float8_e4m3fn or float8_e5m2); "
                          f"a is {dtype} and b is {dtype_b} (16-bit: gemmgen.matmul)")
@@ -114,5 +118,6 @@ def scaled_matmul(a: Any, b: Any, scale_a: Any, scale_b: Any, out: Any = None, *
         out_type = _type_name(given_out, "out")
     else:
         out_type = _type_name(out_dtype if out_dtype is not None else "bf16", "out_dtype")
-    kern = fp8_kernel_for(m, n, k, dtype, dtype_b, out_type, scaling, layout)
+    kern = fp8_kernel_for(m, n, k, dtype, dtype_b, out_type, scaling, layout,
+                          device_choice_gpu(device)[1])
     return kern(a, b, out, scale_a=scale_a, scale_b=scale_b, scale_d=scale_d, amax=amax, stream=stream)

@@ -203,6 +203,15 @@ ChoiceTuple choiceTuple(const KernelChoice &c) {
   return {c.name, c.specYaml, c.family, c.splitK, c.streamK, c.predictedUs, c.defaultUs, c.reason};
 }
 
+/// `sm_count` as the choice takes it: 0 (the H200's) to 4096.
+long long checkedSmCount(long long smCount) {
+  if (smCount < 0 || smCount > 4096)
+    throw PyFacingError("ArgumentError",
+                        "sm_count is the GPU's multiprocessor count, 0 for the H200's (got " +
+                            std::to_string(smCount) + ")");
+  return smCount;
+}
+
 /// chooseKernel for Python. `layout_a`, `layout_b`: the kernel's layouts
 /// ("row" or "col"), which narrow the tiles it may take; `l2_bytes` and
 /// `sm_count`: the GPU's L2 and SMs, 0 for the H200's (ChoiceOptions).
@@ -223,11 +232,7 @@ ChoiceTuple chooseKernelBinding(long long M, long long N, long long K, const std
                         "l2_bytes is the GPU's L2 in bytes, 0 for the H200's (got " + got + ")");
   }
   options.l2Bytes = (int)l2Bytes;
-  if (smCount < 0 || smCount > 4096)
-    throw PyFacingError("ArgumentError",
-                        "sm_count is the GPU's multiprocessor count, 0 for the H200's (got " +
-                            std::to_string(smCount) + ")");
-  options.smCount = (int)smCount;
+  options.smCount = (int)checkedSmCount(smCount);
   Expected<KernelChoice> c = chooseKernel(M, N, K, t, options);
   if (!c)
     throw PyFacingError("ArgumentError", c.status().message());
@@ -235,9 +240,10 @@ ChoiceTuple chooseKernelBinding(long long M, long long N, long long K, const std
 }
 
 /// chooseFp8Kernel for Python: the same tuple; types by their names (e4m3,
-/// e5m2; out bf16, f16, f32, e4m3, e5m2).
+/// e5m2; out bf16, f16, f32, e4m3, e5m2); `sm_count` as for chooseKernel.
 ChoiceTuple chooseFp8KernelBinding(long long M, long long N, long long K, const std::string &a,
-                                   const std::string &b, const std::string &out, bool blockwise) {
+                                   const std::string &b, const std::string &out, bool blockwise,
+                                   long long smCount) {
   auto type = [](const std::string &name, const char *what) {
     for (DType t : {DType::F16, DType::BF16, DType::F32, DType::E4M3, DType::E5M2})
       if (name == toString(t))
@@ -248,6 +254,7 @@ ChoiceTuple chooseFp8KernelBinding(long long M, long long N, long long K, const 
   Fp8Problem p;
   p.a = type(a, "A's"), p.b = type(b, "B's"), p.out = type(out, "the output");
   p.blockwise = blockwise;
+  p.smCount = (int)checkedSmCount(smCount);
   Expected<KernelChoice> c = chooseFp8Kernel(M, N, K, p);
   if (!c)
     throw PyFacingError("ArgumentError", c.status().message());
@@ -288,5 +295,5 @@ void python::bindSpecFunctions(nb::module_ &m) {
   m.def("choose_kernel", &chooseKernelBinding, "m"_a, "n"_a, "k"_a, "dtype"_a, "layout_a"_a,
         "layout_b"_a, "l2_bytes"_a, "sm_count"_a);
   m.def("choose_fp8_kernel", &chooseFp8KernelBinding, "m"_a, "n"_a, "k"_a, "a"_a, "b"_a, "out"_a,
-        "blockwise"_a);
+        "blockwise"_a, "sm_count"_a = 0);
 }

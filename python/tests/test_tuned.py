@@ -181,6 +181,12 @@ def test_choose_fp8_kernel_is_the_cost_model():
     mixed = gemmgen.choose_fp8_kernel(4096, 4096, 4096, "e4m3", dtype_b="e5m2", out_dtype="f32")
     assert "a: e4m3, b: e5m2, d: f32" in mixed["spec"]
     assert gemmgen.check(mixed["spec"], simulate=False) == []
+    # The model counts its rounds on the GPU's SMs: 33 narrow tiles x 4 slices fill one round of
+    # 132, not of 114.
+    on114 = gemmgen.choose_fp8_kernel(128, 2112, 7168, "e4m3", scaling="blockwise", sm_count=114)
+    assert (on114["family"], on114["split_k"]) != ("narrow", 4)
+    with pytest.raises(gemmgen.ArgumentError, match="sm_count is the GPU's multiprocessor count"):
+        gemmgen.choose_fp8_kernel(64, 64, 64, sm_count=5000)
     out8 = gemmgen.choose_fp8_kernel(128, 2112, 7168, scaling="blockwise", out_dtype="e4m3")
     assert out8["split_k"] == 1 and "d: e4m3" in out8["spec"]  # no split-K with an 8-bit D
     assert gemmgen.check(out8["spec"], simulate=False) == []
@@ -213,6 +219,11 @@ def test_scaled_matmul_takes_the_fp8_model(monkeypatch):
     assert _matmul.compiled(k1, ("row", "col")) == k1 and len(compiled) == 1
     _scaled_matmul.fp8_kernel_for(0, 2112, 7168, "e4m3", "e4m3", "f32", "per_tensor")
     assert "d: f32" in compiled[-1][0]
+    # A GPU of 114 SMs (scaled_matmul passes its arrays' GPU's): that GPU's choice.
+    k114 = _scaled_matmul.fp8_kernel_for(128, 2112, 7168, "e4m3", "e4m3", "bf16", "blockwise",
+                                         sm_count=114)
+    assert k114 == gemmgen.choose_fp8_kernel(128, 2112, 7168, scaling="blockwise", sm_count=114)["spec"]
+    assert k114 != k1
 
 
 def test_scaled_matmul_refuses_16_bit_arrays():

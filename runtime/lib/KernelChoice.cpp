@@ -738,6 +738,7 @@ Expected<KernelChoice> gemmgen::chooseFp8Kernel(long long M, long long N, long l
   // An 8-bit D: no split-K (its reduction writes 16-bit or f32 D only) and
   // tiles of whole 128-column slabs (the checks refuse both otherwise).
   Allowed allowed;
+  allowed.options.smCount = p.smCount;
   allowed.splits = !isFp8(p.out);
   allowed.tileNMultiple = isFp8(p.out) ? 128 : 16;
   const Bytes bytes{1, (double)sizeOf(p.out)};

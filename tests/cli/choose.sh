@@ -85,6 +85,15 @@ for sms in 0 132 180 114; do
   [ $sms = 114 ] && want=gemm_sm90_auto_wide_s4_f16
   [ "$name" = $want ] && ok "choose --sms $sms: $name" || bad "choose --sms $sms: '$name'"
 done
+# fp8 the same: 128x2112x7168 blockwise takes the narrow tile split 4 (33 tiles x 4, one round) on
+# 132 SMs, not on 114 (two rounds).
+for sms in 0 114; do
+  name=$("$G" choose --dtype e4m3 --scaling blockwise --shapes 128x2112x7168 --sms $sms 2>&1 |
+    awk '$1 == "128x2112x7168" {print $3 "_" $4}')
+  want=narrow_4; [ $sms = 114 ] && want=small_1
+  [ "$name" = $want ] && ok "choose e4m3 blockwise --sms $sms: $name" ||
+    bad "choose e4m3 blockwise --sms $sms: '$name'"
+done
 a=$("$G" choose --shapes 1x2112x7168,4096x4096x4104,512x7168x2048 2>&1)
 b=$("$G" choose --shapes 1x2112x7168,4096x4096x4104,512x7168x2048 2>&1)
 [ "$a" = "$b" ] && ok "the same output twice" || bad "output differs between runs"

@@ -686,6 +686,28 @@ TEST(Fp8KernelChoice, ChoicesOnTheDeepSeekShapes) {
   }
 }
 
+// Fp8Problem::smCount: the fp8 model's rounds on the GPU's multiprocessors
+// too (0: the H200's 132).
+TEST(Fp8KernelChoice, CountsRoundsOnTheGpusMultiprocessors) {
+  auto choose = [](long long M, long long N, long long K, bool blockwise, int sms) {
+    Fp8Problem p;
+    p.blockwise = blockwise;
+    p.smCount = sms;
+    Expected<KernelChoice> k = chooseFp8Kernel(M, N, K, p);
+    EXPECT_TRUE(k) << k.status().message();
+    return k ? *k : KernelChoice{};
+  };
+  // 128x2112x7168 blockwise: 33 narrow tiles x 4 slices are one round of 132, two of 114.
+  const KernelChoice h200 = choose(128, 2112, 7168, true, 0);
+  EXPECT_EQ(h200.family, "narrow");
+  EXPECT_EQ(h200.splitK, 4);
+  const KernelChoice on114 = choose(128, 2112, 7168, true, 114);
+  EXPECT_FALSE(on114.family == "narrow" && on114.splitK == 4) << on114.reason;
+  // 4096^3 per-tensor: the default's 512 tiles, 4 rounds of 132, 5 of 114.
+  EXPECT_GT(choose(4096, 4096, 4096, false, 114).defaultUs,
+            1.1 * choose(4096, 4096, 4096, false, 0).defaultUs);
+}
+
 TEST(Fp8KernelChoice, RefusesWhatItCannotChoose) {
   struct Bad {
     long long M, N, K;

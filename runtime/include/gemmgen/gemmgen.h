@@ -779,6 +779,9 @@ struct Fp8Problem {
   DType a = DType::E4M3, b = DType::E4M3; ///< e4m3 or e5m2 each
   DType out = DType::BF16;                ///< bf16, f16, f32, e4m3 or e5m2
   bool blockwise = false; ///< blockwise scales (1x128 A, 128x128 B) instead of per-tensor
+  /// The GPU's multiprocessors (ChoiceOptions::smCount; 0: the H200's 132),
+  /// which the model counts its rounds of tiles on.
+  int smCount = 0;
 };
 
 /// The model's time (µs) of fp8 family `family` (per-tensor or blockwise

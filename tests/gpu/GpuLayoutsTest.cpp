@@ -16,7 +16,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -71,6 +73,44 @@ INSTANTIATE_TEST_SUITE_P(
       const Shape &s = std::get<1>(info.param);
       return n + "_" + std::to_string(s.M) + "x" + std::to_string(s.N) + "x" + std::to_string(s.K);
     });
+
+/// Stream-K on a kernel that stores D column-major: spec 23's decode tile with
+/// `kind: stream_k` (the fix-up adds the later shares' partial sums in
+/// registers, then the transposed store). 33 tiles of 64 rows x 112 k-blocks
+/// (on 132 SMs: 4 aligned shares a tile), residues, and beta with C separate.
+TEST(ColumnMajorD, StreamKStoresColumnMajor) {
+  REQUIRE_GPU();
+  Gpu &gpu = Gpu::get();
+  std::ifstream in(specsDir() / "23_decode_col_d_f16.yaml");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string yaml = text.str();
+  const std::string persistent = "kind: persistent";
+  ASSERT_NE(yaml.find(persistent), std::string::npos);
+  yaml.replace(yaml.find(persistent), persistent.size(), "kind: stream_k");
+  Expected<Kernel> k = gpu.rt->compileString(yaml, "23_decode_col_d_f16 with stream_k");
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  ASSERT_TRUE(k->info().streamK);
+  struct Case {
+    Shape shape;
+    CMode c;
+  } cases[] = {{{2112, 8, 7168}, CMode::None},
+               {{129, 257, 520}, CMode::None},
+               {{1000, 5, 1024}, CMode::Separate}};
+  for (const Case &c : cases) {
+    GemmArgs a;
+    a.M = c.shape.M, a.N = c.shape.N, a.K = c.shape.K;
+    a.layoutA = Layout::Row, a.layoutB = Layout::Col, a.layoutD = Layout::Col;
+    a.lda = roundUp(storedShape(a, 'A').length, 8);
+    a.ldb = roundUp(storedShape(a, 'B').length, 8);
+    a.ldd = roundUp(storedShape(a, 'D').length, 8);
+    if (c.c != CMode::None)
+      a.alpha = 0.5f, a.beta = 2.0f;
+    expectMatchesReference("23 with stream_k at " + std::to_string(a.M) + "x" +
+                               std::to_string(a.N) + "x" + std::to_string(a.K),
+                           *k, a, c.c);
+  }
+}
 
 /// `auto` with a column-major D: the kernel chosen for choiceProblem (the
 /// problem with D row-major: N×M and its layouts), compiled with those

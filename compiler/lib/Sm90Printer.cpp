@@ -217,13 +217,25 @@ private:
       CodeEmitter::Block first(e, "if (cluster_id < batch_slots)");
       e.line("int unit, unit_m, unit_n;");
       e.line("first_entry = batch_entry(cluster_id, unit_slots, unit);");
-      CodeEmitter::Block tile(
-          e, "if (tile_coords<RASTER, GROUP>(unit, units_m, tiles_n, unit_m, unit_n))");
+      CodeEmitter::Block tile(e, std::string("if (") + kTileCoords + ")");
       e.line("early_blocks = k_blocks < STAGES ? k_blocks : STAGES;");
       e.line("first_tile_m = unit_m * CLUSTER_M + (int)cta_rank;");
       e.line("first_tile_n = unit_n;");
     }
     e.blank();
+  }
+
+  // The unit of `slot`'s tile coordinates (false: a Hilbert hole), for every
+  // walk: the persistent loops' and the early loads' first unit.
+  static constexpr const char *kTileCoords =
+      "tile_coords<RASTER, GROUP>(unit, units_m, tiles_n, unit_m, unit_n)";
+
+  /// The stream-K walk `walk` of this CTA (tile_schedule.cuh's sk_walk) and
+  /// the variables sk_next fills; returns the sk_next call that steps it.
+  std::string emitStreamKWalk(const std::string &walk) {
+    e.line("SkWalk " + walk + " = sk_walk(blockIdx.x, gridDim.x, batch_slots, k_blocks);");
+    e.line("int slot, kb_begin, kb_end;  // the unit slot and the k-blocks computed of it");
+    return "sk_next(" + walk + ", gridDim.x, k_blocks, slot, kb_begin, kb_end)";
   }
 
   /// Stream-K's early loads: the walk's first step (a whole unit or the
@@ -236,14 +248,11 @@ private:
         "int early_blocks = 0, early_kb = 0, early_slot = -1, first_entry = 0, first_tile_m = 0, "
         "first_tile_n = 0;");
     CodeEmitter::Block scope(e, "");
-    e.line("SkWalk first_walk = sk_walk(blockIdx.x, gridDim.x, batch_slots, k_blocks);");
-    e.line("int slot, kb_begin, kb_end;");
-    CodeEmitter::Block first(
-        e, "if (sk_next(first_walk, gridDim.x, k_blocks, slot, kb_begin, kb_end))");
+    const std::string step = emitStreamKWalk("first_walk");
+    CodeEmitter::Block first(e, "if (" + step + ")");
     e.line("int unit, unit_m, unit_n;");
     e.line("first_entry = batch_entry(slot, unit_slots, unit);");
-    CodeEmitter::Block tile(
-        e, "if (tile_coords<RASTER, GROUP>(unit, units_m, tiles_n, unit_m, unit_n))");
+    CodeEmitter::Block tile(e, std::string("if (") + kTileCoords + ")");
     e.line("early_slot = slot;");
     e.line("early_kb = kb_begin;");
     e.line("early_blocks = kb_end - kb_begin < STAGES ? kb_end - kb_begin : STAGES;");
@@ -647,15 +656,12 @@ private:
   llvm::Error emitStreamKLoop(const Op &op) {
     e.comment("stream-K: this CTA's whole units (slots c, c + grid, ...), then its share of the");
     e.comment("last waves' k-blocks, one unit per step");
-    e.line("SkWalk sk = sk_walk(blockIdx.x, gridDim.x, batch_slots, k_blocks);");
-    e.line("int slot, kb_begin, kb_end;  // the unit slot and the k-blocks computed of it");
-    CodeEmitter::Block loop(e, "while (sk_next(sk, gridDim.x, k_blocks, slot, kb_begin, kb_end))",
-                            "unit");
+    const std::string step = emitStreamKWalk("sk");
+    CodeEmitter::Block loop(e, "while (" + step + ")", "unit");
     e.line("int unit;");
     e.line("const int entry = batch_entry(slot, unit_slots, unit);  // the batch entry: TMA's 3rd coordinate");
     e.line("int unit_m, unit_n;");
-    e.line("if (!tile_coords<RASTER, GROUP>(unit, units_m, tiles_n, unit_m, unit_n)) continue;  // "
-           "a Hilbert hole");
+    e.line(std::string("if (!") + kTileCoords + ") continue;  // a Hilbert hole");
     e.line("const int tile_m = unit_m;  // CLUSTER_M is 1");
     e.line("const int tile_n = unit_n;");
     ++depthInTileLoop;
@@ -684,8 +690,7 @@ private:
       e.line("const int entry = batch_entry(slot, unit_slots, unit);  // the batch entry: TMA's 3rd coordinate");
     }
     e.line("int unit_m, unit_n;");
-    e.line("if (!tile_coords<RASTER, GROUP>(unit, units_m, tiles_n, unit_m, unit_n)) continue;  // "
-           "a Hilbert hole");
+    e.line(std::string("if (!") + kTileCoords + ") continue;  // a Hilbert hole");
     e.line("const int tile_m = unit_m * CLUSTER_M + (int)cta_rank;");
     e.line("const int tile_n = unit_n;");
     ++depthInTileLoop;

@@ -254,8 +254,9 @@ ChoiceTuple chooseFp8KernelBinding(long long M, long long N, long long K, const 
   Fp8Problem p;
   p.a = type(a, "A's"), p.b = type(b, "B's"), p.out = type(out, "the output");
   p.blockwise = blockwise;
-  p.smCount = (int)checkedSmCount(smCount);
-  Expected<KernelChoice> c = chooseFp8Kernel(M, N, K, p);
+  ChoiceOptions gpu;
+  gpu.smCount = (int)checkedSmCount(smCount);
+  Expected<KernelChoice> c = chooseFp8Kernel(M, N, K, p, gpu);
   if (!c)
     throw PyFacingError("ArgumentError", c.status().message());
   return choiceTuple(*c);

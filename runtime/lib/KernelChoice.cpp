@@ -726,7 +726,7 @@ Expected<KernelChoice> gemmgen::chooseKernel(long long M, long long N, long long
 }
 
 Expected<KernelChoice> gemmgen::chooseFp8Kernel(long long M, long long N, long long K,
-                                                const Fp8Problem &p) {
+                                                const Fp8Problem &p, const ChoiceOptions &gpu) {
   if (M <= 0 || N <= 0 || K <= 0)
     return badSize("chooseFp8Kernel", M, N, K);
   if (!isFp8(p.a) || !isFp8(p.b))
@@ -738,7 +738,7 @@ Expected<KernelChoice> gemmgen::chooseFp8Kernel(long long M, long long N, long l
   // An 8-bit D: no split-K (its reduction writes 16-bit or f32 D only) and
   // tiles of whole 128-column slabs (the checks refuse both otherwise).
   Allowed allowed;
-  allowed.options.smCount = p.smCount;
+  allowed.options.smCount = gpu.smCount; // fp8 operands and D: the defaults' layouts
   allowed.splits = !isFp8(p.out);
   allowed.tileNMultiple = isFp8(p.out) ? 128 : 16;
   const Bytes bytes{1, (double)sizeOf(p.out)};

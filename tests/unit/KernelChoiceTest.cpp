@@ -686,14 +686,15 @@ TEST(Fp8KernelChoice, ChoicesOnTheDeepSeekShapes) {
   }
 }
 
-// Fp8Problem::smCount: the fp8 model's rounds on the GPU's multiprocessors
-// too (0: the H200's 132).
+// chooseFp8Kernel's ChoiceOptions::smCount: the fp8 model's rounds on the
+// GPU's multiprocessors too (0: the H200's 132).
 TEST(Fp8KernelChoice, CountsRoundsOnTheGpusMultiprocessors) {
   auto choose = [](long long M, long long N, long long K, bool blockwise, int sms) {
     Fp8Problem p;
     p.blockwise = blockwise;
-    p.smCount = sms;
-    Expected<KernelChoice> k = chooseFp8Kernel(M, N, K, p);
+    ChoiceOptions gpu;
+    gpu.smCount = sms;
+    Expected<KernelChoice> k = chooseFp8Kernel(M, N, K, p, gpu);
     EXPECT_TRUE(k) << k.status().message();
     return k ? *k : KernelChoice{};
   };

@@ -77,8 +77,7 @@ inline Expected<KernelChoice> chooseFor(long long M, long long N, long long K, D
   fp8.a = fp8.b = t;
   fp8.blockwise = blockwise;
   fp8.out = out.value_or(DType::BF16);
-  fp8.smCount = choice.smCount;
-  return isFp8(t) ? chooseFp8Kernel(M, N, K, fp8) : chooseKernel(M, N, K, t, choice);
+  return isFp8(t) ? chooseFp8Kernel(M, N, K, fp8, choice) : chooseKernel(M, N, K, t, choice);
 }
 
 /// The spec argument `auto`: the spec the cost model picks for the shape

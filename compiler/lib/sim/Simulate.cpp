@@ -265,13 +265,16 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
   p.ctM = units[0][0];
   p.ctN = units[0][1];
   p.kBlocks = p.entries[0].kBlocks;
+  // The slots a persistent stream-K walk covers (Hilbert holes included) and
+  // their k-block iterations: the runtime launches at most one CTA for each.
+  p.skSlots = (long long)schedule::tile_slots(int(sched.raster), int(p.ctM), int(p.ctN)) * p.batch;
+  const long long skIterations = p.skSlots * schedule::sk_per_unit(p.kBlocks);
   if (sched.kind == SchedulerKind::DataParallel) {
     p.clusters = std::max(1u, nct);
   } else if (sched.streamK() && !options.ctas) {
     // One CTA more than units: every share but none whole, so hand-overs
-    // (and units split three ways when there are few k-blocks) happen; at
-    // most one a k-block iteration, as the runtime launches it (K = 0: one).
-    p.clusters = std::min<unsigned>(nct + 1, nct * std::max(1u, p.kBlocks));
+    // (and units split three ways when there are few k-blocks) happen.
+    p.clusters = unsigned(std::min<long long>(nct + 1, skIterations));
   } else if (options.ctas) {
     if (options.ctas % p.clusterSize)
       return invalid("--ctas " + std::to_string(options.ctas) +
@@ -281,7 +284,6 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
     p.clusters = std::max(1u, (nct + 1) / 2);
   }
   p.ctas = p.clusters * p.clusterSize;
-  p.skSlots = (long long)schedule::tile_slots(int(sched.raster), int(p.ctM), int(p.ctN)) * p.batch;
   p.walks = grouped        ? groupedWalks(sched, units, p.clusters)
             : sched.streamK() ? streamKWalks(sched, p.ctM, p.ctN, p.ctas, p.batch, p.kBlocks)
                               : clusterWalks(sched, p.ctM, p.ctN, p.clusters, p.batch);
@@ -294,14 +296,13 @@ SimulationResult gemmgen::simulate(const Kernel &kernel, const SimulationOptions
   // A stream-K grid is at most one CTA per k-block iteration (the runtime's
   // sk_grid_ctas): a CTA with an empty share would never hand its partial
   // sum over, and the unit's finishing CTA would wait for it for ever.
-  if (const long long iterations = p.skSlots * schedule::sk_per_unit(p.kBlocks);
-      sched.streamK() && (long long)p.ctas > iterations)
+  if (sched.streamK() && (long long)p.ctas > skIterations)
     return invalid("--ctas " + std::to_string(p.ctas) +
                    ": a stream-K launch has at most one CTA per k-block iteration (" +
-                   std::to_string(iterations) + " here: " + std::to_string(p.skSlots) +
+                   std::to_string(skIterations) + " here: " + std::to_string(p.skSlots) +
                    " unit(s) x " + std::to_string(schedule::sk_per_unit(p.kBlocks)) +
                    " k-blocks), as the runtime launches it; give at most " +
-                   std::to_string(iterations));
+                   std::to_string(skIterations));
 
   // Inputs: multiples of 1/8 in [-1, 1] without 0, exact in f16/bf16, so
   // every partial sum is exact in float and the reference is exact.

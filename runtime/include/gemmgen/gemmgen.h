@@ -779,9 +779,6 @@ struct Fp8Problem {
   DType a = DType::E4M3, b = DType::E4M3; ///< e4m3 or e5m2 each
   DType out = DType::BF16;                ///< bf16, f16, f32, e4m3 or e5m2
   bool blockwise = false; ///< blockwise scales (1x128 A, 128x128 B) instead of per-tensor
-  /// The GPU's multiprocessors (ChoiceOptions::smCount; 0: the H200's 132),
-  /// which the model counts its rounds of tiles on.
-  int smCount = 0;
 };
 
 /// The model's time (µs) of fp8 family `family` (per-tensor or blockwise
@@ -795,9 +792,11 @@ double predictFp8KernelMicros(const std::string &family, bool blockwise, int spl
 /// the default is spec 13's tile (per-tensor) or spec 15's (blockwise), left
 /// only for a predicted 10% gain. An 8-bit D (output scale and amax) takes
 /// no split and only tiles of whole 128-column slabs. Refuses non-positive
-/// sizes and operands that are not e4m3/e5m2.
+/// sizes and operands that are not e4m3/e5m2. Of `gpu` only the GPU's
+/// multiprocessors (ChoiceOptions::smCount, takeGpu) are read: the model
+/// counts its rounds of tiles on them.
 Expected<KernelChoice> chooseFp8Kernel(long long M, long long N, long long K,
-                                       const Fp8Problem &problem);
+                                       const Fp8Problem &problem, const ChoiceOptions &gpu = {});
 
 /// The default watchdog budget for one launch of an M×N×K GEMM:
 /// 10 s + 2·M·N·K / 1e12 s (any GEMM kernel does better than 1 TFLOP/s).

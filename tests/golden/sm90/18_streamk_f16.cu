@@ -115,7 +115,7 @@ gemm_sm90_streamk_f16(const __grid_constant__ TensorMap tmA, const __grid_consta
   int early_blocks = 0, early_kb = 0, early_slot = -1, first_entry = 0, first_tile_m = 0, first_tile_n = 0;
   {
     SkWalk first_walk = sk_walk(blockIdx.x, gridDim.x, batch_slots, k_blocks);
-    int slot, kb_begin, kb_end;
+    int slot, kb_begin, kb_end;  // the unit slot and the k-blocks computed of it
     if (sk_next(first_walk, gridDim.x, k_blocks, slot, kb_begin, kb_end)) {
       int unit, unit_m, unit_n;
       first_entry = batch_entry(slot, unit_slots, unit);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzz the compiler (parse -> check -> lower -> emit) with libFuzzer under
+# Fuzz the compiler (parse -> check -> lower -> emit -> simulate) with libFuzzer under
 # ASan + UBSan for a bounded time. CI runs it for 60 s (.ci/run).
 #   bash scripts/fuzz.sh [SECONDS] [extra libFuzzer flags...]
 # Seeds: specs/, tests/bad_specs/ and tests/fuzz/regressions/. A crash stops

@@ -25,17 +25,21 @@ namespace {
 
 /// One interleaving of a small problem on one cluster: one or two units and
 /// enough k-blocks that the pipeline ring wraps at least once (or K = 0),
-/// picked by the input's length, within the simulator's limits. A kernel
-/// that passed the checks deadlocking, racing or computing a wrong D is a
-/// finding: print the verdict and abort, so that the fuzzer keeps the input.
+/// with or without residues, picked by the input's length, within the
+/// simulator's limits. A kernel that passed the checks deadlocking, racing or
+/// computing a wrong D is a finding: print the verdict and abort, so that the
+/// fuzzer keeps the input.
 void simulateSmall(const gemmgen::ir::Kernel &kernel, size_t size) {
   using namespace gemmgen;
   SimulationOptions so;
   const unsigned units = 1 + size % 2;
   const unsigned kBlocks = size % 11 == 0 ? 0 : (kernel.depth + units) / units + size / 2 % 3;
-  so.m = kernel.clusterM * kernel.tileM * units;
+  // Residues too (a partial last tile, a short last k-block): the bounds the
+  // kernels must keep to.
+  so.m = kernel.clusterM * kernel.tileM * units - size % 3 * 5;
   so.n = kernel.clusterN * kernel.tileN;
-  so.k = kernel.tileK * kBlocks;
+  so.n -= so.n > 8 ? size / 3 % 2 * 8 : 0;
+  so.k = kernel.tileK * kBlocks - (kBlocks && size % 13 == 1 ? 8 : 0);
   // Stream-K takes the simulator's own grid (hand-overs); the rest one cluster.
   so.ctas = kernel.schedule.kind == SchedulerKind::StreamK ? 0 : kernel.clusterM * kernel.clusterN;
   so.seeds = 1;

@@ -1,11 +1,12 @@
 //===- FuzzSpec.cpp - Fuzz target: spec text through every compiler stage -===//
 //
 // parse -> check -> lower -> emit (both targets' printers), the IR printer
-// and the kernel ABI, on arbitrary bytes, then one interleaving of the
-// simulator on a small shape for every kernel that compiled. Any input may be
-// refused with diagnostics; none may crash, hang or trip ASan/UBSan; a kernel
-// that passed every check must simulate clean (anything else aborts: either
-// the checks or the printer let a protocol mistake through). Built with
+// and the kernel ABI, on arbitrary bytes; built with GEMMGEN_FUZZ_SIMULATE=1
+// (gemmgen_fuzz_simulate, the replay) then one interleaving of the simulator
+// on a small shape for every kernel that compiled. Any input may be refused
+// with diagnostics; none may crash, hang or trip ASan/UBSan; a kernel that
+// passed every check must simulate clean (anything else aborts: the checks
+// or the lowering let a protocol mistake through). Built with
 // libFuzzer by scripts/fuzz.sh (GEMMGEN_FUZZ=ON, clang); the same function
 // replays tests/fuzz/regressions in every build (FuzzReplay.cpp, ctest
 // fuzz_regressions).
@@ -21,30 +22,38 @@
 #include <cstdio>
 #include <cstdlib>
 
+#ifndef GEMMGEN_FUZZ_SIMULATE
+#define GEMMGEN_FUZZ_SIMULATE 0
+#endif
+
 namespace {
+
+constexpr unsigned long long kFuzzSimulationMacs = 1ULL << 24;
 
 /// One interleaving of a small problem on one cluster: one or two units and
 /// enough k-blocks that the pipeline ring wraps at least once (or K = 0),
-/// with or without residues, picked by the input's length, within the
-/// simulator's limits. A kernel that passed the checks deadlocking, racing or
-/// computing a wrong D is a finding: print the verdict and abort, so that the
-/// fuzzer keeps the input.
-void simulateSmall(const gemmgen::ir::Kernel &kernel, size_t size) {
+/// with or without residues, as `pick` says, within the simulator's limits.
+/// A kernel that passed the checks deadlocking, racing or computing a wrong D
+/// is a finding: print the verdict and abort, so that the fuzzer keeps the
+/// input.
+void simulateSmall(const gemmgen::ir::Kernel &kernel, size_t pick) {
   using namespace gemmgen;
   SimulationOptions so;
-  const unsigned units = 1 + size % 2;
-  const unsigned kBlocks = size % 11 == 0 ? 0 : (kernel.depth + units) / units + size / 2 % 3;
+  const unsigned units = 1 + pick % 2;
+  const unsigned kBlocks = pick % 11 == 0 ? 0 : (kernel.depth + units) / units + pick / 2 % 3;
   // Residues too (a partial last tile, a short last k-block): the bounds the
   // kernels must keep to.
-  so.m = kernel.clusterM * kernel.tileM * units - size % 3 * 5;
+  so.m = kernel.clusterM * kernel.tileM * units - pick % 3 * 5;
   so.n = kernel.clusterN * kernel.tileN;
-  so.n -= so.n > 8 ? size / 3 % 2 * 8 : 0;
-  so.k = kernel.tileK * kBlocks - (kBlocks && size % 13 == 1 ? 8 : 0);
+  so.n -= so.n > 8 ? pick / 3 % 2 * 8 : 0;
+  so.k = kernel.tileK * kBlocks - (kBlocks && pick % 13 == 1 ? 8 : 0);
   // Stream-K takes the simulator's own grid (hand-overs); the rest one cluster.
   so.ctas = kernel.schedule.kind == SchedulerKind::StreamK ? 0 : kernel.clusterM * kernel.clusterN;
   so.seeds = 1;
-  so.firstSeed = 1 + size % 7;
-  if (!checkSimulationSize(kernel, so).empty())
+  so.firstSeed = 1 + pick % 7;
+  // At most 16 M multiply-adds: a second or two under ASan and coverage.
+  if ((unsigned long long)so.m * so.n * so.k > kFuzzSimulationMacs ||
+      !checkSimulationSize(kernel, so).empty())
     return;
   SimulationResult r = simulate(kernel, so);
   if (const SeedResult *f = r.firstFailure()) {
@@ -75,6 +84,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string ir;
   llvm::raw_string_ostream irOs(ir);
   printIR(compiled->kernel, irOs);
-  simulateSmall(compiled->kernel, size);
+  // A simulation costs about a thousand parses: its own target
+  // (gemmgen_fuzz_simulate, FUZZ_TARGET=simulate) and the replay take it.
+  if (GEMMGEN_FUZZ_SIMULATE)
+    simulateSmall(compiled->kernel, size);
   return 0;
 }

@@ -27,13 +27,6 @@ bool gemmgen::checkEpilogueChain(const KernelSpec &spec, DiagnosticEngine &diags
     return true;
   const unsigned before = diags.errorCount();
   const llvm::SMLoc at = spec.epilogue.chainLoc.isValid() ? spec.epilogue.chainLoc : chain[0].loc;
-  // sm_100a: the writeback applies the chain to each thread's row (compile-
-  // verified and simulated here); it has no C path, so no residual.
-  if (spec.target.value == Target::SM100a)
-    for (const EpilogueOpSpec &op : chain)
-      if (op.kind.value == EpilogueOpKind::Residual)
-        diags.error(op.loc, "'residual' adds beta·C, and sm_100a kernels have no C path yet "
-                            "(they compute D = A·B); remove it or use target: sm_90a");
   if (spec.scheduler.splitK.value > 1)
     diags.error(at, "epilogue.chain with scheduler.split_k " +
                         std::to_string(spec.scheduler.splitK.value) +

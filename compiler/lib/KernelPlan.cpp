@@ -275,7 +275,12 @@ private:
     BarrierPlan epi =
         barrier(ProtocolBarrier::Epilogue, BarrierKind::Named, C, "consumers", W, W, 128);
     epi.namedId = 10;
-    p.barriers = {full, empty, ready, freed, epi};
+    // β ≠ 0: each writeback warpgroup loads C's chunk into its staging tile
+    // and waits for it (one arrival: its own expect_tx; the chunk's bytes).
+    BarrierPlan cload = barrier(ProtocolBarrier::CLoad, BarrierKind::Tma, C, "consumers", W, W, 1);
+    cload.txBytes = p.tileM * p.epilogueChunkN * sizeInBytes(spec.types.d.value);
+    cload.waiterPhase = 0;
+    p.barriers = {full, empty, ready, freed, epi, cload};
   }
 
   /// The declaration that stands for `role`, if the spec has one: by its

@@ -301,21 +301,7 @@ private:
     Op commit = makeOp(OpKind::TmaStoreCommit, Exec::Elected);
     // β ≠ 0: C's chunk lands in the (free) staging tile, store_acc reads it
     // back and overwrites it with α·acc + β·C.
-    const BarrierPlan *cloadBar = k.plan.findBarrier(ProtocolBarrier::CLoad);
-    Op armC = makeOp(OpKind::ArriveExpectTx, Exec::Elected);
-    armC.barrier = cloadBar->name;
-    armC.state = "cload";
-    armC.slotIsInstance = true;
-    armC.txBytes = cloadBar->txBytes;
-    Op loadC = makeOp(OpKind::TmaLoad, Exec::Elected);
-    loadC.operand = Operand::C;
-    loadC.buffer = "smemD";
-    loadC.barrier = cloadBar->name;
-    loadC.state = "cload";
-    loadC.slotIsInstance = true;
-    Op waitC = waitOn(cloadBar->name, "cload", Exec::All);
-    waitC.slotIsInstance = true;
-    Op readC = loop(OpKind::IfBeta, {armC, loadC, waitC, advance("cload")});
+    Op readC = readCChunk(*k.plan.findBarrier(ProtocolBarrier::CLoad));
     Op chunks = makeOp(OpKind::ForEachChunk);
     if (k.epilogueOverlap) {
       chunks.body = {waitStore, sync, readC, store, fence, sync, tma, commit};

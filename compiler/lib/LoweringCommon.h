@@ -35,6 +35,28 @@ inline ir::Op advance(const std::string &state) {
   return op;
 }
 
+/// β ≠ 0: C's chunk of this consumer's rows lands in its (free) staging
+/// tile `smemD` on the C-load barrier `cload` (slot: the consumer, cursor
+/// "cload"); store_acc reads it back and overwrites it with the result.
+inline ir::Op readCChunk(const BarrierPlan &cload) {
+  ir::Op arm = makeOp(ir::OpKind::ArriveExpectTx, ir::Exec::Elected);
+  arm.barrier = cload.name;
+  arm.state = "cload";
+  arm.slotIsInstance = true;
+  arm.txBytes = cload.txBytes;
+  ir::Op load = makeOp(ir::OpKind::TmaLoad, ir::Exec::Elected);
+  load.operand = ir::Operand::C;
+  load.buffer = "smemD";
+  load.barrier = cload.name;
+  load.state = "cload";
+  load.slotIsInstance = true;
+  ir::Op wait = makeOp(ir::OpKind::Wait);
+  wait.barrier = cload.name;
+  wait.state = "cload";
+  wait.slotIsInstance = true;
+  return loop(ir::OpKind::IfBeta, {arm, load, wait, advance("cload")});
+}
+
 /// An IR barrier array: the plan's barrier (declared values applied).
 inline ir::Barrier barrierFromPlan(const BarrierPlan &p) {
   ir::Barrier b;

@@ -2,7 +2,8 @@
 //
 // lowerToIRSm100() turns a checked sm_100a spec into the seed's Blackwell
 // kernel (hgemm_v7 / v8 / v9): three roles on fixed warps and four barriers
-// between them, plus the writeback's named barrier.
+// between them, plus the writeback's named barrier and, for β ≠ 0, its
+// C-load barrier (C's chunk into the staging tile before store_acc).
 //
 //   producer (1 warp, elected lane)     tma2mma (tma)      mma (1 warp per consumer,
 //   for each tile, k-block:           ───────────────▶     elected lane; leader CTA
@@ -201,7 +202,8 @@ private:
     r.warpsPerInstance = 4;
     r.instances = k.consumers;
     r.ownedWarps = 4 * k.consumers;
-    r.states = {{"wb_ps", 1, phase(k, ProtocolBarrier::AccReady)}};
+    r.states = {{"wb_ps", 1, phase(k, ProtocolBarrier::AccReady)},
+                {"cload", 1, phase(k, ProtocolBarrier::CLoad)}};
 
     Op wait = makeOp(OpKind::Wait);
     wait.barrier = ready.name;
@@ -226,8 +228,11 @@ private:
     release.slotIsInstance = true;
     release.scope = pair ? CtaScope::Leader : CtaScope::Local;
     std::vector<Op> freeAcc = {fence(FenceKind::TcgenBeforeSync), release};
-    std::vector<Op> storeChunk = {store, fence(FenceKind::ProxyAsync), sync, tma, commit, drain,
-                                  sync};
+    // β ≠ 0: C's chunk first, into the staging tile the previous chunk's
+    // drained store left free; store_acc reads it back.
+    Op readC = readCChunk(*k.plan.findBarrier(ProtocolBarrier::CLoad));
+    std::vector<Op> storeChunk = {readC, store, fence(FenceKind::ProxyAsync), sync, tma, commit,
+                                  drain, sync};
 
     // K = 0: no MMA wrote TMEM this tile; the loaded registers become zeros.
     Op zero = makeOp(OpKind::ZeroAcc);

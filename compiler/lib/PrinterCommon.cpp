@@ -62,8 +62,8 @@ void gemmgen::emitLaunchContractComment(CodeEmitter &e, const KernelABI &abi) {
               "into an f32 workspace and sums them into D (" + toString(abi.splitOut) +
               (abi.layoutD == MatrixLayout::Col ? ", column-major" : "") + ").");
   if (abi.alphaBeta)
-    e.comment("  D = alpha * A * B + beta * C: tmC (D's box), alpha, beta after batch; C is read "
-              "only when beta != 0.");
+    e.comment("  D = alpha * A * B + beta * C: tmC (D's box), alpha, beta after " +
+              std::string(abi.batched ? "batch" : "K") + "; C is read only when beta != 0.");
   if (abi.perTensorScales && abi.alphaBeta)
     e.comment("  per-tensor scales: const float* scale_a, scale_b after beta (device f32, null = 1); "
               "alpha becomes alpha * sA * sB.");

@@ -39,7 +39,7 @@ std::string gemmgen::checkSimulationSize(const ir::Kernel &kernel,
   if ((o.alpha != 1.0f || o.beta != 0.0f) && !deriveKernelABI(kernel).alphaBeta)
     return "kernel '" + kernel.name + "' (" + toString(kernel.target) +
            ") computes D = A·B without alpha, beta and C (its printer has no C path); "
-           "simulate --alpha/--beta on an sm_90a spec with `epilogue: { store: tma }`";
+           "simulate --alpha/--beta on a spec with `epilogue: { store: tma }`";
   const bool grouped = deriveKernelABI(kernel).grouped;
   if (!o.groups.empty() && !grouped)
     return "kernel '" + kernel.name + "' computes one problem (or a strided batch) per launch; "

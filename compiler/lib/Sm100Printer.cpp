@@ -43,13 +43,13 @@ public:
       : k(k), opts(opts), e(os) {}
 
   llvm::Error print() {
-    if (k.roles.size() != 3 || k.barriers.size() != 5)
+    if (k.roles.size() != 3 || k.barriers.size() != 6)
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
           "kernel '" + k.name + "' is not an sm_100a lowering (it has " +
-              std::to_string(k.roles.size()) + " roles and " +
-              std::to_string(k.barriers.size()) + " barriers; the sm_100a printer expects the "
-              "producer, MMA and writeback roles and five barriers of lowerToIRSm100)");
+              std::to_string(k.roles.size()) + " roles and " + std::to_string(k.barriers.size()) +
+              " barriers; the sm_100a printer expects the "
+              "producer, MMA and writeback roles and six barriers of lowerToIRSm100)");
     emitBanner();
     emitIncludes();
     emitConstants();
@@ -223,9 +223,10 @@ private:
     e.line("extern \"C\" __global__ void __launch_bounds__(THREADS, 1)");
     e.line(k.name + "(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB,");
     const std::string indent(k.name.size() + 1, ' ');
-    // After K (no batch, alpha or beta on sm_100a): fp8's scales, then the chain's inputs.
-    std::vector<std::string> params = {"const __grid_constant__ TensorMap tmD", "int M", "int N",
-                                       "int K"};
+    // After K (no batch on sm_100a): C's map, alpha and beta, fp8's scales, the chain's inputs.
+    std::vector<std::string> params = {
+        "const __grid_constant__ TensorMap tmD", "int M", "int N", "int K",
+        "const __grid_constant__ TensorMap tmC, float alpha, float beta"};
     if (fp8())
       params.push_back("const float* __restrict__ scale_a, const float* __restrict__ scale_b");
     if (!k.epilogueChain.empty())
@@ -236,9 +237,9 @@ private:
     for (size_t i = 4; i < params.size(); ++i)
       e.line(indent + params[i] + (i + 1 < params.size() ? "," : ")"));
     CodeEmitter::Block fn(e, "", k.name);
-    if (fp8())
-      e.line("const float alpha = (scale_a ? *scale_a : 1.f) * (scale_b ? *scale_b : 1.f);  // "
-             "the per-tensor scales (null = 1)");
+    e.line(fp8() ? "const float acc_scale = alpha * (scale_a ? *scale_a : 1.f) * "
+                   "(scale_b ? *scale_b : 1.f);  // alpha and the per-tensor scales (null = 1)"
+                 : "const float acc_scale = alpha;  // D = alpha * acc + beta * C");
     if (!k.epilogueChain.empty()) {
       e.line("constexpr int entry = 0;  // one problem per launch");
       e.line(chainHas(k.epilogueChain, EpilogueOpKind::Scale)
@@ -296,6 +297,7 @@ private:
       e.line("prefetch_tensormap(&tmA);");
       e.line("prefetch_tensormap(&tmB);");
       e.line("prefetch_tensormap(&tmD);");
+      e.line("prefetch_tensormap(&tmC);");
       for (const Barrier &bar : k.barriers) {
         if (bar.kind == BarrierKind::Named)
           continue;
@@ -462,8 +464,11 @@ private:
       CodeEmitter::Block cond(e, "if (kb > 0)");
       return emitOps(op.body);
     }
-    case OpKind::IfBeta:
-      return cannotPrint(op, "the beta * C epilogue (built for sm_90a only so far)");
+    case OpKind::IfBeta: {
+      e.comment("beta != 0: C's chunk into the staging tile, which store_acc reads back");
+      CodeEmitter::Block cond(e, "if (beta != 0.f)", "beta != 0");
+      return emitOps(op.body);
+    }
     case OpKind::PromoteAcc:
       return cannotPrint(op, "fp8 blockwise promotion (built for sm_90a only)");
     case OpKind::IfSkPartial:
@@ -502,8 +507,11 @@ private:
       if (op.leaderCtaOnly) {
         e.comment("the leader arms its barrier with both CTAs' bytes [if cbx == 0: arrive]");
         e.line("if (cta_rank == 0) mbar_arrive_expect_tx(" + slotAddr(op) + ", STAGE_TX_BYTES);");
-      } else {
+      } else if (op.barrier == k.barriers[0].name) {
         e.line("mbar_arrive_expect_tx(" + slotAddr(op) + ", STAGE_TX_BYTES);");
+      } else {
+        e.line("mbar_arrive_expect_tx(" + slotAddr(op) + ", " + str(op.txBytes) +
+               ");  // C's chunk: BM x EPI_N");
       }
       break;
     case OpKind::Arrive: emitArrive(op); break;
@@ -583,6 +591,15 @@ private:
   }
 
   void emitTmaLoad(const Op &op) {
+    if (op.operand == Operand::C) {
+      e.line("#pragma unroll");
+      CodeEmitter::Block loop(e, "for (int slab = 0; slab < EPI_N / 64; ++slab)");
+      e.line("tma_load_2d(staging + slab * D_SLAB_BYTES, &tmC, " + slotAddr(op) +
+             ", tile_n * BN + chunk * EPI_N + slab * 64,");
+      e.line("            ((tile_m * CONSUMERS + consumer) * CTA_GROUP + (int)cta_rank) * BM);  "
+             "// D's box of C");
+      return;
+    }
     std::string stage = op.state + ".stage";
     std::string rank = " + (int)cta_rank";
     bool toLeader = op.scope == CtaScope::Leader && pair();
@@ -634,6 +651,12 @@ private:
     e.line("tmem_wait_ld();  // [T.ptx.tcgen05.wait.ld()]");
   }
 
+  /// The chain's C arguments of value pair p: beta * C for a residual step.
+  std::string cArgs() const {
+    return chainHas(k.epilogueChain, EpilogueOpKind::Residual) ? "c[2 * p], c[2 * p + 1]"
+                                                               : "0.f, 0.f";
+  }
+
   /// epilogue.chain on this thread's row: its 8 values of the 16-byte column
   /// group c16 in place in acc (one D row per thread, the chunk's columns).
   void emitChainOnRow() {
@@ -647,8 +670,8 @@ private:
     e.line("#pragma unroll");
     CodeEmitter::Block ps(e, "for (int p = 0; p < 4; ++p)");
     if (!bias) {
-      e.line("apply_epilogue_chain(acc[8 * c16 + 2 * p], acc[8 * c16 + 2 * p + 1], 0.f, 0.f, 0.f, "
-             "0.f, chain_scale);");
+      e.line("apply_epilogue_chain(acc[8 * c16 + 2 * p], acc[8 * c16 + 2 * p + 1], " + cArgs() +
+             ", 0.f, 0.f, chain_scale);");
       return;
     }
     if (bias->axis == BiasAxis::Column) {
@@ -661,8 +684,8 @@ private:
       e.line("const float b0 = drow < M ? epi::load_bias(bias, " + t +
              ", (long long)entry * bias_stride + drow) : 0.f, b1 = b0;");
     }
-    e.line("apply_epilogue_chain(acc[8 * c16 + 2 * p], acc[8 * c16 + 2 * p + 1], 0.f, 0.f, b0, b1, "
-           "chain_scale);");
+    e.line("apply_epilogue_chain(acc[8 * c16 + 2 * p], acc[8 * c16 + 2 * p + 1], " + cArgs() +
+           ", b0, b1, chain_scale);");
   }
 
   void emitStoreAcc(const Op &) {
@@ -672,14 +695,26 @@ private:
       e.comment("epilogue.chain " + describeChain(k.epilogueChain) + " first, in registers");
     e.line("#pragma unroll");
     CodeEmitter::Block loop(e, "for (int c16 = 0; c16 < EPI_N / 8; ++c16)");
-    if (fp8()) {
-      e.line("#pragma unroll");
-      e.line("for (int i = 0; i < 8; ++i) acc[8 * c16 + i] *= alpha;  // scale_a * scale_b");
-    }
-    if (!k.epilogueChain.empty())
-      emitChainOnRow();
     e.line("const u32 addr = staging + (c16 / 8) * D_SLAB_BYTES + row * 128 + "
            "(((c16 & 7) ^ (row & 7)) << 4);");
+    const bool residual = chainHas(k.epilogueChain, EpilogueOpKind::Residual);
+    e.line("float c[8] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f};  // beta * C where D goes");
+    {
+      CodeEmitter::Block beta(e, "if (beta != 0.f)");
+      e.line("u32 cw[4];");
+      e.line(
+          "ld_shared_v4(addr, cw[0], cw[1], cw[2], cw[3]);  // C's 8 values (if_beta loaded them)");
+      e.line("#pragma unroll");
+      e.line("for (int i = 0; i < 4; ++i) c[2 * i] = beta * unpack_lo<ELEM>(cw[i]), "
+             "c[2 * i + 1] = beta * unpack_hi<ELEM>(cw[i]);");
+    }
+    e.line("#pragma unroll");
+    e.line(residual ? "for (int i = 0; i < 8; ++i) acc[8 * c16 + i] *= acc_scale;  // beta * C "
+                      "joins at the chain's residual step"
+                    : "for (int i = 0; i < 8; ++i) acc[8 * c16 + i] = fmaf(acc_scale, acc[8 * c16 "
+                      "+ i], c[i]);");
+    if (!k.epilogueChain.empty())
+      emitChainOnRow();
     e.line("st_shared_v4(addr, pack2<ELEM>(acc[8 * c16 + 0], acc[8 * c16 + 1]),");
     e.line("                   pack2<ELEM>(acc[8 * c16 + 2], acc[8 * c16 + 3]),");
     e.line("                   pack2<ELEM>(acc[8 * c16 + 4], acc[8 * c16 + 5]),");

@@ -84,7 +84,6 @@ expect 1 "gemmgen: error: cannot write the chosen spec to" -- env GEMMGEN_CACHE_
 expect 1 "gemmgen: error: --groups gives the problems of one launch; not with --shapes or --batch" -- "$G" simulate "$S" --groups "$W/groups_ok.txt" --batch 2
 expect 1 "gemmgen: error: kernel 'gemm_sm90_fast_f16_grouped' is grouped: give its problems (--groups FILE), not a batch" -- "$G" simulate "$SRC/specs/sm90/11_fast_f16_grouped.yaml" --batch 2
 expect 1 "specs/sm100/07_ws_tcgen05.yaml:32:1: error: scheduler.grouped is not supported on sm_100a yet: its kernels compute one problem per launch; launch once per problem, or use an sm_90a spec" -- "$G" simulate "$SRC/specs/sm100/07_ws_tcgen05.yaml" --groups "$W/groups_ok.txt"
-expect 1 "gemmgen: error: kernel 'gemm_sm100_step7_ws' (sm_100a) computes D = A·B without alpha, beta and C (its printer has no C path); simulate --alpha/--beta on an sm_90a spec with \`epilogue: { store: tma }\`" -- "$G" simulate "$SRC/specs/sm100/07_ws_tcgen05.yaml" --beta 1
 expect 3 "gemmgen: error: --batch must be at least 1 (got 0)" -- "$G" run "$S" --batch 0
 expect 3 "gemmgen: error: --batch must be at least 1 (got -3)" -- "$G" bench "$S" --batch -3
 expect 1 "gemmgen: error: --batch must be at least 1 (got 0)" -- "$G" simulate "$S" --batch 0

@@ -225,14 +225,17 @@ TEST(KernelPlan, Sm100PairLayoutAndProtocol) {
   EXPECT_EQ(p.findBuffer("smemD")->offset, 131072u);
   EXPECT_EQ(p.findBuffer("acc")->space, MemSpace::Tensor);
   EXPECT_EQ(p.barrierOffset, 163840u);
-  ASSERT_EQ(p.barriers.size(), 5u);
-  const char *names[] = {"tma2mma", "mma2tma", "mma2ld", "ld2mma", "epilogue"};
-  unsigned offsets[] = {0, 32, 64, 72};                  // 4 + 4 + 1 + 1 slots of 8 bytes
-  for (unsigned i = 0; i < 5; ++i)
+  ASSERT_EQ(p.barriers.size(), 6u);
+  const char *names[] = {"tma2mma", "mma2tma", "mma2ld", "ld2mma", "epilogue", "cload"};
+  unsigned offsets[] = {0, 32, 64, 72, 0, 80}; // 4 + 4 + 1 + 1 + 1 slots of 8 bytes
+  for (unsigned i = 0; i < 6; ++i)
     EXPECT_EQ(p.barriers[i].name, names[i]);
-  for (unsigned i = 0; i < 4; ++i)
+  for (unsigned i : {0u, 1u, 2u, 3u, 5u}) // the named barrier has no SMEM
     EXPECT_EQ(p.barriers[i].offset, p.barrierOffset + offsets[i]) << names[i];
-  EXPECT_EQ(p.tmemSlotOffset, p.barrierOffset + 80);
+  // β ≠ 0: C's chunk (128 rows x chunk_n x 2 bytes) into the staging tile.
+  EXPECT_EQ(p.barriers[5].kind, BarrierKind::Tma);
+  EXPECT_EQ(p.barriers[5].txBytes, 128u * p.epilogueChunkN * 2);
+  EXPECT_EQ(p.tmemSlotOffset, p.barrierOffset + 88);
   EXPECT_EQ(p.sharedMemBytes, 163840u + 128 + 1024);
   EXPECT_EQ(p.barriers[0].txBytes, 65536u);              // 2 × (128 + 128) × 64 × 2
   EXPECT_EQ(p.barriers[1].kind, BarrierKind::Commit);

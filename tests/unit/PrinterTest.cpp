@@ -81,7 +81,7 @@ TEST(Printer, Sm100RefusesAWgmmaOpAndAnSm90Kernel) {
   EXPECT_EQ(emitError(lowered("sm90/01_ws_1consumer.yaml"), emitSm100),
             "kernel 'gemm_sm90_ws_1consumer' is not an sm_100a lowering (it has 2 roles and 4 "
             "barriers; the sm_100a printer expects the producer, MMA and writeback roles and "
-            "five barriers of lowerToIRSm100)");
+            "six barriers of lowerToIRSm100)");
 }
 
 TEST(Build, AssertionsAreCompiledIn) {

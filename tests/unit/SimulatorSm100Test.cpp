@@ -46,13 +46,15 @@ Kernel lowerSpec(const std::string &file) {
 }
 
 SimulationResult run(const Kernel &k, unsigned m, unsigned n, unsigned kk, unsigned seeds,
-                     unsigned ctas = 0) {
+                     unsigned ctas = 0, float alpha = 1.0f, float beta = 0.0f) {
   SimulationOptions o;
   o.m = m;
   o.n = n;
   o.k = kk;
   o.seeds = seeds;
   o.ctas = ctas;
+  o.alpha = alpha;
+  o.beta = beta;
   return simulate(k, o);
 }
 
@@ -157,6 +159,22 @@ TEST(SimulatorSm100, ZeroKStoresZeros) {
   }
 }
 
+TEST(SimulatorSm100, AlphaBetaReadsCThroughTheStagingTile) {
+  // β ≠ 0: each writeback warpgroup loads C's chunk into its staging tile
+  // (if_beta: expect_tx, TMA load, wait on cload) and store_acc writes
+  // α·acc + β·C over it; every spec's shapes, K = 0 (D = β·C) included.
+  for (const char *file : {"07_ws_tcgen05.yaml", "08_cta_pair.yaml", "09_two_consumers.yaml",
+                           "10_cta_pair_e4m3.yaml"}) {
+    Kernel k = lowerSpec(file);
+    for (const Shape &s : shapesFor(k)) {
+      SimulationResult r = run(k, s.m, s.n, s.k, 2, s.ctas, 1.5f, 0.5f);
+      EXPECT_TRUE(r.ok()) << file << " " << s.m << "x" << s.n << "x" << s.k << "\n" << report(r);
+    }
+    SimulationResult zeroK = run(k, 300, 200, 0, 2, 0, 1.5f, -0.5f);
+    EXPECT_TRUE(zeroK.ok()) << file << " K = 0\n" << report(zeroK);
+  }
+}
+
 TEST(SimulatorSm100, GeometryOfTheCtaPair) {
   Kernel k = lowerSpec("09_two_consumers.yaml");
   // Cluster tiles of 2 consumers × 2 CTAs × 128 rows by 256 columns.
@@ -189,6 +207,17 @@ TEST(SimulatorSm100Bugs, ZeroKWithoutZeroAccStoresStaleTmem) {
   expectCaught(run(k, 256, 128, 0, 2), {SimVerdict::WrongResult},
                "acc of CTA 0 was not written by any MMA in cluster tile (m 0, n 0) (0 k-block(s)): "
                "load_acc read stale TMEM");
+}
+
+TEST(SimulatorSm100Bugs, CReadBeforeItLands) {
+  // if_beta without its wait on cload: store_acc reads the staging tile
+  // while C's TMA load still writes it.
+  Kernel k = lowerSpec("09_two_consumers.yaml");
+  ASSERT_TRUE(removeFirst(role(k, "writeback").body, [](const Op &op) {
+    return op.kind == OpKind::Wait && op.state == "cload";
+  }));
+  expectCaught(run(k, 512, 256, 128, 3, 0, 1.0f, 0.5f), {SimVerdict::Race},
+               "wait on the C-load barrier (cload) before store_acc reads the staging tile");
 }
 
 TEST(SimulatorSm100Bugs, StoreWithoutLoadAcc) {

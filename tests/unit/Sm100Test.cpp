@@ -433,9 +433,11 @@ TEST(Sm100Fp8, KindF8f6f4WithEachOperandsFormatCompilesAndSimulates) {
     has("make_idesc_f8f6f4_f32(MMA_M, BN, A_FMT, B_FMT)");
     has("tcgen05_mma_f8f6f4<CTA_GROUP>(acc_tmem, make_smem_desc_sw128(a_stage + ks * 32),");
     has("int K,\n");
+    has("const __grid_constant__ TensorMap tmC, float alpha, float beta,\n");
     has("const float* __restrict__ scale_a, const float* __restrict__ scale_b");
+    has("const float acc_scale = alpha * (scale_a ? *scale_a : 1.f) * (scale_b ? *scale_b : 1.f);");
     EXPECT_EQ(src.find("tcgen05_mma_f16<"), std::string::npos);
-    const size_t scaled = src.find("acc[8 * c16 + i] *= alpha;");
+    const size_t scaled = src.find("acc[8 * c16 + i] = fmaf(acc_scale, acc[8 * c16 + i], c[i]);");
     ASSERT_NE(scaled, std::string::npos);
     if (x.chain) {
       // The scales come first, then the chain (as on sm_90a: alpha·acc, then the steps).
@@ -443,7 +445,7 @@ TEST(Sm100Fp8, KindF8f6f4WithEachOperandsFormatCompilesAndSimulates) {
       EXPECT_LT(src.find("const float* __restrict__ scale_b"), src.find("const void* __restrict__ bias"));
     }
     EXPECT_TRUE(c->abi.perTensorScales);
-    EXPECT_FALSE(c->abi.alphaBeta);
+    EXPECT_TRUE(c->abi.alphaBeta); // tmC, alpha, beta before the scales
     EXPECT_EQ(c->abi.tileK, 128u);
     EXPECT_EQ(c->abi.boxA.inner, 128u); // 128 one-byte elements: one swizzled row
     gemmgen::Expected<CubinResult> cubin = compileCudaSource(src, "sm100_fp8.cu", "sm_100a",

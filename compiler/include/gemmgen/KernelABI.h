@@ -14,9 +14,10 @@
 // `batch` (kernels whose ABI says `batched`, every sm_90a kernel): the
 // number of strided batch entries; the tensor maps are then 3-D, the batch
 // entry their outermost dimension (its stride the operand's batch stride).
-// Kernels without it compute one problem with 2-D maps. After `batch`,
-// kernels whose ABI says `alphaBeta` (sm_90a) take
-// `const __grid_constant__ TensorMap tmC, float alpha, float beta`.
+// Kernels without it compute one problem with 2-D maps. After `batch` (or
+// K), kernels whose ABI says `alphaBeta` (every kernel with a TMA store, on
+// both targets) take `const __grid_constant__ TensorMap tmC, float alpha,
+// float beta`.
 //
 // A grouped kernel (`grouped`: scheduler.grouped) instead takes
 //
@@ -86,7 +87,7 @@ struct KernelABI {
   /// The kernel takes `int batch` after K and 3-D tensor maps (strided
   /// batched GEMM, one launch); otherwise 2-D maps and one problem.
   bool batched = false;
-  /// The kernel takes `tmC, float alpha, float beta` after `batch` and
+  /// The kernel takes `tmC, float alpha, float beta` after `batch` (or K) and
   /// computes D = alpha·A·B + beta·C (C read only when beta ≠ 0, through a
   /// tensor map with D's box); otherwise D = A·B.
   bool alphaBeta = false;

@@ -49,8 +49,10 @@ void Machine::doTmaLoad(Actor &a, const Op &op) {
                                     "] but it has " + std::to_string(bd.instances) +
                                     " instance(s)");
     dsts.push_back(a.cta);
-    gRow0 = op.operand == Operand::A ? rowsSm100(a.tile, inst, me.rank)
-                                     : a.tile.tn * k.tileN + me.rank * bd.rows;
+    // A and C: the instance's rows of the cluster tile (C's chunk: its D rows).
+    gRow0 = op.operand == Operand::A || op.operand == Operand::C
+                ? rowsSm100(a.tile, inst, me.rank)
+                : a.tile.tn * k.tileN + me.rank * bd.rows;
   } else {
     unsigned parts = std::max(1u, op.parts);
     unsigned rank = op.operand == Operand::A ? me.rankN : me.rankM;

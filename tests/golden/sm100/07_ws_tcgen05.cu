@@ -11,6 +11,7 @@
 //   persistent grid (a multiple of the cluster, at most the CTAs the GPU holds at once);
 //   tensor maps: A box 64x128, B box 64x128, D box 64x128 (elements, inner first), 128B swizzle;
 //   M, N and K any (TMA zero-fills loads, clips stores); pointers and line strides 16-byte multiples.
+//   D = alpha * A * B + beta * C: tmC (D's box), alpha, beta after K; C is read only when beta != 0.
 // ===----------------------------------------------------------------------===
 #include "gemmgen/device/sm100_ptx.cuh"
 #include "gemmgen/device/tile_schedule.cuh"
@@ -71,7 +72,10 @@ constexpr u32 MMA2LD_ARRIVALS = 1;
 constexpr u32 SMEM_LD2MMA_BAR = 98344;  // ld2mma[1] (mbarrier): writeback -> mma
 constexpr int LD2MMA_SLOTS = 1;
 constexpr u32 LD2MMA_ARRIVALS = 128;
-constexpr u32 SMEM_TMEM_SLOT = 98352;  // the address tcgen05.alloc writes
+constexpr u32 SMEM_CLOAD_BAR = 98352;  // cload[1] (tma): writeback -> writeback
+constexpr int CLOAD_SLOTS = 1;
+constexpr u32 CLOAD_ARRIVALS = 1;
+constexpr u32 SMEM_TMEM_SLOT = 98360;  // the address tcgen05.alloc writes
 constexpr u32 SMEM_USED = 98432;  // launch size minus the 1024 bytes of alignment slack
 // The dynamic SMEM base is at least 16-byte aligned, so at least 16 bytes of the slack
 // remain after aligning it to 1024: the TMEM address slot always fits.
@@ -79,7 +83,7 @@ static_assert(SMEM_TMEM_SLOT + 4 <= SMEM_USED + 16, "TMEM address slot fits");
 constexpr u32 EPILOGUE_BAR_ID = 10;  // writeback warpgroup c syncs on bar.sync EPILOGUE_BAR_ID + c [warpgroup_sync(10 + wg_id)]
 
 // Barrier ids for the GEMMGEN_DEBUG_HANGS report.
-enum BarrierId : int { BAR_TMA2MMA = 0, BAR_MMA2TMA = 1, BAR_MMA2LD = 2, BAR_LD2MMA = 3 };
+enum BarrierId : int { BAR_TMA2MMA = 0, BAR_MMA2TMA = 1, BAR_MMA2LD = 2, BAR_LD2MMA = 3, BAR_CLOAD = 5 };
 
 static_assert(BK * OPERAND_BYTES == 128, "one K block is one 128-byte swizzled row");
 static_assert(BM == 128, "one accumulator row per TMEM lane");
@@ -103,8 +107,10 @@ struct PipelineState {
 
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
 gemm_sm100_step7_ws(const __grid_constant__ TensorMap tmA, const __grid_constant__ TensorMap tmB,
-                    const __grid_constant__ TensorMap tmD, int M, int N, int K)
+                    const __grid_constant__ TensorMap tmD, int M, int N, int K,
+                    const __grid_constant__ TensorMap tmC, float alpha, float beta)
 {
+  const float acc_scale = alpha;  // D = alpha * acc + beta * C
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   // TMA and tcgen05.mma need 1024-byte aligned swizzled tiles.
   const u32 smem = (smem_addr(smem_raw) + 1023u) & ~1023u;
@@ -112,6 +118,7 @@ gemm_sm100_step7_ws(const __grid_constant__ TensorMap tmA, const __grid_constant
   const u32 mma2tma_bar = smem + SMEM_MMA2TMA_BAR;
   const u32 mma2ld_bar = smem + SMEM_MMA2LD_BAR;
   const u32 ld2mma_bar = smem + SMEM_LD2MMA_BAR;
+  const u32 cload_bar = smem + SMEM_CLOAD_BAR;
   // warp-uniform warp index, so that every role branch is taken by whole warps
   const int warp = __shfl_sync(0xffffffffu, (int)threadIdx.x / 32, 0);
   const int lane = threadIdx.x % 32;
@@ -125,10 +132,12 @@ gemm_sm100_step7_ws(const __grid_constant__ TensorMap tmA, const __grid_constant
     prefetch_tensormap(&tmA);
     prefetch_tensormap(&tmB);
     prefetch_tensormap(&tmD);
+    prefetch_tensormap(&tmC);
     for (int s = 0; s < TMA2MMA_SLOTS; ++s) mbar_init(tma2mma_bar + 8 * s, TMA2MMA_ARRIVALS);
     for (int s = 0; s < MMA2TMA_SLOTS; ++s) mbar_init(mma2tma_bar + 8 * s, MMA2TMA_ARRIVALS);
     for (int s = 0; s < MMA2LD_SLOTS; ++s) mbar_init(mma2ld_bar + 8 * s, MMA2LD_ARRIVALS);
     for (int s = 0; s < LD2MMA_SLOTS; ++s) mbar_init(ld2mma_bar + 8 * s, LD2MMA_ARRIVALS);
+    for (int s = 0; s < CLOAD_SLOTS; ++s) mbar_init(cload_bar + 8 * s, CLOAD_ARRIVALS);
     fence_mbarrier_init();
   }
   if (warp == ALLOC_WARP) {
@@ -212,6 +221,7 @@ gemm_sm100_step7_ws(const __grid_constant__ TensorMap tmA, const __grid_constant
     float acc[EPI_N];  // one chunk of this thread's accumulator row (f32)
     constexpr int chunk = 0;  // one round: the whole accumulator row
     PipelineState<1> wb_ps{0, 0u};  // phase 0: wait for the first completion
+    PipelineState<1> cload{0, 0u};  // phase 0: wait for the first completion
     // persistent loop over cluster tiles [while tile_scheduler.valid()]
     for (int tile = cluster_id; tile < tiles; tile += clusters) {
       int tile_m, tile_n;  // [m_idx, n_idx]
@@ -230,10 +240,32 @@ gemm_sm100_step7_ws(const __grid_constant__ TensorMap tmA, const __grid_constant
       } // K = 0
       tcgen05_fence_before_thread_sync();
       mbar_arrive(ld2mma_bar + 8 * consumer);
+      // beta != 0: C's chunk into the staging tile, which store_acc reads back
+      if (beta != 0.f) {
+        if (leader) {
+          mbar_arrive_expect_tx(cload_bar + 8 * consumer, 32768);  // C's chunk: BM x EPI_N
+          #pragma unroll
+          for (int slab = 0; slab < EPI_N / 64; ++slab) {
+            tma_load_2d(staging + slab * D_SLAB_BYTES, &tmC, cload_bar + 8 * consumer, tile_n * BN + chunk * EPI_N + slab * 64,
+                        ((tile_m * CONSUMERS + consumer) * CTA_GROUP + (int)cta_rank) * BM);  // D's box of C
+          }
+        }
+        mbar_wait(cload_bar + 8 * consumer, cload.phase, BAR_CLOAD, consumer);
+        cload.advance();
+      } // beta != 0
       // registers -> f16 -> this thread's row of the 128B-swizzled staging slabs [Tx.cast, Tx.copy]
       #pragma unroll
       for (int c16 = 0; c16 < EPI_N / 8; ++c16) {
         const u32 addr = staging + (c16 / 8) * D_SLAB_BYTES + row * 128 + (((c16 & 7) ^ (row & 7)) << 4);
+        float c[8] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f};  // beta * C where D goes
+        if (beta != 0.f) {
+          u32 cw[4];
+          ld_shared_v4(addr, cw[0], cw[1], cw[2], cw[3]);  // C's 8 values (if_beta loaded them)
+          #pragma unroll
+          for (int i = 0; i < 4; ++i) c[2 * i] = beta * unpack_lo<ELEM>(cw[i]), c[2 * i + 1] = beta * unpack_hi<ELEM>(cw[i]);
+        }
+        #pragma unroll
+        for (int i = 0; i < 8; ++i) acc[8 * c16 + i] = fmaf(acc_scale, acc[8 * c16 + i], c[i]);
         st_shared_v4(addr, pack2<ELEM>(acc[8 * c16 + 0], acc[8 * c16 + 1]),
                            pack2<ELEM>(acc[8 * c16 + 2], acc[8 * c16 + 3]),
                            pack2<ELEM>(acc[8 * c16 + 4], acc[8 * c16 + 5]),

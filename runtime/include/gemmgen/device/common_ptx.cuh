@@ -221,6 +221,22 @@ __device__ __forceinline__ u32 pack2(float lo, float hi) {
   return E == ELEM_BF16 ? pack_bf16x2(lo, hi) : pack_f16x2(lo, hi);
 }
 
+// Packed 16-bit pair of element kind E -> the f32 value of its low (bits 0-15) or high half.
+template <int E>
+__device__ __forceinline__ float unpack_lo(u32 v) {
+  if (E == ELEM_BF16) return __uint_as_float(v << 16);
+  float f;
+  asm("{ .reg .b16 lo, hi; mov.b32 {lo, hi}, %1; cvt.f32.f16 %0, lo; }\n" : "=f"(f) : "r"(v));
+  return f;
+}
+template <int E>
+__device__ __forceinline__ float unpack_hi(u32 v) {
+  if (E == ELEM_BF16) return __uint_as_float(v & 0xffff0000u);
+  float f;
+  asm("{ .reg .b16 lo, hi; mov.b32 {lo, hi}, %1; cvt.f32.f16 %0, hi; }\n" : "=f"(f) : "r"(v));
+  return f;
+}
+
 }  // namespace ptx
 }  // namespace gemmgen
 

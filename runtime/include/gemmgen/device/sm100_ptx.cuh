@@ -44,6 +44,12 @@ __device__ __forceinline__ u32 ld_shared_u32(u32 addr) {
   return v;
 }
 
+// Load 16 bytes from shared memory (ld.shared.v4.b32): C's values where the writeback stores D's.
+__device__ __forceinline__ void ld_shared_v4(u32 addr, u32& a, u32& b, u32& c, u32& d) {
+  asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\n" : "=r"(a), "=r"(b), "=r"(c), "=r"(d)
+               : "r"(addr) : "memory");
+}
+
 // Store 16 bytes to shared memory (st.shared.v4.b32).
 __device__ __forceinline__ void st_shared_v4(u32 addr, u32 a, u32 b, u32 c, u32 d) {
   asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" :: "r"(addr), "r"(a), "r"(b), "r"(c), "r"(d)

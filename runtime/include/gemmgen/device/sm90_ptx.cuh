@@ -913,22 +913,6 @@ __device__ __forceinline__ void ldmatrix_x4_trans(u32 addr, u32& r0, u32& r1, u3
                : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(addr) : "memory");
 }
 
-// Packed 16-bit pair of element kind E -> the f32 value of its low (bits 0-15) or high half.
-template <int E>
-__device__ __forceinline__ float unpack_lo(u32 v) {
-  if (E == ELEM_BF16) return __uint_as_float(v << 16);
-  float f;
-  asm("{ .reg .b16 lo, hi; mov.b32 {lo, hi}, %1; cvt.f32.f16 %0, lo; }\n" : "=f"(f) : "r"(v));
-  return f;
-}
-template <int E>
-__device__ __forceinline__ float unpack_hi(u32 v) {
-  if (E == ELEM_BF16) return __uint_as_float(v & 0xffff0000u);
-  float f;
-  asm("{ .reg .b16 lo, hi; mov.b32 {lo, hi}, %1; cvt.f32.f16 %0, hi; }\n" : "=f"(f) : "r"(v));
-  return f;
-}
-
 // The epilogue's D = alpha * acc + beta * C for one packed pair: C's pair `c` (16-bit, as
 // ldmatrix_x4 read it from the staging tile) in, D's pair out, in f32 before one rounding.
 template <int E>

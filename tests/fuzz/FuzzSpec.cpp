@@ -32,7 +32,8 @@ constexpr unsigned long long kFuzzSimulationMacs = 1ULL << 24;
 
 /// One interleaving of a small problem on one cluster: one or two units and
 /// enough k-blocks that the pipeline ring wraps at least once (or K = 0),
-/// with or without residues, as `pick` says, within the simulator's limits.
+/// with or without residues and C, as `pick` says, within the simulator's
+/// limits.
 /// A kernel that passed the checks deadlocking, racing or computing a wrong D
 /// is a finding: print the verdict and abort, so that the fuzzer keeps the
 /// input.
@@ -49,6 +50,9 @@ void simulateSmall(const gemmgen::ir::Kernel &kernel, size_t pick) {
   so.k = kernel.tileK * kBlocks - (kBlocks && pick % 13 == 1 ? 8 : 0);
   // Stream-K takes the simulator's own grid (hand-overs); the rest one cluster.
   so.ctas = kernel.schedule.kind == SchedulerKind::StreamK ? 0 : kernel.clusterM * kernel.clusterN;
+  // Every other input reads C (beta != 0), with alpha != 1.
+  so.alpha = pick % 4 < 2 ? 1.0f : 1.5f;
+  so.beta = pick % 4 % 2 ? 0.5f : 0.0f;
   so.seeds = 1;
   so.firstSeed = 1 + pick % 7;
   // At most 16 M multiply-adds: a second or two under ASan and coverage.

@@ -4,8 +4,9 @@
 // for Blackwell, the shape of the seed's hgemm_v7/v8/v9: a TMA producer
 // warp, MMA issue warps (one elected thread each, tcgen05.mma with
 // cta_group 1 or 2, accumulators in TMEM), writeback warpgroups (tcgen05.ld
-// -> registers -> swizzled SMEM -> TMA store), the four barriers
-// tma2mma / mma2tma / mma2ld / ld2mma and a persistent grouped scheduler.
+// -> registers -> swizzled SMEM -> TMA store, with C's chunk loaded into the
+// staging tile first when beta != 0), the four barriers tma2mma / mma2tma /
+// mma2ld / ld2mma, the C-load barrier and a persistent grouped scheduler.
 // Every PTX instruction is a named wrapper from gemmgen/device/sm100_ptx.cuh;
 // this file decides only what is called where. One emitX() per IR construct.
 //

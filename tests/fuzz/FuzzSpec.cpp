@@ -33,10 +33,9 @@ constexpr unsigned long long kFuzzSimulationMacs = 1ULL << 24;
 /// One interleaving of a small problem on one cluster: one or two units and
 /// enough k-blocks that the pipeline ring wraps at least once (or K = 0),
 /// with or without residues and C, as `pick` says, within the simulator's
-/// limits.
-/// A kernel that passed the checks deadlocking, racing or computing a wrong D
-/// is a finding: print the verdict and abort, so that the fuzzer keeps the
-/// input.
+/// limits. A kernel that passed the checks deadlocking, racing or computing a
+/// wrong D is a finding: print the verdict and abort, so that the fuzzer keeps
+/// the input.
 void simulateSmall(const gemmgen::ir::Kernel &kernel, size_t pick) {
   using namespace gemmgen;
   SimulationOptions so;

@@ -201,6 +201,17 @@ private:
     return b;
   }
 
+  /// β ≠ 0: each epilogue warpgroup (`writer`) loads C's chunk into its own
+  /// staging tile and waits for it: one arrival (its own expect_tx), one
+  /// staging tile's bytes. Both targets; call after the buffers.
+  BarrierPlan cLoadBarrier(const std::string &writer) const {
+    BarrierPlan b = barrier(ProtocolBarrier::CLoad, BarrierKind::Tma, p.consumers, "consumers",
+                            writer, writer, 1);
+    b.txBytes = p.findBuffer("smemD")->bytesPerStage();
+    b.waiterPhase = 0;
+    return b;
+  }
+
   void addBarriersSm90() {
     std::string P = roleName(spec, RoleTask::TmaLoad, "producer");
     std::string C = roleName(spec, RoleTask::Mma, "consumer");
@@ -227,14 +238,7 @@ private:
                                 "consumers", C, C, 128);
       epi.namedId = 1;
       p.barriers.push_back(epi);
-      // β ≠ 0: each consumer loads C's chunk into its own staging tile and
-      // waits for it (one arrival: its own expect_tx; the chunk's bytes).
-      BarrierPlan cload =
-          barrier(ProtocolBarrier::CLoad, BarrierKind::Tma, p.consumers, "consumers", C, C, 1);
-      cload.txBytes = p.rowsPerConsumer * p.epilogueChunkN *
-                      sizeInBytes(spec.types.d.value);
-      cload.waiterPhase = 0;
-      p.barriers.push_back(cload);
+      p.barriers.push_back(cLoadBarrier(C));
     }
     if (p.schedule.pingpong) {
       // Both consumer warpgroups meet on slot c when consumer c's mainloop
@@ -275,12 +279,7 @@ private:
     BarrierPlan epi =
         barrier(ProtocolBarrier::Epilogue, BarrierKind::Named, C, "consumers", W, W, 128);
     epi.namedId = 10;
-    // β ≠ 0: each writeback warpgroup loads C's chunk into its staging tile
-    // and waits for it (one arrival: its own expect_tx; the chunk's bytes).
-    BarrierPlan cload = barrier(ProtocolBarrier::CLoad, BarrierKind::Tma, C, "consumers", W, W, 1);
-    cload.txBytes = p.tileM * p.epilogueChunkN * sizeInBytes(spec.types.d.value);
-    cload.waiterPhase = 0;
-    p.barriers = {full, empty, ready, freed, epi, cload};
+    p.barriers = {full, empty, ready, freed, epi, cLoadBarrier(W)};
   }
 
   /// The declaration that stands for `role`, if the spec has one: by its

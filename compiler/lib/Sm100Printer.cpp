@@ -38,6 +38,10 @@ namespace {
 std::string str(unsigned v) { return std::to_string(v); }
 std::string upper(const std::string &s) { return llvm::StringRef(s).upper(); }
 
+/// The first D row a writeback warpgroup writes (and reads C from): its
+/// consumer's block of this CTA's half of the pair's tile.
+const std::string kFirstDRow = "((tile_m * CONSUMERS + consumer) * CTA_GROUP + (int)cta_rank) * BM";
+
 class Sm100Printer {
 public:
   Sm100Printer(const Kernel &k, const EmitOptions &opts, llvm::raw_ostream &os)
@@ -171,6 +175,9 @@ private:
              bar.waiter);
       e.line("constexpr int " + N + "_SLOTS = " + str(bar.slots) + ";");
       e.line("constexpr u32 " + N + "_ARRIVALS = " + str(bar.arriveCount) + ";");
+      if (bar.kind == BarrierKind::Tma && &bar != &full)
+        e.line("constexpr u32 " + N + "_TX_BYTES = " + str(bar.txBytes) +
+               ";  // one staging tile of C: BM x EPI_N");
     }
     e.line("constexpr u32 SMEM_TMEM_SLOT = " + str(k.plan.tmemSlotOffset) +
            ";  // the address tcgen05.alloc writes");
@@ -505,14 +512,13 @@ private:
              ", " + slot(op) + ");");
       break;
     case OpKind::ArriveExpectTx:
-      if (op.leaderCtaOnly) {
+      if (op.slotIsInstance) { // C's chunk on its warpgroup's own barrier slot
+        e.line("mbar_arrive_expect_tx(" + slotAddr(op) + ", " + upper(op.barrier) + "_TX_BYTES);");
+      } else if (op.leaderCtaOnly) {
         e.comment("the leader arms its barrier with both CTAs' bytes [if cbx == 0: arrive]");
         e.line("if (cta_rank == 0) mbar_arrive_expect_tx(" + slotAddr(op) + ", STAGE_TX_BYTES);");
-      } else if (op.barrier == k.barriers[0].name) {
-        e.line("mbar_arrive_expect_tx(" + slotAddr(op) + ", STAGE_TX_BYTES);");
       } else {
-        e.line("mbar_arrive_expect_tx(" + slotAddr(op) + ", " + str(op.txBytes) +
-               ");  // C's chunk: BM x EPI_N");
+        e.line("mbar_arrive_expect_tx(" + slotAddr(op) + ", STAGE_TX_BYTES);");
       }
       break;
     case OpKind::Arrive: emitArrive(op); break;
@@ -597,8 +603,7 @@ private:
       CodeEmitter::Block loop(e, "for (int slab = 0; slab < EPI_N / 64; ++slab)");
       e.line("tma_load_2d(staging + slab * D_SLAB_BYTES, &tmC, " + slotAddr(op) +
              ", tile_n * BN + chunk * EPI_N + slab * 64,");
-      e.line("            ((tile_m * CONSUMERS + consumer) * CTA_GROUP + (int)cta_rank) * BM);  "
-             "// D's box of C");
+      e.line("            " + kFirstDRow + ");  // D's box of C");
       return;
     }
     std::string stage = op.state + ".stage";
@@ -665,7 +670,7 @@ private:
     for (const EpilogueStep &s : k.epilogueChain)
       if (s.kind == EpilogueOpKind::Bias)
         bias = &s;
-    e.line("const int drow = ((tile_m * CONSUMERS + consumer) * CTA_GROUP + (int)cta_rank) * BM + row;");
+    e.line("const int drow = " + kFirstDRow + " + row;");
     e.line("const int dcol = tile_n * BN + chunk * EPI_N + 8 * c16;  // the group's first column");
     const std::string t = bias ? biasTypeName(bias->biasType) : "";
     e.line("#pragma unroll");
@@ -726,7 +731,7 @@ private:
     e.line("#pragma unroll");
     CodeEmitter::Block loop(e, "for (int slab = 0; slab < EPI_N / 64; ++slab)");
     e.line("tma_store_2d(&tmD, staging + slab * D_SLAB_BYTES, tile_n * BN + chunk * EPI_N + slab * 64,");
-    e.line("             ((tile_m * CONSUMERS + consumer) * CTA_GROUP + (int)cta_rank) * BM);");
+    e.line("             " + kFirstDRow + ");");
   }
 
   const Kernel &k;

@@ -75,6 +75,7 @@ constexpr u32 LD2MMA_ARRIVALS = 256;
 constexpr u32 SMEM_CLOAD_BAR = 163920;  // cload[1] (tma): writeback -> writeback
 constexpr int CLOAD_SLOTS = 1;
 constexpr u32 CLOAD_ARRIVALS = 1;
+constexpr u32 CLOAD_TX_BYTES = 32768;  // one staging tile of C: BM x EPI_N
 constexpr u32 SMEM_TMEM_SLOT = 163928;  // the address tcgen05.alloc writes
 constexpr u32 SMEM_USED = 163968;  // launch size minus the 1024 bytes of alignment slack
 // The dynamic SMEM base is at least 16-byte aligned, so at least 16 bytes of the slack
@@ -247,7 +248,7 @@ gemm_sm100_step8_pair(const __grid_constant__ TensorMap tmA, const __grid_consta
         // beta != 0: C's chunk into the staging tile, which store_acc reads back
         if (beta != 0.f) {
           if (leader) {
-            mbar_arrive_expect_tx(cload_bar + 8 * consumer, 32768);  // C's chunk: BM x EPI_N
+            mbar_arrive_expect_tx(cload_bar + 8 * consumer, CLOAD_TX_BYTES);
             #pragma unroll
             for (int slab = 0; slab < EPI_N / 64; ++slab) {
               tma_load_2d(staging + slab * D_SLAB_BYTES, &tmC, cload_bar + 8 * consumer, tile_n * BN + chunk * EPI_N + slab * 64,

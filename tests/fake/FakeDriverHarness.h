@@ -17,12 +17,13 @@
 #include "gemmgen/KernelABI.h"
 #include "gemmgen/gemmgen.h"
 
+#include "../SpecText.h"
+
 #include <gtest/gtest.h>
 
 #include <dlfcn.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -96,16 +97,10 @@ inline GemmArgs args(long long M, long long N, long long K, long long ldd) {
 }
 
 /// specs/sm90/`file` with `group: 16 }` ending its scheduler line replaced
-/// by `group: 16, <more> }` (empty: no such line).
+/// by `group: 16, <more> }` (throws where there is no such line).
 inline std::string specWithScheduler(const std::string &file, const std::string &more) {
-  std::ifstream f(std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/" + file);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::string text = ss.str();
-  const size_t at = text.find("group: 16 }");
-  if (at == std::string::npos)
-    return "";
-  return text.replace(at, 11, "group: 16, " + more + " }");
+  return gemmgen::testing::withEdit(gemmgen::testing::specText("sm90/" + file), "group: 16 }",
+                                    "group: 16, " + more + " }");
 }
 
 } // namespace gemmgen::faketest

@@ -11,16 +11,18 @@
 //===----------------------------------------------------------------------===//
 #include "GpuHarness.h"
 
+#include "../SpecText.h"
+
 #include <gtest/gtest.h>
 
 #include <cstddef>
-#include <fstream>
 #include <functional>
-#include <sstream>
 #include <string>
 
 using namespace gemmgen;
 using namespace gemmgen::gputest;
+using gemmgen::testing::fileText;
+using gemmgen::testing::withEdit;
 
 /// What chooseKernel returns for a shape (and `gemmgen run/bench auto`
 /// compiles), run on that shape: every family and split the sweep's shape
@@ -126,20 +128,12 @@ TEST_P(NarrowPath, MatchesReference) {
   REQUIRE_GPU();
   Gpu &gpu = Gpu::get();
   const NarrowCase &c = GetParam();
-  std::ifstream f(specsDir() / c.spec);
-  std::stringstream text;
-  text << f.rdbuf();
-  std::string yaml = text.str();
   const std::string kind = "scheduler: { kind: persistent,";
-  const std::size_t at = yaml.find(kind);
-  ASSERT_NE(at, std::string::npos) << c.spec;
-  yaml.insert(at + kind.size(), " simt_narrow: " + std::to_string(c.narrow) + ",");
-  if (c.chain) {
-    const std::string last = "overlap: true }";
-    const std::size_t e = yaml.find(last);
-    ASSERT_NE(e, std::string::npos) << c.spec << " has no '" << last << "' epilogue line";
-    yaml.replace(e, last.size(), "overlap: true, chain: " + std::string(c.chain) + " }");
-  }
+  std::string yaml = withEdit(fileText(specsDir() / c.spec), kind,
+                              kind + " simt_narrow: " + std::to_string(c.narrow) + ",");
+  if (c.chain)
+    yaml =
+        withEdit(yaml, "overlap: true }", "overlap: true, chain: " + std::string(c.chain) + " }");
   GemmArgs a;
   a.M = c.M, a.N = c.N, a.K = c.K, a.layoutD = c.d, a.batch = c.batch;
   a.layoutA = c.a, a.layoutB = c.b;

@@ -10,25 +10,23 @@
 //===----------------------------------------------------------------------===//
 #include "GpuHarness.h"
 
+#include "../SpecText.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 
 using namespace gemmgen;
 using namespace gemmgen::gputest;
+using gemmgen::testing::fileText;
 
 /// Spec `base` with its last `from` replaced by `to`, compiled once per text
 /// (the Epilogue and OverlappingChunks cases' kernels). Empty when `from` is absent.
 const Expected<Kernel> *editedSpecKernel(const char *base, const std::string &from,
                                          const std::string &to, const std::string &label) {
-  std::ifstream f(specsDir() / base);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::string yaml = ss.str();
+  std::string yaml = fileText(specsDir() / base);
   const size_t at = yaml.rfind(from);
   if (at == std::string::npos)
     return nullptr;

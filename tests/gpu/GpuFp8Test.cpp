@@ -16,17 +16,19 @@
 
 #include "gemmgen/gemmgen.h"
 
+#include "../SpecText.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <random>
-#include <sstream>
 
 using namespace gemmgen;
 using namespace gemmgen::gputest;
+using gemmgen::testing::fileText;
+using gemmgen::testing::withEdit;
 
 namespace {
 
@@ -54,22 +56,15 @@ std::string specText(const std::string &types, const char *spec = kSpec13) {
     spec = kSpec15;
   if (split)
     spec = kSpec13;
-  std::ifstream f(specsDir() / spec);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::string s = ss.str();
-  auto swap = [&s](const std::string &from, const std::string &to) {
-    if (size_t at = s.find(from); at != std::string::npos)
-      s.replace(at, from.size(), to);
-  };
+  std::string s = fileText(specsDir() / spec);
+  auto swap = [&s](const std::string &from, const std::string &to) { s = withEdit(s, from, to); };
   if (one) { // spec 15 before the pairs of k-blocks: each promoted after its own wgmmas
     swap("depth: 6, mma_in_flight: 1", "depth: 6, mma_in_flight: 0");
     swap("producer: { warps: 4", "producer: { warps: 1");
   }
-  if (n64) { // the tile, and the stages and staging chunk that fit it
+  if (n64) { // the tile and the stages that fit it (spec 15's staging chunk is 64 already)
     swap("tile: { m: 128, n: 128", "tile: { m: 128, n: 64");
     swap("depth: 6", "depth: 8");
-    swap("chunk_n: 128", "chunk_n: 64");
   }
   if (split)
     swap("group: 16 }", "group: 16, split_k: 4 }");
@@ -79,9 +74,7 @@ std::string specText(const std::string &types, const char *spec = kSpec13) {
                                ? "types:  { a: e4m3, b: e4m3, d: bf16, accumulate: f32, scaling: "
                                  "blockwise }"
                                : "types:  { a: e4m3, b: e4m3, d: bf16, accumulate: f32 }";
-  const size_t at = s.find(from);
-  if (at != std::string::npos)
-    s.replace(at, from.size(), "types: " + types);
+  swap(from, "types: " + types);
   // D's type keeps the 16-bit chunk's staging bytes: an f32 D halves chunk_n,
   // an 8-bit D takes at least 128 columns (its TMA store slabs are 128 wide).
   const bool f32 = types.find("d: f32") != std::string::npos;

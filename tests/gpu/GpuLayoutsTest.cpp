@@ -13,18 +13,20 @@
 //===----------------------------------------------------------------------===//
 #include "GpuHarness.h"
 
+#include "../SpecText.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
 #include <random>
-#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
 
 using namespace gemmgen;
 using namespace gemmgen::gputest;
+using gemmgen::testing::fileText;
+using gemmgen::testing::withEdit;
 
 /// D column-major: computed as D^T = B^T·A^T by a kernel compiled for that
 /// problem's layouts (kernelProblem), or directly by a kernel that stores D
@@ -81,13 +83,8 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(ColumnMajorD, StreamKStoresColumnMajor) {
   REQUIRE_GPU();
   Gpu &gpu = Gpu::get();
-  std::ifstream in(specsDir() / "23_decode_col_d_f16.yaml");
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string yaml = text.str();
-  const std::string persistent = "kind: persistent";
-  ASSERT_NE(yaml.find(persistent), std::string::npos);
-  yaml.replace(yaml.find(persistent), persistent.size(), "kind: stream_k");
+  const std::string yaml = withEdit(fileText(specsDir() / "23_decode_col_d_f16.yaml"),
+                                    "kind: persistent", "kind: stream_k");
   Expected<Kernel> k = gpu.rt->compileString(yaml, "23_decode_col_d_f16 with stream_k");
   ASSERT_TRUE(k.ok()) << k.status().message();
   ASSERT_TRUE(k->info().streamK);

@@ -15,16 +15,18 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include "../SpecText.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <functional>
-#include <sstream>
 #include <string>
 
 using namespace gemmgen;
+using gemmgen::testing::specText;
+using gemmgen::testing::withEdit;
 namespace epi = gemmgen::epilogue;
 
 namespace {
@@ -237,17 +239,8 @@ bool dropMmaWaitBefore(ir::Kernel &k, ir::OpKind next) {
 
 /// Spec 15's text, with `from` replaced by `to` (empty: as written).
 std::string spec15Text(const std::string &from = "", const std::string &to = "") {
-  std::ifstream f(std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/15_blockwise_e4m3.yaml");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::string text = ss.str();
-  if (!from.empty()) {
-    const size_t at = text.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    if (at != std::string::npos)
-      text.replace(at, from.size(), to);
-  }
-  return text;
+  std::string text = specText("sm90/15_blockwise_e4m3.yaml");
+  return from.empty() ? text : withEdit(text, from, to);
 }
 
 /// Drops the first mma_wait inside the first op of kind `container`.
@@ -407,16 +400,9 @@ TEST(EpilogueOps, FastFormsAreTheSameFunctions) {
 namespace {
 
 std::string sm100WithChain(const std::string &chain) {
-  std::ifstream f(std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm100/09_two_consumers.yaml");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::string text = ss.str();
-  const std::string line = "epilogue: { store: tma, chunk_n: 64, overlap: false }";
-  const size_t at = text.find(line);
-  if (at != std::string::npos)
-    text.replace(at, line.size(),
-                 "epilogue: { store: tma, chunk_n: 64, overlap: false, chain: " + chain + " }");
-  return text;
+  return withEdit(specText("sm100/09_two_consumers.yaml"),
+                  "epilogue: { store: tma, chunk_n: 64, overlap: false }",
+                  "epilogue: { store: tma, chunk_n: 64, overlap: false, chain: " + chain + " }");
 }
 
 /// sm_100a: the writeback applies the chain to each thread's row after

@@ -11,16 +11,17 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include "../SpecText.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
-#include <fstream>
-#include <sstream>
-
 using namespace gemmgen;
+using gemmgen::testing::specText;
+using gemmgen::testing::withEdit;
 
 namespace {
 
@@ -401,11 +402,7 @@ TEST(KernelPlan, Fp8GeometryMatchesTheF16ByteGeometry) {
 // box of a 16- or 32-column part in the 32- or 64-byte swizzle (K row k at
 // k x 32 / 64 B; a k16 step 16 such rows). The ABI's map says the same.
 TEST(KernelPlan, ANarrowNMajorBIsOneBoxOfItsColumns) {
-  std::ifstream f(specPath("sm90/08_fast_f16_b_row.yaml"));
-  std::stringstream text;
-  text << f.rdbuf();
-  const std::string base = text.str(), tile = "tile: { m: 128, n: 256, k: 64 }";
-  ASSERT_NE(base.find(tile), std::string::npos);
+  const std::string base = specText("sm90/08_fast_f16_b_row.yaml");
   struct Case {
     unsigned n, swizzle, boxInner, boxes, boxBytes, kStep;
   } cases[] = {{16, 32, 16, 1, 16 * 64 * 2, 16 * 32},
@@ -414,8 +411,8 @@ TEST(KernelPlan, ANarrowNMajorBIsOneBoxOfItsColumns) {
                {256, 128, 64, 4, 64 * 64 * 2, 16 * 128}};
   for (const Case &c : cases) {
     SCOPED_TRACE(c.n);
-    std::string t = base;
-    t.replace(t.find(tile), tile.size(), "tile: { m: 128, n: " + std::to_string(c.n) + ", k: 64 }");
+    const std::string t = withEdit(base, "tile: { m: 128, n: 256, k: 64 }",
+                                   "tile: { m: 128, n: " + std::to_string(c.n) + ", k: 64 }");
     const KernelPlan p = derivePlan(parsed(t));
     EXPECT_EQ(p.loadB.major, OperandMajor::MN);
     EXPECT_EQ(p.loadB.swizzleBytes, c.swizzle);

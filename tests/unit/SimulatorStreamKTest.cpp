@@ -17,18 +17,20 @@
 #include "gemmgen/Simulator.h"
 #include "gemmgen/device/tile_schedule.cuh"
 
+#include "../SpecText.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 
 using namespace gemmgen;
 using namespace gemmgen::ir;
+using gemmgen::testing::specText;
+using gemmgen::testing::withEdit;
 
 namespace {
 
@@ -204,14 +206,9 @@ TEST(SimulatorStreamK, MoreCtasThanIterationsIsInvalid) {
 // accumulators' order and added in registers, so only the store after them is
 // transposed. Spec 18 with D column-major, hybrid and aligned grids, beta.
 TEST(SimulatorStreamK, ColumnMajorDSimulatesClean) {
-  std::ifstream in(std::filesystem::path(GEMMGEN_SOURCE_DIR) / "specs" / "sm90" /
-                   "18_streamk_f16.yaml");
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string yaml = text.str();
-  const std::string rowD = "layout: { a: row, b: col }";
-  ASSERT_NE(yaml.find(rowD), std::string::npos);
-  yaml.replace(yaml.find(rowD), rowD.size(), "layout: { a: row, b: col, d: col }");
+  const std::string yaml =
+      withEdit(specText("sm90/18_streamk_f16.yaml"), "layout: { a: row, b: col }",
+               "layout: { a: row, b: col, d: col }");
   DiagnosticEngine diags(nullptr);
   std::optional<KernelSpec> spec = parseSpec(yaml, "18_streamk_f16 with d: col", diags);
   ASSERT_TRUE(spec);

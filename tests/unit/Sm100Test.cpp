@@ -16,16 +16,18 @@
 #include "gemmgen/Simulator.h"
 #include "gemmgen/gemmgen.h"
 
+#include "../SpecText.h"
+
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <functional>
-#include <sstream>
 #include <string>
 #include <vector>
 
 using namespace gemmgen;
 using namespace gemmgen::ir;
+using gemmgen::testing::specText;
+using gemmgen::testing::withEdit;
 
 namespace {
 
@@ -292,9 +294,7 @@ roles:
 TEST(Sm100Checks, TheSeedsStep9Passes) { EXPECT_TRUE(check(kStep9Head).empty()); }
 
 TEST(Sm100Checks, CtaGroup2WithoutCluster2) {
-  std::string text = kStep9Head;
-  text.replace(text.find("cluster: { m: 2, n: 1 }"), 23, "cluster: { m: 1, n: 1 }");
-  auto d = check(text);
+  auto d = check(withEdit(kStep9Head, "cluster: { m: 2, n: 1 }", "cluster: { m: 1, n: 1 }"));
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].substr(0, 5), "4:15:");
   EXPECT_NE(d[0].find("cta_group 2 needs cluster { m: 2, n: 1 }"), std::string::npos);
@@ -303,25 +303,19 @@ TEST(Sm100Checks, CtaGroup2WithoutCluster2) {
 TEST(Sm100Checks, TmemColumnsMustBeAPowerOfTwoFrom32To512) {
   // The next power of two up is what the message suggests.
   for (auto [bad, fix] : {std::pair<const char *, const char *>{"48", "64"}, {"16", "32"}}) {
-    std::string text = kStep9Head;
-    text.replace(text.find("tmem_columns: 256"), 17, std::string("tmem_columns: ") + bad);
-    auto d = check(text);
+    auto d = check(withEdit(kStep9Head, "tmem_columns: 256", std::string("tmem_columns: ") + bad));
     ASSERT_EQ(d.size(), 1u) << bad;
     EXPECT_EQ(d[0], std::string("7:15: tmem_columns ") + bad +
                         " is not a TMEM allocation: tcgen05.alloc takes a power of two from 32 "
                         "to 512 columns; use " + fix);
   }
   // Past 512 the parser's range check speaks first.
-  std::string text = kStep9Head;
-  text.replace(text.find("tmem_columns: 256"), 17, "tmem_columns: 1000");
-  EXPECT_EQ(check(text), std::vector<std::string>{
-                             "7:15: tmem_columns must be between 0 and 512, got 1000"});
+  EXPECT_EQ(check(withEdit(kStep9Head, "tmem_columns: 256", "tmem_columns: 1000")),
+            std::vector<std::string>{"7:15: tmem_columns must be between 0 and 512, got 1000"});
 }
 
 TEST(Sm100Checks, TmemColumnsTimesConsumersOver512) {
-  std::string text = kStep9Head;
-  text.replace(text.find("tmem_columns: 256"), 17, "tmem_columns: 512");
-  auto d = check(text);
+  auto d = check(withEdit(kStep9Head, "tmem_columns: 256", "tmem_columns: 512"));
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0], "7:15: 2 consumers × 512 TMEM columns = 1024 columns, more than the 512 of an "
                   "SM's tensor memory; use tmem_columns: 256");
@@ -371,9 +365,7 @@ TEST(Sm100Checks, ProtocolChecksOffLetsAWrongProtocolReachTheIR) {
 }
 
 TEST(Sm100Checks, OverlapAndDirectStoreAreNotSupportedYet) {
-  std::string text = kStep9Head;
-  text.replace(text.find("overlap: false"), 14, "overlap: true");
-  auto d = check(text);
+  auto d = check(withEdit(kStep9Head, "overlap: false", "overlap: true"));
   ASSERT_EQ(d.size(), 1u);
   EXPECT_NE(d[0].find("epilogue.overlap: true is not supported on sm_100a"), std::string::npos);
 }
@@ -384,16 +376,8 @@ TEST(Sm100Checks, OverlapAndDirectStoreAreNotSupportedYet) {
 
 /// specs/sm100/10_cta_pair_e4m3.yaml with its types replaced.
 std::string pairWithTypes(const std::string &types) {
-  std::ifstream f(specPath("10_cta_pair_e4m3"));
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::string text = ss.str();
-  const std::string line = "types:  { a: e4m3, b: e4m3, d: bf16, accumulate: f32 }";
-  const size_t at = text.find(line);
-  EXPECT_NE(at, std::string::npos);
-  if (at != std::string::npos)
-    text.replace(at, line.size(), "types: " + types);
-  return text;
+  return withEdit(specText("sm100/10_cta_pair_e4m3.yaml"),
+                  "types:  { a: e4m3, b: e4m3, d: bf16, accumulate: f32 }", "types: " + types);
 }
 
 // Each operand's format in the instruction descriptor, D in the writeback's
@@ -412,12 +396,10 @@ TEST(Sm100Fp8, KindF8f6f4WithEachOperandsFormatCompilesAndSimulates) {
   };
   for (const Case &x : cases) {
     std::string text = pairWithTypes(x.types);
-    if (x.chain) {
-      const std::string line = "epilogue: { store: tma, chunk_n: 128, overlap: false }";
-      text.replace(text.find(line), line.size(),
-                   "epilogue: { store: tma, chunk_n: 128, overlap: false, chain: "
-                   "[{bias: {per: column, type: bf16}}, gelu_tanh] }");
-    }
+    if (x.chain)
+      text = withEdit(text, "epilogue: { store: tma, chunk_n: 128, overlap: false }",
+                      "epilogue: { store: tma, chunk_n: 128, overlap: false, chain: "
+                      "[{bias: {per: column, type: bf16}}, gelu_tanh] }");
     DiagnosticEngine diags(nullptr);
     auto c = compileSpecText(text, "sm100_fp8.yaml", EmitOptions{}, diags);
     ASSERT_TRUE(c) << x.types;

@@ -12,12 +12,15 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include "../SpecText.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
 
 using namespace gemmgen;
 using namespace gemmgen::tune;
+using gemmgen::testing::withEdit;
 
 namespace {
 
@@ -126,9 +129,7 @@ TEST(TuneMerge, MalformedInputIsALocatedErrorAndNothingIsWritten) {
   };
   std::string r = rec("aa", "h", 0, 0.2);
   auto replaced = [&](const std::string &from, const std::string &to) {
-    std::string s = r;
-    s.replace(s.find(from), from.size(), to);
-    return s;
+    return withEdit(r, from, to);
   };
   std::vector<Case> cases = {
       {"notdb.jsonl", "hello\n",

@@ -174,16 +174,15 @@ void Checker::checkFp8TypesAndLayout() {
   if (spec.layout.a.value == MatrixLayout::Col)
     error(spec.layout.a.loc,
           "layout.a: col with 8-bit types.a: wgmma reads 8-bit operands K-major only (its "
-          "transpose flags are for 16-bit types), so a column-major A needs a transposing path "
-          "(a transposing copy before the GEMM, or an in-kernel SMEM transpose) that gemmgen "
-          "does not build; store A row-major (K contiguous) and use layout.a: row");
+          "transpose flags are for 16-bit types), so fp8 kernels are compiled with layout.a: "
+          "row and the runtime copies a column-major A transposed before the GEMM "
+          "(GemmArgs::layoutA Col: one more read and write of A); use layout.a: row");
   if (spec.layout.b.value == MatrixLayout::Row)
     error(spec.layout.b.loc,
           "layout.b: row with 8-bit types.b: wgmma reads 8-bit operands K-major only (its "
-          "transpose flags are for 16-bit types), so a row-major B (N contiguous) needs a "
-          "transposing path (a transposing copy before the GEMM, or an in-kernel SMEM "
-          "transpose) that gemmgen does not build; store B as N×K (K contiguous) and use "
-          "layout.b: col");
+          "transpose flags are for 16-bit types), so fp8 kernels are compiled with layout.b: "
+          "col and the runtime copies a row-major B transposed before the GEMM "
+          "(GemmArgs::layoutB Row: one more read and write of B); use layout.b: col");
   const SchedulerSpec &s = spec.scheduler;
   // Split-K: the slices' kernel applies the scales (per tensor: in alpha;
   // blockwise: per k-block, with B's scales laid out per slice by the

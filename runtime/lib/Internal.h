@@ -154,8 +154,9 @@ struct Kernel::Impl {
   mutable std::mutex tailMutex;
   mutable std::shared_ptr<Module::Impl> tailModule;
   mutable CUfunction tailFunction = nullptr;
-  /// The staging path's 2-D copy (same module as the tail kernel).
-  mutable CUfunction copyFunction = nullptr;
+  /// The staging path's 2-D copy and its transposing copy (same module as
+  /// the tail kernel).
+  mutable CUfunction copyFunction = nullptr, transposeFunction = nullptr;
   /// Split-K's reduction of the f32 slices into D (same module).
   mutable CUfunction reduceFunction = nullptr;
   /// The narrow path's kernels (NarrowPath.cpp), gg_narrow_* by [bf16][short

@@ -10,6 +10,10 @@
 // itself runs unchanged. PreparedLaunch::path says which operands took it.
 // A K-major A or B whose rows are not 128 bytes apart takes it too where the
 // copy costs less than the L2 lines its TMA rows straddle (straddleCopyPays).
+// An 8-bit A or B stored M- or N-major is copied transposed, K-major with
+// rows 128 bytes apart: wgmma reads 8-bit operands K-major only, so the fp8
+// kernels are compiled K-major and this copy is their transposing path
+// (mustTranspose).
 //
 //===----------------------------------------------------------------------===//
 #include "Internal.h"
@@ -39,7 +43,16 @@ struct Staged {
   long long copyStride = 0; ///< the copy's batch stride (packed entries; 0 when one)
   long long elemBytes = 2;
   long long bytes = 0;     ///< the copy's size, rounded to 256
+  bool transpose = false;  ///< copied K-major from an M- or N-major 8-bit operand
+  long long copyLines = 0; ///< the copy's lines (from.length where transposed)
 };
+
+/// Whether operand `op` (A or B) reaches the kernel through the transposing
+/// copy: 8-bit and stored M- or N-major (the fp8 kernels read it K-major).
+bool mustTranspose(const GemmArgs &a, char op, DType t) {
+  const bool mnMajor = op == 'A' ? a.layoutA == Layout::Col : a.layoutB == Layout::Row;
+  return (op == 'A' || op == 'B') && isFp8(t) && mnMajor;
+}
 
 /// A K-major operand whose rows are not 128 bytes apart: every 128-byte TMA
 /// box row straddles two L2 lines, which cost spec 05 18-26% at K = 4104 and
@@ -82,10 +95,14 @@ std::vector<Staged> stagingOf(const GemmArgs &a, DType in, DType out, bool whole
     const bool straddles =
         used && (op == 'A' || op == 'B') &&
         straddleCopyPays(a, op, s.from, s.elemBytes, s.entries, copyStraddling);
-    s.needed = s.needed || straddles;
-    s.alignedLd = roundUp(s.from.length, (straddles ? 128 : 16) / s.elemBytes);
-    s.copyStride = s.entries > 1 ? s.from.lines * s.alignedLd : 0;
-    s.bytes = roundUp(s.entries * s.from.lines * s.alignedLd * s.elemBytes, 256);
+    s.transpose = used && mustTranspose(a, op, t);
+    s.needed = s.needed || straddles || s.transpose;
+    // A transposed copy's lines are K long, 128 bytes apart (no straddling).
+    s.copyLines = s.transpose ? s.from.length : s.from.lines;
+    const long long length = s.transpose ? s.from.lines : s.from.length;
+    s.alignedLd = roundUp(length, (straddles || s.transpose ? 128 : 16) / s.elemBytes);
+    s.copyStride = s.entries > 1 ? s.copyLines * s.alignedLd : 0;
+    s.bytes = roundUp(s.entries * s.copyLines * s.alignedLd * s.elemBytes, 256);
     v.push_back(s);
   };
   const bool readsAB = a.K > 0, readsC = a.beta != 0.0f;
@@ -117,14 +134,15 @@ Status gemmgen::planStaging(const GemmArgs &rm, DType in, DType out, CUdeviceptr
   if (need == 0)
     return Status::success();
   if (!workspace || (long long)workspaceBytes < need)
-    return Status::error(ErrorCode::InvalidArgument,
-                         "operands TMA cannot address (16-byte aligned pointers and line "
-                         "strides) are copied through a workspace of " +
-                             std::to_string(need) + " bytes; pass GemmArgs::workspace (" +
-                             (workspace ? "got " + std::to_string(workspaceBytes) + " bytes"
-                                        : std::string("null")) +
-                             ", see Kernel::workspaceBytes), or use Kernel::launch(args, "
-                             "stream), which allocates it on the stream");
+    return Status::error(
+        ErrorCode::InvalidArgument,
+        "operands TMA cannot address (16-byte aligned pointers and line "
+        "strides) and 8-bit operands stored M- or N-major (copied K-major) "
+        "are copied through a workspace of " +
+            std::to_string(need) + " bytes; pass GemmArgs::workspace (" +
+            (workspace ? "got " + std::to_string(workspaceBytes) + " bytes" : std::string("null")) +
+            ", see Kernel::workspaceBytes), or use Kernel::launch(args, "
+            "stream), which allocates it on the stream");
   if (workspace % 256 != 0)
     return Status::error(ErrorCode::InvalidArgument,
                          "the workspace must be 256-byte aligned (cuMemAlloc's are)");
@@ -134,19 +152,25 @@ Status gemmgen::planStaging(const GemmArgs &rm, DType in, DType out, CUdeviceptr
       continue;
     const CUdeviceptr copy = next;
     next += (CUdeviceptr)s.bytes;
-    staged += (staged.empty() ? "" : ",") + std::string(1, s.operand);
-    PreparedLaunch::Copy in{0,           copy,      s.from.lines, s.from.length, s.from.ld,
-                            s.alignedLd, (unsigned)s.elemBytes, s.entries, s.stride,
-                            s.copyStride};
+    staged += (staged.empty() ? "" : ",") + std::string(1, s.operand) + (s.transpose ? "^T" : "");
+    PreparedLaunch::Copy in; // into the copy; `src` per operand below
+    in.dst = copy, in.lines = s.from.lines, in.length = s.from.length;
+    in.srcLd = s.from.ld, in.dstLd = s.alignedLd, in.elemBytes = (unsigned)s.elemBytes;
+    in.batch = s.entries, in.srcStride = s.stride, in.dstStride = s.copyStride;
+    in.transpose = s.transpose;
     switch (s.operand) {
     case 'A':
       in.src = rm.A, kernelArgs.A = copy, kernelArgs.lda = s.alignedLd;
       kernelArgs.strideA = s.copyStride;
+      if (s.transpose)
+        kernelArgs.layoutA = Layout::Row;
       p.before.push_back(in);
       break;
     case 'B':
       in.src = rm.B, kernelArgs.B = copy, kernelArgs.ldb = s.alignedLd;
       kernelArgs.strideB = s.copyStride;
+      if (s.transpose)
+        kernelArgs.layoutB = Layout::Col;
       p.before.push_back(in);
       break;
     case 'C':
@@ -197,6 +221,25 @@ gemmgen::CopyLaunch gemmgen::copyLaunchOf(const PreparedLaunch::Copy &c) {
   return l;
 }
 
+/// One transposing copy: a block of 64 x 4 threads per 64 x 64 tile (at most
+/// kCopyMaxBlocks blocks, which walk the rest).
+static Status launchTranspose(const Kernel::Impl &k, const PreparedLaunch::Copy &c,
+                              CUstream stream) {
+  CUdeviceptr src = c.src, dst = c.dst;
+  long long sl = c.srcLd, dl = c.dstLd, lines = c.lines, length = c.length, batch = c.batch;
+  long long ss = c.srcStride, ds = c.dstStride;
+  int elemBytes = (int)c.elemBytes;
+  const long long tiles = batch * ((lines + 63) / 64) * ((length + 63) / 64);
+  const unsigned blocks = (unsigned)std::max<long long>(1, std::min(tiles, kCopyMaxBlocks));
+  void *params[] = {&src, &sl, &dst, &dl, &lines, &length, &batch, &ss, &ds, &elemBytes};
+  CUresult r = k.rt->drv->cuLaunchKernel(k.transposeFunction, blocks, 1, 1, 64, 4, 1, 0, stream,
+                                         params, nullptr);
+  if (r != CUDA_SUCCESS)
+    return k.rt->drv->fail(r,
+                           "cuLaunchKernel(gg_transpose2d, " + std::to_string(blocks) + " blocks)");
+  return Status::success();
+}
+
 Status gemmgen::runCopies(const Kernel::Impl &k, const std::vector<PreparedLaunch::Copy> &copies,
                           CUstream stream) {
   if (copies.empty())
@@ -206,6 +249,11 @@ Status gemmgen::runCopies(const Kernel::Impl &k, const std::vector<PreparedLaunc
   const DriverApi &drv = *k.rt->drv;
   GG_CONTEXT_SCOPE(*k.rt);
   for (const PreparedLaunch::Copy &c : copies) {
+    if (c.transpose) {
+      if (Status s = launchTranspose(k, c, stream); !s)
+        return s;
+      continue;
+    }
     CopyLaunch l = copyLaunchOf(c);
     CUdeviceptr src = c.src, dst = c.dst;
     long long lines = c.lines, batch = c.batch;

@@ -263,6 +263,40 @@ gg_copy2d(const void *src, long long sl, void *dst, long long dl, long long line
   else
     copy_lines<unsigned char>(src, sl, dst, dl, lines, run, batch, ss, ds, line_per_block);
 }
+
+// The staging path's transposing copy: an 8-bit operand stored M- or N-major
+// copied K-major (wgmma reads 8-bit types K-major only). `lines` x `length`
+// as stored becomes `length` lines of `lines` elements. 64 x 64 tiles pass
+// through shared memory so that both the reads (along the stored lines) and
+// the writes (along the copy's) are consecutive; blocks of 64 x 4 threads
+// walk the batch's tiles.
+template <typename T>
+__device__ __forceinline__ void transpose_tiles(const T *s, long long sl, T *d, long long dl,
+                                                long long lines, long long length,
+                                                long long batch, long long ss, long long ds) {
+  __shared__ T tile[64][65]; // one column of padding: the reads down a column spread over banks
+  const long long across = (length + 63) / 64, tiles = (lines + 63) / 64 * across;
+  for (long long t = blockIdx.x; t < batch * tiles; t += gridDim.x) {
+    const long long b = t / tiles, l0 = (t % tiles) / across * 64, c0 = (t % across) * 64;
+    for (int r = threadIdx.y; r < 64; r += blockDim.y)
+      if (l0 + r < lines && c0 + threadIdx.x < length)
+        tile[r][threadIdx.x] = s[b * ss + (l0 + r) * sl + c0 + threadIdx.x];
+    __syncthreads();
+    for (int r = threadIdx.y; r < 64; r += blockDim.y)
+      if (c0 + r < length && l0 + threadIdx.x < lines)
+        d[b * ds + (c0 + r) * dl + l0 + threadIdx.x] = tile[threadIdx.x][r];
+    __syncthreads();
+  }
+}
+extern "C" __global__ void __launch_bounds__(256)
+gg_transpose2d(const void *src, long long sl, void *dst, long long dl, long long lines,
+               long long length, long long batch, long long ss, long long ds, int elem_bytes) {
+  if (elem_bytes == 2)
+    transpose_tiles((const u16 *)src, sl, (u16 *)dst, dl, lines, length, batch, ss, ds);
+  else
+    transpose_tiles((const unsigned char *)src, sl, (unsigned char *)dst, dl, lines, length,
+                    batch, ss, ds);
+}
 )CUDA";
 
 const std::string &gemmgen::helperModuleSource(bool chain) {
@@ -291,11 +325,15 @@ Status gemmgen::ensureHelperModule(const Kernel::Impl &k) {
   Expected<CUfunction> reduce = Module(*m).function("gg_splitk_reduce");
   if (!reduce)
     return reduce.status();
+  Expected<CUfunction> transpose = Module(*m).function("gg_transpose2d");
+  if (!transpose)
+    return transpose.status();
   if (Status s = loadNarrowFunctions(k, Module(*m)); !s)
     return s;
   k.tailModule = *m;
   k.copyFunction = *copy;
   k.reduceFunction = *reduce;
+  k.transposeFunction = *transpose;
   k.tailFunction = *tail;
   return Status::success();
 }

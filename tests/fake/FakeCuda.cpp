@@ -197,6 +197,14 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned, unsign
       appendf(line, "%s%d", s ? "," : " chain=", chain.op[s]);
     if (chain.bias)
       appendf(line, " bias=%p", chain.bias);
+  } else if (name == "gg_transpose2d") {
+    // The stored lines x length, their pitch, the copy's pitch, element bytes.
+    appendf(line, "launch gg_transpose2d grid=%u lines=%lld length=%lld sl=%lld dl=%lld elem=%d",
+            gx, *(long long *)p[4], *(long long *)p[5], *(long long *)p[1], *(long long *)p[3],
+            *(int *)p[9]);
+    if (*(long long *)p[6] > 1)
+      appendf(line, " batch=%lld strides=%lld,%lld", *(long long *)p[6], *(long long *)p[7],
+              *(long long *)p[8]);
   } else
     appendf(line, "launch %s grid=%u", nameOf(f), gx);
   logLine(line);

@@ -5,7 +5,8 @@
 // problem or a strided batch, with the copies and the workspace size the
 // runtime asks the stand-in driver for; rows that straddle L2 lines copied
 // where the copy pays (GEMMGEN_STAGE_STRADDLING), not for kernels that
-// multicast B; f32 D's chunks of four elements.
+// multicast B; f32 D's chunks of four elements; 8-bit operands stored M- or
+// N-major copied K-major (transposed) for the fp8 kernels.
 //
 //===----------------------------------------------------------------------===//
 #include "FakeDriverHarness.h"
@@ -34,11 +35,14 @@ TEST(FakeDriver, UnalignedOperandsAreStagedThroughTheWorkspace) {
   EXPECT_EQ(need, 26880u + 53504u + 68352u);
   Expected<PreparedLaunch> none = fake.kernel->prepare(a);
   ASSERT_FALSE(none.ok());
-  EXPECT_EQ(none.status().message(),
-            "operands TMA cannot address (16-byte aligned pointers and line strides) are copied "
-            "through a workspace of " + std::to_string(need) + " bytes; pass "
-            "GemmArgs::workspace (null, see Kernel::workspaceBytes), or use Kernel::launch(args, "
-            "stream), which allocates it on the stream");
+  EXPECT_EQ(
+      none.status().message(),
+      "operands TMA cannot address (16-byte aligned pointers and line strides) and 8-bit "
+      "operands stored M- or N-major (copied K-major) are copied through a workspace of " +
+          std::to_string(need) +
+          " bytes; pass "
+          "GemmArgs::workspace (null, see Kernel::workspaceBytes), or use Kernel::launch(args, "
+          "stream), which allocates it on the stream");
   fake.clear();
   ASSERT_TRUE(fake.kernel->launch(a, nullptr).ok());
   std::vector<std::string> want = {
@@ -200,4 +204,67 @@ TEST(FakeDriver, StagingCountsFourF32ElementsPerChunk) {
   a = args(256, 256, 64, 256);
   a.lda = 68;
   EXPECT_EQ(f32->workspaceBytes(a), 256u * 64 * 2);
+}
+
+TEST(FakeDriver, Fp8OperandsStoredMOrNMajorAreCopiedTransposed) {
+  // wgmma reads 8-bit operands K-major only, so spec 13 (e4m3) is compiled
+  // K-major and an A stored column-major (K x M) or a B stored row-major
+  // (K x N) reaches it through a transposed copy: rows of K, 128 bytes apart.
+  REQUIRE_FAKE();
+  Expected<Kernel> k =
+      fake.rt->compileFile(std::string(GEMMGEN_SOURCE_DIR) + "/specs/sm90/13_fast_e4m3.yaml");
+  ASSERT_TRUE(k.ok()) << k.status().message();
+  GemmArgs a = args(256, 512, 1000, 512);
+  a.layoutA = Layout::Col, a.lda = 256; // A stored K x M
+  a.layoutB = Layout::Row, a.ldb = 520; // B stored K x N, lines 520 bytes apart
+  // A's copy 256 x 1024 bytes, B's 512 x 1024.
+  const std::size_t need = 262144u + 524288u;
+  EXPECT_EQ(k->workspaceBytes(a), need);
+  fake.clear();
+  ASSERT_TRUE(k->launch(a, nullptr).ok()) << fake.log();
+  const std::vector<std::string> want = {
+      "allocAsync bytes=" + std::to_string(need),
+      "encode rows=256 cols=1000 stride=1024", // A's copy, K-major
+      "encode rows=512 cols=1000 stride=1024", // B's copy
+      "encode rows=256 cols=512 stride=1024",  // D (bf16)
+      // 64 x 64 tiles: 16 x 4 of A, 16 x 8 of B.
+      "launch gg_transpose2d grid=64 lines=1000 length=256 sl=256 dl=1024 elem=1",
+      "launch gg_transpose2d grid=128 lines=1000 length=512 sl=520 dl=1024 elem=1",
+      "launchEx gemm_sm90_fast_e4m3 grid=4 M=256 N=512 K=1000 batch=1", "freeAsync"};
+  EXPECT_EQ(fake.lines(), want) << fake.log();
+  a.workspace = 0x7000000, a.workspaceBytes = need;
+  Expected<PreparedLaunch> p = k->prepare(a);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ(p->path, "tma+staged(A^T,B^T)");
+  // Only the operand stored the other way is copied; a K-major one is not.
+  a.layoutA = Layout::Row, a.lda = 1024;
+  a.workspaceBytes = 524288;
+  p = k->prepare(a);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ(p->path, "tma+staged(B^T)");
+  ASSERT_EQ(p->before.size(), 1u);
+  EXPECT_TRUE(p->before[0].transpose);
+  // A batch: each entry transposed, the copies' entries packed.
+  a.batch = 3, a.strideB = 1000LL * 520, a.strideA = 256LL * 1024, a.strideD = 256LL * 512;
+  a.workspace = 0, a.workspaceBytes = 0;
+  EXPECT_EQ(k->workspaceBytes(a), 3u * 524288u);
+  fake.clear();
+  ASSERT_TRUE(k->launch(a, nullptr).ok()) << fake.log();
+  EXPECT_NE(std::string(fake.log())
+                .find("launch gg_transpose2d grid=384 lines=1000 length=512 sl=520 "
+                      "dl=1024 elem=1 batch=3 strides=520000,524288"),
+            std::string::npos)
+      << fake.log();
+}
+
+TEST(FakeDriver, SixteenBitOperandsStoredTheOtherWayAreNotCopied) {
+  // 16-bit kernels read either major natively: a layout other than the
+  // kernel's is the user's to compile for, not a copy (the message says how).
+  REQUIRE_FAKE();
+  GemmArgs a = args(256, 512, 1024, 512);
+  a.layoutA = Layout::Col, a.lda = 256;
+  Status s = fake.kernel->check(a);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("compile the spec with layout: { a: col, b: col }"), std::string::npos)
+      << s.message();
 }

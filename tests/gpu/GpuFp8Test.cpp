@@ -134,6 +134,9 @@ struct Fp8Case {
   /// of exactly their size: each array's first and last 16-byte chunks are
   /// partial, which the kernel's producer copies by hand (stage_scales).
   long long scaleOffset = 0;
+  /// A stored column-major (K x M), B row-major (K x N): the runtime's
+  /// transposing copy hands the K-major kernel K-major copies.
+  bool aCol = false, bRow = false;
 };
 
 std::string caseName(const ::testing::TestParamInfo<Fp8Case> &info) {
@@ -157,10 +160,11 @@ std::string caseName(const ::testing::TestParamInfo<Fp8Case> &info) {
     t = "blockwise_split_" + t;
   if (isChosen(c.spec))
     t = std::string(c.spec == kAutoBlock ? "chosen_blockwise_" : "chosen_") + t;
-  return t + "_" + std::to_string(c.M) + "x" + std::to_string(c.N) + "x" +
-         std::to_string(c.K) + (c.beta != 0.f ? "_beta" : "") +
-         (c.ldPad || c.offset ? "_staged" : "") + (c.scaleD != 0.125f ? "_saturating" : "") +
-         (c.scaleOffset ? "_scales_at_" + std::to_string(c.scaleOffset) : "");
+  return t + "_" + std::to_string(c.M) + "x" + std::to_string(c.N) + "x" + std::to_string(c.K) +
+         (c.beta != 0.f ? "_beta" : "") + (c.ldPad || c.offset ? "_staged" : "") +
+         (c.scaleD != 0.125f ? "_saturating" : "") +
+         (c.scaleOffset ? "_scales_at_" + std::to_string(c.scaleOffset) : "") +
+         (c.aCol ? "_a_col" : "") + (c.bRow ? "_b_row" : "");
 }
 
 class Fp8Gemm : public ::testing::TestWithParam<Fp8Case> {};
@@ -189,7 +193,12 @@ TEST_P(Fp8Gemm, MatchesScaledReferenceAndWritesEveryElement) {
 
   GemmArgs a;
   a.M = c.M, a.N = c.N, a.K = c.K;
-  a.lda = c.K + c.ldPad, a.ldb = c.K + c.ldPad, a.ldd = (c.N + 7) / 8 * 8 + c.ldPad;
+  a.layoutA = c.aCol ? Layout::Col : Layout::Row;
+  a.layoutB = c.bRow ? Layout::Row : Layout::Col;
+  // Stored lines x length: A M x K (K x M column-major), B N x K (K x N row-major).
+  const long long linesA = c.aCol ? c.K : c.M, lengthA = c.aCol ? c.M : c.K;
+  const long long linesB = c.bRow ? c.K : c.N, lengthB = c.bRow ? c.N : c.K;
+  a.lda = lengthA + c.ldPad, a.ldb = lengthB + c.ldPad, a.ldd = (c.N + 7) / 8 * 8 + c.ldPad;
   a.alpha = c.alpha, a.beta = c.beta;
   FreeAll freeAll{rt, {}};
   std::vector<CUdeviceptr> &bufs = freeAll.bufs;
@@ -200,8 +209,8 @@ TEST_P(Fp8Gemm, MatchesScaledReferenceAndWritesEveryElement) {
     return bufs.back();
   };
   const long long dBytes = a.M * a.ldd * outEs;
-  a.A = alloc(a.M * a.lda) + c.offset;
-  a.B = alloc(a.N * a.ldb) + c.offset;
+  a.A = alloc(linesA * a.lda) + c.offset;
+  a.B = alloc(linesB * a.ldb) + c.offset;
   a.D = alloc(dBytes + c.offset) + c.offset * outEs; // whole elements past the start
   CUdeviceptr cPristine = 0;
   if (c.beta != 0.f) {
@@ -236,8 +245,10 @@ TEST_P(Fp8Gemm, MatchesScaledReferenceAndWritesEveryElement) {
   bufs.insert(bufs.end(), inputs->begin(), inputs->end());
   ASSERT_NE(a.scaleA, 0u);
   ASSERT_NE(a.scaleB, 0u);
-  ASSERT_TRUE(gpu.ver->fillNormal2D(a.A, a.M, a.K, a.lda, ki.dtype, seed * 2 + 1, gpu.stream).ok());
-  ASSERT_TRUE(gpu.ver->fillNormal2D(a.B, a.N, a.K, a.ldb, ki.dtypeB, seed * 2 + 2, gpu.stream).ok());
+  ASSERT_TRUE(
+      gpu.ver->fillNormal2D(a.A, linesA, lengthA, a.lda, ki.dtype, seed * 2 + 1, gpu.stream).ok());
+  ASSERT_TRUE(
+      gpu.ver->fillNormal2D(a.B, linesB, lengthB, a.ldb, ki.dtypeB, seed * 2 + 2, gpu.stream).ok());
   ASSERT_TRUE(gpu.ver->poison(a.D, (size_t)(a.M * a.ldd), out, gpu.stream).ok());
   if (c.beta != 0.f) {
     for (CUdeviceptr p : {a.C, cPristine})
@@ -307,20 +318,20 @@ const Fp8Case kCases[] = {
     {"", 129, 257, 160, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0},
     {"", 1000, 1001, 528, 0.25f, 6.0f, 1.0f, 0.0f, 0, 0},
     {"", 4096, 4096, 4096, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0},
-    {"", 1000, 1001, 528, 2.0f, 0.75f, 0.5f, 1.5f, 0, 0},  // D = 0.75·A·B + 1.5·C
-    {"", 1000, 1001, 520, 0.5f, 3.0f, 1.0f, 0.0f, 3, 1},   // unaligned: A, B, D staged
-    {"", 129, 257, 100, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0},     // K rows of 100 bytes: staged
+    {"", 1000, 1001, 528, 2.0f, 0.75f, 0.5f, 1.5f, 0, 0}, // D = 0.75·A·B + 1.5·C
+    {"", 1000, 1001, 520, 0.5f, 3.0f, 1.0f, 0.0f, 3, 1},  // unaligned: A, B, D staged
+    {"", 129, 257, 100, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0},    // K rows of 100 bytes: staged
     {kMixed, 129, 257, 160, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0},
     {kMixed, 4096, 4096, 4096, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0},
     // f32 output: the error of the tensor cores' fp8 accumulation over all of K (per-tensor,
     // unpromoted) against the same inputs promoted every 128 (blockwise, below).
     {kF32, 4096, 4096, 4096, 1.0f, 1.0f, 1.0f, 0.0f, 0, 0},
     // spec 15: k-blocks in pairs (two partial sums)
-    {"", 129, 257, 160, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15},    // K tail: 128 + 32, one pair
-    {"", 129, 257, 100, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15},    // one k-block: a pair's first alone
-    {"", 1000, 1001, 528, 0, 0, 0.5f, 1.5f, 0, 0, kSpec15},  // beta, partial blocks, 5 k-blocks
-    {"", 1000, 1001, 520, 0, 0, 1.0f, 0.0f, 3, 1, kSpec15},  // unaligned: staged
-    {"", 128, 2112, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15},  // DeepSeek-V3 shapes
+    {"", 129, 257, 160, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15},   // K tail: 128 + 32, one pair
+    {"", 129, 257, 100, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15},   // one k-block: a pair's first alone
+    {"", 1000, 1001, 528, 0, 0, 0.5f, 1.5f, 0, 0, kSpec15}, // beta, partial blocks, 5 k-blocks
+    {"", 1000, 1001, 520, 0, 0, 1.0f, 0.0f, 3, 1, kSpec15}, // unaligned: staged
+    {"", 128, 2112, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15}, // DeepSeek-V3 shapes
     {"", 4096, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15},
     {kF32B, 4096, 4096, 4096, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15},
     // one partial sum, each k-block promoted after its own wgmmas
@@ -328,7 +339,7 @@ const Fp8Case kCases[] = {
     {"", 1000, 1001, 648, 0, 0, 0.5f, 1.5f, 0, 0, kSpec15One}, // 6 k-blocks
     {"", 1000, 1001, 520, 0, 0, 1.0f, 0.0f, 3, 1, kSpec15One}, // staged
     {"", 4096, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15One},
-    {"", 129, 257, 100, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15One},   // one k-block only
+    {"", 129, 257, 100, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15One}, // one k-block only
     {kF32B, 4096, 4096, 4096, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15One},
     // spec 19, tile.n 192: odd tiles start 64 columns into a scale block; N = 1001 ends
     // inside a tile and a block; 7168 = 37 1/3 tiles
@@ -354,8 +365,8 @@ const Fp8Case kCases[] = {
     {"", 1000, 1001, 520, 0.5f, 3.0f, 1.0f, 0.0f, 3, 1, kSpec13Split},
     {kF32, 128, 4096, 7168, 1.0f, 1.0f, 1.0f, 0.0f, 0, 0, kSpec13Split},
     {"", 128, 2112, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kSpec17},
-    {"", 129, 257, 1024, 0, 0, 0.5f, 1.5f, 0, 0, kSpec17},   // partial 128-blocks of M and N
-    {"", 128, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kSpec17},  // 16 k-blocks: 4 of 4
+    {"", 129, 257, 1024, 0, 0, 0.5f, 1.5f, 0, 0, kSpec17},  // partial 128-blocks of M and N
+    {"", 128, 7168, 2048, 0, 0, 1.0f, 0.0f, 0, 0, kSpec17}, // 16 k-blocks: 4 of 4
     // scale arrays that start 4-12 bytes into allocations of exactly their size: their first
     // and last 16-byte chunks partial (M = 129: 258 A scales), copied by hand, nothing read
     // outside them (compute-sanitizer's memcheck: bench/h200-memcheck.sh)
@@ -363,9 +374,9 @@ const Fp8Case kCases[] = {
     {"", 1000, 1001, 528, 0, 0, 0.5f, 1.5f, 0, 0, kSpec15, 0.125f, 12},
     {"", 129, 257, 100, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15One, 0.125f, 8},
     {"", 129, 449, 160, 0, 0, 1.0f, 0.0f, 0, 0, kSpec19, 0.125f, 4},
-    {"", 3, 257, 384, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15, 0.125f, 4},  // arrays of 9 and 9 floats
+    {"", 3, 257, 384, 0, 0, 1.0f, 0.0f, 0, 0, kSpec15, 0.125f, 4}, // arrays of 9 and 9 floats
     {"", 129, 257, 1024, 0, 0, 0.5f, 1.5f, 0, 0, kSpec17, 0.125f, 8},
-    {"", 1000, 1001, 520, 0, 0, 1.0f, 0.0f, 3, 1, kSpec17},  // one slice, staged
+    {"", 1000, 1001, 520, 0, 0, 1.0f, 0.0f, 3, 1, kSpec17}, // one slice, staged
     {kF32B, 128, 4096, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kSpec17},
     // chooseFp8Kernel's kernels (`run auto --dtype e4m3`, gemmgen.scaled_matmul) on the shapes
     // where it leaves the defaults: split-K at M = 128, the 128x192 and 128x128 tiles, with
@@ -393,6 +404,17 @@ const Fp8Case kCases[] = {
     // an 8-bit D: whole 128-column tiles, no split (bf16 would take 128x192 / a split here)
     {kE4m3OutB, 4096, 2112, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kAutoBlock},
     {kE4m3Out, 128, 2112, 7168, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0, kAutoTensor},
+    // A column-major and/or B row-major: copied K-major (transposed) before the kernel, with
+    // beta, odd leading dimensions and offsets, blockwise, split-K, an fp8 D and `auto`.
+    {"", 129, 257, 160, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0, kSpec13, 0.125f, 0, true, false},
+    {"", 1000, 1001, 528, 2.0f, 0.75f, 0.5f, 1.5f, 0, 0, kSpec13, 0.125f, 0, true, true},
+    {"", 4096, 4096, 4096, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0, kSpec13, 0.125f, 0, false, true},
+    {"", 1000, 1001, 520, 0.5f, 3.0f, 1.0f, 0.0f, 3, 1, kSpec13, 0.125f, 0, true, true},
+    {"", 1000, 1001, 528, 0, 0, 0.5f, 1.5f, 0, 0, kSpec15, 0.125f, 0, true, true},
+    {"", 128, 2112, 7168, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0, kSpec13Split, 0.125f, 0, true, true},
+    {kE4m3Out, 1000, 1001, 528, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0, kSpec13, 0.125f, 0, false, true},
+    {"", 16, 4096, 7168, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0, kAutoTensor, 0.125f, 0, false, true},
+    {"", 4096, 2112, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kAutoBlock, 0.125f, 0, true, false},
 };
 
 INSTANTIATE_TEST_SUITE_P(Sm90, Fp8Gemm, ::testing::ValuesIn(kCases), caseName);

@@ -358,6 +358,10 @@ inline std::optional<CompiledSpec> compileSpecForGpu(const std::string &path, bo
     if (spec->types.d.value != ScalarType::F32 && !isFp8(t))
       spec->types.d.value = t;
   }
+  // 8-bit operands are read K-major only: the kernel keeps the spec's
+  // layouts and the runtime copies an M- or N-major A or B transposed.
+  if (isFp8(spec->types.a.value) || isFp8(spec->types.b.value))
+    emit.layoutA = emit.layoutB = std::nullopt;
   CheckOptions checks;
   checks.protocol = protocolChecks;
   return compileParsedSpec(std::move(*spec), emit, diags, checks);

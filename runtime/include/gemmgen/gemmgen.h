@@ -514,6 +514,10 @@ struct PreparedLaunch {
     unsigned elemBytes = 2;
     /// Batch entries copied, srcStride / dstStride elements apart.
     long long batch = 1, srcStride = 0, dstStride = 0;
+    /// The copy is the source transposed: `lines` x `length` as stored,
+    /// written `length` x `lines` (an 8-bit operand stored M- or N-major,
+    /// copied K-major for wgmma, which reads 8-bit types K-major only).
+    bool transpose = false;
   };
   std::vector<Copy> before, after;
   /// How the operands reach the kernel: "tma", or "tma+staged(A,D)" naming

@@ -84,8 +84,10 @@ def scaled_matmul(a: Any, b: Any, scale_a: Any, scale_b: Any, out: Any = None, *
     cost model's fp8 kernel for the shape (:func:`choose_fp8_kernel`).
 
     a (M×K) and b (K×N) are e4m3 or e5m2 (torch.float8_e4m3fn /
-    float8_e5m2), each with unit stride along K (a row-major, b = w.t() of
-    an N×K weight): wgmma reads 8-bit operands K-major only. ``scaling``:
+    float8_e5m2). wgmma reads 8-bit operands K-major only (a row-major,
+    b = w.t() of an N×K weight): an a or b with unit stride along M or N
+    instead is copied transposed into the workspace before the GEMM (one
+    more read and write of it). ``scaling``:
     "per_tensor" (scale_a, scale_b one float32 each: out = sa·sb·a@b) or
     "blockwise" (scale_a of A's rows per 128-wide K block, a (ceil(K/128),
     M) float32 array; scale_b per 128×128 block of the N×K weight,
@@ -94,15 +96,10 @@ def scaled_matmul(a: Any, b: Any, scale_a: Any, scale_b: Any, out: Any = None, *
     "blockwise". D's type: ``out``'s, else ``out_dtype`` (bf16 default; f16,
     f32, or e4m3/e5m2 with ``scale_d`` and ``amax`` as for a
     :class:`Kernel`)."""
-    m, n, k, dtype, dtype_b, given_out, layout, device = operands(a, b, out)
+    m, n, k, dtype, dtype_b, given_out, _, device = operands(a, b, out)
     if dtype not in _FP8 or dtype_b not in _FP8:
         raise DTypeError(f"gemmgen.scaled_matmul takes fp8 arrays (float8_e4m3fn or float8_e5m2); "
                          f"a is {dtype} and b is {dtype_b} (16-bit: gemmgen.matmul)")
-    if layout != DEFAULT_LAYOUT:
-        raise ArgumentError(f"gemmgen.scaled_matmul needs a with unit stride along K (row-major), b with "
-                            f"unit stride along K (b = w.t() of a row-major N×K w) and a row-major out: "
-                            f"wgmma reads 8-bit operands K-major only; these arrays need the kernel layouts "
-                            f"{layout} (pass a.contiguous(), w.contiguous().t())")
     if scale_a is None or scale_b is None:
         raise ArgumentError("gemmgen.scaled_matmul needs scale_a and scale_b (float32 on the GPU: "
                             "one value each for per-tensor scales, or the blockwise arrays)")
@@ -118,6 +115,8 @@ def scaled_matmul(a: Any, b: Any, scale_a: Any, scale_b: Any, out: Any = None, *
         out_type = _type_name(given_out, "out")
     else:
         out_type = _type_name(out_dtype if out_dtype is not None else "bf16", "out_dtype")
-    kern = fp8_kernel_for(m, n, k, dtype, dtype_b, out_type, scaling, layout,
+    # The fp8 kernels are K-major whatever the arrays' layouts: the runtime
+    # copies an M- or N-major operand transposed.
+    kern = fp8_kernel_for(m, n, k, dtype, dtype_b, out_type, scaling, DEFAULT_LAYOUT,
                           device_choice_gpu(device)[1])
     return kern(a, b, out, scale_a=scale_a, scale_b=scale_b, scale_d=scale_d, amax=amax, stream=stream)

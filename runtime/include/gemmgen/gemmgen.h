@@ -521,7 +521,8 @@ struct PreparedLaunch {
   };
   std::vector<Copy> before, after;
   /// How the operands reach the kernel: "tma", or "tma+staged(A,D)" naming
-  /// the operands copied through the workspace; "tma+grouped(N problems)".
+  /// the operands copied through the workspace ("A^T": copied transposed, an
+  /// 8-bit operand stored M- or N-major); "tma+grouped(N problems)".
   std::string path = "tma";
   /// A grouped launch: the problems' table (tile_schedule.cuh's
   /// GroupedProblem entries), copied to `groupedTable` in the workspace on

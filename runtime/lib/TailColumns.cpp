@@ -274,7 +274,10 @@ template <typename T>
 __device__ __forceinline__ void transpose_tiles(const T *s, long long sl, T *d, long long dl,
                                                 long long lines, long long length,
                                                 long long batch, long long ss, long long ds) {
-  __shared__ T tile[64][65]; // one column of padding: the reads down a column spread over banks
+  // Rows 4 bytes longer than 64 elements: an odd number of 4-byte words, so
+  // the reads down a column (one element of each row) fall in 32 banks.
+  constexpr int kRow = 64 + 4 / (int)sizeof(T);
+  __shared__ T tile[64][kRow];
   const long long across = (length + 63) / 64, tiles = (lines + 63) / 64 * across;
   for (long long t = blockIdx.x; t < batch * tiles; t += gridDim.x) {
     const long long b = t / tiles, l0 = (t % tiles) / across * 64, c0 = (t % across) * 64;

@@ -368,7 +368,9 @@ void runRun(const RunOptions &o) {
                    << "\n";
     if (prep->path.find("staged") != std::string::npos)
       llvm::outs() << "        path " << prep->path << ": the named operands are copied through a "
-                   << args.workspaceBytes << "-byte aligned workspace (TMA cannot address them)\n";
+                   << args.workspaceBytes
+                   << "-byte aligned workspace (TMA cannot address them; ^T: an 8-bit operand "
+                      "copied K-major)\n";
     else if (prep->path != "tma")
       llvm::outs() << "        path " << prep->path << " (a " << args.workspaceBytes
                    << "-byte workspace)\n";

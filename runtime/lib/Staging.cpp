@@ -221,8 +221,9 @@ gemmgen::CopyLaunch gemmgen::copyLaunchOf(const PreparedLaunch::Copy &c) {
   return l;
 }
 
-/// One transposing copy: a block of 64 x 4 threads per 64 x 64 tile (at most
-/// kCopyMaxBlocks blocks, which walk the rest).
+/// One transposing copy: a block of 64 x 4 threads (4: the device code's
+/// kTransposeRowsPerPass) per 64 x 64 tile, at most kCopyMaxBlocks blocks,
+/// which walk the rest.
 static Status launchTranspose(const Kernel::Impl &k, const PreparedLaunch::Copy &c,
                               CUstream stream) {
   CUdeviceptr src = c.src, dst = c.dst;

@@ -303,11 +303,64 @@ __device__ __forceinline__ void transpose_tiles(const T *s, long long sl, T *d, 
     __syncthreads();
   }
 }
+// Bytes whose addresses and pitches are all multiples of 4: the same 64 x 64
+// tiles moved in 4-byte words (a warp request carries 128 bytes, not 32),
+// bytes one at a time only where a word crosses the end of a line.
+__device__ __forceinline__ void transpose_byte_words(const unsigned char *s, long long sl,
+                                                     unsigned char *d, long long dl,
+                                                     long long lines, long long length,
+                                                     long long batch, long long ss,
+                                                     long long ds) {
+  __shared__ __align__(4) unsigned char tile[64][68]; // 17 words a row: see transpose_tiles
+  const long long across = (length + 63) / 64, tiles = (lines + 63) / 64 * across;
+  const int id = threadIdx.y * 64 + threadIdx.x, w = id % 16, r0 = id / 16; // 16 words a row
+  for (long long t = blockIdx.x; t < batch * tiles; t += gridDim.x) {
+    const long long b = t / tiles, l0 = (t % tiles) / across * 64, c0 = (t % across) * 64;
+    u32 v[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) { // stored line l0 + r, bytes c0 + 4w .. + 3
+      const long long l = l0 + r0 + 16 * i, c = c0 + 4 * w;
+      const unsigned char *p = s + b * ss + l * sl + c;
+      v[i] = 0;
+      if (l < lines && c + 3 < length)
+        v[i] = *(const u32 *)p;
+      else if (l < lines)
+        for (int j = 0; j < 4 && c + j < length; ++j)
+          v[i] |= (u32)p[j] << (8 * j);
+    }
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+      *(u32 *)&tile[r0 + 16 * i][4 * w] = v[i];
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < 4; ++i) { // copy line c0 + cc, bytes l0 + 4w .. + 3
+      const int cc = r0 + 16 * i;
+      const long long c = c0 + cc, l = l0 + 4 * w;
+      if (c >= length || l >= lines)
+        continue;
+      const u32 word = tile[4 * w][cc] | (u32)tile[4 * w + 1][cc] << 8 |
+                       (u32)tile[4 * w + 2][cc] << 16 | (u32)tile[4 * w + 3][cc] << 24;
+      unsigned char *q = d + b * ds + c * dl + l;
+      if (l + 3 < lines)
+        *(u32 *)q = word;
+      else
+        for (int j = 0; j < 4 && l + j < lines; ++j)
+          q[j] = (unsigned char)(word >> (8 * j));
+    }
+    __syncthreads();
+  }
+}
 extern "C" __global__ void __launch_bounds__(256)
 gg_transpose2d(const void *src, long long sl, void *dst, long long dl, long long lines,
                long long length, long long batch, long long ss, long long ds, int elem_bytes) {
+  const unsigned long long all = (unsigned long long)src | (unsigned long long)dst |
+                                 (unsigned long long)sl | (unsigned long long)dl |
+                                 (unsigned long long)ss | (unsigned long long)ds;
   if (elem_bytes == 2)
     transpose_tiles((const u16 *)src, sl, (u16 *)dst, dl, lines, length, batch, ss, ds);
+  else if (all % 4 == 0)
+    transpose_byte_words((const unsigned char *)src, sl, (unsigned char *)dst, dl, lines, length,
+                         batch, ss, ds);
   else
     transpose_tiles((const unsigned char *)src, sl, (unsigned char *)dst, dl, lines, length,
                     batch, ss, ds);

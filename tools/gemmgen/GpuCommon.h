@@ -327,7 +327,8 @@ inline bool parseLayoutOption(const std::string &s, LayoutOption &out) {
 
 /// Parse, check, lower and emit a spec; with `dtype`, A, B and a 16-bit D
 /// take that type (the spec's types are overridden before lowering), with
-/// `layout` the operand layouts. With `protocolChecks` false a declared
+/// `layout` the operand layouts (16-bit only: an fp8 kernel stays K-major
+/// and the launch copies other layouts transposed). With `protocolChecks` false a declared
 /// (possibly wrong) barrier protocol is emitted as written: only `run
 /// --no-protocol-checks` asks for that.
 inline std::optional<CompiledSpec> compileSpecForGpu(const std::string &path, bool debugHangs,

@@ -440,7 +440,8 @@ void cli::registerRunCommand(CLI::App &app) {
                   "Operand layouts A,B[,D] (each row or col): row,col (the default: A M×K "
                   "row-major, B stored N×K, D row-major), col,col, row,row, col,row; a third "
                   "`col` stores D column-major (computed as D^T = B^T·A^T); overrides the spec's "
-                  "layout");
+                  "layout (an fp8 spec stays K-major: the launch copies an M- or N-major A or B "
+                  "transposed)");
   cmd->add_option("--lda", o->lda,
                   "Leading dimension of A in elements (default K, or M for a column-major A, "
                   "rounded up to a multiple of 8)");

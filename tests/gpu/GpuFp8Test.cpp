@@ -415,6 +415,9 @@ const Fp8Case kCases[] = {
     {kE4m3Out, 1000, 1001, 528, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0, kSpec13, 0.125f, 0, false, true},
     {"", 16, 4096, 7168, 0.5f, 3.0f, 1.0f, 0.0f, 0, 0, kAutoTensor, 0.125f, 0, false, true},
     {"", 4096, 2112, 7168, 0, 0, 1.0f, 0.0f, 0, 0, kAutoBlock, 0.125f, 0, true, false},
+    // pitches of 1004 and 1032 (multiples of 4: the copy moves words), lines of 1001 and 1029
+    // bytes and K = 530: a partial word at the end of every line it reads and writes
+    {"", 1001, 1029, 530, 0.5f, 3.0f, 1.0f, 0.0f, 3, 0, kSpec13, 0.125f, 0, true, true},
 };
 
 INSTANTIATE_TEST_SUITE_P(Sm90, Fp8Gemm, ::testing::ValuesIn(kCases), caseName);

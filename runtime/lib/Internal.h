@@ -201,6 +201,16 @@ GemmArgs kernelProblem(const GemmArgs &args, const KernelABI &abi);
 /// the 2x1 cluster ran 4096x4096x4104 at 0.98 and 8192x8192x8200 at 1.01 of
 /// cuBLAS without the copy, 0.81 and 0.93 with it (2026-12-03_kres_cluster_h200).
 bool stagingCopiesStraddling(const KernelABI &abi);
+/// Whether operand `op` ('A' or 'B') of a row-major problem, stored `stored`
+/// and of type `t`, reaches the kernel through the staging path's transposing
+/// copy: wgmma reads 8-bit operands K-major only, so the fp8 kernels are
+/// compiled K-major and an 8-bit A stored column-major (M-major) or B stored
+/// row-major (N-major) is copied K-major. Staging.cpp makes the copy; the
+/// launch checks let the layout mismatch through on the same answer.
+inline bool copiedTransposed(char op, Layout stored, DType t) {
+  const bool mnMajor = op == 'A' ? stored == Layout::Col : op == 'B' && stored == Layout::Row;
+  return mnMajor && isFp8(t);
+}
 
 //===--- Launch.cpp's pieces shared with Grouped.cpp and SplitK.cpp -------===//
 

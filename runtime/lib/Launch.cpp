@@ -295,9 +295,9 @@ Status gemmgen::checkGemmArgs(const KernelABI &abi, const EpilogueInfo &epilogue
   const Layout kernelA = toLayout(abi.layoutA), kernelB = toLayout(abi.layoutB);
   const GemmArgs rm = kernelProblem(a, kernelD);
   // An 8-bit operand stored M- or N-major reaches a K-major kernel through
-  // the staging path's transposing copy (Staging.cpp).
-  const bool copiedA = isFp8(abi.aType) && kernelA == Layout::Row;
-  const bool copiedB = isFp8(abi.bType) && kernelB == Layout::Col;
+  // the staging path's transposing copy (copiedTransposed).
+  const bool copiedA = copiedTransposed('A', rm.layoutA, toDType(abi.aType));
+  const bool copiedB = copiedTransposed('B', rm.layoutB, toDType(abi.bType));
   if ((rm.layoutA != kernelA && !copiedA) || (rm.layoutB != kernelB && !copiedB)) {
     std::string stored = std::string("the arguments store A ") + toString(a.layoutA) +
                          "-major and B " + toString(a.layoutB) + "-major";

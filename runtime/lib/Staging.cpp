@@ -13,7 +13,7 @@
 // An 8-bit A or B stored M- or N-major is copied transposed, K-major with
 // rows 128 bytes apart: wgmma reads 8-bit operands K-major only, so the fp8
 // kernels are compiled K-major and this copy is their transposing path
-// (mustTranspose).
+// (copiedTransposed, Internal.h).
 //
 //===----------------------------------------------------------------------===//
 #include "Internal.h"
@@ -46,13 +46,6 @@ struct Staged {
   bool transpose = false;  ///< copied K-major from an M- or N-major 8-bit operand
   long long copyLines = 0; ///< the copy's lines (from.length where transposed)
 };
-
-/// Whether operand `op` (A or B) reaches the kernel through the transposing
-/// copy: 8-bit and stored M- or N-major (the fp8 kernels read it K-major).
-bool mustTranspose(const GemmArgs &a, char op, DType t) {
-  const bool mnMajor = op == 'A' ? a.layoutA == Layout::Col : a.layoutB == Layout::Row;
-  return (op == 'A' || op == 'B') && isFp8(t) && mnMajor;
-}
 
 /// A K-major operand whose rows are not 128 bytes apart: every 128-byte TMA
 /// box row straddles two L2 lines, which cost spec 05 18-26% at K = 4104 and
@@ -95,7 +88,7 @@ std::vector<Staged> stagingOf(const GemmArgs &a, DType in, DType out, bool whole
     const bool straddles =
         used && (op == 'A' || op == 'B') &&
         straddleCopyPays(a, op, s.from, s.elemBytes, s.entries, copyStraddling);
-    s.transpose = used && mustTranspose(a, op, t);
+    s.transpose = used && copiedTransposed(op, op == 'A' ? a.layoutA : a.layoutB, t);
     s.needed = s.needed || straddles || s.transpose;
     // A transposed copy's lines are K long, 128 bytes apart (no straddling).
     s.copyLines = s.transpose ? s.from.length : s.from.lines;

@@ -9,6 +9,7 @@ from .errors import ArgumentError, DTypeError
 _TORCH_NAMES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32", "e4m3": "float8_e4m3fn",
                 "e5m2": "float8_e5m2"}
 _ELEMENT_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "e4m3": 1, "e5m2": 1}
+_EIGHT_BIT = ("e4m3", "e5m2")
 
 
 def out_row_stride(m: int, n: int, element_bytes: int = 2) -> int:
@@ -57,7 +58,10 @@ def plan(a: Any, b: Any, out: Any = None) -> dict:
     and leading dimension (elements) as its strides give them; and
     ``kernel_layout``, the (a, b) layouts a kernel must be compiled for
     (``gemmgen.compile(spec, layout=...)``; a column-major out swaps and
-    flips them, as the runtime computes it as out.T = b.T @ a.T). ``out``
+    flips them, as the runtime computes it as out.T = b.T @ a.T); for 8-bit
+    (e4m3, e5m2) arrays always ("row", "col"): fp8 kernels read both
+    operands K-major, and an a or b stored the other way is copied
+    transposed before the launch (``transposed`` names which). ``out``
     None: the row-major output a call allocates. Raises the layout errors a
     call would (an array with no unit stride, overlapping lines, shapes
     that do not match)."""
@@ -71,7 +75,16 @@ def plan(a: Any, b: Any, out: Any = None) -> dict:
         ov = _arrays.view(out, "out")
         if len(ov.shape) != 2:
             raise ArgumentError(f"out must be a 2-D matrix (it is {ov.shape})")
-    return _core.plan(*_plan_args(av, bv, ov))
+    d = _core.plan(*_plan_args(av, bv, ov))
+    if av.dtype in _EIGHT_BIT or bv.dtype in _EIGHT_BIT:
+        # The runtime's copiedTransposed: the fp8 kernels are compiled K-major.
+        needed = d["kernel_layout"]
+        d["kernel_layout"] = ("row", "col")
+        # kernel_layout is the row-major problem's: a column-major out swaps a and b.
+        arrays = "ab" if d["layout_d"] == "row" else "ba"
+        d["transposed"] = tuple(sorted(name for name, have, want in
+                                       zip(arrays, needed, d["kernel_layout"]) if have != want))
+    return d
 
 
 class Kernel:

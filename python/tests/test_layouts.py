@@ -60,6 +60,24 @@ def test_plan_maps_every_layout(la, lb, ld, need):
 
 
 @pytest.mark.parametrize("la,lb,ld,need", CASES)
+def test_plan_of_fp8_arrays_asks_a_k_major_kernel_and_names_the_copies(la, lb, ld, need,
+                                                                       monkeypatch):
+    """8-bit arrays (torch-only, so the views are relabelled here): the fp8
+    kernels are compiled K-major whatever the arrays' layouts, and an a
+    stored M-major or a b stored N-major is copied transposed (with either
+    out, a column-major one included)."""
+    real_view = gemmgen.kernel._arrays.view
+    monkeypatch.setattr(gemmgen.kernel._arrays, "view",
+                        lambda x, name, device=None: real_view(x, name, device)._replace(
+                            dtype="e4m3"))
+    p = gemmgen.plan(A[la], B[lb], OUT[ld])
+    assert p["kernel_layout"] == ("row", "col")
+    assert p["transposed"] == tuple(op for op, copied in (("a", la == "col"), ("b", lb == "row"))
+                                    if copied)
+    assert (p["layout_a"], p["layout_b"], p["layout_d"]) == (la, lb, ld)
+
+
+@pytest.mark.parametrize("la,lb,ld,need", CASES)
 def test_only_the_kernel_for_the_layouts_takes_them(la, lb, ld, need, kernels):
     for pair, kern in kernels.items():
         if pair == need:

@@ -91,6 +91,7 @@ expect 1 "gemmgen: error: a batch of 5000 entries is too many to simulate; use a
 expect 1 "gemmgen: error: the shape 300 x 256x256x256 has 1200 output tiles of 128x128; the simulator runs at most 1024 tiles (each CTA's memory is simulated): use a smaller M or N or batch" -- "$G" simulate "$S" --batch 300 --m 256 --n 256 --k 256
 expect 1 "gemmgen: error: kernel 'gemm_sm100_step7_ws' (sm_100a) computes one problem per launch (its printer has no batch yet); simulate --batch on an sm_90a spec, or one entry at a time" -- "$G" simulate "$SRC/specs/sm100/07_ws_tcgen05.yaml" --batch 2
 expect 3 "gemmgen: error: bench measures a row-major D (cuBLAS computes the same problem); time a column-major D with \`gemmgen run --layout A,B,col\`" -- "$G" bench "$S" --layout row,col,col
+expect 3 "gemmgen: error: bench times fp8 kernels against cuBLASLt, whose fp8 GEMM takes A and B K-major only (--layout row,col); time an fp8 operand stored M- or N-major (the runtime's transposing copy) with \`gemmgen run --layout col,row --iters N\`" -- "$G" bench "$SRC/specs/sm90/13_fast_e4m3.yaml" --layout col,row
 expect 1 "gemmgen: error: cannot read spec '/dev/zero': it is not a regular file (a character device); give the path of a spec file (.yaml)" -- "$G" check /dev/zero
 expect 1 "gemmgen: error: cannot read spec '$W/fifo.yaml': it is not a regular file (a FIFO); give the path of a spec file (.yaml)" -- "$G" check "$W/fifo.yaml"
 expect 1 "bytes; a spec is at most 1048576 bytes (1 MiB)" -- "$G" check "$W/big.yaml"

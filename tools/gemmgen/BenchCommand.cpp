@@ -232,6 +232,18 @@ void runBench(BenchOptions o) {
     setExitCode(ExitSpecError);
     return;
   }
+  // An fp8 kernel is K-major whatever --layout says (compileSpecForGpu), and
+  // cuBLASLt's fp8 GEMM takes A and B K-major only: bench could time neither
+  // side in another layout, so it says so rather than time row,col.
+  if (isFp8(compiled->abi.aType) && ((layout.a && *layout.a != MatrixLayout::Row) ||
+                                     (layout.b && *layout.b != MatrixLayout::Col))) {
+    llvm::errs() << "gemmgen: error: bench times fp8 kernels against cuBLASLt, whose fp8 GEMM "
+                    "takes A and B K-major only (--layout row,col); time an fp8 operand stored "
+                    "M- or N-major (the runtime's transposing copy) with `gemmgen run --layout "
+                 << o.layout << " --iters N`\n";
+    setExitCode(ExitFailure);
+    return;
+  }
   if (!useEditedSource(*compiled, o.sourceFile))
     return;
   Expected<Runtime> rt = openOrReuse(opened, o.device);
@@ -369,7 +381,8 @@ void cli::registerBenchCommand(CLI::App &app) {
                   "cublasGemmGroupedBatchedEx");
   cmd->add_option("--layout", o->layout,
                   "Operand layouts A,B (each row or col; default the spec's): cuBLAS gets the "
-                  "matching transposes");
+                  "matching transposes. fp8 kernels: row,col only (cuBLASLt's fp8 GEMM is "
+                  "K-major; time other layouts with `gemmgen run`)");
   cmd->add_option("--rounds", o->settings.rounds, "Timed interleaved rounds")
       ->check(countFrom(1))
       ->capture_default_str();
